@@ -1,0 +1,119 @@
+package api
+
+// Follows kubernetes/kubernetes pkg/runtime/scheme.go and
+// pkg/conversion/decode.go as of v0.4 (October 2014): objects are read from
+// JSON or YAML, refused when their kind is not the one expected, and written
+// as JSON with kind and apiVersion on the top object only.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"sigs.k8s.io/yaml"
+)
+
+// Encode returns the v1beta1 JSON of obj with kind and apiVersion set on the
+// top object. obj itself is not changed, so one object may be encoded by
+// many goroutines at once (a watch event goes to every watcher).
+func Encode(obj Object) ([]byte, error) {
+	v := reflect.ValueOf(obj)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return nil, fmt.Errorf("cannot encode %T: not a pointer to an object", obj)
+	}
+	cp := reflect.New(v.Elem().Type())
+	cp.Elem().Set(v.Elem())
+	out := cp.Interface().(Object)
+	meta := out.GetTypeMeta()
+	meta.Kind = KindOf(obj)
+	meta.APIVersion = Version
+	return json.Marshal(out)
+}
+
+// Decode reads an object of any registered kind. The data must name its kind
+// and apiVersion, as 2014 required of a bare Decode.
+func Decode(data []byte) (Object, error) {
+	data, err := toJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	var head struct {
+		Kind       string `json:"kind"`
+		APIVersion string `json:"apiVersion"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("couldn't get version/kind: %v", err)
+	}
+	if head.APIVersion == "" {
+		return nil, fmt.Errorf("version not set in '%s'", truncate(data))
+	}
+	if head.Kind == "" {
+		return nil, fmt.Errorf("kind not set in '%s'", truncate(data))
+	}
+	obj, err := New(head.Kind)
+	if err != nil {
+		return nil, err
+	}
+	if err := decodeJSONInto(data, obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// DecodeInto reads data into obj. Missing kind and apiVersion are taken to be
+// obj's; a different kind or an apiVersion other than v1beta1 is an error.
+// After decoding, kind and apiVersion are cleared: they belong to the wire.
+func DecodeInto(data []byte, obj Object) error {
+	data, err := toJSON(data)
+	if err != nil {
+		return err
+	}
+	return decodeJSONInto(data, obj)
+}
+
+func decodeJSONInto(data []byte, obj Object) error {
+	if err := json.Unmarshal(data, obj); err != nil {
+		return err
+	}
+	meta := obj.GetTypeMeta()
+	if meta.Kind != "" && meta.Kind != KindOf(obj) {
+		return fmt.Errorf("data of kind '%s', obj of type '%s'", meta.Kind, KindOf(obj))
+	}
+	if meta.APIVersion != "" && meta.APIVersion != Version {
+		return fmt.Errorf("unsupported apiVersion '%s' (this server speaks %s)", meta.APIVersion, Version)
+	}
+	meta.Kind = ""
+	meta.APIVersion = ""
+	return nil
+}
+
+// toJSON returns data unchanged when it is JSON and converts it when it is
+// YAML. 2014 sent every body through a YAML parser, which is why sloppy JSON
+// (a trailing comma, say) was accepted; the fast path here keeps that
+// behaviour while sparing valid JSON the detour.
+func toJSON(data []byte) ([]byte, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, fmt.Errorf("empty body")
+	}
+	if trimmed[0] == '{' && json.Valid(trimmed) {
+		return trimmed, nil
+	}
+	out, err := yaml.YAMLToJSON(trimmed)
+	if err != nil {
+		return nil, fmt.Errorf("neither JSON nor YAML: %v", err)
+	}
+	if len(out) == 0 || out[0] != '{' {
+		return nil, fmt.Errorf("body is not an object: '%s'", truncate(trimmed))
+	}
+	return out, nil
+}
+
+func truncate(data []byte) []byte {
+	const max = 80
+	if len(data) > max {
+		return append(append([]byte{}, data[:max]...), "..."...)
+	}
+	return data
+}
