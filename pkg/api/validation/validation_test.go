@@ -57,7 +57,9 @@ func TestControllerErrorsNameTheirField(t *testing.T) {
 		"slash in id":       {func(rc *api.ReplicationController) { rc.ID = "../controllers/evil" }, "id"},
 		"dot-dot in id":     {func(rc *api.ReplicationController) { rc.ID = "a..b" }, "id"},
 		"no version":        {func(rc *api.ReplicationController) { rc.DesiredState.PodTemplate.DesiredState.Manifest.Version = "" }, "desiredState.podTemplate.desiredState.manifest.version"},
-		"bad port":          {func(rc *api.ReplicationController) { rc.DesiredState.PodTemplate.DesiredState.Manifest.Containers[0].Ports[0].ContainerPort = 70000 }, "desiredState.podTemplate.desiredState.manifest.containers[0].ports[0].containerPort"},
+		"bad port": {func(rc *api.ReplicationController) {
+			rc.DesiredState.PodTemplate.DesiredState.Manifest.Containers[0].Ports[0].ContainerPort = 70000
+		}, "desiredState.podTemplate.desiredState.manifest.containers[0].ports[0].containerPort"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
