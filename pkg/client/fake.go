@@ -30,7 +30,10 @@ type FakeAction struct {
 // every call returns Err (v0.4 did so for services and endpoints only), and
 // the calls v0.4 lacked (pod watch, bindings, endpoint writes, minion
 // writes) are recorded too. create-pod records the pod and get-endpoints the
-// id, where v0.4 recorded nothing.
+// id, where v0.4 recorded nothing. Creates and updates answer a copy of what
+// was sent and gets look the id up in the canned lists, where v0.4 answered
+// empty objects. Watch is a *watch.FakeWatcher so tests can push events,
+// and Version stands in for v0.4's compiled-in version.
 type Fake struct {
 	Pods      api.PodList
 	Ctrl      api.ReplicationController

@@ -16,62 +16,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
-	"github.com/kube-rewind/kube-rewind/pkg/watch"
 )
-
-func TestHostFormsBecomeTheV1beta1BaseURL(t *testing.T) {
-	cases := []struct {
-		host string
-		want string
-		bad  bool
-	}{
-		{host: "127.0.0.1", want: "http://127.0.0.1/api/v1beta1/"},
-		{host: "127.0.0.1:8080", want: "http://127.0.0.1:8080/api/v1beta1/"},
-		{host: "localhost:8080", want: "http://localhost:8080/api/v1beta1/"},
-		{host: "foo.bar.com", want: "http://foo.bar.com/api/v1beta1/"},
-		{host: "http://host", want: "http://host/api/v1beta1/"},
-		{host: "http://host/", want: "http://host/api/v1beta1/"},
-		{host: "https://host:443", want: "https://host:443/api/v1beta1/"},
-		{host: "http://host/prefix", want: "http://host/prefix/v1beta1/"},
-		{host: "host/server", bad: true},
-		{host: "ftp://host", bad: true},
-		{host: "", bad: true},
-	}
-	for _, tc := range cases {
-		t.Run(tc.host, func(t *testing.T) {
-			u, err := DefaultServerURL(tc.host)
-			if tc.bad {
-				if err == nil {
-					t.Errorf("want an error, got %v", u)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if u.String() != tc.want {
-				t.Errorf("got %s, want %s", u, tc.want)
-			}
-		})
-	}
-}
-
-func TestNewUsesTheV04Defaults(t *testing.T) {
-	c, err := New(&Config{Host: "127.0.0.1:8080"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Sync || c.PollPeriod != 2*time.Second || c.Timeout != 20*time.Second {
-		t.Errorf("got Sync=%v PollPeriod=%v Timeout=%v", c.Sync, c.PollPeriod, c.Timeout)
-	}
-	if c.rateLimiter != nil {
-		t.Error("QPS 0 should mean no rate limiter")
-	}
-	off, _ := New(&Config{Host: "127.0.0.1:8080", PollPeriod: -1})
-	if off.PollPeriod != 0 {
-		t.Errorf("a negative PollPeriod should turn polling off, got %v", off.PollPeriod)
-	}
-}
 
 func TestSyncClientsAskTheServerToWait(t *testing.T) {
 	s := newStubServer(t, answerByPath(t))
@@ -297,69 +242,6 @@ func TestAnUnreachableServerSaysConnectionRefused(t *testing.T) {
 	}
 }
 
-func TestWatchStreamsDecodedEvents(t *testing.T) {
-	s := newStubServer(t, func(w http.ResponseWriter, r *http.Request) {
-		w.WriteHeader(http.StatusOK)
-		w.Write([]byte(`{"type":"ADDED","object":{"kind":"ReplicationController","apiVersion":"v1beta1","id":"a","resourceVersion":3,"creationTimestamp":null}}` + "\n"))
-		w.Write([]byte(`{"type":"DELETED","object":{"kind":"ReplicationController","apiVersion":"v1beta1","id":"a","resourceVersion":4,"creationTimestamp":null}}` + "\n"))
-	})
-	w, err := newTestClient(t, s, nil).WatchReplicationControllers(api.NewDefaultContext(), nil, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
-	var got []string
-	for event := range w.ResultChan() {
-		rc := event.Object.(*api.ReplicationController)
-		got = append(got, string(event.Type)+" "+rc.ID)
-	}
-	if strings.Join(got, ",") != "ADDED a,DELETED a" {
-		t.Errorf("got %v", got)
-	}
-}
-
-func TestWatchRefusedWith410IsGone(t *testing.T) {
-	s := newStubServer(t, func(w http.ResponseWriter, r *http.Request) {
-		writeObject(t, w, http.StatusGone, apierrorsStatus(apierrors.NewGone("resourceVersion 3 is too old")))
-	})
-	w, err := newTestClient(t, s, nil).WatchPods(api.NewDefaultContext(), nil, nil, 3)
-	if w != nil || !apierrors.IsGone(err) {
-		t.Errorf("want IsGone, got %v, %#v", w, err)
-	}
-}
-
-func TestWatchRefusedWithPlainTextNamesTheCode(t *testing.T) {
-	s := newStubServer(t, func(w http.ResponseWriter, r *http.Request) {
-		http.NotFound(w, r)
-	})
-	_, err := newTestClient(t, s, nil).WatchServices(api.NewDefaultContext(), nil, nil, 0)
-	if err == nil || !strings.Contains(err.Error(), "404 Not Found") {
-		t.Errorf("got %v", err)
-	}
-}
-
-func TestWatchStopsWhenTheContextIsCancelled(t *testing.T) {
-	s := newStubServer(t, func(w http.ResponseWriter, r *http.Request) {
-		w.WriteHeader(http.StatusOK)
-		w.(http.Flusher).Flush()
-		<-r.Context().Done()
-	})
-	ctx, cancel := context.WithCancel(context.Background())
-	w, err := newTestClient(t, s, nil).WatchPods(ctx, nil, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cancel()
-	select {
-	case _, open := <-w.ResultChan():
-		if open {
-			t.Error("want the channel closed")
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the watch did not end after cancel")
-	}
-}
-
 func TestBodyAcceptsObjectsBytesReadersAndFileNames(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "pod.json")
 	if err := os.WriteFile(file, []byte(`{"kind":"Pod","id":"fromfile"}`), 0o600); err != nil {
@@ -438,5 +320,3 @@ func TestResultGetDecodesByKind(t *testing.T) {
 		t.Errorf("got %#v", obj)
 	}
 }
-
-var _ watch.Interface = (*watch.StreamWatcher)(nil)
