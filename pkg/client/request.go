@@ -303,7 +303,24 @@ func (r *Request) Watch() (watch.Interface, error) {
 		}
 		return nil, newResponseError(req, resp, body)
 	}
-	return watch.NewStreamWatcher(watchjson.NewDecoder(resp.Body)), nil
+	body := &cancelableBody{ReadCloser: resp.Body, ctx: req.Context()}
+	return watch.NewStreamWatcher(watchjson.NewDecoder(body)), nil
+}
+
+// cancelableBody ends a watch stream cleanly (io.EOF) when its context is
+// cancelled, so that a caller stopping a watch on purpose does not get an
+// error logged by the stream reader.
+type cancelableBody struct {
+	io.ReadCloser
+	ctx api.Context
+}
+
+func (b *cancelableBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && b.ctx.Err() != nil {
+		return n, io.EOF
+	}
+	return n, err
 }
 
 // Result is what Do returns: a body or an error.
