@@ -1,0 +1,220 @@
+package kubecfg
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+	"text/template"
+
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"sigs.k8s.io/yaml"
+)
+
+// table joins lines with newlines, so the golden tables below keep their
+// columns visibly aligned in the source.
+func table(lines ...string) string {
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func nginxController() *api.ReplicationController {
+	return &api.ReplicationController{
+		TypeMeta: api.TypeMeta{ID: "nginxController", ResourceVersion: 7},
+		DesiredState: api.ReplicationControllerState{
+			Replicas:        2,
+			ReplicaSelector: map[string]string{"name": "nginx"},
+			PodTemplate: api.PodTemplate{DesiredState: api.PodState{Manifest: api.ContainerManifest{
+				Containers: []api.Container{{Image: "dockerfile/nginx"}},
+			}}},
+		},
+	}
+}
+
+func TestTablesMatchThe2014Layout(t *testing.T) {
+	cases := []struct {
+		name string
+		obj  api.Object
+		want string
+	}{
+		{"controller list", &api.ReplicationControllerList{Items: []api.ReplicationController{*nginxController()}}, table(
+			"ID                  Image(s)            Selector            Replicas",
+			"----------          ----------          ----------          ----------",
+			"nginxController     dockerfile/nginx    name=nginx          2",
+		)},
+		{"pods, scheduled and not", &api.PodList{Items: []api.Pod{
+			{
+				TypeMeta:     api.TypeMeta{ID: "c865cd4b-e622-11f1-bbf6-6ea03ab9ca9f"},
+				Labels:       map[string]string{"name": "nginx", "replicationController": "nginxController"},
+				DesiredState: api.PodState{Manifest: api.ContainerManifest{Containers: []api.Container{{Image: "dockerfile/nginx"}}}},
+				CurrentState: api.PodState{Status: api.PodRunning, Host: "minion-1", HostIP: "10.0.0.1"},
+			},
+			{
+				TypeMeta:     api.TypeMeta{ID: "web"},
+				Labels:       map[string]string{"name": "web"},
+				DesiredState: api.PodState{Manifest: api.ContainerManifest{Containers: []api.Container{{Image: "a/b"}, {Image: "c/d"}}}},
+				CurrentState: api.PodState{Status: api.PodWaiting},
+			},
+		}}, table(
+			"ID                                     Image(s)            Host                Labels                                             Status",
+			"----------                             ----------          ----------          ----------                                         ----------",
+			"c865cd4b-e622-11f1-bbf6-6ea03ab9ca9f   dockerfile/nginx    minion-1/10.0.0.1   name=nginx,replicationController=nginxController   Running",
+			"web                                    a/b,c/d             <unassigned>        name=web                                           Waiting",
+		)},
+		{"one pod", &api.Pod{TypeMeta: api.TypeMeta{ID: "p"}}, table(
+			"ID                  Image(s)            Host                Labels              Status",
+			"----------          ----------          ----------          ----------          ----------",
+			"p                                       <unassigned>                            ",
+		)},
+		{"services", &api.ServiceList{Items: []api.Service{{
+			TypeMeta: api.TypeMeta{ID: "frontend"},
+			Port:     9998,
+			Labels:   map[string]string{"name": "frontend"},
+			Selector: map[string]string{"name": "frontendController"},
+		}}}, table(
+			"ID                  Labels              Selector                  Port",
+			"----------          ----------          ----------                ----------",
+			"frontend            name=frontend       name=frontendController   9998",
+		)},
+		{"minions, read from items", &api.MinionList{Items: []api.Minion{{TypeMeta: api.TypeMeta{ID: "127.0.0.1"}}}}, table(
+			"Minion identifier",
+			"----------",
+			"127.0.0.1",
+		)},
+		{"minions, read from the deprecated array", &api.MinionList{Minions: []api.Minion{{TypeMeta: api.TypeMeta{ID: "m1"}}}}, table(
+			"Minion identifier",
+			"----------",
+			"m1",
+		)},
+		{"status", &api.Status{Status: api.StatusSuccess}, table(
+			"Status",
+			"----------",
+			"Success",
+		)},
+		{"endpoints", &api.EndpointsList{Items: []api.Endpoints{{TypeMeta: api.TypeMeta{ID: "frontend"}, Endpoints: []string{"10.1.0.2:80", "10.1.0.3:80"}}}}, table(
+			"ID                  Endpoints",
+			"----------          ----------",
+			"frontend            10.1.0.2:80,10.1.0.3:80",
+		)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := NewHumanReadablePrinter().PrintObj(tc.obj, &buf); err != nil {
+				t.Fatal(err)
+			}
+			if buf.String() != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", buf.String(), tc.want)
+			}
+		})
+	}
+}
+
+func TestTablePrinterRefusesTypesItDoesNotKnow(t *testing.T) {
+	if err := NewHumanReadablePrinter().PrintObj(&api.Binding{}, &bytes.Buffer{}); err == nil {
+		t.Error("want an error")
+	}
+}
+
+func TestHandlerRefusesFunctionsOfTheWrongShape(t *testing.T) {
+	h := NewHumanReadablePrinter()
+	for _, f := range []interface{}{42, func(*api.Pod) error { return nil }, func(*api.Pod, *bytes.Buffer) error { return nil }} {
+		if err := h.Handler([]string{"x"}, f); err == nil {
+			t.Errorf("Handler accepted %T", f)
+		}
+	}
+}
+
+func TestTablePrinterReadsJSONBodies(t *testing.T) {
+	var buf bytes.Buffer
+	body := []byte(`{"kind":"Status","apiVersion":"v1beta1","status":"Success"}`)
+	if err := NewHumanReadablePrinter().Print(body, &buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(buf.String(), "Success\n") {
+		t.Errorf("got %q", buf.String())
+	}
+	if err := NewHumanReadablePrinter().Print([]byte(`{"status":"x"}`), &buf); err == nil {
+		t.Error("a body without kind should be refused")
+	}
+}
+
+func TestJSONPrinterWritesTheV1beta1Object(t *testing.T) {
+	var buf bytes.Buffer
+	if err := (&IdentityPrinter{}).PrintObj(&api.Minion{TypeMeta: api.TypeMeta{ID: "m1"}, HostIP: "10.0.0.1"}, &buf); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"kind":"Minion","id":"m1","creationTimestamp":null,"apiVersion":"v1beta1","hostIP":"10.0.0.1"}`
+	if buf.String() != want {
+		t.Errorf("got  %s\nwant %s", buf.String(), want)
+	}
+}
+
+func TestYAMLPrinterRoundTrips(t *testing.T) {
+	obj := nginxController()
+	var buf bytes.Buffer
+	if err := (&YAMLPrinter{}).PrintObj(obj, &buf); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "kind:") {
+		t.Errorf("decoded objects print without kind:\n%s", buf.String())
+	}
+	var back api.ReplicationController
+	if err := yaml.Unmarshal(buf.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(&back, obj) {
+		t.Errorf("got  %#v\nwant %#v", &back, obj)
+	}
+
+	buf.Reset()
+	if err := (&YAMLPrinter{}).Print([]byte(`{"Key":"v","List":[1,2]}`), &buf); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "Key: v\nList:\n- 1\n- 2\n" {
+		t.Errorf("got %q", buf.String())
+	}
+	if err := (&YAMLPrinter{}).Print([]byte("invalidJSON"), &buf); err == nil {
+		t.Error("invalid JSON should fail")
+	}
+}
+
+func TestTemplatePrinterSeesTheDecodedObject(t *testing.T) {
+	tmpl := template.Must(template.New("output").Parse("{{.ID}} {{.DesiredState.Replicas}}"))
+	var buf bytes.Buffer
+	if err := (&TemplatePrinter{Template: tmpl}).PrintObj(nginxController(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "nginxController 2" {
+		t.Errorf("got %q", buf.String())
+	}
+}
+
+func TestGetPrinterFollowsTheOutputFlags(t *testing.T) {
+	cases := []struct {
+		name string
+		opts Options
+		want interface{}
+	}{
+		{"default", Options{}, &HumanReadablePrinter{}},
+		{"json", Options{JSON: true}, &IdentityPrinter{}},
+		{"yaml", Options{YAML: true}, &YAMLPrinter{}},
+		{"template", Options{Template: "{{.ID}}"}, &TemplatePrinter{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := GetPrinter(&tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reflect.TypeOf(p) != reflect.TypeOf(tc.want) {
+				t.Errorf("got %T, want %T", p, tc.want)
+			}
+		})
+	}
+	if _, err := GetPrinter(&Options{Template: "{{.ID"}); err == nil {
+		t.Error("a broken template should fail")
+	}
+	if _, err := GetPrinter(&Options{TemplateFile: "/no/such/template"}); err == nil {
+		t.Error("a missing template file should fail")
+	}
+}

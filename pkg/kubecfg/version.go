@@ -1,0 +1,73 @@
+package kubecfg
+
+// Follows kubernetes/kubernetes pkg/version and pkg/version/verflag as of
+// v0.4 (October 2014): -version and -server_version take true, false or
+// "raw" (the Go syntax of the version struct).
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/kube-rewind/kube-rewind/pkg/client"
+)
+
+// ClientVersion is the version kubecfg reports and, with
+// -expect_version_match, expects of the server. Set it with -ldflags.
+//
+// Ours: v0.4 kept this in pkg/version, shared by every binary; this port's
+// kubecfg carries its own.
+var ClientVersion = client.VersionInfo{
+	Major:        "0",
+	Minor:        "4",
+	GitVersion:   "v0.4-rewind",
+	GitCommit:    "",
+	GitTreeState: "not a git tree",
+}
+
+// VersionFlag is the value of a -version style flag.
+type VersionFlag int
+
+// The values a VersionFlag takes.
+const (
+	VersionFalse VersionFlag = 0
+	VersionTrue  VersionFlag = 1
+	VersionRaw   VersionFlag = 2
+)
+
+// IsBoolFlag lets the flag be given without a value.
+func (v *VersionFlag) IsBoolFlag() bool { return true }
+
+// Get returns the value.
+func (v *VersionFlag) Get() interface{} { return *v }
+
+// Set reads "raw" or a boolean.
+func (v *VersionFlag) Set(s string) error {
+	if s == "raw" {
+		*v = VersionRaw
+		return nil
+	}
+	b, err := strconv.ParseBool(s)
+	if b {
+		*v = VersionTrue
+	} else {
+		*v = VersionFalse
+	}
+	return err
+}
+
+// String returns "raw", "true" or "false".
+func (v *VersionFlag) String() string {
+	if *v == VersionRaw {
+		return "raw"
+	}
+	return fmt.Sprintf("%v", *v == VersionTrue)
+}
+
+// FormatVersion prints info as -version does: "Kubernetes <gitVersion>",
+// or the Go syntax of info when raw.
+func FormatVersion(info client.VersionInfo, raw bool) string {
+	if raw {
+		return fmt.Sprintf("%#v", info)
+	}
+	return "Kubernetes " + info.GitVersion
+}
