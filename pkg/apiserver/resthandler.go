@@ -242,8 +242,11 @@ func parseWriteParams(req *http.Request) (sync bool, timeout time.Duration, err 
 	return sync, timeout, nil
 }
 
-// setSelfLink fills the selfLink of an object the storage returned; Status
-// objects are left alone.
+// setSelfLink fills the selfLink of an object the storage returned.
+//
+// Ours: v0.4 also stamped a link on the Status a write returned, pointing
+// at the collection; a Status is not an object with a home, so it is left
+// alone here.
 func setSelfLink(obj api.Object, link string) {
 	if _, isStatus := obj.(*api.Status); isStatus {
 		return
