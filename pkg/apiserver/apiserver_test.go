@@ -114,6 +114,9 @@ var badRequests = []struct {
 	{"malformed label selector", "GET", "/api/v1beta1/simple?labels=garbage", "", nil, 400, api.StatusReasonBadRequest, "labels="},
 	{"malformed field selector", "GET", "/api/v1beta1/simple?fields=a%3D%3Db%3D%3Dc", "", nil, 400, api.StatusReasonBadRequest, "fields="},
 	{"malformed watch selector", "GET", "/api/v1beta1/watch/simple?labels=x%3Da%7C%7Cy%3Db", "", nil, 400, api.StatusReasonBadRequest, "labels="},
+	{"malformed query escape", "GET", "/api/v1beta1/simple?labels=%zz", "", nil, 400, api.StatusReasonBadRequest, "malformed query"},
+	{"semicolon in a write's query", "POST", "/api/v1beta1/simple?sync=true;timeout=1s", `{"id":"a"}`, nil, 400, api.StatusReasonBadRequest, "malformed query"},
+	{"malformed watch query", "GET", "/api/v1beta1/watch/simple?resourceVersion=%", "", nil, 400, api.StatusReasonBadRequest, "malformed query"},
 	{"non-numeric resourceVersion", "GET", "/api/v1beta1/watch/simple?resourceVersion=abc", "", nil, 400, api.StatusReasonBadRequest, `resourceVersion "abc"`},
 	{"negative resourceVersion", "GET", "/api/v1beta1/watch/simple?resourceVersion=-1", "", nil, 400, api.StatusReasonBadRequest, `resourceVersion "-1"`},
 }

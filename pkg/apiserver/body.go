@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
@@ -88,4 +89,14 @@ func parseSelector(param, value string) (labels.Selector, error) {
 		return nil, errors.NewBadRequest(fmt.Sprintf("query parameter %s=%q is not a valid selector: %v", param, value, err))
 	}
 	return selector, nil
+}
+
+// checkQuery refuses a query string that does not parse, which
+// net/url would otherwise read as if the bad pairs were absent: a mangled
+// labels= would then list everything.
+func checkQuery(req *http.Request) error {
+	if _, err := url.ParseQuery(req.URL.RawQuery); err != nil {
+		return errors.NewBadRequest(fmt.Sprintf("malformed query string %q: %v", req.URL.RawQuery, err))
+	}
+	return nil
 }

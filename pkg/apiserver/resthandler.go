@@ -59,6 +59,10 @@ func (h *RESTHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	label(w, verb, resource)
+	if err := checkQuery(req); err != nil {
+		errorJSON(w, err)
+		return
+	}
 	if h.server.injectFaults(w, req, verb, resource) {
 		return
 	}

@@ -64,6 +64,10 @@ func (h *WatchHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		errorJSON(w, errors.NewMethodNotSupported(resource, "watch"))
 		return
 	}
+	if err := checkQuery(req); err != nil {
+		errorJSON(w, err)
+		return
+	}
 	labelSelector, fieldSelector, resourceVersion, err := getWatchParams(req.URL.Query())
 	if err != nil {
 		errorJSON(w, err)
