@@ -1,0 +1,115 @@
+package controller
+
+// Follows kubernetes/kubernetes pkg/controller/replication_controller.go as
+// of v0.4 (October 2014): the pod-creating half of the manager sits behind
+// an interface so tests can count calls instead of making them.
+
+import (
+	"sync"
+
+	"github.com/golang/glog"
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/client"
+)
+
+// PodControlInterface creates and deletes pods on behalf of a manager.
+type PodControlInterface interface {
+	// createReplica creates one pod from controllerSpec's template.
+	createReplica(ctx api.Context, controllerSpec api.ReplicationController)
+	// deletePod deletes the pod identified by podID.
+	deletePod(ctx api.Context, podID string) error
+}
+
+// RealPodControl creates and deletes pods through the apiserver.
+type RealPodControl struct {
+	kubeClient client.Interface
+}
+
+// createReplica posts a pod built from the controller's template. The pod has
+// no id: the apiserver assigns one. An error is logged and forgotten; the
+// next sync will notice the pod is still missing and try again.
+func (r RealPodControl) createReplica(ctx api.Context, controllerSpec api.ReplicationController) {
+	pod := &api.Pod{
+		DesiredState: controllerSpec.DesiredState.PodTemplate.DesiredState,
+		Labels:       replicaLabels(controllerSpec),
+	}
+	podCreates.Inc()
+	if _, err := r.kubeClient.CreatePod(ctx, pod); err != nil {
+		podCreateErrors.Inc()
+		glog.Errorf("failed to create a replica of %s: %v", controllerSpec.ID, err)
+	}
+}
+
+// replicaLabels returns the labels of a new replica: the template's labels
+// plus replicationController=<controller id>, the label v0.4 stamped on
+// every pod it made. When the template has no labels, none are added: v0.4
+// left a TODO saying it should not skip the label in that case, and did.
+//
+// Ours: v0.4 wrote the extra label into the template's own map, shared by
+// every goroutine creating a replica of that controller at the same moment.
+// Today's Go runtime stops the process on such concurrent map writes, so the
+// labels are copied first (as v0.5 did, kubernetes/kubernetes commit
+// 1ffc82dfe, which also dropped the extra label).
+func replicaLabels(controllerSpec api.ReplicationController) map[string]string {
+	template := controllerSpec.DesiredState.PodTemplate.Labels
+	if template == nil {
+		return nil
+	}
+	out := make(map[string]string, len(template)+1)
+	for k, v := range template {
+		out[k] = v
+	}
+	out["replicationController"] = controllerSpec.ID
+	return out
+}
+
+// deletePod deletes one pod by id.
+func (r RealPodControl) deletePod(ctx api.Context, podID string) error {
+	podDeletes.Inc()
+	err := r.kubeClient.DeletePod(ctx, podID)
+	if err != nil {
+		podDeleteErrors.Inc()
+	}
+	return err
+}
+
+// FakePodControl records the calls a manager makes instead of making them.
+// It is safe for the many goroutines the 2014 manager starts at once.
+type FakePodControl struct {
+	sync.Mutex
+	controllerSpec []api.ReplicationController
+	deletePodID    []string
+}
+
+func (f *FakePodControl) createReplica(ctx api.Context, spec api.ReplicationController) {
+	f.Lock()
+	defer f.Unlock()
+	f.controllerSpec = append(f.controllerSpec, spec)
+}
+
+func (f *FakePodControl) deletePod(ctx api.Context, podID string) error {
+	f.Lock()
+	defer f.Unlock()
+	f.deletePodID = append(f.deletePodID, podID)
+	return nil
+}
+
+// counts returns how many creates and deletes were recorded.
+func (f *FakePodControl) counts() (creates, deletes int) {
+	f.Lock()
+	defer f.Unlock()
+	return len(f.controllerSpec), len(f.deletePodID)
+}
+
+// filterActivePods drops pods that have stopped: a Terminated pod no longer
+// counts as a replica, so the manager replaces it. Waiting and Running pods
+// count, whether or not they have been scheduled.
+func filterActivePods(pods []api.Pod) []api.Pod {
+	var result []api.Pod
+	for _, value := range pods {
+		if value.CurrentState.Status != api.PodTerminated {
+			result = append(result, value)
+		}
+	}
+	return result
+}
