@@ -1,0 +1,86 @@
+// Command hollow-node pretends to be the 2014 scheduler and a set of
+// kubelets: it registers minions, binds pods to them and marks them Running.
+// It is not part of 2014; see pkg/hollownode.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/golang/glog"
+	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/hollownode"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+var (
+	master       = flag.String("master", "", "The address of the apiserver, host:port or a URL.")
+	nodes        = flag.Int("nodes", 10, "How many minions to register.")
+	prefix       = flag.String("name_prefix", "hollow-node-", "Prefix of the minion names.")
+	startDelay   = flag.Duration("start_delay", 500*time.Millisecond, "Time from binding a pod to reporting it Running.")
+	workers      = flag.Int("workers", 32, "Concurrent bind and status writes.")
+	failFraction = flag.Float64("fail_fraction", 0, "Share of pods that go Terminated instead of Running (0..1).")
+	churn        = flag.Float64("churn", 0, "Running pods to delete per second.")
+	seed         = flag.Int64("seed", 0, "Seed for the random choices (0: from the clock).")
+	address      = flag.String("address", "127.0.0.1", "The IP address to serve /healthz, /metrics and /admin on.")
+	port         = flag.Int("port", 10260, "The port to serve /healthz, /metrics and /admin on (0: any free port).")
+)
+
+func main() {
+	flag.Parse()
+	defer glog.Flush()
+	if *master == "" {
+		fmt.Fprintln(os.Stderr, "usage: hollow-node -master <master> [-nodes N]")
+		os.Exit(2)
+	}
+	kubeClient, err := client.New(&client.Config{Host: *master, UserAgent: "hollow-node", Sync: true})
+	if err != nil {
+		glog.Fatalf("invalid API configuration: %v", err)
+	}
+	cluster := hollownode.New(kubeClient, hollownode.Config{
+		Nodes:          *nodes,
+		NamePrefix:     *prefix,
+		StartDelay:     *startDelay,
+		Workers:        *workers,
+		FailFraction:   *failFraction,
+		ChurnPerSecond: *churn,
+		Seed:           *seed,
+	})
+
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), cluster.Collector())
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	mux.Handle("/metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
+	mux.Handle("/admin", cluster.AdminHandler())
+	mux.Handle("/admin/", cluster.AdminHandler())
+	if ip := net.ParseIP(*address); ip == nil || !ip.IsLoopback() {
+		glog.Warningf("serving on %s, which is not a loopback address; /admin still answers loopback callers only", *address)
+	}
+	listener, err := net.Listen("tcp", net.JoinHostPort(*address, strconv.Itoa(*port)))
+	if err != nil {
+		glog.Fatalf("cannot listen: %v", err)
+	}
+	glog.Infof("hollow nodes serving /healthz, /metrics and /admin on http://%s", listener.Addr())
+	go http.Serve(listener, mux)
+
+	stopCh := make(chan struct{})
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		<-signals
+		close(stopCh)
+	}()
+	if err := cluster.Run(stopCh); err != nil {
+		glog.Fatalf("hollow nodes: %v", err)
+	}
+}
