@@ -1,0 +1,127 @@
+// Command local-up starts a whole cluster on loopback — apiserver with
+// embedded etcd, hollow nodes and a controller-manager, each its own
+// process — loads an example, prints what to try, streams every log with a
+// prefix, and stops exactly what it started on Ctrl-C or when a component
+// dies. make run uses it.
+//
+// Ours: 2014 did this with hack/local-up-cluster.sh.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/stack"
+)
+
+var (
+	binDir     = flag.String("bin", "", "Directory of the binaries (default: this program's own).")
+	design     = flag.String("design", "legacy", "Which controller-manager to run: legacy (2014) or modern.")
+	dir        = flag.String("dir", "_output/run", "Directory for etcd data and logs; emptied at start unless -keep.")
+	keep       = flag.Bool("keep", false, "Keep the data of the last run instead of starting empty.")
+	port       = flag.Int("port", 8080, "The apiserver's port (8080, as in 2014).")
+	nodes      = flag.Int("nodes", 10, "How many hollow nodes.")
+	example    = flag.String("example", "examples/guestbook", "Directory of *.json objects to create (empty: none).")
+	syncPeriod = flag.Duration("sync_period", 10*time.Second, "The replication manager's synchronize period.")
+)
+
+func main() {
+	flag.Parse()
+	if *design != "legacy" && *design != "modern" {
+		fail("-design must be legacy or modern, not %q", *design)
+	}
+	if *binDir == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			fail("cannot find the binaries: %v", err)
+		}
+		*binDir = filepath.Dir(exe)
+	}
+	if !*keep {
+		os.RemoveAll(*dir)
+	}
+
+	var mu sync.Mutex
+	fmt.Printf("starting a %s cluster: apiserver on 127.0.0.1:%d, %d hollow nodes, one controller-manager\n", *design, *port, *nodes)
+	st, err := stack.Start(stack.Config{
+		BinDir:             *binDir,
+		Dir:                *dir,
+		Design:             *design,
+		APIPort:            *port,
+		Nodes:              *nodes,
+		ControllerManagers: 1,
+		SyncPeriod:         *syncPeriod,
+		Output: func(component string) io.Writer {
+			return stack.NewPrefixWriter(os.Stdout, fmt.Sprintf("%-21s| ", component), &mu)
+		},
+	})
+	if err != nil {
+		fail("%v (is port %d taken? try -port)", err, *port)
+	}
+
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+
+	if *example != "" {
+		kubeClient, err := client.New(&client.Config{Host: st.APIURL, UserAgent: "local-up", Sync: true})
+		if err != nil {
+			st.Stop()
+			fail("%v", err)
+		}
+		created, err := stack.CreateFromDir(kubeClient, *example)
+		if err != nil {
+			st.Stop()
+			fail("loading %s: %v", *example, err)
+		}
+		mu.Lock()
+		fmt.Printf("\ncreated %s\n", strings.Join(created, ", "))
+		mu.Unlock()
+	}
+	mu.Lock()
+	kubecfg := filepath.Join(*binDir, "kubecfg") + " -h " + st.APIURL
+	fmt.Printf(`
+The cluster is up (%s design). In another terminal, try:
+
+  %[2]s list pods
+  %[2]s list replicationControllers
+  %[2]s resize frontendController 5
+  %[2]s delete pods/<an id from the list>   # back within one sync period
+  %[2]s list minions
+  %[2]s get endpoints/frontend
+
+Press Ctrl-C to stop everything.
+
+`, *design, kubecfg)
+	mu.Unlock()
+
+	ticker := time.NewTicker(500 * time.Millisecond)
+	defer ticker.Stop()
+	for {
+		select {
+		case sig := <-signals:
+			fmt.Printf("\n%v: stopping the cluster\n", sig)
+			st.Stop()
+			return
+		case <-ticker.C:
+			if name := st.Died(); name != "" {
+				fmt.Printf("\n%s exited; stopping the cluster\n", name)
+				st.Stop()
+				os.Exit(1)
+			}
+		}
+	}
+}
+
+func fail(format string, args ...interface{}) {
+	fmt.Fprintf(os.Stderr, "local-up: "+format+"\n", args...)
+	os.Exit(1)
+}

@@ -1,0 +1,8 @@
+// Package stack starts a whole kube-rewind control plane as separate
+// processes on loopback — apiserver with its embedded etcd, hollow nodes,
+// one or more controller-managers — and stops exactly what it started.
+// make run, the end-to-end tests, the benchmark and talk mode all start
+// their clusters through it, so every one of them is the same cluster.
+//
+// Ours: 2014 had hack/local-up-cluster.sh for this.
+package stack

@@ -1,0 +1,152 @@
+package stack
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Process is one running component.
+type Process struct {
+	Name string
+	Args []string
+	cmd  *exec.Cmd
+	done chan struct{}
+	err  error
+	mu   sync.Mutex
+}
+
+// startProcess runs bin with args, sending its output to out. The child is
+// killed if this process dies, so nothing is left behind even after a crash.
+func startProcess(name, bin string, args []string, out io.Writer) (*Process, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout = out
+	cmd.Stderr = out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %v", name, err)
+	}
+	p := &Process{Name: name, Args: args, cmd: cmd, done: make(chan struct{})}
+	go func() {
+		err := cmd.Wait()
+		p.mu.Lock()
+		p.err = err
+		p.mu.Unlock()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// Pid returns the process id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Done is closed when the process has exited.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Exited reports whether the process has exited, and how.
+func (p *Process) Exited() (bool, error) {
+	select {
+	case <-p.done:
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return true, p.err
+	default:
+		return false, nil
+	}
+}
+
+// Kill sends sig and waits up to grace for the process to exit, then sends
+// SIGKILL.
+func (p *Process) Kill(sig syscall.Signal, grace time.Duration) {
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	p.cmd.Process.Signal(sig)
+	select {
+	case <-p.done:
+	case <-time.After(grace):
+		p.cmd.Process.Kill()
+		<-p.done
+	}
+}
+
+// FreePort asks the kernel for a free loopback port. Another process could
+// take it before it is used; callers retry on a failed start.
+func FreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// waitHealthy polls url until it answers 200, the process exits, or the
+// deadline passes.
+func waitHealthy(p *Process, url string, deadline time.Duration) error {
+	client := &http.Client{Timeout: 2 * time.Second}
+	stop := time.Now().Add(deadline)
+	for time.Now().Before(stop) {
+		if exited, err := p.Exited(); exited {
+			return fmt.Errorf("%s exited before becoming healthy: %v", p.Name, err)
+		}
+		resp, err := client.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("%s did not become healthy at %s within %v", p.Name, url, deadline)
+}
+
+// prefixWriter prefixes every line written to it, so that the logs of
+// several components can share one terminal.
+type prefixWriter struct {
+	mu     *sync.Mutex
+	w      io.Writer
+	prefix string
+	buf    []byte
+}
+
+// NewPrefixWriter returns a writer that prefixes each line with prefix;
+// writers sharing mu do not interleave within a line.
+func NewPrefixWriter(w io.Writer, prefix string, mu *sync.Mutex) io.Writer {
+	return &prefixWriter{mu: mu, w: w, prefix: prefix}
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	p.buf = append(p.buf, b...)
+	for {
+		i := -1
+		for j, c := range p.buf {
+			if c == '\n' {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			break
+		}
+		p.mu.Lock()
+		fmt.Fprintf(p.w, "%s%s\n", p.prefix, p.buf[:i])
+		p.mu.Unlock()
+		p.buf = p.buf[i+1:]
+	}
+	return len(b), nil
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func mkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }

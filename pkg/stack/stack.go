@@ -1,0 +1,291 @@
+package stack
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Config describes one cluster.
+type Config struct {
+	// BinDir holds the binaries (make build puts them in _output/bin).
+	BinDir string
+	// Dir holds etcd's data and, unless Output is set, one log per component.
+	Dir string
+	// Design is "legacy" or "modern": which controller-manager to run.
+	Design string
+	// APIPort is the apiserver's port; 0 picks a free one.
+	APIPort int
+	// Nodes is the number of hollow nodes; StartDelay their bind-to-Running time.
+	Nodes      int
+	StartDelay time.Duration
+	// ControllerManagers is how many controller-managers to start (0: none).
+	ControllerManagers int
+	// SyncPeriod and EndpointsPeriod are passed to every controller-manager
+	// when set.
+	SyncPeriod, EndpointsPeriod time.Duration
+	// Extra arguments for each component.
+	APIServerArgs, HollowNodeArgs, ControllerManagerArgs []string
+	// Output returns where a component's output goes; nil means a log file.
+	Output func(component string) io.Writer
+	// Ready is how long each component may take to become healthy.
+	Ready time.Duration
+}
+
+// Stack is a running cluster.
+type Stack struct {
+	cfg Config
+
+	mu          sync.Mutex
+	APIServer   *Process
+	APIURL      string
+	HollowNode  *Process
+	HollowURL   string
+	Managers    []*Process
+	ManagerURLs []string
+	logs        []io.Closer
+}
+
+// ManagerBinary returns the controller-manager binary of a design.
+func ManagerBinary(design string) string {
+	if design == "modern" {
+		return "controller-manager-modern"
+	}
+	return "controller-manager"
+}
+
+// Start brings up the apiserver, the hollow nodes and the controller-managers
+// and waits until each answers /healthz. On failure it stops what it started.
+func Start(cfg Config) (*Stack, error) {
+	if cfg.Design == "" {
+		cfg.Design = "legacy"
+	}
+	if cfg.Nodes == 0 {
+		cfg.Nodes = 10
+	}
+	if cfg.Ready == 0 {
+		cfg.Ready = 60 * time.Second
+	}
+	if err := mkdirAll(cfg.Dir); err != nil {
+		return nil, err
+	}
+	s := &Stack{cfg: cfg}
+	if err := s.startAPIServer(); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	if err := s.startHollowNode(); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	for i := 0; i < cfg.ControllerManagers; i++ {
+		if _, err := s.StartManager(); err != nil {
+			s.Stop()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func (s *Stack) output(component string) (io.Writer, error) {
+	if s.cfg.Output != nil {
+		return s.cfg.Output(component), nil
+	}
+	f, err := os.OpenFile(filepath.Join(s.cfg.Dir, component+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.logs = append(s.logs, f)
+	s.mu.Unlock()
+	return f, nil
+}
+
+// start runs one component and waits for its /healthz, retrying with a new
+// port if the one picked was taken in the meantime.
+func (s *Stack) start(component, binary string, fixedPort int, args func(port int) []string, healthz func(port int) string) (*Process, int, error) {
+	out, err := s.output(component)
+	if err != nil {
+		return nil, 0, err
+	}
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		port := fixedPort
+		if port == 0 {
+			if port, err = FreePort(); err != nil {
+				return nil, 0, err
+			}
+		}
+		p, err := startProcess(component, filepath.Join(s.cfg.BinDir, binary), args(port), out)
+		if err != nil {
+			return nil, 0, err
+		}
+		if lastErr = waitHealthy(p, healthz(port), s.cfg.Ready); lastErr == nil {
+			return p, port, nil
+		}
+		p.Kill(syscall.SIGKILL, 0)
+		if fixedPort != 0 {
+			break
+		}
+	}
+	return nil, 0, lastErr
+}
+
+func (s *Stack) startAPIServer() error {
+	p, port, err := s.start("apiserver", "apiserver", s.cfg.APIPort, func(port int) []string {
+		return append([]string{
+			"-logtostderr",
+			"-address=127.0.0.1",
+			"-port=" + itoa(port),
+			"-etcd_data_dir=" + filepath.Join(s.cfg.Dir, "etcd"),
+		}, s.cfg.APIServerArgs...)
+	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.APIServer = p
+	s.APIURL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	// Keep the port, so that a restarted apiserver is found at the same URL.
+	s.cfg.APIPort = port
+	return nil
+}
+
+func (s *Stack) startHollowNode() error {
+	p, port, err := s.start("hollow-node", "hollow-node", 0, func(port int) []string {
+		args := []string{
+			"-logtostderr",
+			"-master=" + s.APIURL,
+			"-nodes=" + itoa(s.cfg.Nodes),
+			"-port=" + itoa(port),
+		}
+		if s.cfg.StartDelay > 0 {
+			args = append(args, "-start_delay="+s.cfg.StartDelay.String())
+		}
+		return append(args, s.cfg.HollowNodeArgs...)
+	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.HollowNode = p
+	s.HollowURL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	return nil
+}
+
+func (s *Stack) managerArgs(port int) []string {
+	args := []string{"-logtostderr", "-master=" + s.APIURL, "-port=" + itoa(port)}
+	if s.cfg.SyncPeriod > 0 {
+		args = append(args, "-sync_period="+s.cfg.SyncPeriod.String())
+	}
+	if s.cfg.EndpointsPeriod > 0 {
+		args = append(args, "-endpoints_period="+s.cfg.EndpointsPeriod.String())
+	}
+	return append(args, s.cfg.ControllerManagerArgs...)
+}
+
+// StartManager starts one more controller-manager and returns its index.
+func (s *Stack) StartManager() (int, error) {
+	s.mu.Lock()
+	i := len(s.Managers)
+	s.mu.Unlock()
+	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), 0, s.managerArgs,
+		func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
+	if err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Managers = append(s.Managers, p)
+	s.ManagerURLs = append(s.ManagerURLs, fmt.Sprintf("http://127.0.0.1:%d", port))
+	return i, nil
+}
+
+// KillManager stops controller-manager i with sig (SIGKILL: no goodbye).
+func (s *Stack) KillManager(i int, sig syscall.Signal) {
+	s.mu.Lock()
+	p := s.Managers[i]
+	s.mu.Unlock()
+	p.Kill(sig, 5*time.Second)
+}
+
+// RestartManager starts controller-manager i again (after KillManager).
+func (s *Stack) RestartManager(i int) error {
+	s.mu.Lock()
+	old := s.Managers[i]
+	s.mu.Unlock()
+	old.Kill(syscall.SIGKILL, 0)
+	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), 0, s.managerArgs,
+		func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Managers[i] = p
+	s.ManagerURLs[i] = fmt.Sprintf("http://127.0.0.1:%d", port)
+	return nil
+}
+
+// RestartAPIServer stops the apiserver (its embedded etcd with it) and
+// starts it again on the same port and data directory.
+func (s *Stack) RestartAPIServer(sig syscall.Signal) error {
+	s.mu.Lock()
+	old := s.APIServer
+	s.mu.Unlock()
+	old.Kill(sig, 10*time.Second)
+	return s.startAPIServer()
+}
+
+// Died returns the name of a component that has exited, or "".
+func (s *Stack) Died() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range append([]*Process{s.APIServer, s.HollowNode}, s.Managers...) {
+		if p == nil {
+			continue
+		}
+		if exited, _ := p.Exited(); exited {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// Processes returns every component started so far.
+func (s *Stack) Processes() []*Process {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*Process
+	for _, p := range append([]*Process{s.APIServer, s.HollowNode}, s.Managers...) {
+		if p != nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Stop stops every component this stack started: managers first, then the
+// hollow nodes, then the apiserver, each with SIGTERM and a grace period.
+func (s *Stack) Stop() {
+	s.mu.Lock()
+	procs := append([]*Process{}, s.Managers...)
+	procs = append(procs, s.HollowNode, s.APIServer)
+	logs := s.logs
+	s.logs = nil
+	s.mu.Unlock()
+	for _, p := range procs {
+		if p != nil {
+			p.Kill(syscall.SIGTERM, 5*time.Second)
+		}
+	}
+	for _, l := range logs {
+		l.Close()
+	}
+}
