@@ -234,7 +234,15 @@ func (w *writer) filePage(f *File, prev, next *File) error {
 		if err != nil {
 			return err
 		}
-		v.Sections = append(v.Sections, sectionView{ID: fmt.Sprintf("s%d", i+1), Prose: ProseHTML(sec.Prose), Code: code})
+		sv := sectionView{ID: fmt.Sprintf("s%d", i+1), Prose: ProseHTML(sec.Prose), Code: code}
+		// The introduction sits beside the package clause and imports,
+		// which have no prose of their own, as docco puts a file's first
+		// comment beside its first lines.
+		if i == 0 && len(sec.Prose) == 0 && v.Intro != "" {
+			sv.Prose = `<div class="intro">` + v.Intro + `</div>`
+			v.Intro = ""
+		}
+		v.Sections = append(v.Sections, sv)
 	}
 	if prev != nil {
 		v.Prev = link{Href: PageName(prev.Path), Text: prev.Path}
