@@ -161,7 +161,7 @@ func (w *writer) index() error {
 	for _, c := range Comparisons {
 		for _, p := range []string{c.LegacyFile, c.ModernFile} {
 			if f := w.site.File(p); f != nil {
-				v.Featured = append(v.Featured, link{Href: PageName(p), Text: p, Note: f.Variant.Label()})
+				v.Featured = append(v.Featured, link{Href: PageName(p), Text: path.Base(p), Note: path.Dir(p) + " · " + f.Variant.Label()})
 			}
 		}
 	}
