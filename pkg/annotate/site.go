@@ -25,6 +25,10 @@ var SourceRoots = []string{
 	"pkg/watch",
 	"pkg/labels",
 	"pkg/util",
+	// What only the modern build uses, when present: client-go informers
+	// over our client, and the conversion to the objects they hold.
+	"pkg/informers",
+	"pkg/conversion",
 	"cmd/controller-manager",
 }
 
