@@ -56,7 +56,7 @@ var Comparisons = []Comparison{
 				},
 				Modern: []Ref{
 					{Dir: "pkg/controller", Name: "NewReplicationManager"},
-					{Dir: "pkg/controller", Name: "ReplicationManager.addPod|addPod"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.addPod"},
 				},
 			},
 			{
@@ -73,8 +73,8 @@ var Comparisons = []Comparison{
 				},
 				Modern: []Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.Run"},
-					{Dir: "pkg/controller", Name: "ReplicationManager.worker|worker"},
-					{Dir: "pkg/controller", Name: "ReplicationManager.processNextWorkItem|processNextWorkItem"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.worker"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.processNextWorkItem"},
 				},
 			},
 			{
@@ -89,7 +89,7 @@ var Comparisons = []Comparison{
 					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "ListPods"},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController|syncReplicationController|ReplicationManager.syncHandler", Focus: "podLister"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "podLister"},
 				},
 			},
 			{
@@ -103,7 +103,8 @@ var Comparisons = []Comparison{
 					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "createReplica"},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/controller", Name: "ReplicationManager.manageReplicas|manageReplicas", Focus: "slowStartBatch"},
+					{Dir: "pkg/controller", Name: "BurstReplicas"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.manageReplicas"},
 					{Dir: "pkg/controller", Name: "slowStartBatch"},
 				},
 			},
@@ -120,8 +121,9 @@ var Comparisons = []Comparison{
 					{Dir: "pkg/controller", Name: "RealPodControl.createReplica"},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/controller", Name: "ControllerExpectations.SatisfiedExpectations|UIDTrackingControllerExpectations.SatisfiedExpectations|SatisfiedExpectations"},
-					{Dir: "pkg/controller", Name: "ControllerExpectations.ExpectCreations|ExpectCreations"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "SatisfiedExpectations("},
+					{Dir: "pkg/controller", Name: "ControllerExpectations.SatisfiedExpectations"},
+					{Dir: "pkg/controller", Name: "UIDTrackingControllerExpectations.DeletionObserved"},
 				},
 			},
 			{
@@ -137,7 +139,8 @@ var Comparisons = []Comparison{
 					{Dir: "pkg/controller", Name: "filterActivePods"},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/controller", Name: "ReplicationManager.claimPods|claimPods"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.claimPods"},
+					{Dir: "pkg/controller", Name: "BaseControllerRefManager.ClaimObject"},
 				},
 			},
 			{
@@ -152,6 +155,8 @@ var Comparisons = []Comparison{
 				},
 				Modern: []Ref{
 					{Dir: "pkg/controller", Name: "getPodsToDelete"},
+					{Dir: "pkg/controller", Name: "getPodsRankedByRelatedPodsOnSameNode"},
+					{Dir: "pkg/controller", Name: "ActivePodsWithRanks.Less"},
 				},
 			},
 			{
@@ -162,11 +167,11 @@ var Comparisons = []Comparison{
 					"today it computes the counts from the pods it claimed and writes them with one update, " +
 					"skipped when nothing changed, so an idle controller costs no requests.",
 				Legacy: []Ref{
-					{Dir: "pkg/registry/controller", Name: "REST.fillCurrentState|fillCurrentState"},
+					{Dir: "pkg/registry/controller", Name: "REST.fillCurrentState"},
 				},
 				Modern: []Ref{
 					{Dir: "pkg/controller", Name: "calculateStatus"},
-					{Dir: "pkg/controller", Name: "updateReplicationControllerStatus|updateReplicaCountStatus|updateStatus|ReplicationManager.updateStatus"},
+					{Dir: "pkg/controller", Name: "updateReplicationControllerStatus"},
 				},
 			},
 			{
@@ -182,7 +187,6 @@ var Comparisons = []Comparison{
 				},
 				Modern: []Ref{
 					{Dir: "cmd/controller-manager", Name: "run"},
-					{Dir: "pkg/controller", Name: "RunLeaderElected|runLeaderElected|leaderElect|LeaderElect"},
 				},
 			},
 		},
@@ -210,8 +214,8 @@ var Comparisons = []Comparison{
 				},
 				Modern: []Ref{
 					{Dir: "pkg/service", Name: "NewEndpointController"},
-					{Dir: "pkg/service", Name: "EndpointController.Run"},
-					{Dir: "pkg/service", Name: "EndpointController.processNextWorkItem|processNextWorkItem|EndpointController.worker"},
+					{Dir: "pkg/service", Name: "EndpointController.getPodServiceMemberships"},
+					{Dir: "pkg/service", Name: "EndpointController.processNextWorkItem"},
 				},
 			},
 			{
@@ -226,7 +230,7 @@ var Comparisons = []Comparison{
 					{Dir: "pkg/service", Name: "endpointsEqual"},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/service", Name: "EndpointController.syncService|syncService"},
+					{Dir: "pkg/service", Name: "EndpointController.syncService"},
 				},
 			},
 		},

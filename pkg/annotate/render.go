@@ -329,6 +329,9 @@ func (w *writer) comparison(c Comparison) error {
 }
 
 func (w *writer) excerptView(ex Excerpt) (excerptView, error) {
+	if w.site.byDir[ex.Ref.Dir] == nil {
+		return excerptView{Missing: ex.Ref.Dir + " is not present in this build of the docs."}, nil
+	}
 	if ex.Missing != "" {
 		return excerptView{Missing: ex.Missing}, nil
 	}
