@@ -23,7 +23,7 @@ const StyleSheet = "style.css"
 
 // Result says what Build wrote.
 type Result struct {
-	// Pages are the HTML files written, by name.
+	// Pages are the HTML pages written, by name (the stylesheet aside).
 	Pages []string
 	// Files is the number of source files rendered.
 	Files int
@@ -63,7 +63,13 @@ func Build(root, out string) (*Result, error) {
 			return nil, err
 		}
 	}
-	return &Result{Pages: w.written, Files: len(all)}, nil
+	res := &Result{Files: len(all)}
+	for _, name := range w.written {
+		if name != StyleSheet {
+			res.Pages = append(res.Pages, name)
+		}
+	}
+	return res, nil
 }
 
 type writer struct {
