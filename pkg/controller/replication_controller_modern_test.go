@@ -366,6 +366,24 @@ func TestStatusIsWrittenOnceWhenItChangesAndNotAtAllWhenItDoesNot(t *testing.T) 
 	}
 }
 
+func TestTheApiserversOwnReplicaCountDoesNotCauseAStatusWrite(t *testing.T) {
+	f := newFixture(t, &client.Fake{}, BurstReplicas)
+	rc := newRC(2)
+	rc.Status = v1.ReplicationControllerStatus{Replicas: 3, FullyLabeledReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
+	f.addRC(t, rc)
+	finished := newPod("finished", rc)
+	finished.Status.Phase = v1.PodFailed
+	f.addPods(t, append(newPods(2, rc), finished)...)
+	if err := f.sync(t, rc); err != nil {
+		t.Fatal(err)
+	}
+	// The apiserver counted the finished pod into replicas; the manager
+	// does not, but that alone is no reason to write.
+	if n := len(f.statusWrites()); n != 0 {
+		t.Errorf("%d status writes, want none", n)
+	}
+}
+
 // statusClient fails the first failUpdates controller updates.
 type statusClient struct {
 	*client.Fake

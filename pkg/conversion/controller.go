@@ -15,8 +15,10 @@ func ReplicationControllerToV1(in *api.ReplicationController) *v1.ReplicationCon
 	replicas := int32(in.DesiredState.Replicas)
 	template := PodTemplateToV1(&in.DesiredState.PodTemplate)
 	cur := &in.CurrentState
+	meta := objectMetaToV1(&in.TypeMeta, in.Labels)
+	setStateAnnotation(&meta, annotationDesiredState, in.DesiredState, api.ReplicationControllerState{})
 	return &v1.ReplicationController{
-		ObjectMeta: objectMetaToV1(&in.TypeMeta, in.Labels),
+		ObjectMeta: meta,
 		Spec: v1.ReplicationControllerSpec{
 			Replicas:        &replicas,
 			MinReadySeconds: int32(in.DesiredState.MinReadySeconds),
@@ -44,13 +46,18 @@ func ReplicationControllerFromV1(in *v1.ReplicationController) *api.ReplicationC
 	if in.Spec.Replicas != nil {
 		replicas = int(*in.Spec.Replicas)
 	}
-	out.DesiredState = api.ReplicationControllerState{
-		Replicas:        replicas,
-		ReplicaSelector: copyMap(in.Spec.Selector),
-		MinReadySeconds: int(in.Spec.MinReadySeconds),
-	}
-	if in.Spec.Template != nil {
-		out.DesiredState.PodTemplate = PodTemplateFromV1(in.Spec.Template)
+	// The desiredState comes back verbatim when ReplicationControllerToV1
+	// made this object (see annotationDesiredState); the modern
+	// controllers never change a controller's spec.
+	if !stateAnnotation(in.Annotations, annotationDesiredState, &out.DesiredState) {
+		out.DesiredState = api.ReplicationControllerState{
+			Replicas:        replicas,
+			ReplicaSelector: copyMap(in.Spec.Selector),
+			MinReadySeconds: int(in.Spec.MinReadySeconds),
+		}
+		if in.Spec.Template != nil {
+			out.DesiredState.PodTemplate = PodTemplateFromV1(in.Spec.Template)
+		}
 	}
 	s := &in.Status
 	out.CurrentState = api.ReplicationControllerState{
@@ -65,8 +72,8 @@ func ReplicationControllerFromV1(in *v1.ReplicationController) *api.ReplicationC
 }
 
 // PodTemplateToV1 converts a controller's pod template: its labels and its
-// desiredState, whose manifest fields without a v1 home travel as
-// annotations on the template, and so reach every pod made from it.
+// desiredState, which also travels verbatim as an annotation of the
+// template, and so reaches every pod made from it.
 func PodTemplateToV1(in *api.PodTemplate) *v1.PodTemplateSpec {
 	pod := PodToV1(&api.Pod{Labels: in.Labels, DesiredState: in.DesiredState})
 	return &v1.PodTemplateSpec{

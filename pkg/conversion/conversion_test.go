@@ -240,3 +240,37 @@ func TestConvertedTimesKeepTheirInstant(t *testing.T) {
 		t.Errorf("time %v came back as %v (%v)", now, back, err)
 	}
 }
+
+// withoutStateAnnotations drops the verbatim states, leaving the v1 fields
+// alone to carry the object, as for an object made in v1 by hand.
+func withoutStateAnnotations(m map[string]string) map[string]string {
+	return userAnnotations(m)
+}
+
+func TestThePodFieldsV1CanHoldSurviveWithoutTheVerbatimStates(t *testing.T) {
+	in := runningPod()
+	mid := PodToV1(in)
+	mid.Annotations = withoutStateAnnotations(mid.Annotations)
+	out := PodFromV1(mid)
+	// What v1 has no field for comes back empty.
+	want := runningPod()
+	want.DesiredState.Status = ""
+	want.DesiredState.Manifest.Version, want.DesiredState.Manifest.ID, want.DesiredState.Manifest.UUID = "", "", ""
+	if got, want := wire(t, out), wire(t, want); got != want {
+		t.Errorf("field-by-field round trip:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestLegacyOnlyFieldsSurviveTheRoundTrip(t *testing.T) {
+	rc := frontendController()
+	c := &rc.DesiredState.PodTemplate.DesiredState.Manifest.Containers[0]
+	c.Env = append(c.Env, api.EnvVar{Name: "OLD", Key: "OLD", Value: "1"})
+	c.VolumeMounts = []api.VolumeMount{{Name: "data", Path: "/data", MountType: "LOCAL"}}
+	rc.DesiredState.PodTemplate.DesiredState.Manifest.Volumes = []api.Volume{{Name: "data", Source: &api.VolumeSource{}}}
+	out := ReplicationControllerFromV1(ReplicationControllerToV1(rc))
+	got, _ := json.Marshal(out.DesiredState)
+	want, _ := json.Marshal(rc.DesiredState)
+	if string(got) != string(want) {
+		t.Errorf("desiredState changed on the way through v1, which would raise the generation on every status write:\n got %s\nwant %s", got, want)
+	}
+}

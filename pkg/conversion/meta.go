@@ -4,6 +4,9 @@ package conversion
 // ownerReferences and generation the port added) against metav1.ObjectMeta.
 
 import (
+	"encoding/json"
+	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -14,17 +17,21 @@ import (
 )
 
 // LegacyAnnotationPrefix starts the annotation keys that carry v1beta1
-// fields with no v1 home across the boundary. They never reach the
-// apiserver: the conversion back removes them.
+// state across the boundary. They never reach the apiserver: the
+// conversion back removes them.
 const LegacyAnnotationPrefix = "v1beta1.kube-rewind.io/"
 
-// The annotations the conversion itself writes, one per v1beta1 field.
+// The annotations the conversion writes. Each holds the v1beta1 JSON of a
+// state verbatim; the conversion back restores the state from it rather
+// than from the v1 fields, so that an object written back (a status PUT,
+// an adoption, a pod made from a template) carries exactly what was read.
+// That matters: the apiserver raises a controller's generation whenever
+// the desiredState it is sent differs from the stored one byte for byte,
+// and a lossy round trip would make every status write look like a spec
+// change, and the next sync write again, for ever.
 const (
-	annotationManifestVersion = LegacyAnnotationPrefix + "manifest-version"
-	annotationManifestID      = LegacyAnnotationPrefix + "manifest-id"
-	annotationManifestUUID    = LegacyAnnotationPrefix + "manifest-uuid"
-	annotationDesiredStatus   = LegacyAnnotationPrefix + "desired-status"
-	annotationCurrentHost     = LegacyAnnotationPrefix + "current-host"
+	annotationDesiredState = LegacyAnnotationPrefix + "desired-state"
+	annotationCurrentState = LegacyAnnotationPrefix + "current-state"
 )
 
 // ResourceVersionToV1 writes a 2014 numeric resourceVersion as the decimal
@@ -92,14 +99,28 @@ func userAnnotations(in map[string]string) map[string]string {
 	return out
 }
 
-func setAnnotation(m *metav1.ObjectMeta, key, value string) {
-	if value == "" {
+// setStateAnnotation stores the JSON of state under key, unless state is
+// its zero value.
+func setStateAnnotation(m *metav1.ObjectMeta, key string, state, zero interface{}) {
+	if reflect.DeepEqual(state, zero) {
 		return
+	}
+	data, err := json.Marshal(state)
+	if err != nil {
+		// Every API type encodes; a failure would be a bug in pkg/api.
+		panic(fmt.Sprintf("conversion: cannot encode %T: %v", state, err))
 	}
 	if m.Annotations == nil {
 		m.Annotations = map[string]string{}
 	}
-	m.Annotations[key] = value
+	m.Annotations[key] = string(data)
+}
+
+// stateAnnotation decodes the state stored under key into out, and reports
+// whether there was one.
+func stateAnnotation(annotations map[string]string, key string, out interface{}) bool {
+	data, ok := annotations[key]
+	return ok && json.Unmarshal([]byte(data), out) == nil
 }
 
 func timeToV1(t util.Time) metav1.Time {

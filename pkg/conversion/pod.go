@@ -19,15 +19,6 @@ func PodToV1(in *api.Pod) *v1.Pod {
 	out := &v1.Pod{ObjectMeta: objectMetaToV1(&in.TypeMeta, in.Labels)}
 	out.Spec = manifestToV1(&in.DesiredState.Manifest)
 	out.Spec.NodeName = in.DesiredState.Host
-	setAnnotation(&out.ObjectMeta, annotationManifestVersion, in.DesiredState.Manifest.Version)
-	setAnnotation(&out.ObjectMeta, annotationManifestID, in.DesiredState.Manifest.ID)
-	setAnnotation(&out.ObjectMeta, annotationManifestUUID, in.DesiredState.Manifest.UUID)
-	setAnnotation(&out.ObjectMeta, annotationDesiredStatus, string(in.DesiredState.Status))
-	// The apiserver copies desiredState.host into currentState.host on
-	// every read; only a current host that differs needs carrying.
-	if in.CurrentState.Host != in.DesiredState.Host {
-		setAnnotation(&out.ObjectMeta, annotationCurrentHost, in.CurrentState.Host)
-	}
 	out.Status = v1.PodStatus{
 		Phase:             phaseToV1(in.CurrentState.Status),
 		HostIP:            in.CurrentState.HostIP,
@@ -35,32 +26,33 @@ func PodToV1(in *api.Pod) *v1.Pod {
 		Conditions:        podConditionsToV1(in.CurrentState.Conditions),
 		ContainerStatuses: infoToV1(in.CurrentState.Info),
 	}
+	setStateAnnotation(&out.ObjectMeta, annotationDesiredState, in.DesiredState, api.PodState{})
+	setStateAnnotation(&out.ObjectMeta, annotationCurrentState, in.CurrentState, api.PodState{})
 	return out
 }
 
-// PodFromV1 converts a v1 pod back to a 2014 pod.
+// PodFromV1 converts a v1 pod back to a 2014 pod. The states come back
+// verbatim from the annotations PodToV1 wrote; a pod made in v1 without
+// them is converted field by field, and loses what v1 cannot hold (the
+// manifest's version, id and uuid; the desired status).
 func PodFromV1(in *v1.Pod) *api.Pod {
 	out := &api.Pod{}
 	out.Labels = objectMetaFromV1(&in.ObjectMeta, &out.TypeMeta)
-	a := in.Annotations
-	out.DesiredState = api.PodState{
-		Manifest: manifestFromV1(&in.Spec),
-		Status:   api.PodStatus(a[annotationDesiredStatus]),
-		Host:     in.Spec.NodeName,
+	if !stateAnnotation(in.Annotations, annotationDesiredState, &out.DesiredState) {
+		out.DesiredState = api.PodState{
+			Manifest: manifestFromV1(&in.Spec),
+			Host:     in.Spec.NodeName,
+		}
 	}
-	out.DesiredState.Manifest.Version = a[annotationManifestVersion]
-	out.DesiredState.Manifest.ID = a[annotationManifestID]
-	out.DesiredState.Manifest.UUID = a[annotationManifestUUID]
-	out.CurrentState = api.PodState{
-		Status:     phaseFromV1(in.Status.Phase),
-		Host:       in.Spec.NodeName,
-		HostIP:     in.Status.HostIP,
-		PodIP:      in.Status.PodIP,
-		Info:       infoFromV1(in.Status.ContainerStatuses),
-		Conditions: podConditionsFromV1(in.Status.Conditions),
-	}
-	if host, ok := a[annotationCurrentHost]; ok {
-		out.CurrentState.Host = host
+	if !stateAnnotation(in.Annotations, annotationCurrentState, &out.CurrentState) {
+		out.CurrentState = api.PodState{
+			Status:     phaseFromV1(in.Status.Phase),
+			Host:       in.Spec.NodeName,
+			HostIP:     in.Status.HostIP,
+			PodIP:      in.Status.PodIP,
+			Info:       infoFromV1(in.Status.ContainerStatuses),
+			Conditions: podConditionsFromV1(in.Status.Conditions),
+		}
 	}
 	return out
 }
