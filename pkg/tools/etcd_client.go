@@ -1,0 +1,81 @@
+package tools
+
+// Ours: v0.4 built its client with etcd.NewClient(servers) and called
+// SyncCluster. This file departs from that in three ways, each explained
+// below where it happens.
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/coreos/go-etcd/etcd"
+)
+
+// MaxIdleConnsPerHost is how many idle keep-alive connections the client
+// keeps to each etcd member.
+const MaxIdleConnsPerHost = 1024
+
+// IdleConnTimeout is how long an idle connection to etcd stays open. It is
+// short because an embedded etcd cannot finish closing while a client holds
+// a connection on which it never sent a request (the transport sometimes
+// dials one it then does not need); such a connection delays etcd's Close
+// by up to this long unless the client is closed first (Client.Close).
+const IdleConnTimeout = 10 * time.Second
+
+// NewEtcdClient returns a go-etcd client for servers, set up for an
+// apiserver that sends many requests at once.
+func NewEtcdClient(servers []string) *etcd.Client {
+	client := etcd.NewClient(servers)
+
+	// Ours: go-etcd's transport keeps Go's default of two idle connections
+	// per host. With 64 writers at once, 62 of them open a fresh TCP
+	// connection per request and close it after, which leaves thousands of
+	// sockets in TIME_WAIT and slows every request to the pace of connection
+	// setup. A large idle pool lets each concurrent request keep its own
+	// connection.
+	dialer := &net.Dialer{Timeout: 2 * time.Second, KeepAlive: 30 * time.Second}
+	client.SetTransport(&http.Transport{
+		DialContext:         dialer.DialContext,
+		MaxIdleConnsPerHost: MaxIdleConnsPerHost,
+		IdleConnTimeout:     IdleConnTimeout,
+	})
+
+	// Ours: go-etcd v2.0.0's DefaultCheckRetry gives up on the first
+	// network error, although the code around it is written to move on to
+	// another member. checkRetry lets it do so, which is what keeps an
+	// apiserver working while one member of a cluster is down.
+	client.CheckRetry = checkRetry
+
+	// Ours: no SyncCluster. It replaces the given servers with the client
+	// URLs the members advertise, and an embedded member bound to port 0
+	// advertises ":0", which no request can reach.
+	return client
+}
+
+// retryRounds is how many times a request may go round all members before
+// the client reports them unreachable. go-etcd picks the next member at
+// random, so one round is not enough to be sure of trying each.
+const retryRounds = 4
+
+// checkRetry retries network errors on another member until every member
+// has had its chances, then returns etcd's "not reachable" error (501). Any
+// answer with an HTTP status is judged as go-etcd judges it.
+func checkRetry(cluster *etcd.Cluster, numReqs int, lastResp http.Response, err error) error {
+	if lastResp.StatusCode != 0 {
+		return etcd.DefaultCheckRetry(cluster, numReqs, lastResp, err)
+	}
+	attempts := retryRounds * len(cluster.Machines)
+	if len(cluster.Machines) == 1 {
+		attempts = 2
+	}
+	if numReqs > attempts {
+		return &etcd.EtcdError{
+			ErrorCode: etcd.ErrCodeEtcdNotReachable,
+			Message:   "All the given peers are not reachable",
+			Cause:     fmt.Sprintf("no answer from %v after %d attempts (last error: %v)", cluster.Machines, numReqs-1, err),
+		}
+	}
+	return nil
+}
