@@ -116,8 +116,8 @@ func (s *Server) ClientURL() string {
 // Close stops the member and releases its listeners; its data stays on
 // disk. It waits for every client connection to end, and etcd's listener
 // never times out a connection on which no request was sent, so close the
-// go-etcd clients of this member (Client.Close) first: a forgotten client
-// holds Close until its idle connections time out.
+// idle connections of this member's clients first
+// (tools.CloseIdleConnections): otherwise Close waits until they time out.
 func (s *Server) Close() {
 	s.etcd.Close()
 }

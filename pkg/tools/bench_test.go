@@ -96,7 +96,7 @@ func fillTenThousand(b *testing.B, helper EtcdHelper) {
 // 10 000 decodes, the cost the legacy manager pays per controller per sync.
 func BenchmarkExtractList10000Pods(b *testing.B) {
 	client := NewEtcdClient([]string{benchURL(b)})
-	defer client.Close()
+	defer CloseIdleConnections()
 	helper := EtcdHelper{client}
 	fillTenThousand(b, helper)
 	b.ResetTimer()
@@ -144,7 +144,7 @@ func BenchmarkCreateObj(b *testing.B) {
 	for _, goroutines := range []int{1, 64} {
 		b.Run(fmt.Sprintf("goroutines=%d", goroutines), func(b *testing.B) {
 			client := NewEtcdClient([]string{benchURL(b)})
-			defer client.Close()
+			defer CloseIdleConnections()
 			helper := EtcdHelper{client}
 			runConcurrently(b, goroutines, func() error {
 				key := benchKey("helper")
@@ -162,7 +162,7 @@ func BenchmarkRawEtcdCreate(b *testing.B) {
 	for _, goroutines := range []int{1, 64} {
 		b.Run(fmt.Sprintf("goroutines=%d", goroutines), func(b *testing.B) {
 			client := NewEtcdClient([]string{benchURL(b)})
-			defer client.Close()
+			defer CloseIdleConnections()
 			runConcurrently(b, goroutines, func() error {
 				_, err := client.Create(benchKey("raw"), string(value), 0)
 				return err

@@ -1,8 +1,8 @@
 package tools
 
 // Ours: v0.4 built its client with etcd.NewClient(servers) and called
-// SyncCluster. This file departs from that in three ways, each explained
-// below where it happens.
+// SyncCluster. This file departs from that in three ways (the transport,
+// the retries, no SyncCluster), each explained where it happens.
 
 import (
 	"fmt"
@@ -17,30 +17,30 @@ import (
 // keeps to each etcd member.
 const MaxIdleConnsPerHost = 1024
 
-// IdleConnTimeout is how long an idle connection to etcd stays open. It is
-// short because an embedded etcd cannot finish closing while a client holds
-// a connection on which it never sent a request (the transport sometimes
-// dials one it then does not need); such a connection delays etcd's Close
-// by up to this long unless the client is closed first (Client.Close).
+// IdleConnTimeout is how long an idle connection to etcd stays open.
 const IdleConnTimeout = 10 * time.Second
 
+// transport is shared by every client NewEtcdClient makes, as
+// http.DefaultTransport is shared by default clients.
+//
+// Ours: go-etcd's transport keeps Go's default of two idle connections per
+// host. With 64 writers at once, 62 of them open a fresh TCP connection per
+// request and close it after, which leaves thousands of sockets in
+// TIME_WAIT and slows every request to the pace of connection setup. A
+// large idle pool lets each concurrent request keep its own connection.
+var transport = &http.Transport{
+	DialContext:         (&net.Dialer{Timeout: 2 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+	MaxIdleConnsPerHost: MaxIdleConnsPerHost,
+	IdleConnTimeout:     IdleConnTimeout,
+}
+
 // NewEtcdClient returns a go-etcd client for servers, set up for an
-// apiserver that sends many requests at once.
+// apiserver that sends many requests at once. Do not call its Close: it
+// would change the transport all these clients share, while requests may
+// be reading it. Call CloseIdleConnections instead.
 func NewEtcdClient(servers []string) *etcd.Client {
 	client := etcd.NewClient(servers)
-
-	// Ours: go-etcd's transport keeps Go's default of two idle connections
-	// per host. With 64 writers at once, 62 of them open a fresh TCP
-	// connection per request and close it after, which leaves thousands of
-	// sockets in TIME_WAIT and slows every request to the pace of connection
-	// setup. A large idle pool lets each concurrent request keep its own
-	// connection.
-	dialer := &net.Dialer{Timeout: 2 * time.Second, KeepAlive: 30 * time.Second}
-	client.SetTransport(&http.Transport{
-		DialContext:         dialer.DialContext,
-		MaxIdleConnsPerHost: MaxIdleConnsPerHost,
-		IdleConnTimeout:     IdleConnTimeout,
-	})
+	client.SetTransport(transport)
 
 	// Ours: go-etcd v2.0.0's DefaultCheckRetry gives up on the first
 	// network error, although the code around it is written to move on to
@@ -52,6 +52,14 @@ func NewEtcdClient(servers []string) *etcd.Client {
 	// URLs the members advertise, and an embedded member bound to port 0
 	// advertises ":0", which no request can reach.
 	return client
+}
+
+// CloseIdleConnections closes the idle connections of every client
+// NewEtcdClient made. Call it before closing an embedded etcd: its Close
+// waits for every client connection to end, and the transport sometimes
+// dials a connection it then leaves unused, which etcd never times out.
+func CloseIdleConnections() {
+	transport.CloseIdleConnections()
 }
 
 // retryRounds is how many times a request may go round all members before

@@ -24,7 +24,7 @@ func uniqueKey(prefix string) string {
 // when t ends, so that the shared member can shut down promptly.
 func realHelper(t testing.TB) EtcdHelper {
 	client := NewEtcdClient([]string{etcdURL})
-	t.Cleanup(client.Close)
+	t.Cleanup(CloseIdleConnections)
 	return EtcdHelper{client}
 }
 
@@ -167,7 +167,7 @@ func TestWatchFromZeroThenResumeMissesAndRepeatsNothing(t *testing.T) {
 	if deleted.typ != watch.Deleted || deleted.id != "b" || deleted.rv <= a.ResourceVersion {
 		t.Fatalf("delete event = %v", deleted)
 	}
-	w.Stop()
+	stopAndDrain(t, w)
 
 	// While nobody watches: three more changes.
 	c := testPod("c")
@@ -183,7 +183,7 @@ func TestWatchFromZeroThenResumeMissesAndRepeatsNothing(t *testing.T) {
 	}
 
 	w, _ = helper.WatchList(dir, deleted.rv, nil)
-	defer w.Stop()
+	defer stopAndDrain(t, w)
 	resumed := summary(collect(t, w, 3))
 	if resumed[0] != (seen{watch.Added, "c", c.ResourceVersion}) || resumed[1] != (seen{watch.Modified, "a", a.ResourceVersion}) ||
 		resumed[2].typ != watch.Deleted || resumed[2].id != "c" || resumed[2].rv <= a.ResourceVersion {
@@ -270,6 +270,30 @@ func TestStoppedWatchesLeaveNoGoroutinesBehind(t *testing.T) {
 			t.Fatalf("%d goroutines after %d stopped watches, %d before\n%s", n, cycles, baseline, buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// stopAndDrain stops w and waits until its channel closes, which means its
+// etcd request has ended: go-etcd's Client.Close, run when the test ends,
+// is not safe while a request is in flight.
+func stopAndDrain(t *testing.T, w watch.Interface) {
+	t.Helper()
+	w.Stop()
+	expectClosedAfterStop(t, w)
+}
+
+func expectClosedAfterStop(t *testing.T, w watch.Interface) {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case _, ok := <-w.ResultChan():
+			if !ok {
+				return
+			}
+		case <-timeout:
+			t.Fatal("watch not closed 30 s after Stop")
+		}
 	}
 }
 

@@ -33,6 +33,8 @@ type FakeEtcdAction struct {
 	// Index is the prevIndex of a compare-and-swap or the waitIndex of a
 	// watch.
 	Index uint64
+	// Recursive is the flag of a get, delete or watch.
+	Recursive bool
 }
 
 // FakeEtcdClient implements EtcdClient in memory for unit tests.
@@ -86,8 +88,8 @@ func (f *FakeEtcdClient) ExpectNotFoundGet(key string) {
 	f.expectNotFoundGetSet[key] = struct{}{}
 }
 
-func (f *FakeEtcdClient) record(action, key string, index uint64) {
-	f.Actions = append(f.Actions, FakeEtcdAction{Action: action, Key: key, Index: index})
+func (f *FakeEtcdClient) record(action, key string, index uint64, recursive bool) {
+	f.Actions = append(f.Actions, FakeEtcdAction{Action: action, Key: key, Index: index, Recursive: recursive})
 }
 
 func (f *FakeEtcdClient) generateIndex() uint64 {
@@ -114,7 +116,7 @@ func (f *FakeEtcdClient) notFound() error {
 func (f *FakeEtcdClient) Get(key string, sort, recursive bool) (*etcd.Response, error) {
 	f.Lock()
 	defer f.Unlock()
-	f.record("get", key, 0)
+	f.record("get", key, 0, recursive)
 	defer f.updateResponse(key)
 	result := f.Data[key]
 	if result.R == nil && result.E == nil {
@@ -150,7 +152,7 @@ func (f *FakeEtcdClient) setLocked(action, key, value string, ttl uint64) (*etcd
 func (f *FakeEtcdClient) Set(key, value string, ttl uint64) (*etcd.Response, error) {
 	f.Lock()
 	defer f.Unlock()
-	f.record("set", key, 0)
+	f.record("set", key, 0, false)
 	defer f.updateResponse(key)
 	return f.setLocked("set", key, value, ttl)
 }
@@ -159,7 +161,7 @@ func (f *FakeEtcdClient) Set(key, value string, ttl uint64) (*etcd.Response, err
 func (f *FakeEtcdClient) Create(key, value string, ttl uint64) (*etcd.Response, error) {
 	f.Lock()
 	defer f.Unlock()
-	f.record("create", key, 0)
+	f.record("create", key, 0, false)
 	defer f.updateResponse(key)
 	if f.Err != nil {
 		return nil, f.Err
@@ -174,7 +176,7 @@ func (f *FakeEtcdClient) Create(key, value string, ttl uint64) (*etcd.Response, 
 func (f *FakeEtcdClient) CompareAndSwap(key, value string, ttl uint64, prevValue string, prevIndex uint64) (*etcd.Response, error) {
 	f.Lock()
 	defer f.Unlock()
-	f.record("compareAndSwap", key, prevIndex)
+	f.record("compareAndSwap", key, prevIndex, false)
 	defer f.updateResponse(key)
 	if f.Err != nil {
 		return nil, f.Err
@@ -205,7 +207,7 @@ func (f *FakeEtcdClient) CompareAndSwap(key, value string, ttl uint64, prevValue
 func (f *FakeEtcdClient) Delete(key string, recursive bool) (*etcd.Response, error) {
 	f.Lock()
 	defer f.Unlock()
-	f.record("delete", key, 0)
+	f.record("delete", key, 0, recursive)
 	if f.Err != nil {
 		return nil, f.Err
 	}
@@ -233,7 +235,7 @@ func (f *FakeEtcdClient) Watch(prefix string, waitIndex uint64, recursive bool, 
 		defer close(receiver)
 	}
 	f.Lock()
-	f.record("watch", prefix, waitIndex)
+	f.record("watch", prefix, waitIndex, recursive)
 	if f.WatchImmediateError != nil {
 		err := f.WatchImmediateError
 		f.Unlock()
