@@ -176,3 +176,26 @@ func TestWatchingPodsFromBeforeEtcdsWindowEndsWithOneGoneEvent(t *testing.T) {
 		t.Errorf("recent watch: %v at %d", e.Type, e.Object.GetTypeMeta().ResourceVersion)
 	}
 }
+
+func TestAnUnreachableEtcdIsA503ForEveryVerb(t *testing.T) {
+	client := tools.NewEtcdClient([]string{"http://127.0.0.1:1"})
+	storage := NewStorage(tools.EtcdHelper{Client: client})
+	pods := storage["pods"]
+	_, err := pods.Get(ctx, "foo")
+	rt.ExpectCode(t, "get", err, 503)
+	_, err = pods.List(ctx, labels.Everything(), labels.Everything())
+	rt.ExpectCode(t, "list", err, 503)
+	_, err = rt.Await(pods.Create(ctx, rt.ValidPod("foo", "x")))
+	rt.ExpectCode(t, "create", err, 503)
+	_, err = rt.Await(pods.Delete(ctx, "foo"))
+	rt.ExpectCode(t, "delete", err, 503)
+	w, err := pods.(apiserver.ResourceWatcher).Watch(ctx, labels.Everything(), labels.Everything(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := nextEvent(t, w)
+	if status, ok := e.Object.(*api.Status); e.Type != watch.Error || !ok || status.Code != 503 {
+		t.Errorf("watch: %v %+v", e.Type, e.Object)
+	}
+	rt.StopAndDrain(t, w)
+}

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
-	"sort"
 	"sync"
 
 	"github.com/coreos/go-etcd/etcd"
@@ -299,9 +298,4 @@ func (h *EtcdHelper) AtomicUpdate(key string, ptrToType api.Object, tryUpdate Et
 		}
 		return err
 	}
-}
-
-// sortNodesByIndex orders nodes by ModifiedIndex, oldest first.
-func sortNodesByIndex(nodes []*etcd.Node) {
-	sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].ModifiedIndex < nodes[j].ModifiedIndex })
 }

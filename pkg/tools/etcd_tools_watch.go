@@ -7,6 +7,7 @@ package tools
 
 import (
 	"fmt"
+	"sort"
 	"sync"
 
 	"github.com/coreos/go-etcd/etcd"
@@ -152,6 +153,11 @@ func (w *etcdWatcher) sendInitialState(client EtcdClient, key string) (uint64, e
 		}
 	}
 	return resp.EtcdIndex, nil
+}
+
+// sortNodesByIndex orders nodes by ModifiedIndex, oldest first.
+func sortNodesByIndex(nodes []*etcd.Node) {
+	sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].ModifiedIndex < nodes[j].ModifiedIndex })
 }
 
 // collectValueNodes appends every non-directory node under node.

@@ -112,6 +112,9 @@ func TestUpdateAndDelete(t *testing.T) {
 	rc := create(t, rest, rt.ValidController("web", "web", 1))
 	first := rc.ResourceVersion
 	rc.DesiredState.Replicas = 4
+	// The modern manager's status fields are stored as written.
+	rc.CurrentState.ReadyReplicas = 3
+	rc.CurrentState.ObservedGeneration = 1
 	obj, err := rt.Await(rest.Update(ctx, rc))
 	if err != nil {
 		t.Fatal(err)
@@ -119,6 +122,10 @@ func TestUpdateAndDelete(t *testing.T) {
 	updated := obj.(*api.ReplicationController)
 	if updated.DesiredState.Replicas != 4 || updated.Generation != 2 || updated.ResourceVersion <= first {
 		t.Errorf("after update: replicas %d generation %d rv %d", updated.DesiredState.Replicas, updated.Generation, updated.ResourceVersion)
+	}
+	if got, _ := rest.Get(ctx, "web"); got.(*api.ReplicationController).CurrentState.ReadyReplicas != 3 ||
+		got.(*api.ReplicationController).CurrentState.ObservedGeneration != 1 {
+		t.Errorf("status fields not kept: %+v", got.(*api.ReplicationController).CurrentState)
 	}
 	stale := rt.ValidController("web", "web", 9)
 	stale.ResourceVersion = first
