@@ -25,9 +25,13 @@ const IdleConnTimeout = 10 * time.Second
 //
 // Ours: go-etcd's transport keeps Go's default of two idle connections per
 // host. With 64 writers at once, 62 of them open a fresh TCP connection per
-// request and close it after, which leaves thousands of sockets in
-// TIME_WAIT and slows every request to the pace of connection setup. A
-// large idle pool lets each concurrent request keep its own connection.
+// request and close it after. Measured here (BenchmarkRawEtcdCreate and
+// ...DefaultTransport, 64 goroutines, loopback, 2 cores), that cost about
+// 15% of the throughput and left some 18 000 sockets in TIME_WAIT after
+// 58 000 writes, against 650 with this pool: enough to run out of
+// ephemeral ports under sustained load wherever Linux does not reuse
+// TIME_WAIT ports (it does on loopback). A large idle pool lets each
+// concurrent request keep its own connection.
 var transport = &http.Transport{
 	DialContext:         (&net.Dialer{Timeout: 2 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 	MaxIdleConnsPerHost: MaxIdleConnsPerHost,
