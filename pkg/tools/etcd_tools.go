@@ -195,6 +195,10 @@ func encode(obj api.Object) ([]byte, error) {
 
 // CreateObj stores obj at key unless the key exists (etcd error 105). obj
 // must not carry a resourceVersion; on success it gets the new node's.
+//
+// Ours: v0.4 left obj's resourceVersion alone and callers read the object
+// back; setting it here (also in SetObj and AtomicUpdate) saves them
+// nothing today but costs nothing either.
 func (h *EtcdHelper) CreateObj(key string, obj api.Object) error {
 	if obj.GetTypeMeta().ResourceVersion != 0 {
 		return errors.New("resourceVersion may not be set on objects to be created")
@@ -256,6 +260,10 @@ type EtcdUpdateFunc func(input api.Object) (output api.Object, err error)
 // or 105) it reads again and calls tryUpdate again, so tryUpdate may run
 // more than once. A result whose encoding equals what is stored is not
 // written at all.
+//
+// Ours: the compare-and-swap names only the index. v0.4 also sent the old
+// value as prevValue, which doubled the size of every such request and
+// checked nothing the index does not.
 func (h *EtcdHelper) AtomicUpdate(key string, ptrToType api.Object, tryUpdate EtcdUpdateFunc) error {
 	pt := reflect.TypeOf(ptrToType)
 	if pt.Kind() != reflect.Pointer {

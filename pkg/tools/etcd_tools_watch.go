@@ -13,7 +13,6 @@ import (
 	"github.com/coreos/go-etcd/etcd"
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/api"
-	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
 )
@@ -201,10 +200,13 @@ func (w *etcdWatcher) translate() {
 
 // stopEtcd ends go-etcd's Watch. go-etcd reads the stop channel only while
 // a request is in flight; between requests it blocks sending the previous
-// response to etcdIncoming. Closing stop (rather than sending on it, as
-// 2014 did) reaches every request it will still make, and draining
-// etcdIncoming until go-etcd closes it releases a blocked send. Without
-// both, each stopped watch left a goroutine and a connection behind.
+// response to etcdIncoming.
+//
+// Ours: v0.4 sent one value on stop, which nobody received while go-etcd
+// was blocked sending, so each watch stopped at that moment left its
+// goroutines and connection behind for good. Closing stop reaches every
+// request go-etcd will still make, and draining etcdIncoming until go-etcd
+// closes it releases a blocked send.
 func (w *etcdWatcher) stopEtcd() {
 	close(w.etcdStop)
 	for range w.etcdIncoming {
@@ -232,41 +234,6 @@ func (w *etcdWatcher) emit(event watch.Event) bool {
 	}
 }
 
-// errorEvent describes a failed etcd watch as an ERROR event carrying a
-// Status. An index etcd no longer remembers becomes 410 Gone: the client
-// must list again.
-func (w *etcdWatcher) errorEvent(err error) watch.Event {
-	var statusErr error
-	switch {
-	case IsEtcdWatchExpired(err):
-		statusErr = apierrors.NewGone(w.goneMessage(err))
-	case IsEtcdUnreachable(err):
-		statusErr = apierrors.NewServiceUnavailable(fmt.Sprintf("etcd is unreachable: %v", err))
-	default:
-		statusErr = apierrors.NewInternalError(fmt.Errorf("etcd watch failed: %v", err))
-	}
-	status := statusErr.(apierrors.APIStatus).Status()
-	return watch.Event{Type: watch.Error, Object: &status}
-}
-
-// goneMessage names the resourceVersion that is too old and, when etcd
-// said, the oldest index it still has. etcd's cause reads "the requested
-// history has been cleared [<oldest>/<requested>]".
-func (w *etcdWatcher) goneMessage(err error) string {
-	requested := w.fromVersion
-	if w.lastIndex > requested {
-		requested = w.lastIndex
-	}
-	var oldest, asked uint64
-	if etcdErr, ok := err.(*etcd.EtcdError); ok {
-		if n, _ := fmt.Sscanf(etcdErr.Cause, "the requested history has been cleared [%d/%d]", &oldest, &asked); n == 2 && asked > 0 {
-			requested = asked - 1
-			return fmt.Sprintf("resourceVersion %d is too old to watch from: etcd keeps only its last 1000 events and the oldest it still has is %d; list again and watch from the list's resourceVersion", requested, oldest)
-		}
-	}
-	return fmt.Sprintf("resourceVersion %d is too old to watch from: etcd no longer has the events after it; list again and watch from the list's resourceVersion", requested)
-}
-
 // decodeObject decodes a stored value and gives it resourceVersion index.
 func decodeObject(data string, index uint64) (api.Object, error) {
 	obj, err := api.Decode([]byte(data))
@@ -284,12 +251,17 @@ func (w *etcdWatcher) sendResult(res *etcd.Response) bool {
 		glog.Errorf("watch: etcd response without a node: %#v", res)
 		return true
 	}
+	// Ours: an event that is not after the last one is dropped, so that
+	// events come strictly in resourceVersion order and at most once even
+	// if etcd or go-etcd repeats one. It never happened in the tests.
 	index := res.Node.ModifiedIndex
 	if index != 0 && index <= w.lastIndex {
 		glog.Errorf("watch: dropping etcd event %q at index %d, not after %d", res.Action, index, w.lastIndex)
 		return true
 	}
 	w.lastIndex = index
+	// Ours: "update", "compareAndDelete" and "expire" are etcd actions v0.4
+	// logged as unknown; they are translated like their kin.
 	switch res.Action {
 	case "create", "get":
 		return w.sendAdd(res)

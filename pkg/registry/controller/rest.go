@@ -97,7 +97,11 @@ func (rs *REST) Get(ctx api.Context, id string) (api.Object, error) {
 }
 
 // List returns the controllers whose own labels match label, each with its
-// current replica count: one pod LIST per controller returned.
+// current replica count: one pod LIST per controller returned. Controllers
+// cannot be selected by field.
+//
+// Ours: a field selector is a 400 here, where v0.4 answered with a plain
+// error (a 500); the same goes for Watch.
 func (rs *REST) List(ctx api.Context, label, field labels.Selector) (api.Object, error) {
 	if err := registry.CheckFields("replicationControllers", field); err != nil {
 		return nil, err

@@ -40,6 +40,9 @@ func (rs *REST) Get(ctx api.Context, id string) (api.Object, error) {
 
 // List returns the endpoints of every service; endpoints cannot be
 // selected.
+//
+// Ours: a selector is a 400 here, where v0.4 answered with a plain error
+// (a 500).
 func (rs *REST) List(ctx api.Context, label, field labels.Selector) (api.Object, error) {
 	if !label.Empty() {
 		return nil, apierrors.NewBadRequest("label selectors are not supported on endpoints (got " + label.String() + ")")

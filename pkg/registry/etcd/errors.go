@@ -6,7 +6,8 @@ package etcd
 //
 // Ours: v0.4 passed every other etcd error through, which the apiserver
 // answered with a 500. An unreachable etcd is a 503 here, so that clients
-// can tell "try again" from a server fault.
+// can tell "try again" from a server fault, and an update of a key that is
+// gone (etcd 100 on compare-and-swap) is a 404.
 
 import (
 	"fmt"

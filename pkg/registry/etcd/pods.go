@@ -22,9 +22,11 @@ import (
 // writes a current host.
 //
 // 2014: "Currently nothing sets CurrentState.Host ... Here we pretend that
-// reality perfectly matches our desires" — v0.4 copied the host
-// unconditionally. Ours: the hollow nodes write currentState.host
-// themselves, so only an empty one is filled.
+// reality perfectly matches our desires", and v0.4 copied the host
+// unconditionally.
+//
+// Ours: the hollow nodes write currentState.host themselves, so only an
+// empty one is filled.
 func fillPodHost(pod *api.Pod) {
 	if pod.CurrentState.Host == "" {
 		pod.CurrentState.Host = pod.DesiredState.Host
@@ -61,6 +63,11 @@ func (r *Registry) ListPodsPredicate(ctx api.Context, filter func(*api.Pod) bool
 
 // WatchPods watches the pods for which filter is true, from resourceVersion
 // (0: the current pods first).
+//
+// Ours: the pods a watch sends get their current host filled as a LIST
+// does (v0.4 sent them as stored), so that a client that lists and then
+// watches sees one pod one way; and an object under /registry/pods that is
+// not a pod is not sent (v0.4 let it through).
 func (r *Registry) WatchPods(ctx api.Context, resourceVersion uint64, filter func(*api.Pod) bool) (watch.Interface, error) {
 	return r.WatchList(podsPrefix, resourceVersion, func(obj api.Object) bool {
 		pod, ok := obj.(*api.Pod)
@@ -146,8 +153,11 @@ func (r *Registry) DeletePod(ctx api.Context, id string) error {
 }
 
 // ApplyBinding sets the desired host of binding.PodID to binding.Host. A
-// pod already bound to another host is a conflict; binding it again to the
-// same host changes nothing.
+// pod already bound to another host is a conflict.
+//
+// Ours: binding a pod again to the host it is bound to succeeds without a
+// write, where v0.4 refused any pod whose host was set; a scheduler that
+// retries a binding whose answer it lost is not told it failed.
 func (r *Registry) ApplyBinding(ctx api.Context, binding *api.Binding) error {
 	key, err := makePodKey(binding.PodID)
 	if err != nil {
