@@ -124,9 +124,10 @@ var errWatchStopped = fmt.Errorf("watch stopped")
 // if etcd had reported it with action "get"; it returns the etcd index the
 // read was taken at, from which the watch goes on.
 //
-// Ours: the objects go out in ModifiedIndex order rather than etcd's key
-// order, so that resourceVersions rise through the whole stream and a
-// client may resume from the last one it saw.
+// Ours: the objects go out in ModifiedIndex order rather than in the order
+// etcd lists them (none in particular), so that resourceVersions rise
+// through the whole stream and a client cut off during the replay can
+// resume from the last one it saw without missing or repeating a change.
 func (w *etcdWatcher) sendInitialState(client EtcdClient, key string) (uint64, error) {
 	resp, err := client.Get(key, false, w.list)
 	if err != nil {
