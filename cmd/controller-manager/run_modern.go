@@ -136,6 +136,8 @@ func run(kubeClient client.Interface, registry *prometheus.Registry) {
 	if err != nil {
 		glog.Fatalf("invalid API configuration: %v", err)
 	}
+	// Ours: the lock lives in the default namespace; kube-system came
+	// later than 2014's API, which has no namespace besides default.
 	lock := &resourcelock.EndpointsLock{
 		Namespace:  api.NamespaceDefault,
 		Name:       "kube-controller-manager",

@@ -53,8 +53,10 @@ const (
 	statusUpdateRetries = 1
 )
 
-// controllerKind is the kind ControllerRefs name. Ours: apiVersion v1beta1,
-// the only version our apiserver serves (upstream: v1).
+// controllerKind is the kind ControllerRefs name.
+//
+// Ours: its apiVersion is v1beta1, the only version our apiserver serves
+// (upstream: v1).
 var controllerKind = schema.GroupVersionKind{Version: api.Version, Kind: "ReplicationController"}
 
 // ReplicationManager keeps the pods each replication controller owns at
@@ -231,8 +233,10 @@ func (rm *ReplicationManager) syncReplicationController(ctx context.Context, key
 	rcNeedsSync := rm.expectations.SatisfiedExpectations(key)
 	selector := labels.Set(rc.Spec.Selector).AsSelectorPreValidated()
 	if selector.Empty() {
-		// v1 refuses a controller without a selector; one that matched
-		// everything would claim every pod of its namespace.
+		// Ours: upstream never sees this, since v1 defaults a missing
+		// selector from the template and validation refuses an empty one.
+		// Our apiserver refuses one too; should one get through, it would
+		// claim every pod of its namespace, so it is left alone.
 		glog.Errorf("replication controller %s has an empty selector; not syncing it", key)
 		return nil
 	}
@@ -283,6 +287,7 @@ func (rm *ReplicationManager) syncReplicationController(ctx context.Context, key
 func (rm *ReplicationManager) claimPods(ctx context.Context, rc *v1.ReplicationController, selector labels.Selector, filteredPods []*v1.Pod) ([]*v1.Pod, error) {
 	// Before the first adoption, read the controller from the apiserver,
 	// not the cache: if it was deleted meanwhile, it must adopt nothing.
+	//
 	// Ours: the GET goes through our client and is converted here.
 	canAdoptFunc := RecheckDeletionTimestamp(func(ctx context.Context) (metav1.Object, error) {
 		fresh, err := rm.kubeClient.GetReplicationController(api.WithNamespace(ctx, rc.Namespace), rc.Name)

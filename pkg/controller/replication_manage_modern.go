@@ -101,9 +101,11 @@ func (rm *ReplicationManager) manageReplicas(ctx context.Context, filteredPods [
 	return nil
 }
 
-// isTimeout reports whether a create ended without an answer: a 504, or,
-// from the 2014 apiserver, a 202 "Working" for an operation still running
-// when the client stopped waiting.
+// isTimeout reports whether a create ended without an answer.
+//
+// Ours: besides a 504 (upstream's IsTimeout), a 202 "Working" counts: the
+// 2014 apiserver answers so when a write is still running at the end of
+// the client's sync timeout, and the modern client does not poll for it.
 func isTimeout(err error) bool {
 	s, ok := err.(apierrors.APIStatus)
 	if !ok {

@@ -3,8 +3,7 @@
 package service
 
 // Follows kubernetes/kubernetes pkg/controller/endpoint/endpoints_controller.go
-// as of v1.3x, cut down to what a 2014 Endpoints object can hold (a flat
-// list of "ip:port"). The informer-driven design replaced the polling loop
+// as of v1.3x. The informer-driven design replaced the polling loop
 // in April 2015 (kubernetes/kubernetes#6943, which also introduced the
 // workqueue), after the per-service pod LISTs were found to use most of the
 // apiserver's CPU (#6518). 2014: endpoints_controller.go (the default
@@ -14,6 +13,10 @@ package service
 // points: v0.4's NewEndpointController(client) + SyncServiceEndpoints()
 // there, upstream's NewEndpointController(podInformer, serviceInformer,
 // endpointsInformer, client) + Run(ctx, workers) here.
+//
+// Ours: cut down to what a 2014 Endpoints object can hold, a flat list of
+// "ip:port": no subsets, no not-ready addresses, no batching of pod
+// updates, no EndpointSlices, no events.
 
 import (
 	"context"
@@ -210,8 +213,8 @@ func (e *EndpointController) syncService(ctx context.Context, key string) error 
 	}
 	service, err := e.serviceLister.Services(namespace).Get(name)
 	if k8serrors.IsNotFound(err) {
-		// Upstream deletes the endpoints here; our apiserver deletes them
-		// together with the service, as v0.4's did.
+		// Ours: upstream deletes the endpoints here; our apiserver deletes
+		// them together with the service, as v0.4's did.
 		return nil
 	}
 	if err != nil {
