@@ -136,7 +136,9 @@ func TestWhatTwoManagersDoToOneController(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if posts := podPosts(t, st); posts != n {
+	posts := podPosts(t, st)
+	t.Logf("modern: %v pod creates for N=%d with two managers", posts, n)
+	if posts != n {
 		t.Fatalf("%v pod creates with two modern managers, want exactly %d", posts, n)
 	}
 	if died := st.Died(); died != "" {
