@@ -199,7 +199,7 @@ func (h *Cluster) observe(pod *api.Pod) {
 		h.mu.Unlock()
 		return
 	}
-	if old != nil && old.DesiredState.Host != pod.DesiredState.Host {
+	if old != nil && old.DesiredState.Host != "" && old.DesiredState.Host != pod.DesiredState.Host {
 		h.podsPerNode[old.DesiredState.Host]--
 	}
 	if (old == nil || old.DesiredState.Host != pod.DesiredState.Host) && pod.DesiredState.Host != "" {

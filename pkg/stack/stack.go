@@ -289,3 +289,17 @@ func (s *Stack) Stop() {
 		l.Close()
 	}
 }
+
+// ManagerURLList returns the controller-managers' base URLs.
+func (s *Stack) ManagerURLList() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.ManagerURLs...)
+}
+
+// ManagerList returns the controller-manager processes.
+func (s *Stack) ManagerList() []*Process {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*Process(nil), s.Managers...)
+}

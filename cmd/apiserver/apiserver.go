@@ -1,0 +1,135 @@
+// Command apiserver serves the 2014 v1beta1 API over etcd: embedded by
+// default, or the external members named by -etcd_servers.
+//
+// Follows kubernetes/kubernetes cmd/apiserver/apiserver.go as of v0.4
+// (October 2014), which required -etcd_servers and -machines.
+//
+// Ours: etcd is embedded unless -etcd_servers is given, so one command
+// starts a working apiserver; minions register themselves instead of coming
+// from -machines; the fault flags and /admin/faults are this project's.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/golang/glog"
+	"github.com/kube-rewind/kube-rewind/pkg/apiserver"
+	"github.com/kube-rewind/kube-rewind/pkg/apiserver/faults"
+	"github.com/kube-rewind/kube-rewind/pkg/etcd"
+	"github.com/kube-rewind/kube-rewind/pkg/master"
+	"github.com/kube-rewind/kube-rewind/pkg/tools"
+)
+
+var (
+	address         = flag.String("address", "127.0.0.1", "The IP address to serve on (0.0.0.0 for all interfaces).")
+	port            = flag.Int("port", 8080, "The port to serve on.")
+	etcdServers     = flag.String("etcd_servers", "", "Comma-separated etcd client URLs (v2 API enabled). Empty: run etcd embedded.")
+	etcdDataDir     = flag.String("etcd_data_dir", filepath.Join(os.TempDir(), "kube-rewind-etcd"), "Data directory of the embedded etcd; a restart with the same directory keeps every object.")
+	etcdFast        = flag.Bool("etcd_fast", false, "Run the embedded etcd with 10 ms ticks and no fsync: for tests and benchmarks, never for data you want to keep.")
+	maxRequestBytes = flag.Int64("max_request_bytes", apiserver.DefaultMaxRequestBytes, "The largest request body accepted.")
+	closeWatches    = flag.Duration("close_watches_every", 0, "Fault: close every watch stream this often (0: never).")
+	failRules       faults.FailRules
+	latencyRules    faults.LatencyRules
+)
+
+func init() {
+	flag.Var(&failRules, "fail", "Fault: VERB:RESOURCE:FRACTION:CODE, e.g. POST:pods:0.1:500 (repeatable; * matches any).")
+	flag.Var(&latencyRules, "latency", "Fault: VERB:RESOURCE:DURATION, e.g. POST:pods:50ms (repeatable).")
+}
+
+func main() {
+	flag.Parse()
+	defer glog.Flush()
+
+	servers, stopEtcd, err := etcdClientURLs()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "apiserver: %v\n", err)
+		os.Exit(1)
+	}
+	helper := tools.EtcdHelper{Client: tools.NewEtcdClient(servers)}
+
+	fs := faults.New(uint64(time.Now().UnixNano()))
+	handler := apiserver.Handle(master.NewStorage(helper), apiserver.DefaultPrefix, apiserver.Options{
+		MaxRequestBytes: *maxRequestBytes,
+		Faults:          fs,
+	})
+	if err := fs.Set(faults.Config{Fail: failRules, Latency: latencyRules, CloseWatchesEvery: faults.Duration(*closeWatches)}); err != nil {
+		stopEtcd()
+		fmt.Fprintf(os.Stderr, "apiserver: bad fault flags: %v\n", err)
+		os.Exit(2)
+	}
+
+	if ip := net.ParseIP(*address); ip == nil || !ip.IsLoopback() {
+		glog.Warningf("serving on %s, which is not a loopback address: anyone who can reach it can change the cluster", *address)
+	}
+	addr := net.JoinHostPort(*address, strconv.Itoa(*port))
+	listener, err := net.Listen("tcp", addr)
+	if err != nil {
+		stopEtcd()
+		fmt.Fprintf(os.Stderr, "apiserver: cannot listen on %s: %v\n", addr, err)
+		os.Exit(1)
+	}
+	// Watch streams live for minutes, so there is no write timeout; 2014's
+	// five-minute one would have cut them.
+	server := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    1 << 20,
+	}
+	glog.Infof("serving the v1beta1 API on http://%s", listener.Addr())
+
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		sig := <-signals
+		glog.Infof("%v: shutting down", sig)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		server.Shutdown(ctx)
+	}()
+	if err := server.Serve(listener); err != http.ErrServerClosed {
+		glog.Errorf("serving: %v", err)
+	}
+	stopEtcd()
+}
+
+// etcdClientURLs returns the etcd members to use and a function that stops
+// the embedded one, if any.
+func etcdClientURLs() ([]string, func(), error) {
+	if *etcdServers != "" {
+		var servers []string
+		for _, s := range strings.Split(*etcdServers, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				servers = append(servers, s)
+			}
+		}
+		glog.Infof("using etcd at %v", servers)
+		return servers, func() {}, nil
+	}
+	if err := os.MkdirAll(*etcdDataDir, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("etcd data dir: %v", err)
+	}
+	srv, err := etcd.Start(etcd.Config{DataDir: *etcdDataDir, FastTicks: *etcdFast, NoFsync: *etcdFast})
+	if err != nil {
+		return nil, nil, fmt.Errorf("starting embedded etcd in %s: %v", *etcdDataDir, err)
+	}
+	fmt.Fprintf(os.Stderr, "embedded etcd at %s, data in %s\n", srv.ClientURL(), *etcdDataDir)
+	stop := func() {
+		// etcd's Close waits for every client connection to end, including
+		// ones the transport dialed and never used.
+		tools.CloseIdleConnections()
+		srv.Close()
+	}
+	return []string{srv.ClientURL()}, stop, nil
+}

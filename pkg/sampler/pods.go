@@ -1,0 +1,232 @@
+package sampler
+
+import (
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/watch"
+)
+
+// Pod states as the sampler counts them.
+const (
+	StateUnscheduled = "unscheduled"
+	StateWaiting     = "waiting"
+	StateRunning     = "running"
+	StateTerminated  = "terminated"
+)
+
+// PodCounts is a snapshot of the pods a PodCounter follows.
+type PodCounts struct {
+	Unscheduled, Waiting, Running, Terminated int
+	// Active is every pod that has not terminated: what a manager counts.
+	Active int
+	// Created counts pods first seen after the counter started.
+	Created int
+	// Deleted counts deletions seen after the counter started.
+	Deleted int
+}
+
+// PodState is one pod for a live picture.
+type PodState struct {
+	ID    string `json:"id"`
+	State string `json:"state"`
+}
+
+type podEntry struct {
+	state   string
+	created time.Time
+}
+
+// PodCounter follows every pod matching a selector with a list and a watch,
+// relisting when the watch breaks.
+type PodCounter struct {
+	client   client.Interface
+	selector labels.Selector
+
+	mu        sync.Mutex
+	synced    bool
+	pods      map[string]podEntry
+	created   int
+	deleted   int
+	deletions []time.Time
+	latencies []time.Duration
+}
+
+// NewPodCounter returns a counter of the pods matching selector.
+func NewPodCounter(c client.Interface, selector labels.Selector) *PodCounter {
+	return &PodCounter{client: c, selector: selector, pods: map[string]podEntry{}}
+}
+
+func stateOf(pod *api.Pod) string {
+	switch {
+	case pod.CurrentState.Status == api.PodTerminated:
+		return StateTerminated
+	case pod.CurrentState.Status == api.PodRunning:
+		return StateRunning
+	case pod.DesiredState.Host == "" && pod.CurrentState.Host == "":
+		return StateUnscheduled
+	default:
+		return StateWaiting
+	}
+}
+
+// Run follows pods until stopCh closes.
+func (p *PodCounter) Run(stopCh <-chan struct{}) {
+	for {
+		p.listAndWatch(stopCh)
+		select {
+		case <-stopCh:
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+func (p *PodCounter) listAndWatch(stopCh <-chan struct{}) {
+	ctx := api.NewDefaultContext()
+	list, err := p.client.ListPods(ctx, p.selector)
+	if err != nil {
+		return
+	}
+	p.mu.Lock()
+	first := !p.synced
+	fresh := map[string]podEntry{}
+	for i := range list.Items {
+		pod := &list.Items[i]
+		entry, known := p.pods[pod.ID]
+		if !known {
+			entry.created = time.Now()
+			if !first {
+				p.created++
+			}
+		}
+		entry.state = stateOf(pod)
+		fresh[pod.ID] = entry
+	}
+	if !first {
+		for id := range p.pods {
+			if _, ok := fresh[id]; !ok {
+				p.deleted++
+				p.deletions = append(p.deletions, time.Now())
+			}
+		}
+	}
+	p.pods = fresh
+	p.synced = true
+	p.mu.Unlock()
+
+	w, err := p.client.WatchPods(ctx, p.selector, labels.Everything(), list.ResourceVersion)
+	if err != nil {
+		return
+	}
+	defer w.Stop()
+	for {
+		select {
+		case <-stopCh:
+			return
+		case event, open := <-w.ResultChan():
+			if !open || event.Type == watch.Error {
+				return
+			}
+			pod, ok := event.Object.(*api.Pod)
+			if !ok {
+				continue
+			}
+			p.observe(event.Type, pod)
+		}
+	}
+}
+
+func (p *PodCounter) observe(t watch.EventType, pod *api.Pod) {
+	now := time.Now()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if t == watch.Deleted {
+		if _, ok := p.pods[pod.ID]; ok {
+			delete(p.pods, pod.ID)
+			p.deleted++
+			p.deletions = append(p.deletions, now)
+		}
+		return
+	}
+	entry, known := p.pods[pod.ID]
+	if !known {
+		entry.created = now
+		p.created++
+	}
+	state := stateOf(pod)
+	// A pod created after a deletion that now runs for the first time
+	// stands for the deleted one: the gap is how long the cluster was a
+	// replica short.
+	if state == StateRunning && entry.state != StateRunning && len(p.deletions) > 0 && entry.created.After(p.deletions[0]) {
+		p.latencies = append(p.latencies, now.Sub(p.deletions[0]))
+		p.deletions = p.deletions[1:]
+	}
+	entry.state = state
+	p.pods[pod.ID] = entry
+}
+
+// Synced reports whether the first list has been read.
+func (p *PodCounter) Synced() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.synced
+}
+
+// Counts returns the current counts.
+func (p *PodCounter) Counts() PodCounts {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c := PodCounts{Created: p.created, Deleted: p.deleted}
+	for _, e := range p.pods {
+		switch e.state {
+		case StateUnscheduled:
+			c.Unscheduled++
+		case StateWaiting:
+			c.Waiting++
+		case StateRunning:
+			c.Running++
+		case StateTerminated:
+			c.Terminated++
+		}
+	}
+	c.Active = c.Unscheduled + c.Waiting + c.Running
+	return c
+}
+
+// ReplacementLatencies returns, for each deleted pod replaced so far, the
+// time from the deletion to its replacement running.
+func (p *PodCounter) ReplacementLatencies() []time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]time.Duration(nil), p.latencies...)
+}
+
+// States returns every pod and its state, oldest first.
+func (p *PodCounter) States() []PodState {
+	p.mu.Lock()
+	type item struct {
+		PodState
+		created time.Time
+	}
+	items := make([]item, 0, len(p.pods))
+	for id, e := range p.pods {
+		items = append(items, item{PodState{ID: id, State: e.state}, e.created})
+	}
+	p.mu.Unlock()
+	sort.Slice(items, func(i, j int) bool {
+		if !items[i].created.Equal(items[j].created) {
+			return items[i].created.Before(items[j].created)
+		}
+		return items[i].ID < items[j].ID
+	})
+	out := make([]PodState, len(items))
+	for i := range items {
+		out[i] = items[i].PodState
+	}
+	return out
+}

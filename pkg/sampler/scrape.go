@@ -1,0 +1,101 @@
+package sampler
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// Metrics is one scrape of a Prometheus text endpoint.
+type Metrics map[string]*dto.MetricFamily
+
+var scrapeClient = &http.Client{Timeout: 5 * time.Second}
+
+// Scrape reads the metrics served at url.
+func Scrape(url string) (Metrics, error) {
+	resp, err := scrapeClient.Get(url)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("parsing %s: %v", url, err)
+	}
+	return Metrics(families), nil
+}
+
+// Sum adds up every sample of the named metric whose labels include all of
+// match; counters, gauges and untyped values are read as they are.
+func (m Metrics) Sum(name string, match map[string]string) float64 {
+	family, ok := m[name]
+	if !ok {
+		return 0
+	}
+	total := 0.0
+	for _, metric := range family.GetMetric() {
+		if !labelsMatch(metric, match) {
+			continue
+		}
+		switch {
+		case metric.Counter != nil:
+			total += metric.GetCounter().GetValue()
+		case metric.Gauge != nil:
+			total += metric.GetGauge().GetValue()
+		case metric.Untyped != nil:
+			total += metric.GetUntyped().GetValue()
+		}
+	}
+	return total
+}
+
+// By sums the named metric by the value of one label, over samples whose
+// labels include all of match.
+func (m Metrics) By(name, label string, match map[string]string) map[string]float64 {
+	out := map[string]float64{}
+	family, ok := m[name]
+	if !ok {
+		return out
+	}
+	for _, metric := range family.GetMetric() {
+		if !labelsMatch(metric, match) {
+			continue
+		}
+		key := ""
+		for _, l := range metric.GetLabel() {
+			if l.GetName() == label {
+				key = l.GetValue()
+			}
+		}
+		if metric.Counter != nil {
+			out[key] += metric.GetCounter().GetValue()
+		} else if metric.Gauge != nil {
+			out[key] += metric.GetGauge().GetValue()
+		}
+	}
+	return out
+}
+
+func labelsMatch(metric *dto.Metric, match map[string]string) bool {
+	for k, v := range match {
+		found := false
+		for _, l := range metric.GetLabel() {
+			if l.GetName() == k && l.GetValue() == v {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
