@@ -3,7 +3,7 @@
 // the right, plus pages that set the 2014 and modern controllers side by
 // side, step by step.
 //
-// It is not part of 2014. The layout follows docco and Go by Example: a run
+// Ours: not part of 2014. The layout follows docco and Go by Example: a run
 // of whole-line // comments is prose for the code below it, up to the next
 // such run, so the narrative comments the style guide asks for become the
 // left column without any markup. End-of-line comments stay in the code,
