@@ -27,6 +27,9 @@ func (s *apiServer) decodeBody(w http.ResponseWriter, req *http.Request, storage
 	if err := api.DecodeInto(body, obj); err != nil {
 		return nil, errors.NewBadRequest(fmt.Sprintf("the body is not a valid %s: %v", api.KindOf(obj), err))
 	}
+	if err := checkDuplicateKeys(body); err != nil {
+		return nil, errors.NewBadRequest(fmt.Sprintf("the body is not a valid %s: %v", api.KindOf(obj), err))
+	}
 	return obj, nil
 }
 
