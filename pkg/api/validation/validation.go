@@ -8,6 +8,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	errs "github.com/kube-rewind/kube-rewind/pkg/api/errors"
@@ -169,8 +170,12 @@ func validateContainers(containers []api.Container, volumes map[string]bool) err
 		default:
 			names[ctr.Name] = true
 		}
+		// Ours: v0.4 took any non-empty image name; kubecfg prints it in
+		// its tables, so control characters are refused.
 		if ctr.Image == "" {
 			cErrs = append(cErrs, errs.NewFieldRequired("image", ctr.Image))
+		} else if hasControl(ctr.Image) {
+			cErrs = append(cErrs, errs.NewFieldInvalid("image", ctr.Image))
 		}
 		cErrs = append(cErrs, validatePorts(ctr.Ports).Prefix("ports")...)
 		cErrs = append(cErrs, validateEnv(ctr.Env).Prefix("env")...)
@@ -219,18 +224,28 @@ func ValidateManifest(manifest *api.ContainerManifest) errs.ErrorList {
 // express.
 //
 // Ours: 2014 stored any label; one with '=' or ',' in it could never be
-// selected again.
+// selected again, and one with a control character (a newline, an escape
+// sequence) could rewrite the terminal of whoever listed it with kubecfg.
 func validateLabels(field string, set map[string]string) errs.ErrorList {
 	allErrs := errs.ErrorList{}
 	for k, v := range set {
-		if k == "" || len(k) > 253 || strings.ContainsAny(k, "=,!") || strings.TrimSpace(k) != k {
+		if k == "" || len(k) > 253 || strings.ContainsAny(k, "=,!") || strings.TrimSpace(k) != k || hasControl(k) {
 			allErrs = append(allErrs, errs.NewFieldInvalid(field, k))
 		}
-		if len(v) > 63 || strings.ContainsAny(v, "=,!") {
+		if len(v) > 63 || strings.ContainsAny(v, "=,!") || hasControl(v) {
 			allErrs = append(allErrs, errs.NewFieldInvalid(field+"["+k+"]", v))
 		}
 	}
 	return allErrs
+}
+
+// hasControl reports whether s holds a control or formatting character
+// (a newline, an escape, a bidirectional override): nothing a name needs,
+// and everything a forged table row or terminal sequence does.
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
+	}) >= 0
 }
 
 func validateNamespace(namespace string) errs.ErrorList {
