@@ -251,11 +251,11 @@ func TestAHostileValueCannotForgeARowOrATerminalSequence(t *testing.T) {
 
 func TestEscapeControlLeavesOrdinaryTextAlone(t *testing.T) {
 	for in, want := range map[string]string{
-		"nginxController":       "nginxController",
+		"nginxController":     "nginxController",
 		"naïve 日本 \"quoted\"": "naïve 日本 \"quoted\"",
-		"a\nb":                  `a\nb`,
-		"\x00\x7f\u0085":        `\x00\x7f\u0085`,
-		"bad \xff byte":         "bad \ufffd byte",
+		"a\nb":                `a\nb`,
+		"\x00\x7f\u0085":      `\x00\x7f\u0085`,
+		"bad \xff byte":       "bad \ufffd byte",
 	} {
 		if got := EscapeControl(in); got != want {
 			t.Errorf("EscapeControl(%q) = %q, want %q", in, got, want)
