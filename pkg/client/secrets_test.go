@@ -85,7 +85,7 @@ func TestThePasswordNeverAppearsInAnErrorOrALogLine(t *testing.T) {
 	})
 	hostPort := strings.TrimPrefix(s.URL, "http://")
 	configs := map[string]*Config{
-		"password field": {Host: s.URL, Username: "alice", Password: secret},
+		"password field":           {Host: s.URL, Username: "alice", Password: secret},
 		"password in the host URL": {Host: "http://alice:" + secret + "@" + hostPort},
 	}
 	for name, config := range configs {
