@@ -256,6 +256,7 @@ func malformedInputs() []badInput {
 		{name: "multipart body", method: "PUT", path: pods + "/victim", body: podJSON("victim"), header: []string{"Content-Type", "multipart/form-data; boundary=x"}, code: 415, mention: "multipart/form-data"},
 		{name: "garbled content type", method: "POST", path: rcs, body: controllerJSON("garbled", 1), header: []string{"Content-Type", ";;;"}, code: 415, mention: `";;;"`},
 		{name: "body over the limit, declared", method: "POST", path: pods, bodyReader: huge, code: 413, mention: "bytes"},
+		{name: "an object six times its body once encoded", method: "POST", path: pods + "?sync=true", body: strings.Replace(podJSON("angles"), `"id":"angles"`, `"id":"angles","annotations":{"x":"`+strings.Repeat("<", 600<<10)+`"}`, 1), code: 413, mention: "once encoded"},
 		{name: "body over the limit, chunked", method: "POST", path: pods, bodyReader: func() io.Reader { return struct{ io.Reader }{huge()} }, code: 413, mention: "bytes"},
 		{name: "unknown resource", method: "GET", path: "/api/v1beta1/nodes", code: 404, mention: `no resource "nodes"`},
 		{name: "unknown resource on create", method: "POST", path: "/api/v1beta1/secrets", body: `{"id":"a"}`, code: 404, mention: `no resource "secrets"`},
