@@ -81,6 +81,11 @@ type Options struct {
 	Faults *faults.Faults
 	// Version is served at /version (default DefaultVersion).
 	Version *VersionInfo
+	// StopWatches, when closed, ends every watch stream cleanly, as if
+	// the storage had closed it. A server shutting down closes it before
+	// it stops its storage, so that clients see the end of their streams
+	// and not an ERROR from a storage that went away under them.
+	StopWatches <-chan struct{}
 }
 
 // Handle returns the handler serving storage under prefix (normally
