@@ -65,6 +65,7 @@ type Sampler struct {
 	st        *stack.Stack
 	intervals Intervals
 	stopCh    chan struct{}
+	stopOnce  sync.Once
 	wg        sync.WaitGroup
 
 	mu       sync.Mutex
@@ -101,9 +102,10 @@ func (s *Sampler) Start() error {
 	return nil
 }
 
-// Stop ends sampling and waits for the samplers to finish.
+// Stop ends sampling and waits for the samplers to finish; each takes one
+// last sample on the way out. Stopping again does nothing.
 func (s *Sampler) Stop() {
-	close(s.stopCh)
+	s.stopOnce.Do(func() { close(s.stopCh) })
 	s.wg.Wait()
 }
 
