@@ -1,4 +1,4 @@
-package e2e
+package faulttest
 
 import (
 	"context"
@@ -17,6 +17,10 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/stack/stacktest"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
 )
+
+// deadline bounds every wait for convergence; it is generous, and no test
+// asserts how long anything took.
+const deadline = 90 * time.Second
 
 // faultCluster is a running stack with two controllers and two services,
 // and a count of every pod ever created in it.

@@ -1,4 +1,4 @@
-package master
+package loadtest
 
 import (
 	"context"
@@ -20,6 +20,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/apiserver"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/master"
 	rt "github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
 )
@@ -256,7 +257,7 @@ func loadDuration() time.Duration {
 
 func startLoadServers(t *testing.T) (fast, slow string) {
 	helper := rt.NewHelper(t, etcdURL)
-	handler := apiserver.Handle(NewStorage(helper), apiserver.DefaultPrefix, apiserver.Options{})
+	handler := apiserver.Handle(master.NewStorage(helper), apiserver.DefaultPrefix, apiserver.Options{})
 	srv := httptest.NewServer(handler)
 	t.Cleanup(srv.Close)
 	lagged := httptest.NewUnstartedServer(handler)
