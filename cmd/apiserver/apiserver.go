@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -128,7 +129,7 @@ func etcdClientURLs() ([]string, func(), error) {
 				servers = append(servers, s)
 			}
 		}
-		glog.Infof("using etcd at %v", servers)
+		glog.Infof("using etcd at %v", redacted(servers))
 		return servers, func() {}, nil
 	}
 	if err := os.MkdirAll(*etcdDataDir, 0o700); err != nil {
@@ -146,4 +147,16 @@ func etcdClientURLs() ([]string, func(), error) {
 		srv.Close()
 	}
 	return []string{srv.ClientURL()}, stop, nil
+}
+
+// redacted returns urls with any password replaced, for the log.
+func redacted(urls []string) []string {
+	out := make([]string, len(urls))
+	for i, s := range urls {
+		out[i] = s
+		if u, err := url.Parse(s); err == nil && u.User != nil {
+			out[i] = u.Redacted()
+		}
+	}
+	return out
 }
