@@ -30,7 +30,7 @@ type realServer struct {
 func startRealServer(t *testing.T) *realServer {
 	t.Helper()
 	helper := rt.NewHelper(t, etcdURL)
-	srv := httptest.NewServer(apiserver.Handle(NewStorage(helper), apiserver.DefaultPrefix, apiserver.Options{}))
+	srv := httptest.NewServer(apiserver.Handle(NewStorage(helper), apiserver.DefaultPrefix, apiserver.Options{BodyReadTimeout: time.Second}))
 	t.Cleanup(srv.Close)
 	return &realServer{url: srv.URL, helper: helper, client: srv.Client()}
 }
@@ -262,6 +262,7 @@ func malformedInputs() []badInput {
 		{name: "body over the limit, declared", method: "POST", path: pods, bodyReader: huge, code: 413, mention: "bytes"},
 		{name: "an object six times its body once encoded", method: "POST", path: pods + "?sync=true", body: strings.Replace(podJSON("angles"), `"id":"angles"`, `"id":"angles","annotations":{"x":"`+strings.Repeat("<", 600<<10)+`"}`, 1), code: 413, mention: "once encoded"},
 		{name: "body over the limit, chunked", method: "POST", path: pods, bodyReader: func() io.Reader { return struct{ io.Reader }{huge()} }, code: 413, mention: "bytes"},
+		{name: "a body that stalls halfway", method: "POST", path: pods, bodyReader: func() io.Reader { return io.MultiReader(strings.NewReader(`{"id":`), stall{5 * time.Second}) }, code: 408, mention: "did not arrive"},
 		{name: "unknown resource", method: "GET", path: "/api/v1beta1/nodes", code: 404, mention: `no resource "nodes"`},
 		{name: "unknown resource on create", method: "POST", path: "/api/v1beta1/secrets", body: `{"id":"a"}`, code: 404, mention: `no resource "secrets"`},
 		{name: "resource name in another case", method: "GET", path: "/api/v1beta1/Pods", code: 404, mention: `"Pods"`},
@@ -288,6 +289,14 @@ func malformedInputs() []badInput {
 		{name: "malformed query escape", method: "GET", path: pods + "?labels=%zz", code: 400, mention: "malformed query"},
 		{name: "unparsable timeout", method: "POST", path: pods + "?sync=true&timeout=soon", body: podJSON("timeout"), code: 400, mention: `timeout "soon"`},
 	}
+}
+
+// stall is a body that sends nothing for d, then ends.
+type stall struct{ d time.Duration }
+
+func (s stall) Read([]byte) (int, error) {
+	time.Sleep(s.d)
+	return 0, io.EOF
 }
 
 // invalidObjects are well-formed bodies that validation must refuse.
