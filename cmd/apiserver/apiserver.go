@@ -150,6 +150,8 @@ func etcdClientURLs() ([]string, func(), error) {
 }
 
 // redacted returns urls with any password replaced, for the log.
+//
+// Ours: v0.4 logged the etcd URLs as given.
 func redacted(urls []string) []string {
 	out := make([]string, len(urls))
 	for i, s := range urls {
