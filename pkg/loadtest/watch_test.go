@@ -57,8 +57,12 @@ func (lg *laggard) apply(event watch.Event, last *uint64) bool {
 
 // run reads pauseAfter events, stops reading until the writer has made gap
 // more writes, then reads on until the ERROR, lists, and follows the
-// watch from the list until ctx ends.
-func (lg *laggard) run(ctx context.Context, slow, lister *client.Client, from uint64, lw *loadWriter, pauseAfter, gap int) {
+// watch from the list until ctx ends. It closes resumed once it reads
+// again (or gives up), so that the writers keep writing until then.
+func (lg *laggard) run(ctx context.Context, slow, lister *client.Client, from uint64, lw *loadWriter, pauseAfter, gap int, resumed chan<- struct{}) {
+	var once sync.Once
+	resume := func() { once.Do(func() { close(resumed) }) }
+	defer resume()
 	w, err := slow.WatchPods(ctx, labels.Everything(), labels.Everything(), from)
 	if err != nil {
 		lg.problem("first watch: %v", err)
@@ -79,6 +83,7 @@ func (lg *laggard) run(ctx context.Context, slow, lister *client.Client, from ui
 	for lw.count() < target && ctx.Err() == nil {
 		time.Sleep(50 * time.Millisecond)
 	}
+	resume()
 	for event := range w.ResultChan() {
 		if !lg.apply(event, &last) {
 			status, _ := event.Object.(*api.Status)
@@ -145,7 +150,7 @@ func (lg *laggard) sameAs(want map[string]uint64) (bool, string) {
 
 // TestEveryWatcherSeesEveryWriteOnceInOrderUnderLoad runs 10 watchers of
 // pods while writers create, update and delete pods at 200 writes a second
-// for a minute (15 s with -short). Every watcher must see every
+// for a minute (15 s with -short, longer if the laggard below needs it). Every watcher must see every
 // acknowledged write exactly once, in resourceVersion order, with its
 // type. An eleventh watcher stops reading until it is more than etcd's
 // 1000 events behind: it must get a 410 ERROR, list, watch on from the
@@ -176,15 +181,32 @@ func TestEveryWatcherSeesEveryWriteOnceInOrderUnderLoad(t *testing.T) {
 		}(logs[i])
 	}
 	lg := &laggard{state: map[string]uint64{}}
+	resumed := make(chan struct{})
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		lg.run(watchCtx, laggardClient(t, slowURL), c, start.ResourceVersion, lw, 100, 1500)
+		lg.run(watchCtx, laggardClient(t, slowURL), c, start.ResourceVersion, lw, 100, 1500, resumed)
 	}()
 
+	// The writers stop after the test's duration, but not before the
+	// laggard has fallen behind and read again: on a slow machine (or
+	// under -race) 1500 writes take longer than 15 s.
 	began := time.Now()
-	writeCtx, stopWriting := context.WithTimeout(context.Background(), loadDuration())
+	writeCtx, stopWriting := context.WithCancel(context.Background())
 	defer stopWriting()
+	go func() {
+		defer stopWriting()
+		select {
+		case <-time.After(loadDuration()):
+		case <-writeCtx.Done():
+			return
+		}
+		select {
+		case <-resumed:
+		case <-writeCtx.Done():
+		case <-time.After(5 * time.Minute):
+		}
+	}()
 	var writing sync.WaitGroup
 	for i := 0; i < writers; i++ {
 		writing.Add(1)
