@@ -10,6 +10,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/stack/stacktest"
 )
@@ -68,6 +69,7 @@ func TestAScaleUpEndsExactWhenEveryWatchIsCutEverySecond(t *testing.T) {
 	fc.resize(scaleUp)
 	fc.waitExact(deadline)
 	fc.checkCreations("watches cut every second")
+	fc.checkInjected(map[string]string{"kind": "close_watch"})
 }
 
 func TestAScaleUpEndsExactWhenOnePodCreateInTenFails(t *testing.T) {
@@ -75,6 +77,22 @@ func TestAScaleUpEndsExactWhenOnePodCreateInTenFails(t *testing.T) {
 	fc.resize(scaleUp)
 	fc.waitExact(deadline)
 	fc.checkCreations("10% of pod POSTs failing")
+	fc.checkInjected(map[string]string{"kind": "fail", "verb": "POST", "resource": "pods"})
+}
+
+// checkInjected fails the test unless the apiserver's fault switch did
+// strike: a fault that never fired proves nothing.
+func (fc *faultCluster) checkInjected(match map[string]string) {
+	fc.t.Helper()
+	m, err := sampler.Scrape(fc.st.APIURL + "/metrics")
+	if err != nil {
+		fc.t.Fatal(err)
+	}
+	n := m.Sum("apiserver_injected_faults_total", match)
+	fc.t.Logf("faults injected %v: %.0f", match, n)
+	if n == 0 {
+		fc.t.Errorf("no fault %v was injected", match)
+	}
 }
 
 func TestAScaleUpEndsExactWhenAnEtcdMemberStops(t *testing.T) {
