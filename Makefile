@@ -3,6 +3,7 @@
 #   make build   all binaries into _output/bin
 #   make run     a whole cluster on loopback with the guestbook (DESIGN=modern for today's manager)
 #   make test    vet and tests, for both builds
+#   make docs    the annotated source, as static HTML, into _output/docs
 #   make clean   remove _output
 
 GO      ?= go
@@ -13,7 +14,7 @@ CMDS    := apiserver controller-manager hollow-node kubecfg local-up
 # Tests find the binaries here instead of building their own.
 export KUBE_REWIND_BIN := $(abspath $(BIN))
 
-.PHONY: all build run test vet unit race clean
+.PHONY: all build run test vet unit race clean docs
 
 all: build
 
@@ -41,3 +42,8 @@ test: build vet unit race
 
 clean:
 	rm -rf _output
+
+# Open _output/docs/index.html in a browser; it works offline, without
+# JavaScript.
+docs:
+	$(GO) run ./cmd/annotate -root . -out _output/docs

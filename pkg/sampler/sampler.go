@@ -65,7 +65,6 @@ type Sampler struct {
 	st        *stack.Stack
 	intervals Intervals
 	stopCh    chan struct{}
-	stopOnce  sync.Once
 	wg        sync.WaitGroup
 
 	mu       sync.Mutex
@@ -102,10 +101,9 @@ func (s *Sampler) Start() error {
 	return nil
 }
 
-// Stop ends sampling and waits for the samplers to finish; each takes one
-// last sample on the way out. Stopping again does nothing.
+// Stop ends sampling and waits for the samplers to finish.
 func (s *Sampler) Stop() {
-	s.stopOnce.Do(func() { close(s.stopCh) })
+	close(s.stopCh)
 	s.wg.Wait()
 }
 

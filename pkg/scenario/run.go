@@ -35,11 +35,9 @@ func Run(ctx context.Context, sc *Scenario, v Variant, sz Size, opts Options) (*
 			return nil, fmt.Errorf("%s/%s step %d (%s): %v", sc.Name, v.Name, i+1, step.Title, err)
 		}
 	}
-	// Stop sampling first: every source then takes one last sample. The
-	// apiserver's counters are read every quarter second, so a run that
-	// ends as soon as the pods converge (scale-down) would otherwise read
-	// them from before its last requests, and report none.
-	e.Sampler.Stop()
+	// A step can finish between two scrapes (the modern manager deletes 30
+	// pods in about 0.1 s); take the last samples before reading results.
+	e.StopSampling()
 	out := &Outcome{
 		Scenario: sc.Name,
 		Variant:  v.Name,
