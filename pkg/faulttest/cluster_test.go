@@ -3,6 +3,7 @@ package faulttest
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 	"sync"
@@ -277,9 +278,15 @@ func startPodCounter(t *testing.T, c *client.Client) *podCounter {
 			}
 			for event := range w.ResultChan() {
 				if event.Type == watch.Error {
-					pc.fail(fmt.Errorf("%+v", event.Object))
-					w.Stop()
-					return
+					// Only a 410 loses events: the version to resume from
+					// has left etcd's window. Any other error ends this
+					// stream, and the next one resumes where it stopped.
+					if status, ok := event.Object.(*api.Status); ok && status.Code == http.StatusGone {
+						pc.fail(fmt.Errorf("%+v", event.Object))
+						w.Stop()
+						return
+					}
+					break
 				}
 				meta := event.Object.GetTypeMeta()
 				rv = meta.ResourceVersion
