@@ -38,6 +38,10 @@ type Options struct {
 	Intervals sampler.Intervals
 	// Say receives progress lines; nil discards them.
 	Say func(format string, args ...interface{})
+	// Seed, when not zero, fixes the hollow nodes' random choices (which
+	// node a pod lands on, which pod churn kills), so that repeated runs
+	// make the same ones.
+	Seed int64
 }
 
 // Start brings up the cluster sc needs for variant v at size sz and starts
@@ -48,6 +52,9 @@ func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	cfg.Dir = opts.Dir
 	cfg.Design = v.Design
 	cfg.ControllerManagerArgs = append(append([]string{}, cfg.ControllerManagerArgs...), v.ManagerArgs...)
+	if opts.Seed != 0 {
+		cfg.HollowNodeArgs = append(append([]string{}, cfg.HollowNodeArgs...), fmt.Sprintf("-seed=%d", opts.Seed))
+	}
 	if cfg.SyncPeriod == 0 {
 		cfg.SyncPeriod = sz.Period
 	}
