@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/kube-rewind/kube-rewind/pkg/apiserver/faults"
+	"github.com/kube-rewind/kube-rewind/pkg/version"
 )
 
 // DefaultPrefix is where the v1beta1 API is served.
@@ -49,16 +50,20 @@ type VersionInfo struct {
 	Emulation string `json:"emulation,omitempty"`
 }
 
-// DefaultVersion is the version served when Options names none: v0.4's
-// numbers, as pkg/version/base.go had them when built outside git.
-var DefaultVersion = VersionInfo{
-	Major:        "0",
-	Minor:        "4",
-	GitVersion:   "v0.4",
-	GitCommit:    "",
-	GitTreeState: "not a git tree",
-	Emulation:    "kube-rewind, emulating the Kubernetes v0.4 apiserver (commit 4452163, October 2014)",
-}
+// DefaultVersion is the version served when Options names none: the one
+// every binary of the port reports (pkg/version), so kubecfg's
+// -expect_version_match holds.
+var DefaultVersion = func() VersionInfo {
+	v := version.Get()
+	return VersionInfo{
+		Major:        v.Major,
+		Minor:        v.Minor,
+		GitVersion:   v.GitVersion,
+		GitCommit:    v.GitCommit,
+		GitTreeState: v.GitTreeState,
+		Emulation:    "kube-rewind, emulating the Kubernetes v0.4 apiserver (commit 4452163, October 2014)",
+	}
+}()
 
 // Options tunes a handler; the zero value gives the defaults.
 type Options struct {

@@ -9,20 +9,16 @@ import (
 	"strconv"
 
 	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/version"
 )
 
 // ClientVersion is the version kubecfg reports and, with
-// -expect_version_match, expects of the server. Set it with -ldflags.
-//
-// Ours: v0.4 kept this in pkg/version, shared by every binary; this port's
-// kubecfg carries its own.
-var ClientVersion = client.VersionInfo{
-	Major:        "0",
-	Minor:        "4",
-	GitVersion:   "v0.4-rewind",
-	GitCommit:    "",
-	GitTreeState: "not a git tree",
-}
+// -expect_version_match, expects of the server: the one every binary of the
+// port reports (pkg/version).
+var ClientVersion = func() client.VersionInfo {
+	v := version.Get()
+	return client.VersionInfo{Major: v.Major, Minor: v.Minor, GitVersion: v.GitVersion, GitCommit: v.GitCommit, GitTreeState: v.GitTreeState}
+}()
 
 // VersionFlag is the value of a -version style flag.
 type VersionFlag int
