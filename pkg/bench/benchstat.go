@@ -22,32 +22,44 @@ func benchName(scenarioName, size, variant string) string {
 	return fmt.Sprintf("BenchmarkScenario/%s/%s/%s", scenarioName, slug(size), variant)
 }
 
-// benchUnit turns a figure and its unit into one space-free unit.
+// countUnits are units a figure's name already says: a count of pods or
+// requests needs no suffix.
+var countUnits = map[string]bool{"": true, "pods": true, "requests": true, "goroutines": true, "sockets": true, "req/min": true}
+
+// benchUnit turns a figure and its unit into one space-free unit:
+// time_to_running_s, peak_rss_MiB, but extra_pods and requests_per_min.
 func benchUnit(name, unit string) string {
-	if unit == "" {
+	if countUnits[unit] {
 		return name
 	}
-	return name + "_" + strings.ReplaceAll(unit, " ", "_")
+	return name + "_" + strings.ReplaceAll(unit, " ", "-")
 }
 
-// writeBenchstat writes every successful run in the order they ran.
-func writeBenchstat(w io.Writer, runs []RunRecord) error {
+// writeBenchstat writes every successful run in the order they ran; with
+// a variant named, only that variant's runs, and names without it, so
+// that "benchstat bench.legacy.txt bench.modern.txt" puts the two designs
+// side by side with their differences.
+func writeBenchstat(w io.Writer, runs []RunRecord, variant string) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "goos: %s\ngoarch: %s\npkg: github.com/kube-rewind/kube-rewind/pkg/bench\n", runtime.GOOS, runtime.GOARCH)
 	if cpu := cpuModel(); cpu != "" {
 		fmt.Fprintf(bw, "cpu: %s\n", cpu)
 	}
 	for _, r := range runs {
-		if r.Outcome == nil {
+		if r.Outcome == nil || (variant != "" && r.Variant != variant) {
 			continue
 		}
 		rs, _ := results(r.Outcome)
 		if len(rs) == 0 {
 			continue
 		}
-		fmt.Fprintf(bw, "%s 1", benchName(r.Scenario, r.Size.Label, r.Variant))
+		name := benchName(r.Scenario, r.Size.Label, r.Variant)
+		if variant != "" {
+			name = strings.TrimSuffix(name, "/"+variant)
+		}
+		fmt.Fprintf(bw, "%s 1", name)
 		for _, res := range rs {
-			fmt.Fprintf(bw, " %s %s", strconv.FormatFloat(res.Value, 'g', -1, 64), benchUnit(res.Name, res.Unit))
+			fmt.Fprintf(bw, " %s %s", strconv.FormatFloat(res.Value, 'g', 10, 64), benchUnit(res.Name, res.Unit))
 		}
 		fmt.Fprintln(bw)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/scenario"
@@ -175,7 +176,7 @@ func timeChart(name, title, ylabel, series string, scale float64, scenarioName s
 			ms = append(ms, m)
 		}
 		sort.Strings(ms)
-		caption += fmt.Sprintf(" Dotted lines: %v, in each variant's colour.", ms)
+		caption += fmt.Sprintf(" Dotted lines mark %s, in each variant's colour.", strings.Join(ms, ", "))
 	}
 	svg, pngData := render(vg.Points(620), vg.Points(300), withLegend(p, items), png)
 	return Chart{Name: name, Title: title, Caption: caption, SVG: svg, PNG: pngData}, true

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -187,8 +188,11 @@ var derivedText = map[string]string{
 
 // cellText is "median (min–max) spread".
 func cellText(st Stats) string {
-	if len(st.Values) < 2 {
+	switch {
+	case len(st.Values) < 2:
 		return formatNumber(st.Median)
+	case st.Min == st.Max:
+		return formatNumber(st.Median) + " (all runs)"
 	}
 	return fmt.Sprintf("%s (%s–%s) %s", formatNumber(st.Median), formatNumber(st.Min), formatNumber(st.Max), formatSpread(st))
 }
@@ -203,7 +207,14 @@ func calibrationSection(d *document, cal *Calibration, chart *Chart) {
 	d.p("apiserver: " + cal.APIServerSetup)
 	t := table{header: []string{"target", "clients", "writes/s", "p50 ms", "p90 ms", "p99 ms", "requests", "errors", "etcd v2.2 published: writes/s, p90 ms"},
 		numeric: []bool{false, true, true, true, true, true, true, true, false}}
-	for _, l := range cal.Levels {
+	levels := append([]Level(nil), cal.Levels...)
+	sort.SliceStable(levels, func(i, j int) bool {
+		if levels[i].Target != levels[j].Target {
+			return levels[i].Target == "etcd"
+		}
+		return levels[i].Clients < levels[j].Clients
+	})
+	for _, l := range levels {
 		pub := ""
 		if l.Target == "etcd" {
 			if v, ok := etcdPublished[l.Clients]; ok {
@@ -238,6 +249,6 @@ func readingSection(d *document) {
 		"legacy is the 2014 controller-manager; modern is today's design with kube-controller-manager's client limit (20 QPS, burst 30); modern-unthrottled is the same binary with no client limit, to tell the design from the throttle.",
 		"Each run starts a fresh cluster (apiserver with embedded etcd, hollow nodes, controller-manager) in its own directory; variants alternate run by run so that a slow spell of the machine is shared out.",
 		"Time charts draw the median run of each variant (by the scenario's first figure), in seconds since the scenario's first action.",
-		"`results.json` holds every figure with its values, min, median, max and spread; `bench.txt` is the same per run in Go benchmark format (try `benchstat bench.txt`); `runs/<run>/samples.csv` holds every raw sample of a run (series, seconds, value; marks as `mark.<name>`), beside the components' logs.",
+		"`results.json` holds every figure with its values, min, median, max and spread; `bench.txt` is the same per run in Go benchmark format (`benchstat bench.txt`), and `bench.<variant>.txt` one variant's runs with the variant left out of the names, so that `benchstat bench.legacy.txt bench.modern.txt` sets the designs side by side; `runs/<run>/samples.csv` holds every raw sample of a run (series, seconds, value; marks as `mark.<name>`), beside the components' logs.",
 	)
 }

@@ -16,8 +16,13 @@ func writeReport(dir string, sum *Summary, p *Plan, runs []RunRecord, png bool) 
 	if err := writeFile(filepath.Join(dir, "results.json"), func(w *bufio.Writer) error { return sum.WriteJSON(w) }); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(dir, "bench.txt"), func(w *bufio.Writer) error { return writeBenchstat(w, runs) }); err != nil {
+	if err := writeFile(filepath.Join(dir, "bench.txt"), func(w *bufio.Writer) error { return writeBenchstat(w, runs, "") }); err != nil {
 		return err
+	}
+	for _, v := range sum.Options.Variants {
+		if err := writeFile(filepath.Join(dir, "bench."+v+".txt"), func(w *bufio.Writer) error { return writeBenchstat(w, runs, v) }); err != nil {
+			return err
+		}
 	}
 	cal, charts := buildCharts(sum, runs, png)
 	chartDir := filepath.Join(dir, "charts")
