@@ -125,5 +125,11 @@ func etcdClientURLs() ([]string, func(), error) {
 		return nil, nil, fmt.Errorf("starting embedded etcd in %s: %v", *etcdDataDir, err)
 	}
 	fmt.Fprintf(os.Stderr, "embedded etcd at %s, data in %s\n", srv.ClientURL(), *etcdDataDir)
-	return []string{srv.ClientURL()}, srv.Close, nil
+	stop := func() {
+		// etcd's Close waits for every client connection to end, including
+		// ones the transport dialed and never used.
+		tools.CloseIdleConnections()
+		srv.Close()
+	}
+	return []string{srv.ClientURL()}, stop, nil
 }

@@ -65,6 +65,14 @@ func Decode(data []byte) (Object, error) {
 // obj's; a different kind or an apiVersion other than v1beta1 is an error.
 // After decoding, kind and apiVersion are cleared: they belong to the wire.
 func DecodeInto(data []byte, obj Object) error {
+	// The fast path: most bodies, and every stored object, are JSON, so try
+	// that first and go through YAML only when it is not.
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' {
+		err := decodeJSONInto(trimmed, obj)
+		if _, syntax := err.(*json.SyntaxError); !syntax {
+			return err
+		}
+	}
 	data, err := toJSON(data)
 	if err != nil {
 		return err

@@ -199,8 +199,6 @@ func (h *Cluster) observe(pod *api.Pod) {
 		h.mu.Unlock()
 		return
 	}
-	// An unbound pod counts against no node: decrementing the count of ""
-	// would add a node named "" with -1 pods, which pickNode then prefers.
 	if old != nil && old.DesiredState.Host != "" && old.DesiredState.Host != pod.DesiredState.Host {
 		h.podsPerNode[old.DesiredState.Host]--
 	}

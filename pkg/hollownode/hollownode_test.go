@@ -1,29 +1,106 @@
 package hollownode
 
 import (
+	"fmt"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/watch"
 )
 
-func TestAPodSeenUnboundThenBoundLeavesEveryBindOnARealNode(t *testing.T) {
-	h := New(&client.Fake{}, Config{Nodes: 2})
-	h.podsPerNode[h.NodeName(0)] = 0
-	h.podsPerNode[h.NodeName(1)] = 0
-	h.queue.ShutDown()
+// fakeCluster is a client whose pods live in memory, with bindings and
+// updates applied and reported on the watch, as the apiserver would.
+type fakeCluster struct {
+	*client.Fake
+	mu    sync.Mutex
+	pods  map[string]*api.Pod
+	rv    uint64
+	watch *watch.FakeWatcher
+}
 
-	unbound := &api.Pod{TypeMeta: api.TypeMeta{ID: "a", ResourceVersion: 1}}
-	h.observe(unbound)
-	bound := &api.Pod{TypeMeta: api.TypeMeta{ID: "a", ResourceVersion: 2}, DesiredState: api.PodState{Host: h.NodeName(0)}}
-	h.observe(bound)
-
-	for i := 0; i < 4; i++ {
-		if node := h.pickNode("next"); node != h.NodeName(0) && node != h.NodeName(1) {
-			t.Fatalf("pick %d chose %q, not a registered node (counts %v)", i, node, h.podsPerNode)
-		}
+func newFakeCluster(n int) *fakeCluster {
+	f := &fakeCluster{Fake: &client.Fake{}, pods: map[string]*api.Pod{}, watch: watch.NewFake()}
+	for i := 0; i < n; i++ {
+		f.rv++
+		id := fmt.Sprintf("pod-%d", i)
+		f.pods[id] = &api.Pod{TypeMeta: api.TypeMeta{ID: id, ResourceVersion: f.rv}, CurrentState: api.PodState{Status: api.PodWaiting}}
 	}
-	if len(h.podsPerNode) != 2 {
-		t.Errorf("node counts %v, want the two registered nodes only", h.podsPerNode)
+	return f
+}
+
+func (f *fakeCluster) ListPods(ctx api.Context, s labels.Selector) (*api.PodList, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	list := &api.PodList{TypeMeta: api.TypeMeta{ResourceVersion: f.rv}}
+	for _, p := range f.pods {
+		list.Items = append(list.Items, *p)
+	}
+	return list, nil
+}
+
+func (f *fakeCluster) WatchPods(ctx api.Context, l, fs labels.Selector, rv uint64) (watch.Interface, error) {
+	return f.watch, nil
+}
+
+func (f *fakeCluster) CreateBinding(ctx api.Context, b *api.Binding) error {
+	f.mu.Lock()
+	f.rv++
+	pod := *f.pods[b.PodID]
+	pod.DesiredState.Host = b.Host
+	pod.ResourceVersion = f.rv
+	f.pods[b.PodID] = &pod
+	f.mu.Unlock()
+	go f.watch.Modify(&pod)
+	return nil
+}
+
+func (f *fakeCluster) UpdatePod(ctx api.Context, p *api.Pod) (*api.Pod, error) {
+	f.mu.Lock()
+	f.rv++
+	pod := *p
+	pod.ResourceVersion = f.rv
+	f.pods[p.ID] = &pod
+	f.mu.Unlock()
+	go f.watch.Modify(&pod)
+	return &pod, nil
+}
+
+func (f *fakeCluster) states() (running, hosts map[string]int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	running, hosts = map[string]int{}, map[string]int{}
+	for _, p := range f.pods {
+		running[string(p.CurrentState.Status)]++
+		hosts[p.DesiredState.Host]++
+	}
+	return running, hosts
+}
+
+func TestUnscheduledPodsAreBoundSpreadAndStarted(t *testing.T) {
+	fake := newFakeCluster(30)
+	h := New(fake, Config{Nodes: 3, Workers: 4, Seed: 1})
+	stopCh := make(chan struct{})
+	defer close(stopCh)
+	go h.Run(stopCh)
+
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		running, hosts := fake.states()
+		if running["Running"] == 30 {
+			for node, n := range hosts {
+				if n != 10 {
+					t.Errorf("node %q has %d pods, want 10 each", node, n)
+				}
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("states %v, hosts %v", running, hosts)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

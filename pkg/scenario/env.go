@@ -73,6 +73,9 @@ func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	}
 	iv := opts.Intervals
 	if iv == (sampler.Intervals{}) {
+		iv = sc.Intervals
+	}
+	if iv == (sampler.Intervals{}) {
 		iv = sampler.DefaultIntervals
 	}
 	e := &Env{Variant: v, Size: sz, Stack: st, Client: c, Say: say, marks: map[string]time.Time{}}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/stack"
 )
 
@@ -81,6 +82,11 @@ type Scenario struct {
 	Steps func(sz Size) []Step
 	// Results computes the headline figures once the steps are done.
 	Results func(e *Env) []Result
+	// Intervals overrides how often the sampler reads each source; the
+	// zero value means sampler.DefaultIntervals. Scenarios that measure an
+	// idle manager's CPU sample it slowly, so the measuring does not show
+	// up in the measurement.
+	Intervals sampler.Intervals
 	// Expect checks the outcome a variant must show at this size; the
 	// tests call it. Nil means there is nothing to assert.
 	Expect func(variant string, sz Size, results map[string]float64) error

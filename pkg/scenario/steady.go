@@ -42,7 +42,8 @@ func init() {
 			}
 			return []Size{sz}
 		},
-		Cluster: oneManager(10),
+		Cluster:   oneManager(10),
+		Intervals: sampler.Intervals{Pods: 500 * time.Millisecond, APIServer: time.Second, Managers: time.Second},
 		Steps: func(sz Size) []Step {
 			return []Step{{
 				Title: fmt.Sprintf("Start %d controllers of %d pods", sz.Controllers, sz.Replicas),

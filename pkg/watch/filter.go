@@ -9,7 +9,7 @@ type FilterFunc func(in Event) (out Event, keep bool)
 
 // Filter returns a watch that passes w's events through f.
 func Filter(w Interface, f FilterFunc) Interface {
-	fw := &filteredWatch{incoming: w, result: make(chan Event), f: f}
+	fw := &filteredWatch{incoming: w, result: make(chan Event), f: f, stopped: make(chan struct{})}
 	go fw.loop()
 	return fw
 }
@@ -19,17 +19,31 @@ type filteredWatch struct {
 	result   chan Event
 	f        FilterFunc
 	stopOnce sync.Once
+	stopped  chan struct{}
 }
 
 func (fw *filteredWatch) ResultChan() <-chan Event { return fw.result }
 
-func (fw *filteredWatch) Stop() { fw.stopOnce.Do(fw.incoming.Stop) }
+func (fw *filteredWatch) Stop() {
+	fw.stopOnce.Do(func() {
+		close(fw.stopped)
+		fw.incoming.Stop()
+	})
+}
 
+// loop forwards events until the incoming watch ends. A Stop while an event
+// waits for a reader ends it too, so the goroutine never outlives its watch.
 func (fw *filteredWatch) loop() {
 	defer close(fw.result)
 	for event := range fw.incoming.ResultChan() {
-		if out, keep := fw.f(event); keep {
-			fw.result <- out
+		out, keep := fw.f(event)
+		if !keep {
+			continue
+		}
+		select {
+		case fw.result <- out:
+		case <-fw.stopped:
+			return
 		}
 	}
 }

@@ -1,0 +1,11 @@
+// Package etcd runs an etcd member inside the apiserver process: the v2 API
+// on loopback, its data on disk, so that one binary brings its own storage.
+//
+// Ours: in 2014 etcd was a separate process that the apiserver reached
+// through -etcd_servers (hack/local-up-cluster.sh started it on
+// 127.0.0.1:4001). Embedding go.etcd.io/etcd v3.5 with the v2 API switched
+// on keeps that wire protocol, so the 2014 go-etcd client and key layout
+// work unchanged, while sparing every demo and test an extra process. An
+// external etcd can still be used instead (see package etcdtest and the
+// apiserver's -etcd_servers flag).
+package etcd

@@ -1,0 +1,123 @@
+package etcd
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"go.etcd.io/etcd/server/v3/embed"
+)
+
+// Config says where and how to run the embedded member.
+type Config struct {
+	// DataDir holds the member's data; it is required, and starting again
+	// with the same directory finds every key written before.
+	DataDir string
+	// ClientPort is the loopback port of the client (v2 HTTP) listener;
+	// 0 lets the kernel pick a free one.
+	ClientPort int
+	// PeerPort is the loopback port of the peer listener; 0 picks one.
+	PeerPort int
+	// FastTicks shortens the raft heartbeat to 10 ms and the election
+	// timeout to 100 ms, so that a fresh member elects itself in about a
+	// tenth of a second. Meant for tests.
+	FastTicks bool
+	// NoFsync skips fsync on every write. It loses data on a machine crash
+	// and exists only to make tests that write thousands of keys quick.
+	NoFsync bool
+	// LogToStderr sends etcd's own (error level) log to stderr instead of
+	// the file etcd.log in DataDir.
+	LogToStderr bool
+	// StartTimeout bounds the wait for the member to become ready; zero
+	// means 30 seconds.
+	StartTimeout time.Duration
+}
+
+// Server is a running embedded etcd member.
+type Server struct {
+	etcd      *embed.Etcd
+	clientURL string
+}
+
+// Start runs an etcd member with the v2 API enabled, listening on loopback
+// only, and returns once it is ready to serve.
+func Start(cfg Config) (*Server, error) {
+	if cfg.DataDir == "" {
+		return nil, errors.New("etcd: a data directory is required")
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("etcd: cannot create data directory: %v", err)
+	}
+	ec := embed.NewConfig()
+	ec.Name = "kube-rewind"
+	ec.Dir = cfg.DataDir
+	ec.EnableV2 = true
+	clientURL := loopbackURL(cfg.ClientPort)
+	peerURL := loopbackURL(cfg.PeerPort)
+	ec.ListenClientUrls = []url.URL{clientURL}
+	ec.AdvertiseClientUrls = []url.URL{clientURL}
+	ec.ListenPeerUrls = []url.URL{peerURL}
+	ec.AdvertisePeerUrls = []url.URL{peerURL}
+	ec.InitialCluster = ec.InitialClusterFromName(ec.Name)
+	if cfg.FastTicks {
+		ec.TickMs = 10
+		ec.ElectionMs = 100
+	}
+	ec.UnsafeNoFsync = cfg.NoFsync
+	ec.Logger = "zap"
+	ec.LogLevel = "error"
+	if cfg.LogToStderr {
+		ec.LogOutputs = []string{"stderr"}
+	} else {
+		ec.LogOutputs = []string{filepath.Join(cfg.DataDir, "etcd.log")}
+	}
+
+	e, err := embed.StartEtcd(ec)
+	if err != nil {
+		return nil, fmt.Errorf("etcd: cannot start the embedded member in %s: %v", cfg.DataDir, err)
+	}
+	timeout := cfg.StartTimeout
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	select {
+	case <-e.Server.ReadyNotify():
+	case err := <-e.Err():
+		e.Close()
+		return nil, fmt.Errorf("etcd: the embedded member failed while starting: %v", err)
+	case <-time.After(timeout):
+		e.Server.Stop()
+		e.Close()
+		return nil, fmt.Errorf("etcd: the embedded member in %s was not ready after %v (see etcd.log there)", cfg.DataDir, timeout)
+	}
+	if len(e.Clients) == 0 {
+		e.Close()
+		return nil, errors.New("etcd: the embedded member has no client listener")
+	}
+	// The advertised URL still says port 0 when the kernel picked the
+	// port, so the address comes from the listener itself.
+	return &Server{etcd: e, clientURL: "http://" + e.Clients[0].Addr().String()}, nil
+}
+
+func loopbackURL(port int) url.URL {
+	return url.URL{Scheme: "http", Host: "127.0.0.1:" + strconv.Itoa(port)}
+}
+
+// ClientURL returns the URL that go-etcd clients should use, with the real
+// port.
+func (s *Server) ClientURL() string {
+	return s.clientURL
+}
+
+// Close stops the member and releases its listeners; its data stays on
+// disk. It waits for every client connection to end, and etcd's listener
+// never times out a connection on which no request was sent, so close the
+// idle connections of this member's clients first
+// (tools.CloseIdleConnections): otherwise Close waits until they time out.
+func (s *Server) Close() {
+	s.etcd.Close()
+}

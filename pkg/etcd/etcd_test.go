@@ -1,0 +1,64 @@
+package etcd
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestStartRefusesAnEmptyDataDir(t *testing.T) {
+	if _, err := Start(Config{}); err == nil || !strings.Contains(err.Error(), "data directory") {
+		t.Fatalf("Start without a data dir: err = %v, want one naming the data directory", err)
+	}
+}
+
+func putKey(t *testing.T, base, key, value string) {
+	t.Helper()
+	req, err := http.NewRequest("PUT", base+"/v2/keys"+key, strings.NewReader("value="+value))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("PUT %s: %v", key, err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
+		t.Fatalf("PUT %s: status %d", key, resp.StatusCode)
+	}
+}
+
+func getStatus(t *testing.T, base, key string) int {
+	t.Helper()
+	resp, err := http.Get(base + "/v2/keys" + key)
+	if err != nil {
+		t.Fatalf("GET %s: %v", key, err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func TestServerSpeaksV2OnLoopbackAndKeepsDataAcrossRestart(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Start(Config{DataDir: dir, FastTicks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := s.ClientURL()
+	if !strings.HasPrefix(url, "http://127.0.0.1:") || strings.HasSuffix(url, ":0") {
+		s.Close()
+		t.Fatalf("ClientURL() = %q, want a loopback URL with a real port", url)
+	}
+	putKey(t, url, "/registry/pods/kept", "x")
+	s.Close()
+
+	s, err = Start(Config{DataDir: dir, FastTicks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if code := getStatus(t, s.ClientURL(), "/registry/pods/kept"); code != http.StatusOK {
+		t.Fatalf("after restart GET returned %d, want 200", code)
+	}
+}

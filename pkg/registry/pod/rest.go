@@ -1,0 +1,144 @@
+package pod
+
+// Follows kubernetes/kubernetes pkg/registry/pod/rest.go as of v0.4
+// (October 2014).
+//
+// Ours: v0.4's REST also asked the kubelets (through a pod cache refreshed
+// every 30 s) for container info, and computed currentState.status, podIP
+// and hostIP from it on every GET and LIST. There are no kubelets here: the
+// hollow nodes write currentState themselves, and it is returned as stored.
+
+import (
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
+	"github.com/kube-rewind/kube-rewind/pkg/api/validation"
+	"github.com/kube-rewind/kube-rewind/pkg/apiserver"
+	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/registry"
+	"github.com/kube-rewind/kube-rewind/pkg/watch"
+)
+
+// REST serves pods.
+type REST struct {
+	registry Registry
+}
+
+// NewREST returns the REST storage of pods on registry.
+func NewREST(registry Registry) *REST {
+	return &REST{registry: registry}
+}
+
+var (
+	_ apiserver.RESTStorage     = &REST{}
+	_ apiserver.ResourceWatcher = &REST{}
+)
+
+// New returns an empty pod to decode a request into.
+func (*REST) New() api.Object {
+	return &api.Pod{}
+}
+
+// Create stores a new pod. A pod without an id gets a time-based UUID,
+// which is also its manifest's uuid; its manifest id is its id.
+func (rs *REST) Create(ctx api.Context, obj api.Object) (<-chan api.Object, error) {
+	pod, ok := obj.(*api.Pod)
+	if !ok {
+		return nil, registry.WrongKind("Pod", obj)
+	}
+	if err := registry.CheckNamespace(ctx, "pod", &pod.TypeMeta); err != nil {
+		return nil, err
+	}
+	pod.DesiredState.Manifest.UUID = registry.NewTimeBasedID()
+	if len(pod.ID) == 0 {
+		pod.ID = pod.DesiredState.Manifest.UUID
+	}
+	pod.DesiredState.Manifest.ID = pod.ID
+	if errs := validation.ValidatePod(pod); len(errs) > 0 {
+		return nil, apierrors.NewInvalid("pod", pod.ID, errs)
+	}
+	if err := registry.BeforeCreate("pod", &pod.TypeMeta); err != nil {
+		return nil, err
+	}
+	return apiserver.MakeAsync(func() (api.Object, error) {
+		if err := rs.registry.CreatePod(ctx, pod); err != nil {
+			return nil, err
+		}
+		return rs.registry.GetPod(ctx, pod.ID)
+	}), nil
+}
+
+// Delete deletes the pod id.
+func (rs *REST) Delete(ctx api.Context, id string) (<-chan api.Object, error) {
+	return apiserver.MakeAsync(func() (api.Object, error) {
+		if err := rs.registry.DeletePod(ctx, id); err != nil {
+			return nil, err
+		}
+		return &api.Status{Status: api.StatusSuccess}, nil
+	}), nil
+}
+
+// Get returns the pod id.
+func (rs *REST) Get(ctx api.Context, id string) (api.Object, error) {
+	return rs.registry.GetPod(ctx, id)
+}
+
+// podFields are the field names pods can be selected by, as v0.4 spelt
+// them.
+var podFields = []string{"ID", "DesiredState.Status", "DesiredState.Host"}
+
+func podToSelectableFields(pod *api.Pod) labels.Set {
+	return labels.Set{
+		"ID":                  pod.ID,
+		"DesiredState.Status": string(pod.DesiredState.Status),
+		"DesiredState.Host":   pod.DesiredState.Host,
+	}
+}
+
+// filterFunc selects the pods whose labels match label and whose fields
+// match field.
+func filterFunc(label, field labels.Selector) func(*api.Pod) bool {
+	return func(pod *api.Pod) bool {
+		return label.Matches(labels.Set(pod.Labels)) && field.Matches(podToSelectableFields(pod))
+	}
+}
+
+// List returns the pods that match label and field. Every pod is read and
+// decoded; the selectors only decide what is returned.
+func (rs *REST) List(ctx api.Context, label, field labels.Selector) (api.Object, error) {
+	if err := registry.CheckFields("pods", field, podFields...); err != nil {
+		return nil, err
+	}
+	return rs.registry.ListPodsPredicate(ctx, filterFunc(label, field))
+}
+
+// Watch watches the pods that match label and field.
+func (rs *REST) Watch(ctx api.Context, label, field labels.Selector, resourceVersion uint64) (watch.Interface, error) {
+	if err := registry.CheckFields("pods", field, podFields...); err != nil {
+		return nil, err
+	}
+	return rs.registry.WatchPods(ctx, resourceVersion, filterFunc(label, field))
+}
+
+// Update replaces a pod; the update must carry the pod's current
+// resourceVersion.
+//
+// Ours: v0.4 could update a pod only while it was unscheduled, or change
+// the images of a scheduled one; see UpdatePod in registry/etcd.
+func (rs *REST) Update(ctx api.Context, obj api.Object) (<-chan api.Object, error) {
+	pod, ok := obj.(*api.Pod)
+	if !ok {
+		return nil, registry.WrongKind("Pod", obj)
+	}
+	if err := registry.CheckNamespace(ctx, "pod", &pod.TypeMeta); err != nil {
+		return nil, err
+	}
+	if errs := validation.ValidatePod(pod); len(errs) > 0 {
+		return nil, apierrors.NewInvalid("pod", pod.ID, errs)
+	}
+	return apiserver.MakeAsync(func() (api.Object, error) {
+		if err := rs.registry.UpdatePod(ctx, pod); err != nil {
+			return nil, err
+		}
+		return rs.registry.GetPod(ctx, pod.ID)
+	}), nil
+}
