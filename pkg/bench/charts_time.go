@@ -196,7 +196,7 @@ func verbChart(name, title, scenarioName string, runs []RunRecord, png bool) (Ch
 	}
 	var panels []*plot.Plot
 	for _, verb := range sampler.Verbs {
-		p := newPlot(verb, "s", "req/s")
+		p := newPlot(verb, "s since "+zeroName, "req/s")
 		p.Title.TextStyle.Font = sans(10)
 		ymax := 0.0
 		for _, r := range runs {

@@ -26,15 +26,22 @@ const (
 	whyCPU      = "CPU time is read in 10 ms kernel ticks: the small totals of a mostly idle process move by whole ticks"
 	whyWatchCut = "the apiserver cuts watches every 3 s on its own clock, so the cuts fall at a different point of the " +
 		"manager's work in each run"
+	whyStartup = "the manager's start-up requests (the informers' first LISTs and WATCHes) land just before or just after " +
+		"the sampler's first scrape, which is the zero of every request counter"
+	whyExpectations = whyShared + "; the modern manager also creates at most 500 pods per sync and waits until its pod watch " +
+		"has seen them all before the next sync, so a watch slowed by the load delays the second half"
 	whyZero = "the median is 0 and some runs were not, so a spread relative to the median means nothing: read min and max"
 )
 
 // explainNoise says why a figure flagged as noisy varies.
 func explainNoise(scenarioName, variant string, f Figure) string {
+	legacy := variant == "legacy"
 	if f.Spread == nil {
+		if strings.HasPrefix(f.Name, "manager_") && !legacy {
+			return whyStartup + "; " + whyZero
+		}
 		return whyZero
 	}
-	legacy := variant == "legacy"
 	name := f.Name
 	switch {
 	case scenarioName == "two-managers":
@@ -46,6 +53,10 @@ func explainNoise(scenarioName, variant string, f Figure) string {
 		return whyKill
 	case scenarioName == "watch-drop" && name != "time_to_running":
 		return whyWatchCut
+	case (name == "manager_lists" || name == "manager_requests" || name == "manager_watches") && !legacy:
+		return whyStartup
+	case scenarioName == "scale-up" && strings.HasPrefix(name, "time_to_") && variant == "modern-unthrottled":
+		return whyExpectations
 	case strings.HasPrefix(name, "peak_"):
 		return whyPeak
 	case name == "cpu_per_min":

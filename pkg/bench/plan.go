@@ -25,7 +25,31 @@ type planLine struct {
 	variants []string
 	// quickVariants narrows them further under -quick.
 	quickVariants []string
+	// defaultRuns, when set, caps the runs of a scenario in the default
+	// selection (without -runs): for scenarios whose long windows count
+	// ticks and races rather than time, fewer runs still give a spread.
+	defaultRuns int
+	// defaultSizes picks the sizes of a default run.
+	defaultSizes sizeChoice
+	// throttledMax, when set, runs the throttled modern variant only at
+	// sizes of at most this many replicas in the default selection: above
+	// its burst of 30 it creates at 20 pods a second by construction, so a
+	// larger size only takes N/20 seconds to show the same rate again.
+	throttledMax int
 }
+
+// sizeChoice says which of a scenario's sizes a default run takes.
+type sizeChoice int
+
+const (
+	// standardSizes are Sizes(false, large): every size the scenario has.
+	standardSizes sizeChoice = iota
+	// quickSizes are Sizes(true, large): for scenarios whose standard
+	// window alone would use up the time budget.
+	quickSizes
+	// largestOnly is the largest standard size only.
+	largestOnly
+)
 
 var (
 	allThree     = []string{"legacy", "modern", "modern-unthrottled"}
@@ -37,14 +61,14 @@ var (
 // fit the time budget; overlap and watch-window are demonstrations whose
 // outcome is a yes or no, shown by make demo and asserted by the tests.
 var plan = map[string]planLine{
-	"scale-up":     {inDefault: true, quick: true, variants: allThree, quickVariants: allThree},
+	"scale-up":     {inDefault: true, quick: true, variants: allThree, quickVariants: allThree, throttledMax: 100},
 	"scale-down":   {inDefault: false, variants: allThree},
-	"idle":         {inDefault: true, quick: true, variants: legacyModern, quickVariants: legacyModern},
+	"idle":         {inDefault: true, quick: true, variants: legacyModern, quickVariants: legacyModern, defaultSizes: quickSizes, defaultRuns: 2},
 	"churn":        {inDefault: false, variants: allThree},
 	"api-errors":   {inDefault: false, variants: allThree},
 	"watch-drop":   {inDefault: false, variants: allThree},
-	"two-managers": {inDefault: true, quick: false, variants: legacyModern},
-	"restart":      {inDefault: true, variants: allThree},
+	"two-managers": {inDefault: true, quick: false, variants: legacyModern, defaultRuns: 2},
+	"restart":      {inDefault: true, variants: legacyModern, defaultSizes: quickSizes},
 	"overlap":      {variants: legacyModern},
 	"watch-window": {variants: legacyModern},
 }
@@ -93,6 +117,9 @@ type Plan struct {
 	RunsEach int
 	// Notes are said in the report: variants skipped and why.
 	Notes []string
+	// Choices say where the default selection departs from each
+	// scenario's standard sizes and the requested runs, to fit its budget.
+	Choices []string
 }
 
 // Runs returns the number of scenario runs in the plan.
@@ -168,7 +195,7 @@ func BuildPlan(opts Options) (*Plan, error) {
 		}
 	}
 
-	p := &Plan{RunsEach: runs, CalibrationClients: CalibrationClients, CalibrationSeconds: 3}
+	p := &Plan{RunsEach: runs, CalibrationClients: CalibrationClients, CalibrationSeconds: 2}
 	if opts.Quick {
 		// The quick calibration skips 256 clients: the create floor needs
 		// only 64, and a second per level is enough to read a rate.
@@ -219,8 +246,42 @@ func BuildPlan(opts Options) (*Plan, error) {
 			p.Notes = append(p.Notes, fmt.Sprintf("%s was not run: none of its variants (%s) has a binary.", name, strings.Join(wanted, ", ")))
 			continue
 		}
-		for _, sz := range sc.Sizes(opts.Quick, opts.Large) {
-			p.Items = append(p.Items, Item{Scenario: sc, Size: sz, Variants: variants, Runs: runs})
+		sizes, n, why := sc.Sizes(opts.Quick, opts.Large), runs, []string(nil)
+		if line := plan[name]; len(opts.Scenarios) == 0 && !opts.Quick {
+			switch line.defaultSizes {
+			case quickSizes:
+				sizes = sc.Sizes(true, opts.Large)
+				why = append(why, "its quick size")
+			case largestOnly:
+				all := sc.Sizes(false, false)
+				sizes = append(all[len(all)-1:], sc.Sizes(false, opts.Large)[len(all):]...)
+				why = append(why, "its largest size only")
+			}
+			if line.defaultRuns > 0 && opts.Runs == 0 && line.defaultRuns < n {
+				n = line.defaultRuns
+				why = append(why, fmt.Sprintf("%d runs", n))
+			}
+		}
+		var labels []string
+		for _, sz := range sizes {
+			vs := variants
+			if line := plan[name]; len(opts.Scenarios) == 0 && len(opts.Variants) == 0 && !opts.Quick && line.throttledMax > 0 && sz.Replicas > line.throttledMax {
+				vs = nil
+				for _, v := range variants {
+					if v.Name != scenario.Modern.Name {
+						vs = append(vs, v)
+					}
+				}
+				if len(vs) < len(variants) {
+					p.Choices = append(p.Choices, fmt.Sprintf("%s %s: no modern (throttled) run, which would take N/20 s to show the 20 pods/s its smaller size already shows",
+						name, sz.Label))
+				}
+			}
+			p.Items = append(p.Items, Item{Scenario: sc, Size: sz, Variants: vs, Runs: n})
+			labels = append(labels, sz.Label)
+		}
+		if len(why) > 0 {
+			p.Choices = append(p.Choices, fmt.Sprintf("%s: %s (%s)", name, strings.Join(why, " and "), strings.Join(labels, ", ")))
 		}
 	}
 	return p, nil

@@ -146,3 +146,37 @@ func TestSplitListDropsBlanks(t *testing.T) {
 		t.Errorf("SplitList = %q", got)
 	}
 }
+
+func TestTheDefaultSelectionSaysWhereItTookLessThanTheStandard(t *testing.T) {
+	p, err := BuildPlan(Options{BinDir: bothDesigns(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey := map[string]Item{}
+	for _, it := range p.Items {
+		byKey[it.Scenario.Name+" "+it.Size.Label] = it
+	}
+	if it := byKey["idle M=10,k=10"]; it.Size.Window.Seconds() != 30 || it.Runs != 2 {
+		t.Errorf("idle: window %v, %d runs; want the quick 30 s window and 2 runs", it.Size.Window, it.Runs)
+	}
+	if it := byKey["scale-up N=1000"]; len(it.Variants) != 2 || it.Variants[1].Name != "modern-unthrottled" {
+		t.Errorf("scale-up N=1000 runs %v, want legacy and modern-unthrottled", it.Variants)
+	}
+	if it := byKey["scale-up N=100"]; len(it.Variants) != 3 || it.Runs != 3 {
+		t.Errorf("scale-up N=100 runs %d × %v, want 3 runs of all three", it.Runs, it.Variants)
+	}
+	joined := strings.Join(p.Choices, "\n")
+	for _, want := range []string{"idle: its quick size and 2 runs", "two-managers: 2 runs", "scale-up N=1000: no modern", "restart: its quick size"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("choices lack %q:\n%s", want, joined)
+		}
+	}
+
+	full, err := BuildPlan(Options{BinDir: bothDesigns(t), Scenarios: []string{"idle", "scale-up"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Choices) != 0 || full.Items[0].Size.Window.Minutes() != 2 || full.Items[0].Runs != 3 {
+		t.Errorf("named scenarios should run in full: choices %v, idle window %v, %d runs", full.Choices, full.Items[0].Size.Window, full.Items[0].Runs)
+	}
+}

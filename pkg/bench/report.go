@@ -18,6 +18,11 @@ func buildDocument(sum *Summary, cal *Chart, charts []SizeCharts) *document {
 	for _, n := range sum.Notes {
 		d.note(n)
 	}
+	if len(sum.Choices) > 0 {
+		d.p("To finish within its time budget, this default run departs from some scenarios' standard sizes or runs " +
+			"(name the scenarios with -scenarios, or set -runs, to run them in full):")
+		d.list(sum.Choices...)
+	}
 	if len(sum.Failures) > 0 {
 		var items []string
 		for _, f := range sum.Failures {

@@ -39,7 +39,10 @@ type Summary struct {
 		Seed      int64    `json:"seed"`
 	} `json:"options"`
 	// Notes say what was left out and why.
-	Notes       []string          `json:"notes"`
+	Notes []string `json:"notes"`
+	// Choices say where the default selection took smaller sizes or
+	// fewer runs than the scenarios' standard, to keep to its budget.
+	Choices     []string          `json:"choices"`
 	Calibration *Calibration      `json:"calibration"`
 	Scenarios   []ScenarioSummary `json:"scenarios"`
 	Findings    []Finding         `json:"findings"`

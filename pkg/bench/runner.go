@@ -59,7 +59,7 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 	}
 	linkLatest(r.Opts.Out, dir)
 
-	sum := &Summary{Started: started, Notes: p.Notes}
+	sum := &Summary{Started: started, Notes: p.Notes, Choices: p.Choices}
 	sum.Machine = Machine{CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, LoadBefore: loadAverage()}
 	sum.Options.Runs = p.RunsEach
 	sum.Options.Quick, sum.Options.Large, sum.Options.Seed = r.Opts.Quick, r.Opts.Large, r.Opts.Seed
