@@ -27,6 +27,10 @@ type Calibration struct {
 	// CreateRate is the apiserver's pod POSTs per second at FloorClients:
 	// no design can create N pods faster than N / CreateRate.
 	CreateRate float64 `json:"createRate"`
+	// Ideal is the benchmark's own scale-up without a manager, at the
+	// largest scale-up size of the plan (nil when scale-up is not run).
+	Ideal      *IdealScaleUp `json:"ideal,omitempty"`
+	IdealSetup string        `json:"idealSetup,omitempty"`
 }
 
 // Level is one target at one concurrency.
@@ -137,7 +141,8 @@ const calibrationWarmup = 500 * time.Millisecond
 
 // calibrateStack measures raw etcd and the bare apiserver at each level,
 // each on fresh storage under dir.
-func (r *Runner) calibrateStack(ctx context.Context, dir string, clients []int, seconds float64) (*Calibration, error) {
+func (r *Runner) calibrateStack(ctx context.Context, dir string, p *Plan) (*Calibration, error) {
+	clients, seconds := p.CalibrationClients, p.CalibrationSeconds
 	d := time.Duration(seconds * float64(time.Second))
 	cal := &Calibration{Seconds: seconds, EtcdSetup: etcdSetup, APIServerSetup: apiserverSetup}
 	for _, n := range clients {
@@ -164,6 +169,15 @@ func (r *Runner) calibrateStack(ctx context.Context, dir string, clients []int, 
 		if n == FloorClients {
 			cal.CreateRate = l.PerSecond
 		}
+	}
+	if p.IdealReplicas > 0 && ctx.Err() == nil {
+		ideal, err := calibrateIdeal(ctx, r.Opts.BinDir, filepath.Join(dir, "ideal"), p.IdealReplicas, r.Opts.Seed)
+		if err != nil {
+			return cal, fmt.Errorf("ideal scale-up: %v", err)
+		}
+		r.say("  ideal scale-up of %d pods, no manager, %d clients: all created after %.2f s, all running after %.2f s",
+			ideal.Replicas, FloorClients, ideal.CreateSeconds, ideal.RunningSeconds)
+		cal.Ideal, cal.IdealSetup = &ideal, idealSetup
 	}
 	return cal, nil
 }

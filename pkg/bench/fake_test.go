@@ -125,9 +125,10 @@ func synthetic(name, variant string, sz scenario.Size, run int) *scenario.Outcom
 }
 
 // fakeCalibration stands in for the real calibration.
-func fakeCalibration(ctx context.Context, dir string, clients []int, seconds float64) (*Calibration, error) {
-	cal := &Calibration{Seconds: seconds, EtcdSetup: "fake etcd", APIServerSetup: "fake apiserver"}
-	for _, c := range clients {
+func fakeCalibration(ctx context.Context, dir string, p *Plan) (*Calibration, error) {
+	cal := &Calibration{Seconds: p.CalibrationSeconds, EtcdSetup: "fake etcd", APIServerSetup: "fake apiserver"}
+	seconds := p.CalibrationSeconds
+	for _, c := range p.CalibrationClients {
 		cal.Levels = append(cal.Levels,
 			Level{Target: "etcd", Clients: c, Requests: 300 * c, Seconds: seconds, PerSecond: 300 * math.Sqrt(float64(c)), P50Ms: 2, P90Ms: 3, P99Ms: 5},
 			Level{Target: "apiserver", Clients: c, Requests: 100 * c, Seconds: seconds, PerSecond: 120 * math.Sqrt(float64(c)), P50Ms: 6, P90Ms: 9, P99Ms: 14})
@@ -136,6 +137,11 @@ func fakeCalibration(ctx context.Context, dir string, clients []int, seconds flo
 		if l.Target == "apiserver" && l.Clients == FloorClients {
 			cal.CreateRate = l.PerSecond
 		}
+	}
+	if p.IdealReplicas > 0 {
+		n := float64(p.IdealReplicas)
+		cal.Ideal = &IdealScaleUp{Replicas: p.IdealReplicas, CreateSeconds: n / 700, RunningSeconds: 0.5 + n/500}
+		cal.IdealSetup = "fake ideal"
 	}
 	return cal, nil
 }

@@ -54,7 +54,7 @@ func rangeText(f Figure) string {
 // findings checks the claims the report makes about the two designs.
 func findings(sum *Summary) []Finding {
 	out := []Finding{ceilingFinding(sum)}
-	for _, f := range []func(*Summary) (Finding, bool){goroutineFinding, idleFinding, extraPodsFinding, floorFinding} {
+	for _, f := range []func(*Summary) (Finding, bool){goroutineFinding, idleFinding, extraPodsFinding, floorFinding, idealFinding} {
 		if fd, ok := f(sum); ok {
 			out = append(out, fd)
 		}
@@ -107,8 +107,9 @@ func goroutineFinding(sum *Summary) (Finding, bool) {
 		return Finding{}, false
 	}
 	f := Finding{Topic: "goroutine peak during scale-up",
-		Expect: "legacy starts one goroutine per missing pod, all at once, so its peak is about N (kubernetes/kubernetes#4866); " +
-			"modern creates at most 500 per sync in slow-start batches, so its peak stays bounded whatever N."}
+		Expect: "legacy starts one goroutine per missing pod, all at once (kubernetes/kubernetes#4866), and each holds an HTTP " +
+			"connection whose transport runs two more, so its peak grows as N (about 3·N here); modern creates at most 500 per sync " +
+			"in slow-start batches over a bounded connection pool, so its peak stays bounded whatever N."}
 	var parts []string
 	holds := true
 	checked := false
@@ -120,7 +121,7 @@ func goroutineFinding(sum *Summary) (Finding, bool) {
 			if !ok {
 				continue
 			}
-			vs = append(vs, fmt.Sprintf("%s %s", v.Variant, rangeText(g)))
+			vs = append(vs, fmt.Sprintf("%s %s (%.1f·N)", v.Variant, rangeText(g), g.Median/float64(sz.Replicas)))
 			n := float64(sz.Replicas)
 			if sz == largestSize(sc) {
 				if v.Variant == "legacy" && n >= 500 {
@@ -163,12 +164,23 @@ func idleFinding(sum *Summary) (Finding, bool) {
 			continue
 		}
 		l, _ := v.Figure("lists_per_min")
-		parts = append(parts, fmt.Sprintf("%s %s requests/min (%s LISTs)", v.Variant, rangeText(r), formatNumber(l.Median)))
+		g, _ := v.Figure("gets_per_min")
+		text := fmt.Sprintf("%s %s requests/min, of which %s LISTs", v.Variant, rangeText(r), rangeText(l))
+		if g.Median > 0 {
+			text += fmt.Sprintf(" and %s GETs", rangeText(g))
+		}
+		parts = append(parts, text)
 		checked = true
 		if v.Variant == "legacy" {
-			holds = holds && r.Median >= 0.85*want && r.Median <= 1.15*want
+			holds = holds && l.Median >= 0.85*want && l.Median <= 1.15*want
 		} else {
 			holds = holds && r.Median <= 3
+		}
+	}
+	if legacy, ok := sz.Variant("legacy"); ok {
+		if g, ok := legacy.Figure("gets_per_min"); ok && g.Max > 0 {
+			parts = append(parts, "the legacy GETs are most likely the 2014 client polling the operations of its last pod creates "+
+				"(a write slower than 25 ms answers 202, and the client polls every 2 s), which spill into the window's first seconds when the machine is loaded")
 		}
 	}
 	f.Measured = strings.Join(parts, "; ") + "."
@@ -235,23 +247,64 @@ func floorFinding(sum *Summary) (Finding, bool) {
 		return f, true
 	}
 	var parts []string
-	var holds *bool
 	for _, v := range sz.Variants {
 		run, ok := v.Figure("time_to_running")
 		if !ok {
 			continue
 		}
-		text := fmt.Sprintf("%s: time_to_running %s s = %.2f × floor", v.Variant, rangeText(run), run.Median/floor)
+		text := fmt.Sprintf("%s: time_to_running %s s = %.1f × floor", v.Variant, rangeText(run), run.Median/floor)
 		if c, ok := v.Figure(TimeToCreate); ok {
-			text += fmt.Sprintf(" (all pods created after %s s = %.2f × floor)", formatNumber(c.Median), c.Median/floor)
+			text += fmt.Sprintf(", all pods created after %s s = %.1f × floor", formatNumber(c.Median), c.Median/floor)
 		}
 		parts = append(parts, text)
 		if v.Variant == "modern-unthrottled" {
-			holds = truth(run.Median <= FloorRatioLimit*floor)
+			f.Holds = truth(run.Median <= FloorRatioLimit*floor)
 		}
 	}
 	f.Measured = fmt.Sprintf("floor for %s: %s s; ", sz.Label, formatNumber(floor)) + strings.Join(parts, "; ") + "."
-	f.Holds = holds
+	if ideal := sum.Calibration.Ideal; ideal != nil && ideal.Replicas == sz.Replicas {
+		f.Measured += fmt.Sprintf(" The floor counts creates alone: the pods must also be bound and started by the hollow nodes, " +
+			"whose writes share the apiserver, so time_to_running cannot reach it; the manager-less ideal below is the fairer bound.")
+	}
+	return f, true
+}
+
+// idealFinding compares the scale-up with the benchmark's own manager-less
+// scale-up on the same cluster.
+func idealFinding(sum *Summary) (Finding, bool) {
+	sc, ok := sum.Scenario("scale-up")
+	if !ok || sum.Calibration == nil || sum.Calibration.Ideal == nil {
+		return Finding{}, false
+	}
+	ideal := sum.Calibration.Ideal
+	var sz *SizeSummary
+	for i := range sc.Sizes {
+		if sc.Sizes[i].Replicas == ideal.Replicas {
+			sz = &sc.Sizes[i]
+		}
+	}
+	if sz == nil {
+		return Finding{}, false
+	}
+	f := Finding{Topic: "scale-up against a manager-less ideal",
+		Expect: fmt.Sprintf("the benchmark itself, creating the %d pods from %d clients with no manager on the same cluster, is the best any "+
+			"design can do here; modern-unthrottled should come within %.2f × of it.", ideal.Replicas, FloorClients, FloorRatioLimit)}
+	parts := []string{fmt.Sprintf("ideal: all created after %s s, all running after %s s", formatNumber(ideal.CreateSeconds), formatNumber(ideal.RunningSeconds))}
+	for _, v := range sz.Variants {
+		run, ok := v.Figure("time_to_running")
+		if !ok {
+			continue
+		}
+		text := fmt.Sprintf("%s: running after %s s = %.2f × ideal", v.Variant, rangeText(run), run.Median/ideal.RunningSeconds)
+		if c, ok := v.Figure(TimeToCreate); ok && ideal.CreateSeconds > 0 {
+			text += fmt.Sprintf(", created after %s s = %.2f × ideal", formatNumber(c.Median), c.Median/ideal.CreateSeconds)
+		}
+		parts = append(parts, text)
+		if v.Variant == "modern-unthrottled" {
+			f.Holds = truth(run.Median <= FloorRatioLimit*ideal.RunningSeconds)
+		}
+	}
+	f.Measured = strings.Join(parts, "; ") + "."
 	return f, true
 }
 

@@ -115,6 +115,9 @@ type Plan struct {
 	Items              []Item
 	// RunsEach is how many times each variant of each item runs.
 	RunsEach int
+	// IdealReplicas is the largest scale-up size, which the calibration
+	// also creates without a manager (0: no scale-up in the plan).
+	IdealReplicas int
 	// Notes are said in the report: variants skipped and why.
 	Notes []string
 	// Choices say where the default selection departs from each
@@ -282,6 +285,11 @@ func BuildPlan(opts Options) (*Plan, error) {
 		}
 		if len(why) > 0 {
 			p.Choices = append(p.Choices, fmt.Sprintf("%s: %s (%s)", name, strings.Join(why, " and "), strings.Join(labels, ", ")))
+		}
+	}
+	for _, it := range p.Items {
+		if it.Scenario.Name == "scale-up" && it.Size.Replicas > p.IdealReplicas {
+			p.IdealReplicas = it.Size.Replicas
 		}
 	}
 	return p, nil

@@ -25,7 +25,7 @@ type Runner struct {
 	Log io.Writer
 
 	runScenario func(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error)
-	calibrate   func(ctx context.Context, dir string, clients []int, seconds float64) (*Calibration, error)
+	calibrate   func(ctx context.Context, dir string, p *Plan) (*Calibration, error)
 	now         func() time.Time
 }
 
@@ -71,7 +71,7 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 
 	if p.Calibrate && ctx.Err() == nil {
 		r.say("calibrate: the stack's ceiling, raw etcd writes and apiserver pod POSTs at %v clients, %.0f s each", p.CalibrationClients, p.CalibrationSeconds)
-		cal, err := r.calibrate(ctx, filepath.Join(dir, "calibrate"), p.CalibrationClients, p.CalibrationSeconds)
+		cal, err := r.calibrate(ctx, filepath.Join(dir, "calibrate"), p)
 		if err != nil {
 			sum.Notes = append(sum.Notes, fmt.Sprintf("The calibration failed (%v), so there is no create floor to compare with.", err))
 			r.say("calibrate: failed: %v", err)
