@@ -4,6 +4,7 @@
 #   make run     a whole cluster on loopback with the guestbook (DESIGN=modern for today's manager)
 #   make test    vet and tests, for both builds
 #   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: under 2 minutes)
+#   make docs    the annotated source, as static HTML, into _output/docs
 #   make clean   remove _output
 
 GO      ?= go
@@ -14,7 +15,7 @@ CMDS    := apiserver controller-manager hollow-node kubecfg local-up rcbench
 # Tests find the binaries here instead of building their own.
 export KUBE_REWIND_BIN := $(abspath $(BIN))
 
-.PHONY: all build run bench test vet unit race clean
+.PHONY: all build run bench test vet unit race clean docs
 
 all: build
 
@@ -49,3 +50,8 @@ test: build vet unit race
 
 clean:
 	rm -rf _output
+
+# Open _output/docs/index.html in a browser; it works offline, without
+# JavaScript.
+docs:
+	$(GO) run ./cmd/annotate -root . -out _output/docs

@@ -1,8 +1,12 @@
+//go:build !modern
+
 package controller
 
 // Follows kubernetes/kubernetes pkg/controller/replication_controller.go as
 // of v0.4 (October 2014): the pod-creating half of the manager sits behind
-// an interface so tests can count calls instead of making them.
+// an interface so tests can count calls instead of making them. The modern
+// pod control (ControllerRef on every pod, errors returned, no extra label)
+// is in pod_control_modern.go.
 
 import (
 	"sync"

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/stack"
@@ -72,6 +73,28 @@ func runningExactly(c client.Interface, n int) func() (bool, error) {
 	}
 }
 
+// resize sets a controller's replicas, retrying when a status write of the
+// modern manager got in between its read and its write.
+func resize(t *testing.T, c client.Interface, id string, replicas int) {
+	t.Helper()
+	ctx := api.NewDefaultContext()
+	for attempt := 0; ; attempt++ {
+		rc, err := c.GetReplicationController(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc.DesiredState.Replicas = replicas
+		_, err = c.UpdateReplicationController(ctx, rc)
+		if err == nil {
+			return
+		}
+		if !errors.IsConflict(err) || attempt >= 20 {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func TestAControllerKeepsItsPodsThroughDeletesAndResizes(t *testing.T) {
 	st := stacktest.Start(t, stack.Config{
 		Nodes:              5,
@@ -107,14 +130,9 @@ func TestAControllerKeepsItsPodsThroughDeletesAndResizes(t *testing.T) {
 		return true, nil
 	})
 
-	rc, err := c.GetReplicationController(ctx, "nginxController")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc.DesiredState.Replicas = 2
-	if _, err := c.UpdateReplicationController(ctx, rc); err != nil {
-		t.Fatal(err)
-	}
+	// The modern manager writes the controller's status, so this resize
+	// may meet a conflict and is retried, as kubectl does.
+	resize(t, c, "nginxController", 2)
 	stacktest.Eventually(t, deadline, "2 running pods after the resize", runningExactly(c, 2))
 
 	service := &api.Service{

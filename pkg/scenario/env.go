@@ -25,8 +25,9 @@ type Env struct {
 	// Say receives progress lines meant for a log, not the audience.
 	Say func(format string, args ...interface{})
 
-	mu    sync.Mutex
-	marks map[string]time.Time
+	mu       sync.Mutex
+	marks    map[string]time.Time
+	stopOnce sync.Once
 }
 
 // Options says where a cluster's binaries and files go.
@@ -90,8 +91,16 @@ func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 
 // Close stops sampling and the cluster.
 func (e *Env) Close() {
-	e.Sampler.Stop()
+	e.StopSampling()
 	e.Stack.Stop()
+}
+
+// StopSampling takes a last sample of every source and stops the sampler;
+// later calls do nothing. Results read after it include everything that
+// happened up to the last step, however soon after the last scrape it
+// happened.
+func (e *Env) StopSampling() {
+	e.stopOnce.Do(e.Sampler.Stop)
 }
 
 // Mark records the current time under name.

@@ -35,6 +35,9 @@ func Run(ctx context.Context, sc *Scenario, v Variant, sz Size, opts Options) (*
 			return nil, fmt.Errorf("%s/%s step %d (%s): %v", sc.Name, v.Name, i+1, step.Title, err)
 		}
 	}
+	// A step can finish between two scrapes (the modern manager deletes 30
+	// pods in about 0.1 s); take the last samples before reading results.
+	e.StopSampling()
 	out := &Outcome{
 		Scenario: sc.Name,
 		Variant:  v.Name,

@@ -1,0 +1,187 @@
+//go:build modern
+
+package main
+
+// The modern wiring, after kube-controller-manager as of v1.3x: one shared
+// informer factory, the replication manager and endpoints controller fed
+// from it with five workers each, a rate-limited client, and leader
+// election so that only one of several controller-managers acts. 2014:
+// run.go starts both loops at once, and two managers both act.
+
+import (
+	"context"
+	"flag"
+	"math/rand"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/golang/glog"
+	"github.com/google/uuid"
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/controller"
+	"github.com/kube-rewind/kube-rewind/pkg/informers"
+	"github.com/kube-rewind/kube-rewind/pkg/queuemetrics"
+	"github.com/kube-rewind/kube-rewind/pkg/resourcelock"
+	"github.com/kube-rewind/kube-rewind/pkg/service"
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/client-go/tools/leaderelection"
+	rl "k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+)
+
+// Ours: upstream's flags are spelled with dashes (--kube-api-qps); these
+// follow the 2014 binaries' underscores.
+var (
+	concurrentRCSyncs       = flag.Int("concurrent_rc_syncs", 5, "How many replication controllers are synced at once (modern).")
+	concurrentEndpointSyncs = flag.Int("concurrent_endpoint_syncs", 5, "How many services' endpoints are synced at once (modern).")
+	burstReplicas           = flag.Int("burst_replicas", controller.BurstReplicas, "The most pods one sync of a replication controller creates or deletes (modern).")
+	kubeAPIQPS              = flag.Float64("kube_api_qps", 20, "Client-side limit on requests per second to the apiserver; 0 means no limit (modern).")
+	kubeAPIBurst            = flag.Int("kube_api_burst", 30, "Burst of requests allowed above kube_api_qps (modern).")
+	minResyncPeriod         = flag.Duration("min_resync_period", 12*time.Hour, "Informers replay their caches to the controllers every min_resync_period to twice that, at random (modern).")
+
+	leaderElect   = flag.Bool("leader_elect", true, "Take part in a leader election and act only while leading (modern).")
+	leaseDuration = flag.Duration("leader_elect_lease_duration", 15*time.Second, "How long a non-leader waits after the last renewal it saw before taking over (modern).")
+	renewDeadline = flag.Duration("leader_elect_renew_deadline", 10*time.Second, "How long the leader keeps retrying a renewal before it gives up leading (modern).")
+	retryPeriod   = flag.Duration("leader_elect_retry_period", 2*time.Second, "How often candidates try to acquire or renew the lease (modern).")
+)
+
+// clientConfig returns the modern client configuration: rate limited, and
+// synchronous writes.
+//
+// Ours: Sync=true asks the apiserver to answer each write when it is done,
+// as a modern apiserver always does; the v0.4 operation polling is turned
+// off, so a write still running when the client stops waiting comes back
+// as a "Working" error, which the manager treats as upstream treats a
+// timeout.
+func clientConfig() *client.Config {
+	return &client.Config{
+		Host:       *master,
+		UserAgent:  "controller-manager",
+		Sync:       true,
+		PollPeriod: -1,
+		// Every request of both controllers shares this one bucket, as
+		// one clientset's did in 2015 (kubernetes/kubernetes#15247).
+		QPS:       float32(*kubeAPIQPS),
+		Burst:     *kubeAPIBurst,
+		Transport: modernTransport(),
+	}
+}
+
+// maxConnsPerHost bounds the modern client's connections to the apiserver.
+const maxConnsPerHost = 100
+
+// modernTransport returns a connection pool of at most maxConnsPerHost
+// connections; requests beyond that wait for a free one.
+//
+// Ours: client-go talks HTTP/2 to kube-apiserver, so all of a
+// controller-manager's requests, however many are in flight, share one
+// connection and its couple of goroutines. Our apiserver speaks HTTP/1.1,
+// where every request in flight holds a connection of its own with two
+// goroutines (a reader and a writer) for as long as the connection lives.
+// Unbounded, a slow-start batch of 245 creates would bring 490 connection
+// goroutines along and the modern manager's goroutine count would measure
+// the transport, not the design. The bound stands in for HTTP/2's
+// multiplexing. The 2014 build keeps the shared pool: its clients did use
+// HTTP/1.1, one connection per request in flight.
+func modernTransport() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxConnsPerHost = maxConnsPerHost
+	t.MaxIdleConnsPerHost = maxConnsPerHost
+	return t
+}
+
+func run(kubeClient client.Interface, registry *prometheus.Registry) {
+	initKlog()
+	glog.Infof("modern design: informers and workqueues; -sync_period and -endpoints_period are not used")
+
+	// Named queues report through this provider; it must be set before the
+	// first queue is made.
+	workqueue.SetProvider(queuemetrics.NewProvider(registry))
+
+	factory := informers.NewSharedInformerFactory(kubeClient, resyncPeriod())
+	rm := controller.NewReplicationManager(factory.Pods(), factory.ReplicationControllers(), kubeClient, *burstReplicas)
+	rm.RegisterMetrics(registry)
+	endpoints := service.NewEndpointController(factory.Pods(), factory.Services(), factory.Endpoints(), kubeClient)
+
+	runControllers := func(ctx context.Context) {
+		factory.Start(ctx.Done())
+		go endpoints.Run(ctx, *concurrentEndpointSyncs)
+		rm.Run(ctx, *concurrentRCSyncs)
+	}
+
+	if !*leaderElect {
+		runControllers(context.Background())
+		select {}
+	}
+
+	hostname, err := os.Hostname()
+	if err != nil {
+		glog.Fatalf("cannot name this candidate: %v", err)
+	}
+	// The hostname alone would let two managers on one machine (every
+	// demo here) claim to be the same leader.
+	id := hostname + "_" + uuid.New().String()
+
+	// Ours: upstream gives leader election a client of its own with
+	// "leader-election" appended to the user agent. Ours is named
+	// "leader-election" outright, so that the apiserver's per-component
+	// request counts keep lease renewals apart from the controllers'
+	// work.
+	electionConfig := clientConfig()
+	electionConfig.UserAgent = "leader-election"
+	electionClient, err := client.New(electionConfig)
+	if err != nil {
+		glog.Fatalf("invalid API configuration: %v", err)
+	}
+	// Ours: the lock lives in the default namespace; kube-system came
+	// later than 2014's API, which has no namespace besides default.
+	lock := &resourcelock.EndpointsLock{
+		Namespace:  api.NamespaceDefault,
+		Name:       "kube-controller-manager",
+		Client:     electionClient,
+		LockConfig: rl.ResourceLockConfig{Identity: id},
+	}
+	glog.Infof("leader election as %s on endpoints %s", id, lock.Describe())
+	leaderelection.RunOrDie(context.Background(), leaderelection.LeaderElectionConfig{
+		Lock:          lock,
+		LeaseDuration: *leaseDuration,
+		RenewDeadline: *renewDeadline,
+		RetryPeriod:   *retryPeriod,
+		Name:          "kube-controller-manager",
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) {
+				glog.Infof("leading as %s: starting controllers", id)
+				runControllers(ctx)
+			},
+			// A manager that lost its lease may still have requests in
+			// flight and caches others no longer trust; like upstream,
+			// it exits and lets its supervisor start it afresh.
+			OnStoppedLeading: func() {
+				glog.Errorf("leader election lost by %s; exiting", id)
+				glog.Flush()
+				os.Exit(1)
+			},
+		},
+	})
+}
+
+// resyncPeriod picks the informers' resync period at random between
+// min_resync_period and twice that, so that controllers started together
+// do not all replay their caches at once (upstream: 12 to 24 hours).
+func resyncPeriod() time.Duration {
+	return time.Duration(float64(minResyncPeriod.Nanoseconds()) * (1 + rand.Float64()))
+}
+
+// initKlog routes client-go's klog output to stderr at glog's verbosity.
+// glog owns the process's global flags (-v, -logtostderr), so klog gets a
+// flag set of its own: registering its flags globally would panic.
+func initKlog() {
+	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(fs)
+	if v := flag.Lookup("v"); v != nil {
+		fs.Set("v", v.Value.String())
+	}
+}

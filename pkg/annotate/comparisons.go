@@ -1,0 +1,238 @@
+package annotate
+
+// The side-by-side pages, as data. Each row names a step, explains what
+// changed and why (with the change that did it), and names the code on
+// each side by declaration, so the excerpts follow the code. Edit here.
+
+// Row is one step compared across the two designs.
+type Row struct {
+	// ID is the row's anchor.
+	ID string
+	// Then and Now name the step in each design; the row's title is
+	// "Then ⟷ Now".
+	Then, Now string
+	// Explain is one paragraph, in the pages' prose markup (backticks,
+	// #NNNN references).
+	Explain string
+	Legacy  []Ref
+	Modern  []Ref
+}
+
+// Comparison is one side-by-side page.
+type Comparison struct {
+	Page  string
+	Title string
+	Intro string
+	// LegacyFile and ModernFile are the pair being compared. Without the
+	// modern file every modern cell says so.
+	LegacyFile, ModernFile string
+	Rows                   []Row
+}
+
+// Comparisons are the side-by-side pages.
+var Comparisons = []Comparison{
+	{
+		Page:       "side-by-side-replication-manager.html",
+		Title:      "The ReplicationManager, 2014 and now",
+		LegacyFile: "pkg/controller/replication_controller.go",
+		ModernFile: "pkg/controller/replication_controller_modern.go",
+		Intro: "The same job — keep each replication controller's pod count at its desired replicas — done by the " +
+			"v0.4 manager of October 2014 (default build) and by today's design (`-tags modern`). Each row is one " +
+			"step: what 2014 did, what replaced it, and the change that did it. The code on each side is cut from " +
+			"the source by declaration name when this page is built.",
+		Rows: []Row{
+			{
+				ID: "watch", Then: "a watch on controllers", Now: "shared informers",
+				Explain: "In 2014 the manager opens one watch on all replication controllers and nothing else. " +
+					"When the stream ends, `util.Forever` opens another one a period later, from the last " +
+					"resourceVersion seen; pods are never watched, so a dead pod is only noticed by the next " +
+					"tick. Today shared informers (the controller framework of kubernetes/kubernetes#5270) list " +
+					"and watch both controllers and pods, keep a local cache of each, and turn every event into " +
+					"the key of the controller it concerns. The RC manager moved onto watches of pods and " +
+					"controllers in #6866 (April 2015).",
+				Legacy: []Ref{
+					{Dir: "pkg/controller", Name: "ReplicationManager.Run"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.watchControllers"},
+				},
+				Modern: []Ref{
+					{Dir: "pkg/controller", Name: "NewReplicationManager"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.addPod"},
+				},
+			},
+			{
+				ID: "tick", Then: "the 10 s tick and synchronize", Now: "a workqueue and workers",
+				Explain: "Every 10 s `synchronize` LISTs every controller and syncs each in its own goroutine, " +
+					"whether or not anything changed: 6 × (1 + #RC) LISTs a minute on an idle cluster " +
+					"(#6562). A failed create waits for the next tick. Today nothing ticks: keys wait in a " +
+					"rate-limited workqueue that folds duplicate keys into one and never hands a key to two " +
+					"workers at once, and a failed sync comes back with a per-key exponential backoff. The " +
+					"workqueue came with the endpoints rewrite (#6943), the rate limiter in #24052, and the RC " +
+					"manager adopted it after controllers hot-looped on API rejections (#30626).",
+				Legacy: []Ref{
+					{Dir: "pkg/controller", Name: "ReplicationManager.synchronize"},
+				},
+				Modern: []Ref{
+					{Dir: "pkg/controller", Name: "ReplicationManager.Run"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.worker"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.processNextWorkItem"},
+				},
+			},
+			{
+				ID: "list", Then: "a LIST of pods per sync", Now: "the pod lister",
+				Explain: "Each 2014 sync asks the apiserver for the controller's pods, and the apiserver reads " +
+					"every pod out of etcd before applying the selector, so a sync costs in proportion to all " +
+					"pods in the cluster. At 1 500 replicas on 50 nodes each LIST took seconds and saturated a " +
+					"4-core master (#6514). Today the sync reads the informer's cache through a lister and sends " +
+					"no request; in exchange it must not act before the cache is full, which is why `Run` waits " +
+					"for the caches to sync (#10147, after the restart overshoot of #10030).",
+				Legacy: []Ref{
+					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "ListPods"},
+				},
+				Modern: []Ref{
+					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "podLister"},
+				},
+			},
+			{
+				ID: "burst", Then: "a goroutine per pod", Now: "slowStartBatch and a burst cap",
+				Explain: "2014 starts one goroutine and one POST for every missing pod at once, with no upper " +
+					"bound: scaling to 1 000 means 1 000 concurrent requests (#4866), and under a quota that " +
+					"refuses them all the same 1 000 requests come back every 10 s. Today one sync creates at " +
+					"most `burstReplicas` (500) pods (#7869), in slow-start batches of 1, 2, 4, … that stop at " +
+					"the first failure, so a doomed scale-up costs one request instead of 500 (#49142).",
+				Legacy: []Ref{
+					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "createReplica"},
+				},
+				Modern: []Ref{
+					{Dir: "pkg/controller", Name: "BurstReplicas"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.manageReplicas"},
+					{Dir: "pkg/controller", Name: "slowStartBatch"},
+				},
+			},
+			{
+				ID: "expectations", Then: "no guard against double counting", Now: "expectations",
+				Explain: "Nothing in 2014 remembers which creates are still in flight: a sync that runs before new " +
+					"pods show up in a LIST creates them again. A cache makes this worse, since it always lags " +
+					"the writes, so the 2015 rewrite added expectations (#6866): before acting, a sync records " +
+					"how many creates or deletes it expects to observe, and later syncs do nothing until the " +
+					"informer has seen them or 5 minutes pass. They must be checked before the pods are " +
+					"counted (#8138), and deletions are tracked per pod so a graceful delete is counted once " +
+					"(#22579).",
+				Legacy: []Ref{
+					{Dir: "pkg/controller", Name: "RealPodControl.createReplica"},
+				},
+				Modern: []Ref{
+					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "SatisfiedExpectations("},
+					{Dir: "pkg/controller", Name: "ControllerExpectations.SatisfiedExpectations"},
+					{Dir: "pkg/controller", Name: "UIDTrackingControllerExpectations.DeletionObserved"},
+				},
+			},
+			{
+				ID: "ownership", Then: "the label selector", Now: "ControllerRef (claimPods)",
+				Explain: "In 2014 a pod belongs to every controller whose selector matches its labels, so two " +
+					"controllers with overlapping selectors count each other's pods and fight over the total " +
+					"(#11981). Today each pod names at most one owner in its `ownerReferences`: a sync claims " +
+					"the pods that point at it and still match, adopts matching orphans, and releases pods " +
+					"that no longer match. The RC manager began setting ControllerRef in #27600 (2016), and " +
+					"the claim/adopt/release logic became shared code in #41361 (2017).",
+				Legacy: []Ref{
+					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "filterActivePods("},
+					{Dir: "pkg/controller", Name: "filterActivePods"},
+				},
+				Modern: []Ref{
+					{Dir: "pkg/controller", Name: "ReplicationManager.claimPods"},
+					{Dir: "pkg/controller", Name: "BaseControllerRefManager.ClaimObject"},
+				},
+			},
+			{
+				ID: "deletion", Then: "deletion in list order", Now: "getPodsToDelete ranking",
+				Explain: "2014 deletes the first surplus pods the LIST returned, whatever their state: a Running " +
+					"pod goes as readily as one still waiting for a host. By mid-2015 the manager sorted " +
+					"candidates so that unscheduled, pending and not-ready pods go first; today " +
+					"`getPodsToDelete` also prefers pods on nodes crowded with their siblings and, since " +
+					"#99212 (GA in #125459), picks among similarly old pods at random.",
+				Legacy: []Ref{
+					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "deletePod"},
+				},
+				Modern: []Ref{
+					{Dir: "pkg/controller", Name: "getPodsToDelete"},
+					{Dir: "pkg/controller", Name: "getPodsRankedByRelatedPodsOnSameNode"},
+					{Dir: "pkg/controller", Name: "ActivePodsWithRanks.Less"},
+				},
+			},
+			{
+				ID: "status", Then: "no status write", Now: "calculateStatus and a status write",
+				Explain: "The v0.4 manager writes nothing back to the controller: the apiserver fills " +
+					"`currentState.replicas` by counting matching pods on every GET and LIST of a controller, " +
+					"one more pod LIST per read. Once the manager kept a cache it reported status itself; " +
+					"today it computes the counts from the pods it claimed and writes them with one update, " +
+					"skipped when nothing changed, so an idle controller costs no requests.",
+				Legacy: []Ref{
+					{Dir: "pkg/registry/controller", Name: "REST.fillCurrentState"},
+				},
+				Modern: []Ref{
+					{Dir: "pkg/controller", Name: "calculateStatus"},
+					{Dir: "pkg/controller", Name: "updateReplicationControllerStatus"},
+				},
+			},
+			{
+				ID: "leader", Then: "util.Forever, no lock", Now: "leader election",
+				Explain: "In 2014 the controller-manager starts its loops under `util.Forever` and runs them " +
+					"for the life of the process; two controller-managers both act, and both create the same " +
+					"missing pods. High availability meant a `podmaster` sidecar holding an etcd lease until " +
+					"`--leader-elect` arrived in Kubernetes 1.2 (#19621), built on the client library of " +
+					"#16830. Today only the holder of a lease, stored through the apiserver, runs the loops.",
+				Legacy: []Ref{
+					{Dir: "cmd/controller-manager", Name: "run"},
+					{Dir: "pkg/util", Name: "Forever"},
+				},
+				Modern: []Ref{
+					{Dir: "cmd/controller-manager", Name: "run"},
+				},
+			},
+		},
+	},
+	{
+		Page:       "side-by-side-endpoints.html",
+		Title:      "The endpoints controller, 2014 and now",
+		LegacyFile: "pkg/service/endpoints_controller.go",
+		ModernFile: "pkg/service/endpoints_controller_modern.go",
+		Intro: "The endpoints controller keeps, for every service, the list of `ip:port` pairs of the pods its " +
+			"selector matches. In October 2014 it had just moved from the apiserver into the " +
+			"controller-manager and still recomputed everything every 10 s; today it reacts to changes.",
+		Rows: []Row{
+			{
+				ID: "loop", Then: "util.Forever and a LIST of everything", Now: "informers and a workqueue of service keys",
+				Explain: "Every 10 s the 2014 controller LISTs all services, then LISTs the pods of each one and " +
+					"GETs its endpoints: 1 + 2·S requests per pass for S services even when nothing changed, " +
+					"and each pod LIST reads every pod on the server. In the 2015 density tests these LISTs " +
+					"were over 60 % of the apiserver's CPU (#6518). The rewrite in #6943 put services and pods " +
+					"in local caches and the keys of services whose pods changed in a workqueue — the first " +
+					"use of `pkg/util/workqueue`, so a big service cannot starve the small ones.",
+				Legacy: []Ref{
+					{Dir: "cmd/controller-manager", Name: "run"},
+					{Dir: "pkg/service", Name: "EndpointController.SyncServiceEndpoints", Focus: "ListServices"},
+				},
+				Modern: []Ref{
+					{Dir: "pkg/service", Name: "NewEndpointController"},
+					{Dir: "pkg/service", Name: "EndpointController.getPodServiceMemberships"},
+					{Dir: "pkg/service", Name: "EndpointController.processNextWorkItem"},
+				},
+			},
+			{
+				ID: "compare", Then: "GET and compare", Now: "compare against the cache",
+				Explain: "v0.4 already skipped the write when a service's addresses had not changed, but had to " +
+					"GET the endpoints object on every pass to know it. Today the current endpoints come from " +
+					"a lister, so a sync with nothing to change sends no request at all, and one that does " +
+					"sends a single create or update.",
+				Legacy: []Ref{
+					{Dir: "pkg/service", Name: "EndpointController.SyncServiceEndpoints", Focus: "GetEndpoints"},
+					{Dir: "pkg/service", Name: "EndpointController.SyncServiceEndpoints", Focus: "endpointsEqual("},
+					{Dir: "pkg/service", Name: "endpointsEqual"},
+				},
+				Modern: []Ref{
+					{Dir: "pkg/service", Name: "EndpointController.syncService"},
+				},
+			},
+		},
+	},
+}

@@ -1,0 +1,89 @@
+package annotate
+
+// Syntax highlighting with chroma. Each file is tokenised once, as a
+// whole, so a token that spans lines (a raw string) is coloured right; the
+// sections then render slices of its lines with their real line numbers.
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io"
+
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+)
+
+// codeStyle is chroma's GitHub light theme: dark text on a light ground,
+// with enough contrast to read and to print.
+const codeStyle = "github"
+
+// highlighted is a file's tokens, one slice per line.
+type highlighted struct {
+	lines [][]chroma.Token
+}
+
+// highlight tokenises f's source.
+func highlight(f *File) (*highlighted, error) {
+	lexer := lexers.Get("go")
+	if lexer == nil {
+		return nil, fmt.Errorf("chroma has no Go lexer")
+	}
+	it, err := chroma.Coalesce(lexer).Tokenise(nil, string(f.src))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", f.Path, err)
+	}
+	return &highlighted{lines: chroma.SplitTokensIntoLines(it.Tokens())}, nil
+}
+
+// formatter returns chroma's HTML formatter with numbering from base: CSS
+// classes (the stylesheet is written once) and line numbers. With
+// linkable, each line gets an id (L<n>) so other pages can link to it;
+// excerpts leave it off, since two files on one page would repeat ids.
+func formatter(base int, linkable bool) *chromahtml.Formatter {
+	return chromahtml.New(
+		chromahtml.WithClasses(true),
+		chromahtml.WithLineNumbers(true),
+		chromahtml.WithLinkableLineNumbers(linkable, "L"),
+		chromahtml.BaseLineNumber(base),
+		chromahtml.TabWidth(4),
+	)
+}
+
+// render writes lines r.From..r.To as one highlighted block.
+func (h *highlighted) render(r LineRange, linkable bool) (template.HTML, error) {
+	var tokens []chroma.Token
+	for l := r.From; l <= r.To && l-1 < len(h.lines); l++ {
+		tokens = append(tokens, h.lines[l-1]...)
+	}
+	style := styles.Get(codeStyle)
+	var buf bytes.Buffer
+	if err := formatter(r.From, linkable).Format(&buf, style, chroma.Literator(tokens...)); err != nil {
+		return "", err
+	}
+	return template.HTML(buf.String()), nil
+}
+
+// renderRanges renders several ranges, with a gap mark between ranges that
+// are not adjacent.
+func (h *highlighted) renderRanges(rs []LineRange, linkable bool) (template.HTML, error) {
+	var buf bytes.Buffer
+	for i, r := range rs {
+		if i > 0 {
+			buf.WriteString(`<div class="gap" aria-hidden="true">⋮</div>`)
+		}
+		block, err := h.render(r, linkable)
+		if err != nil {
+			return "", err
+		}
+		buf.WriteString(string(block))
+	}
+	return template.HTML(buf.String()), nil
+}
+
+// writeChromaCSS writes the highlighting rules for the stylesheet.
+func writeChromaCSS(w io.Writer) error {
+	return formatter(1, true).WriteCSS(w, styles.Get(codeStyle))
+}

@@ -1,0 +1,246 @@
+package annotate
+
+// Prose: comment lines grouped into paragraphs, lists and preformatted
+// blocks, and the little inline markup the pages understand — backtick
+// code spans, issue and PR references, and URLs.
+
+import (
+	"html"
+	"html/template"
+	"regexp"
+	"strings"
+)
+
+// BlockKind says how a paragraph is shown.
+type BlockKind int
+
+const (
+	// Text is an ordinary paragraph.
+	Text BlockKind = iota
+	// List is a bulleted or numbered list (indented "- item" lines).
+	List
+	// Pre is indented text shown as it is, like a code block in a Go doc
+	// comment.
+	Pre
+)
+
+// Markers open a paragraph that points at a liberty taken by the port
+// (Ours:) or at the other variant (2014:, Modern:).
+var markers = []string{"Ours", "2014", "Modern"}
+
+// Paragraph is one block of prose.
+type Paragraph struct {
+	Kind BlockKind
+	// Marker is "Ours", "2014" or "Modern" when the paragraph opens with
+	// that word and a colon; Text then holds what follows it.
+	Marker string
+	// Text is the paragraph's text, its lines joined by spaces (by
+	// newlines for Pre).
+	Text string
+	// Items are a List's entries.
+	Items []string
+}
+
+var listItem = regexp.MustCompile(`^\s*(?:[-*•]|\d{1,2}[.)])\s+(.*)$`)
+
+// Paragraphs groups comment lines (without their //) into blocks; blank
+// lines separate paragraphs.
+func Paragraphs(lines []string) []Paragraph {
+	var out []Paragraph
+	var cur *Paragraph
+	var buf []string
+	closeText := func() {
+		if len(buf) == 0 {
+			return
+		}
+		p := Paragraph{Kind: Text, Text: strings.Join(buf, " ")}
+		for _, m := range markers {
+			if rest, ok := strings.CutPrefix(p.Text, m+":"); ok {
+				p.Marker = m
+				p.Text = strings.TrimSpace(rest)
+				break
+			}
+		}
+		out = append(out, p)
+		buf = nil
+	}
+	end := func() {
+		closeText()
+		if cur != nil {
+			out = append(out, *cur)
+			cur = nil
+		}
+	}
+	for i, line := range lines {
+		indented := strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")
+		blockStart := i == 0 || strings.TrimSpace(lines[i-1]) == ""
+		switch {
+		case strings.TrimSpace(line) == "":
+			end()
+		case listItem.MatchString(line) && (indented || (blockStart && strings.HasPrefix(line, "- ")) || (cur != nil && cur.Kind == List)):
+			closeText()
+			if cur != nil && cur.Kind != List {
+				end()
+			}
+			if cur == nil {
+				cur = &Paragraph{Kind: List}
+			}
+			cur.Items = append(cur.Items, strings.TrimSpace(listItem.FindStringSubmatch(line)[1]))
+		case indented && cur != nil && cur.Kind == List:
+			n := len(cur.Items) - 1
+			cur.Items[n] += " " + strings.TrimSpace(line)
+		case indented && len(buf) == 0:
+			if cur != nil && cur.Kind != Pre {
+				end()
+			}
+			if cur == nil {
+				cur = &Paragraph{Kind: Pre}
+				cur.Text = dedent(line)
+			} else {
+				cur.Text += "\n" + dedent(line)
+			}
+		default:
+			if cur != nil {
+				end()
+			}
+			buf = append(buf, strings.TrimSpace(line))
+		}
+	}
+	end()
+	return out
+}
+
+// dedent removes the indentation that marks a preformatted line.
+func dedent(line string) string {
+	if strings.HasPrefix(line, "\t") {
+		return line[1:]
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(line, "  "), " ")
+}
+
+// Issue and PR links. A bare #NNNN is a kubernetes/kubernetes number, as
+// the comments in this repository use it.
+var (
+	urlPattern  = regexp.MustCompile(`^https?://[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?::\d+)?(?:/[^\s<>"'` + "`" + `]*)?`)
+	repoPattern = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9][A-Za-z0-9._-]*)#(\d+)`)
+	barePattern = regexp.MustCompile(`^#(\d+)`)
+)
+
+// IssueURL is where a reference to owner/repo#n points.
+func IssueURL(owner, repo, n string) string {
+	return "https://github.com/" + owner + "/" + repo + "/issues/" + n
+}
+
+// Inline renders one paragraph's text as HTML: text is escaped, `code`
+// becomes <code>, and references and URLs become links.
+func Inline(text string) template.HTML {
+	var b strings.Builder
+	parts := strings.Split(text, "`")
+	if len(parts)%2 == 0 {
+		// An unmatched backtick: keep the last one as text.
+		last := len(parts) - 1
+		parts[last-1] += "`" + parts[last]
+		parts = parts[:last]
+	}
+	for i, part := range parts {
+		if i%2 == 1 {
+			b.WriteString("<code>")
+			b.WriteString(html.EscapeString(part))
+			b.WriteString("</code>")
+			continue
+		}
+		linkify(&b, part)
+	}
+	return template.HTML(b.String())
+}
+
+// linkify writes s escaped, with URLs and issue references as links.
+func linkify(b *strings.Builder, s string) {
+	plainFrom := 0
+	emit := func(to int) {
+		b.WriteString(html.EscapeString(s[plainFrom:to]))
+	}
+	link := func(at, end int, href string) {
+		emit(at)
+		b.WriteString(`<a href="` + html.EscapeString(href) + `">`)
+		b.WriteString(html.EscapeString(s[at:end]))
+		b.WriteString(`</a>`)
+		plainFrom = end
+	}
+	for i := 0; i < len(s); {
+		wordStart := i == 0 || !isWordByte(s[i-1]) && s[i-1] != '/' && s[i-1] != '#' && s[i-1] != '&'
+		rest := s[i:]
+		if wordStart {
+			if m := urlPattern.FindString(rest); m != "" {
+				m = strings.TrimRight(m, ".,;:!?)]'")
+				link(i, i+len(m), m)
+				i += len(m)
+				continue
+			}
+			if m := repoPattern.FindStringSubmatch(rest); m != nil {
+				link(i, i+len(m[0]), IssueURL(m[1], m[2], m[3]))
+				i += len(m[0])
+				continue
+			}
+			if m := barePattern.FindStringSubmatch(rest); m != nil && !followedByWord(rest, len(m[0])) {
+				link(i, i+len(m[0]), IssueURL("kubernetes", "kubernetes", m[1]))
+				i += len(m[0])
+				continue
+			}
+		}
+		i++
+	}
+	emit(len(s))
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// followedByWord reports whether a match is glued to more word characters
+// (#12abc is not a reference).
+func followedByWord(s string, n int) bool {
+	return n < len(s) && isWordByte(s[n])
+}
+
+// ProseHTML renders paragraphs as HTML blocks; markers become badges.
+func ProseHTML(ps []Paragraph) template.HTML {
+	var b strings.Builder
+	for _, p := range ps {
+		switch p.Kind {
+		case List:
+			b.WriteString("<ul>")
+			for _, it := range p.Items {
+				b.WriteString("<li>")
+				b.WriteString(string(Inline(it)))
+				b.WriteString("</li>")
+			}
+			b.WriteString("</ul>\n")
+		case Pre:
+			b.WriteString(`<pre class="doc">`)
+			b.WriteString(html.EscapeString(p.Text))
+			b.WriteString("</pre>\n")
+		default:
+			if p.Marker != "" {
+				cls := markerClass(p.Marker)
+				b.WriteString(`<p class="marked ` + cls + `"><span class="badge ` + cls + `">` + p.Marker + `</span> `)
+			} else {
+				b.WriteString("<p>")
+			}
+			b.WriteString(string(Inline(p.Text)))
+			b.WriteString("</p>\n")
+		}
+	}
+	return template.HTML(b.String())
+}
+
+// markerClass is the CSS class for a marker.
+func markerClass(m string) string {
+	switch m {
+	case "Ours":
+		return "m-ours"
+	case "2014":
+		return "m-2014"
+	}
+	return "m-modern"
+}

@@ -1,0 +1,130 @@
+package annotate
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestInlineMarkupLinksReferencesAndKeepsCodeLiteral(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{
+			"a kubernetes reference links to its issue",
+			"see kubernetes/kubernetes#6866.",
+			`see <a href="https://github.com/kubernetes/kubernetes/issues/6866">kubernetes/kubernetes#6866</a>.`,
+		},
+		{
+			"a bare number is a kubernetes reference",
+			"(#7869, May 2015)",
+			`(<a href="https://github.com/kubernetes/kubernetes/issues/7869">#7869</a>, May 2015)`,
+		},
+		{
+			"another repository keeps its own address",
+			"etcd-io/etcd#925",
+			`<a href="https://github.com/etcd-io/etcd/issues/925">etcd-io/etcd#925</a>`,
+		},
+		{
+			"URLs are linked without trailing punctuation",
+			"at https://example.org/a/b.",
+			`at <a href="https://example.org/a/b">https://example.org/a/b</a>.`,
+		},
+		{
+			"a URL without a real host stays text",
+			"http://host:port/api",
+			`http://host:port/api`,
+		},
+		{
+			"backticks make code, and code is not linked",
+			"call `f(#12)` then #13",
+			`call <code>f(#12)</code> then <a href="https://github.com/kubernetes/kubernetes/issues/13">#13</a>`,
+		},
+		{
+			"text is escaped",
+			`a < b && "c"`,
+			`a &lt; b &amp;&amp; &#34;c&#34;`,
+		},
+		{
+			"a number glued to a word is no reference",
+			"C#5 and #12abc",
+			`C#5 and #12abc`,
+		},
+		{
+			"an unmatched backtick stays text",
+			"one ` tick",
+			"one ` tick",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(Inline(tc.in)); got != tc.want {
+				t.Errorf("Inline(%q)\n got %s\nwant %s", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestMarkersOpeningAParagraphGetABadge(t *testing.T) {
+	for _, tc := range []struct {
+		marker, class string
+	}{
+		{"Ours", "m-ours"},
+		{"2014", "m-2014"},
+		{"Modern", "m-modern"},
+	} {
+		t.Run(tc.marker, func(t *testing.T) {
+			ps := Paragraphs([]string{tc.marker + ": the reason,", "over two lines."})
+			if len(ps) != 1 || ps[0].Marker != tc.marker || ps[0].Text != "the reason, over two lines." {
+				t.Fatalf("paragraphs = %+v", ps)
+			}
+			html := string(ProseHTML(ps))
+			want := `<span class="badge ` + tc.class + `">` + tc.marker + `</span>`
+			if !strings.Contains(html, want) || !strings.Contains(html, `class="marked `+tc.class+`"`) {
+				t.Errorf("html = %s, want the %s badge", html, tc.marker)
+			}
+		})
+	}
+}
+
+func TestAMarkerInsideAParagraphIsJustText(t *testing.T) {
+	ps := Paragraphs([]string{"The manager acts. Ours: not a marker here."})
+	if ps[0].Marker != "" {
+		t.Errorf("marker = %q, want none", ps[0].Marker)
+	}
+}
+
+func TestParagraphsSeparateOnBlankLinesAndKnowListsAndIndentedText(t *testing.T) {
+	ps := Paragraphs([]string{
+		"First paragraph",
+		"continues.",
+		"",
+		"Second:",
+		"  - one item",
+		"    wrapped",
+		"  - two",
+		"",
+		"\tcode line 1",
+		"\tcode line 2",
+	})
+	if len(ps) != 4 {
+		t.Fatalf("got %d blocks, want 4: %+v", len(ps), ps)
+	}
+	if ps[0].Kind != Text || ps[0].Text != "First paragraph continues." {
+		t.Errorf("block 0 = %+v", ps[0])
+	}
+	if ps[1].Kind != Text || ps[1].Text != "Second:" {
+		t.Errorf("block 1 = %+v", ps[1])
+	}
+	if ps[2].Kind != List || len(ps[2].Items) != 2 || ps[2].Items[0] != "one item wrapped" {
+		t.Errorf("block 2 = %+v", ps[2])
+	}
+	if ps[3].Kind != Pre || ps[3].Text != "code line 1\ncode line 2" {
+		t.Errorf("block 3 = %+v", ps[3])
+	}
+}
+
+func TestAYearStartingAWrappedLineIsNotAList(t *testing.T) {
+	ps := Paragraphs([]string{"as it was in", "2014. Then it changed."})
+	if len(ps) != 1 || ps[0].Kind != Text {
+		t.Errorf("paragraphs = %+v, want one text paragraph", ps)
+	}
+}

@@ -1,0 +1,150 @@
+//go:build modern
+
+package controller
+
+// Follows kubernetes/kubernetes pkg/controller/replicaset/replica_set_test.go
+// as of v1.3x: the status a sync writes, and when it writes none.
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
+	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/conversion"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func TestStatusIsWrittenOnceWhenItChangesAndNotAtAllWhenItDoesNot(t *testing.T) {
+	f := newFixture(t, &client.Fake{}, BurstReplicas)
+	rc := newRC(2)
+	rc.Generation = 4
+	f.addRC(t, rc)
+	f.addPods(t, newPods(2, rc)...)
+	if err := f.sync(t, rc); err != nil {
+		t.Fatal(err)
+	}
+	writes := f.statusWrites()
+	if len(writes) != 1 {
+		t.Fatalf("%d status writes, want 1", len(writes))
+	}
+	cur := writes[0].CurrentState
+	if cur.Replicas != 2 || cur.ReadyReplicas != 2 || cur.AvailableReplicas != 2 || cur.FullyLabeledReplicas != 2 || cur.ObservedGeneration != 4 {
+		t.Errorf("wrote status %+v", cur)
+	}
+	if writes[0].DesiredState.Replicas != 2 || writes[0].ResourceVersion != 18 {
+		t.Errorf("status write must carry the spec and the resourceVersion it was read at: %+v", writes[0])
+	}
+
+	// The informer brings back what was written; nothing to write now.
+	f.addRC(t, conversion.ReplicationControllerToV1(writes[0]))
+	f.client.ClearActions()
+	if err := f.sync(t, rc); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.client.Actions()); n != 0 {
+		t.Errorf("an unchanged controller cost %d requests: %+v", n, f.client.Actions())
+	}
+}
+
+func TestTheApiserversOwnReplicaCountDoesNotCauseAStatusWrite(t *testing.T) {
+	f := newFixture(t, &client.Fake{}, BurstReplicas)
+	rc := newRC(2)
+	rc.Status = v1.ReplicationControllerStatus{Replicas: 3, FullyLabeledReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2}
+	f.addRC(t, rc)
+	finished := newPod("finished", rc)
+	finished.Status.Phase = v1.PodFailed
+	f.addPods(t, append(newPods(2, rc), finished)...)
+	if err := f.sync(t, rc); err != nil {
+		t.Fatal(err)
+	}
+	// The apiserver counted the finished pod into replicas; the manager
+	// does not, but that alone is no reason to write.
+	if n := len(f.statusWrites()); n != 0 {
+		t.Errorf("%d status writes, want none", n)
+	}
+}
+
+// statusClient fails the first failUpdates controller updates.
+type statusClient struct {
+	*client.Fake
+	mu          sync.Mutex
+	failUpdates int
+}
+
+func (c *statusClient) UpdateReplicationController(ctx api.Context, rc *api.ReplicationController) (*api.ReplicationController, error) {
+	out, err := c.Fake.UpdateReplicationController(ctx, rc)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.failUpdates > 0 {
+		c.failUpdates--
+		return nil, apierrors.NewConflict("replicationController", rc.ID, errors.New("101: compare failed"))
+	}
+	return out, err
+}
+
+func TestAFailedStatusWriteIsRetriedOnceOnAFreshCopy(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		failUpdates int
+		wantErr     bool
+		wantActions string
+	}{
+		{"first write conflicts", 1, false, "[update-controller get-controller update-controller]"},
+		{"both writes conflict", 2, true, "[update-controller get-controller update-controller]"},
+		{"first write succeeds", 0, false, "[update-controller]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &statusClient{Fake: &client.Fake{}, failUpdates: tc.failUpdates}
+			f := newFixture(t, c, BurstReplicas)
+			rc := newRC(1)
+			f.addRC(t, rc)
+			f.addPods(t, newPod("pod0", rc))
+			// Someone resized the controller after the cache saw it.
+			f.client.Ctrl.DesiredState.Replicas = 5
+			f.client.Ctrl.ResourceVersion = 19
+			err := f.sync(t, rc)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("sync error %v, want error: %v", err, tc.wantErr)
+			}
+			var names []string
+			for _, a := range f.client.Actions() {
+				names = append(names, a.Action)
+			}
+			if fmt.Sprint(names) != tc.wantActions {
+				t.Errorf("actions %v, want %s", names, tc.wantActions)
+			}
+			if writes := f.statusWrites(); tc.failUpdates > 0 {
+				retry := writes[len(writes)-1]
+				if retry.DesiredState.Replicas != 5 || retry.ResourceVersion != 19 || retry.CurrentState.Replicas != 1 {
+					t.Errorf("the retry must keep the fresh spec and set our status: %+v", retry)
+				}
+			}
+		})
+	}
+}
+
+func TestAMinReadySecondsControllerComesBackWhenItsPodsBecomeAvailable(t *testing.T) {
+	f := newFixture(t, &client.Fake{}, BurstReplicas)
+	rc := newRC(1)
+	rc.Spec.MinReadySeconds = 3600
+	f.addRC(t, rc)
+	pod := newPod("pod0", rc)
+	pod.Status.Conditions[0].LastTransitionTime = metav1.Now()
+	f.addPods(t, pod)
+	if err := f.sync(t, rc); err != nil {
+		t.Fatal(err)
+	}
+	writes := f.statusWrites()
+	if len(writes) != 1 || writes[0].CurrentState.ReadyReplicas != 1 || writes[0].CurrentState.AvailableReplicas != 0 {
+		t.Fatalf("want ready 1, available 0, got %+v", writes)
+	}
+	// The key waits in the delaying queue, not in the queue proper.
+	if n := f.rm.queue.Len(); n != 0 {
+		t.Errorf("queue length %d, want the key only scheduled for later", n)
+	}
+}

@@ -1,0 +1,187 @@
+//go:build modern
+
+package service
+
+// Follows kubernetes/kubernetes pkg/controller/endpoint/endpoints_controller_test.go
+// as of v1.3x: syncService runs on caches loaded by hand, against our
+// recording client.Fake.
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/informers"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+type fixture struct {
+	e       *EndpointController
+	client  *client.Fake
+	factory *informers.SharedInformerFactory
+}
+
+func newFixture(t *testing.T) *fixture {
+	c := &client.Fake{}
+	f := informers.NewSharedInformerFactory(c, 0)
+	e := NewEndpointController(f.Pods(), f.Services(), f.Endpoints(), c)
+	t.Cleanup(e.queue.ShutDown)
+	return &fixture{e: e, client: c, factory: f}
+}
+
+func (f *fixture) add(t *testing.T, objs ...interface{}) {
+	t.Helper()
+	for _, obj := range objs {
+		var err error
+		switch o := obj.(type) {
+		case *v1.Pod:
+			err = f.factory.Pods().Informer().GetIndexer().Add(o)
+		case *v1.Service:
+			err = f.factory.Services().Informer().GetIndexer().Add(o)
+		case *v1.Endpoints:
+			err = f.factory.Endpoints().Informer().GetIndexer().Add(o)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func service(targetPort intstr.IntOrString) *v1.Service {
+	return &v1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "foo", Namespace: api.NamespaceDefault},
+		Spec: v1.ServiceSpec{
+			Selector: map[string]string{"foo": "bar"},
+			Ports:    []v1.ServicePort{{Port: 80, TargetPort: targetPort}},
+		},
+	}
+}
+
+func servingPod(name, ip string, ready bool) *v1.Pod {
+	status := v1.ConditionTrue
+	if !ready {
+		status = v1.ConditionFalse
+	}
+	return &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: api.NamespaceDefault, Labels: map[string]string{"foo": "bar"}, ResourceVersion: "1"},
+		Spec: v1.PodSpec{Containers: []v1.Container{{Name: "c", Ports: []v1.ContainerPort{
+			{Name: "http", ContainerPort: 8080}, {Name: "admin", ContainerPort: 9090},
+		}}}},
+		Status: v1.PodStatus{Phase: v1.PodRunning, PodIP: ip, Conditions: []v1.PodCondition{{Type: v1.PodReady, Status: status}}},
+	}
+}
+
+func existingEndpoints(rv string, eps ...string) *v1.Endpoints {
+	out := &v1.Endpoints{ObjectMeta: metav1.ObjectMeta{Name: "foo", Namespace: api.NamespaceDefault, ResourceVersion: rv}}
+	for _, ep := range eps {
+		ip, port, _ := net.SplitHostPort(ep)
+		n, _ := strconv.Atoi(port)
+		out.Subsets = append(out.Subsets, v1.EndpointSubset{Addresses: []v1.EndpointAddress{{IP: ip}}, Ports: []v1.EndpointPort{{Port: int32(n)}}})
+	}
+	return out
+}
+
+func (f *fixture) sync(t *testing.T) {
+	t.Helper()
+	if err := f.e.syncService(context.Background(), "default/foo"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestANewServiceGetsItsEndpointsCreated(t *testing.T) {
+	f := newFixture(t)
+	f.add(t, service(intstr.FromInt32(0)), servingPod("a", "1.2.3.4", true))
+	f.sync(t)
+	actions := f.client.Actions()
+	if len(actions) != 1 || actions[0].Action != "create-endpoints" {
+		t.Fatalf("actions %+v, want one create-endpoints", actions)
+	}
+	eps := actions[0].Value.(*api.Endpoints)
+	if eps.ID != "foo" || fmt.Sprint(eps.Endpoints) != "[1.2.3.4:8080]" {
+		t.Errorf("created %+v", eps)
+	}
+}
+
+func TestOnlyReadyPodsWithAnAddressAreEndpointsAndTheNamedPortIsUsed(t *testing.T) {
+	f := newFixture(t)
+	noIP := servingPod("no-ip", "", true)
+	failed := servingPod("failed", "5.5.5.5", true)
+	failed.Status.Phase = v1.PodFailed
+	f.add(t, service(intstr.FromString("admin")), existingEndpoints("7"),
+		servingPod("a", "1.2.3.4", true), servingPod("b", "1.2.3.5", true), servingPod("not-ready", "1.2.3.6", false), noIP, failed)
+	f.sync(t)
+	actions := f.client.Actions()
+	if len(actions) != 1 || actions[0].Action != "update-endpoints" {
+		t.Fatalf("actions %+v, want one update-endpoints", actions)
+	}
+	eps := actions[0].Value.(*api.Endpoints)
+	got := append([]string{}, eps.Endpoints...)
+	sort.Strings(got)
+	if fmt.Sprint(got) != "[1.2.3.4:9090 1.2.3.5:9090]" || eps.ResourceVersion != 7 {
+		t.Errorf("updated to %v at rv %d", got, eps.ResourceVersion)
+	}
+}
+
+func TestUnchangedEndpointsCostNoRequest(t *testing.T) {
+	f := newFixture(t)
+	f.add(t, service(intstr.FromInt32(0)), existingEndpoints("3", "1.2.3.4:8080"), servingPod("a", "1.2.3.4", true))
+	f.sync(t)
+	if n := len(f.client.Actions()); n != 0 {
+		t.Errorf("%d requests for unchanged endpoints: %+v", n, f.client.Actions())
+	}
+}
+
+func TestADeletedServiceOrOneWithoutSelectorIsLeftAlone(t *testing.T) {
+	f := newFixture(t)
+	f.sync(t)
+	noSelector := service(intstr.FromInt32(0))
+	noSelector.Spec.Selector = nil
+	f.add(t, noSelector)
+	f.sync(t)
+	if n := len(f.client.Actions()); n != 0 {
+		t.Errorf("%d requests: %+v", n, f.client.Actions())
+	}
+}
+
+func TestPodChangesQueueTheServicesThatSelectThem(t *testing.T) {
+	f := newFixture(t)
+	f.add(t, service(intstr.FromInt32(0)))
+	drain := func() []string {
+		var keys []string
+		for f.e.queue.Len() > 0 {
+			k, _ := f.e.queue.Get()
+			f.e.queue.Done(k)
+			keys = append(keys, k)
+		}
+		return keys
+	}
+	pod := servingPod("a", "1.2.3.4", true)
+	f.e.addPod(pod)
+	if keys := drain(); fmt.Sprint(keys) != "[default/foo]" {
+		t.Errorf("add queued %v", keys)
+	}
+	f.e.updatePod(pod, pod.DeepCopy())
+	if keys := drain(); len(keys) != 0 {
+		t.Errorf("a resync queued %v", keys)
+	}
+	moved := pod.DeepCopy()
+	moved.Labels = map[string]string{"foo": "elsewhere"}
+	moved.ResourceVersion = "2"
+	f.e.updatePod(pod, moved)
+	if keys := drain(); fmt.Sprint(keys) != "[default/foo]" {
+		t.Errorf("a pod leaving the service queued %v", keys)
+	}
+	other := servingPod("b", "1.2.3.5", true)
+	other.Labels = nil
+	f.e.deletePod(other)
+	if keys := drain(); len(keys) != 0 {
+		t.Errorf("an unrelated pod queued %v", keys)
+	}
+}
