@@ -3,6 +3,7 @@ module github.com/kube-rewind/kube-rewind
 go 1.26.0
 
 require (
+	codeberg.org/go-fonts/liberation v0.5.0
 	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/golang/glog v1.2.5
 	gonum.org/v1/plot v0.17.0
@@ -10,7 +11,6 @@ require (
 )
 
 require (
-	codeberg.org/go-fonts/liberation v0.5.0 // indirect
 	codeberg.org/go-latex/latex v0.2.0 // indirect
 	codeberg.org/go-pdf/fpdf v0.11.1 // indirect
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect

@@ -121,7 +121,9 @@ type drawFunc func(dc draw.Canvas)
 func withLegend(p *plot.Plot, items legendItems) drawFunc {
 	return func(dc draw.Canvas) {
 		lg := legend(items...)
-		width := lg.Rectangle(dc).Size().X + vg.Points(12)
+		// The slack lets a wider fallback font fit where the SVG file is
+		// shown without Liberation Sans or Arial.
+		width := lg.Rectangle(dc).Size().X*1.15 + vg.Points(12)
 		plotArea := dc
 		plotArea.Max.X -= width
 		p.Draw(plotArea)

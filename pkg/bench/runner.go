@@ -91,7 +91,12 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 					break
 				}
 				done++
-				runs = append(runs, r.runOne(ctx, dir, it, v, i, done, total))
+				rec := r.runOne(ctx, dir, it, v, i, done, total)
+				// A run cut short by Ctrl-C did not fail: it is left out.
+				if rec.Outcome == nil && ctx.Err() != nil {
+					break
+				}
+				runs = append(runs, rec)
 			}
 		}
 	}

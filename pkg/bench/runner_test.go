@@ -141,7 +141,7 @@ func TestFailedRunsAreReportedAndLeftOutOfTheFigures(t *testing.T) {
 func TestAnInterruptedBenchmarkStillReportsWhatFinished(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	f := &fakeRuns{cancelAfter: 4, cancel: cancel}
+	f := &fakeRuns{cancelAfter: 4, cancel: cancel, fail: map[string]bool{"scale-up/modern/1": true}}
 	r, _ := fakeRunner(t, Options{Scenarios: []string{"scale-up"}, Variants: []string{"legacy", "modern"}, Runs: 3}, f)
 	dir, sum, err := r.Run(ctx)
 	if err != nil {
@@ -150,8 +150,11 @@ func TestAnInterruptedBenchmarkStillReportsWhatFinished(t *testing.T) {
 	if len(f.calls) != 4 || !sum.Interrupted {
 		t.Errorf("%d runs after cancelling at the 4th, interrupted %v", len(f.calls), sum.Interrupted)
 	}
+	if len(sum.Failures) != 0 {
+		t.Errorf("the run cut short counts as a failure: %+v", sum.Failures)
+	}
 	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
-	if !strings.Contains(string(md), "Interrupted after 4 of 12 runs") {
+	if !strings.Contains(string(md), "Interrupted after 3 of 12 runs") {
 		t.Errorf("report.md does not say it was interrupted")
 	}
 }
