@@ -103,8 +103,13 @@ func (e *Env) StopSampling() {
 	e.stopOnce.Do(e.Sampler.Stop)
 }
 
-// Mark records the current time under name.
+// Mark samples every source, then records the current time under name.
+// The fresh sample makes a figure counted between two marks count exactly
+// what happened between them: with the last periodic sample instead, a
+// slowly sampled scenario (idle reads the apiserver once a second) could
+// count a whole tick of requests from before its window.
 func (e *Env) Mark(name string) {
+	e.Sampler.SampleNow()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.marks[name] = time.Now()
