@@ -22,8 +22,8 @@ func init() {
 // benchCommand runs make bench: flags, Ctrl-C, and where the report went.
 func benchCommand(args []string) int {
 	fs := flag.NewFlagSet("rcbench bench", flag.ContinueOnError)
-	scenarios := fs.String("scenarios", "", fmt.Sprintf("Comma-separated scenarios to run, %q included (default: %s; with -quick: %s; known: %s).",
-		bench.Calibrate, strings.Join(bench.DefaultScenarios(false), ","), strings.Join(bench.DefaultScenarios(true), ","), strings.Join(scenario.Names(), ",")))
+	scenarios := fs.String("scenarios", "", fmt.Sprintf("Comma-separated scenarios to run at their standard sizes, %q included, or %q for every one (default: %s, some of them shortened to fit 10 minutes; with -quick: %s; known: %s).",
+		bench.Calibrate, bench.All, strings.Join(bench.DefaultScenarios(false), ","), strings.Join(bench.DefaultScenarios(true), ","), strings.Join(scenario.Names(), ",")))
 	variants := fs.String("variants", "", "Comma-separated variants: legacy, modern, modern-unthrottled (default: all three where the client throttle can matter, legacy and modern elsewhere).")
 	runs := fs.Int("runs", 0, "Runs of each scenario, size and variant (default 3, or 1 with -quick).")
 	quick := fs.Bool("quick", false, "Quick sizes and selection: done in under 2 minutes.")

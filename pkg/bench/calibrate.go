@@ -27,10 +27,10 @@ type Calibration struct {
 	// CreateRate is the apiserver's pod POSTs per second at FloorClients:
 	// no design can create N pods faster than N / CreateRate.
 	CreateRate float64 `json:"createRate"`
-	// Ideal is the benchmark's own scale-up without a manager, at the
+	// Reference is the benchmark's own scale-up without a manager, at the
 	// largest scale-up size of the plan (nil when scale-up is not run).
-	Ideal      *IdealScaleUp `json:"ideal,omitempty"`
-	IdealSetup string        `json:"idealSetup,omitempty"`
+	Reference      *ReferenceScaleUp `json:"reference,omitempty"`
+	ReferenceSetup string            `json:"referenceSetup,omitempty"`
 }
 
 // Level is one target at one concurrency.
@@ -170,14 +170,14 @@ func (r *Runner) calibrateStack(ctx context.Context, dir string, p *Plan) (*Cali
 			cal.CreateRate = l.PerSecond
 		}
 	}
-	if p.IdealReplicas > 0 && ctx.Err() == nil {
-		ideal, err := calibrateIdeal(ctx, r.Opts.BinDir, filepath.Join(dir, "ideal"), p.IdealReplicas, r.Opts.Seed)
+	if p.ReferenceReplicas > 0 && ctx.Err() == nil {
+		ref, err := calibrateReference(ctx, r.Opts.BinDir, filepath.Join(dir, "reference"), p.ReferenceReplicas, r.Opts.Seed)
 		if err != nil {
-			return cal, fmt.Errorf("ideal scale-up: %v", err)
+			return cal, fmt.Errorf("reference scale-up: %v", err)
 		}
-		r.say("  ideal scale-up of %d pods, no manager, %d clients: all created after %.2f s, all running after %.2f s",
-			ideal.Replicas, FloorClients, ideal.CreateSeconds, ideal.RunningSeconds)
-		cal.Ideal, cal.IdealSetup = &ideal, idealSetup
+		r.say("  reference scale-up of %d pods, no manager, %d clients: all created after %.2f s, all running after %.2f s",
+			ref.Replicas, FloorClients, ref.CreateSeconds, ref.RunningSeconds)
+		cal.Reference, cal.ReferenceSetup = &ref, referenceSetup
 	}
 	return cal, nil
 }

@@ -138,10 +138,10 @@ func fakeCalibration(ctx context.Context, dir string, p *Plan) (*Calibration, er
 			cal.CreateRate = l.PerSecond
 		}
 	}
-	if p.IdealReplicas > 0 {
-		n := float64(p.IdealReplicas)
-		cal.Ideal = &IdealScaleUp{Replicas: p.IdealReplicas, CreateSeconds: n / 700, RunningSeconds: 0.5 + n/500}
-		cal.IdealSetup = "fake ideal"
+	if p.ReferenceReplicas > 0 {
+		n := float64(p.ReferenceReplicas)
+		cal.Reference = &ReferenceScaleUp{Replicas: p.ReferenceReplicas, CreateSeconds: n / 700, RunningSeconds: 0.5 + n/500}
+		cal.ReferenceSetup = "fake reference"
 	}
 	return cal, nil
 }

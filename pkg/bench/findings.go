@@ -54,7 +54,7 @@ func rangeText(f Figure) string {
 // findings checks the claims the report makes about the two designs.
 func findings(sum *Summary) []Finding {
 	out := []Finding{ceilingFinding(sum)}
-	for _, f := range []func(*Summary) (Finding, bool){goroutineFinding, idleFinding, extraPodsFinding, floorFinding, idealFinding} {
+	for _, f := range []func(*Summary) (Finding, bool){goroutineFinding, idleFinding, extraPodsFinding, floorFinding, referenceFinding} {
 		if fd, ok := f(sum); ok {
 			out = append(out, fd)
 		}
@@ -262,46 +262,47 @@ func floorFinding(sum *Summary) (Finding, bool) {
 		}
 	}
 	f.Measured = fmt.Sprintf("floor for %s: %s s; ", sz.Label, formatNumber(floor)) + strings.Join(parts, "; ") + "."
-	if ideal := sum.Calibration.Ideal; ideal != nil && ideal.Replicas == sz.Replicas {
+	if ref := sum.Calibration.Reference; ref != nil && ref.Replicas == sz.Replicas {
 		f.Measured += fmt.Sprintf(" The floor counts creates alone: the pods must also be bound and started by the hollow nodes, " +
-			"whose writes share the apiserver, so time_to_running cannot reach it; the manager-less ideal below is the fairer bound.")
+			"whose writes share the apiserver, so time_to_running cannot reach it; the manager-less reference below is the fairer yardstick.")
 	}
 	return f, true
 }
 
-// idealFinding compares the scale-up with the benchmark's own manager-less
-// scale-up on the same cluster.
-func idealFinding(sum *Summary) (Finding, bool) {
+// referenceFinding compares the scale-up with the benchmark's own
+// manager-less scale-up on the same cluster.
+func referenceFinding(sum *Summary) (Finding, bool) {
 	sc, ok := sum.Scenario("scale-up")
-	if !ok || sum.Calibration == nil || sum.Calibration.Ideal == nil {
+	if !ok || sum.Calibration == nil || sum.Calibration.Reference == nil {
 		return Finding{}, false
 	}
-	ideal := sum.Calibration.Ideal
+	ref := sum.Calibration.Reference
 	var sz *SizeSummary
 	for i := range sc.Sizes {
-		if sc.Sizes[i].Replicas == ideal.Replicas {
+		if sc.Sizes[i].Replicas == ref.Replicas {
 			sz = &sc.Sizes[i]
 		}
 	}
 	if sz == nil {
 		return Finding{}, false
 	}
-	f := Finding{Topic: "scale-up against a manager-less ideal",
-		Expect: fmt.Sprintf("the benchmark itself, creating the %d pods from %d clients with no manager on the same cluster, is the best any "+
-			"design can do here; modern-unthrottled should come within %.2f × of it.", ideal.Replicas, FloorClients, FloorRatioLimit)}
-	parts := []string{fmt.Sprintf("ideal: all created after %s s, all running after %s s", formatNumber(ideal.CreateSeconds), formatNumber(ideal.RunningSeconds))}
+	f := Finding{Topic: "scale-up against a manager-less reference",
+		Expect: fmt.Sprintf("the benchmark itself, creating the %d pods from %d clients with no manager on the same cluster, is the pace a "+
+			"controller with %d requests in flight could reach here; modern-unthrottled should come within %.2f × of it.",
+			ref.Replicas, FloorClients, FloorClients, FloorRatioLimit)}
+	parts := []string{fmt.Sprintf("reference: all created after %s s, all running after %s s", formatNumber(ref.CreateSeconds), formatNumber(ref.RunningSeconds))}
 	for _, v := range sz.Variants {
 		run, ok := v.Figure("time_to_running")
 		if !ok {
 			continue
 		}
-		text := fmt.Sprintf("%s: running after %s s = %.2f × ideal", v.Variant, rangeText(run), run.Median/ideal.RunningSeconds)
-		if c, ok := v.Figure(TimeToCreate); ok && ideal.CreateSeconds > 0 {
-			text += fmt.Sprintf(", created after %s s = %.2f × ideal", formatNumber(c.Median), c.Median/ideal.CreateSeconds)
+		text := fmt.Sprintf("%s: running after %s s = %.2f × reference", v.Variant, rangeText(run), run.Median/ref.RunningSeconds)
+		if c, ok := v.Figure(TimeToCreate); ok && ref.CreateSeconds > 0 {
+			text += fmt.Sprintf(", created after %s s = %.2f × reference", formatNumber(c.Median), c.Median/ref.CreateSeconds)
 		}
 		parts = append(parts, text)
 		if v.Variant == "modern-unthrottled" {
-			f.Holds = truth(run.Median <= FloorRatioLimit*ideal.RunningSeconds)
+			f.Holds = truth(run.Median <= FloorRatioLimit*ref.RunningSeconds)
 		}
 	}
 	f.Measured = strings.Join(parts, "; ") + "."

@@ -13,6 +13,9 @@ import (
 // Calibrate is the name of the bench-only first step: the stack's ceiling.
 const Calibrate = "calibrate"
 
+// All names every scenario, calibrate first, at standard sizes.
+const All = "all"
+
 // planLine says how the benchmark runs one scenario unless told otherwise.
 type planLine struct {
 	// inDefault puts the scenario in a plain make bench.
@@ -115,9 +118,9 @@ type Plan struct {
 	Items              []Item
 	// RunsEach is how many times each variant of each item runs.
 	RunsEach int
-	// IdealReplicas is the largest scale-up size, which the calibration
+	// ReferenceReplicas is the largest scale-up size, which the calibration
 	// also creates without a manager (0: no scale-up in the plan).
-	IdealReplicas int
+	ReferenceReplicas int
 	// Notes are said in the report: variants skipped and why.
 	Notes []string
 	// Choices say where the default selection departs from each
@@ -182,6 +185,15 @@ func BuildPlan(opts Options) (*Plan, error) {
 	if len(names) == 0 {
 		names = DefaultScenarios(opts.Quick)
 	}
+	var expanded []string
+	for _, n := range names {
+		if n == All {
+			expanded = append(append(expanded, Calibrate), scenario.Names()...)
+			continue
+		}
+		expanded = append(expanded, n)
+	}
+	names = expanded
 	runs := opts.Runs
 	if runs == 0 {
 		runs = 3
@@ -287,9 +299,11 @@ func BuildPlan(opts Options) (*Plan, error) {
 			p.Choices = append(p.Choices, fmt.Sprintf("%s: %s (%s)", name, strings.Join(why, " and "), strings.Join(labels, ", ")))
 		}
 	}
+	// The quick run skips the reference: at its N=100 the few seconds it
+	// costs would buy a noisy figure.
 	for _, it := range p.Items {
-		if it.Scenario.Name == "scale-up" && it.Size.Replicas > p.IdealReplicas {
-			p.IdealReplicas = it.Size.Replicas
+		if it.Scenario.Name == "scale-up" && it.Size.Replicas > p.ReferenceReplicas && !opts.Quick && p.Calibrate {
+			p.ReferenceReplicas = it.Size.Replicas
 		}
 	}
 	return p, nil

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/scenario"
 )
 
 // fakeBinDir returns a directory holding empty executables named bins.
@@ -178,5 +180,19 @@ func TestTheDefaultSelectionSaysWhereItTookLessThanTheStandard(t *testing.T) {
 	}
 	if len(full.Choices) != 0 || full.Items[0].Size.Window.Minutes() != 2 || full.Items[0].Runs != 3 {
 		t.Errorf("named scenarios should run in full: choices %v, idle window %v, %d runs", full.Choices, full.Items[0].Size.Window, full.Items[0].Runs)
+	}
+}
+
+func TestAllRunsEveryScenarioInFull(t *testing.T) {
+	p, err := BuildPlan(Options{BinDir: bothDesigns(t), Scenarios: []string{All}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, it := range p.Items {
+		names[it.Scenario.Name] = true
+	}
+	if !p.Calibrate || len(names) != len(scenario.Names()) || len(p.Choices) != 0 {
+		t.Errorf("all: calibrate %v, %d of %d scenarios, choices %v", p.Calibrate, len(names), len(scenario.Names()), p.Choices)
 	}
 }

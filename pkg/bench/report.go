@@ -236,9 +236,9 @@ func calibrationSection(d *document, cal *Calibration, chart *Chart) {
 			formatNumber(cal.CreateRate), FloorClients, formatNumber(cal.CreateRate), formatNumber(cal.Floor(100)),
 			formatNumber(cal.Floor(1000)), formatNumber(cal.Floor(10000))))
 	}
-	if id := cal.Ideal; id != nil {
-		d.p(fmt.Sprintf("Manager-less ideal scale-up of %d pods: all created after %s s, all running after %s s. %s",
-			id.Replicas, formatNumber(id.CreateSeconds), formatNumber(id.RunningSeconds), cal.IdealSetup))
+	if ref := cal.Reference; ref != nil {
+		d.p(fmt.Sprintf("Manager-less reference scale-up of %d pods: all created after %s s, all running after %s s. %s",
+			ref.Replicas, formatNumber(ref.CreateSeconds), formatNumber(ref.RunningSeconds), cal.ReferenceSetup))
 	}
 	for _, l := range cal.Levels {
 		if l.Errors > 0 {
