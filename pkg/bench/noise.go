@@ -12,8 +12,8 @@ const (
 		"manager and sampler compete for two cores, so any other load stretches it (see the load averages in the header)"
 	whyTick = "tick phase: the 2014 manager acts on pods only at its 10 s tick, and where that tick falls relative to " +
 		"the scenario's step differs in every run"
-	whyTickWindow = "tick phase: the window holds a whole number of 10 s ticks, but a tick whose requests straddle a " +
-		"scrape (every 250 ms) at the window's edge is counted in one run and not the next"
+	whyTickWindow = "tick phase: the window holds a whole number of 10 s ticks, but on a loaded machine a tick's requests " +
+		"can be delayed across the window's edge, and count in one run and not in the next"
 	whyPeak = "a peak sampled every 25 ms: a burst of short-lived goroutines, connections or memory can rise and fall " +
 		"between two samples, so each run catches a different share of it"
 	whyRace = "a race: what each 2014 manager creates or deletes depends on which of its LISTs sees the other's " +
