@@ -26,8 +26,9 @@ const (
 	whyCPU      = "CPU time is read in 10 ms kernel ticks: the small totals of a mostly idle process move by whole ticks"
 	whyWatchCut = "the apiserver cuts watches every 3 s on its own clock, so the cuts fall at a different point of the " +
 		"manager's work in each run"
-	whyStartup = "the manager's start-up requests (the informers' first LISTs and WATCHes) land just before or just after " +
-		"the sampler's first scrape, which is the zero of every request counter"
+	whyStartup = "the manager's start-up LISTs, one per informer, land just before or just after the sampler's first " +
+		"scrape, which is the zero of every request counter; and a watch that ends during a large scale-up (as one that " +
+		"falls behind etcd's 1 000-event window does) costs one more LIST"
 	whyExpectations = whyShared + "; the modern manager also creates at most 500 pods per sync and waits until its pod watch " +
 		"has seen them all before the next sync, so a watch slowed by the load delays the second half"
 	whyZero = "the median is 0 and some runs were not, so a spread relative to the median means nothing: read min and max"
