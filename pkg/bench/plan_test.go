@@ -69,7 +69,7 @@ func TestQuickShrinksTheRunsTheLevelsAndTheSelection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.RunsEach != 1 || len(p.CalibrationClients) != 2 || p.CalibrationSeconds != 1 {
+	if p.RunsEach != 1 || len(p.CalibrationClients) != 1 || p.CalibrationSeconds != 1 {
 		t.Errorf("runs %d, levels %v, %v s; want 1 run and a short calibration", p.RunsEach, p.CalibrationClients, p.CalibrationSeconds)
 	}
 	for _, it := range p.Items {
