@@ -277,23 +277,37 @@ func init() {
 	})
 }
 
-// churnWrites updates a scratch service n times, so that etcd's event
-// window moves on.
+// churnWrites updates scratch services n times in all, so that etcd's
+// event window moves on. Several writers share the work: the window must
+// pass the 2014 manager's resourceVersion within the period it sleeps
+// before watching again, and one writer on a busy machine can take longer
+// than that, so the manager would resume in time and show nothing.
 func (e *Env) churnWrites(ctx context.Context, n int) error {
+	const writers = 8
 	c := api.NewDefaultContext()
-	svc := &api.Service{TypeMeta: api.TypeMeta{ID: "scratch"}, Port: 9, Selector: map[string]string{"app": "nothing"}}
-	created, err := e.Client.CreateService(c, svc)
-	if err != nil {
-		return err
-	}
-	for i := 0; i < n; i++ {
-		if ctx.Err() != nil {
-			return ctx.Err()
+	errs := make(chan error, writers)
+	for w := 0; w < writers; w++ {
+		share := n / writers
+		if w < n%writers {
+			share++
 		}
-		created.Labels = map[string]string{"write": fmt.Sprint(i)}
-		if created, err = e.Client.UpdateService(c, created); err != nil {
-			return err
+		go func(w, share int) {
+			svc := &api.Service{TypeMeta: api.TypeMeta{ID: fmt.Sprintf("scratch-%d", w)}, Port: 9, Selector: map[string]string{"app": "nothing"}}
+			created, err := e.Client.CreateService(c, svc)
+			for i := 0; err == nil && i < share; i++ {
+				if err = ctx.Err(); err == nil {
+					created.Labels = map[string]string{"write": fmt.Sprint(i)}
+					created, err = e.Client.UpdateService(c, created)
+				}
+			}
+			errs <- err
+		}(w, share)
+	}
+	var first error
+	for w := 0; w < writers; w++ {
+		if err := <-errs; err != nil && first == nil {
+			first = err
 		}
 	}
-	return nil
+	return first
 }
