@@ -4,17 +4,18 @@
 #   make run     a whole cluster on loopback with the guestbook (DESIGN=modern for today's manager)
 #   make test    vet and tests, for both builds
 #   make docs    the annotated source, as static HTML, into _output/docs
+#   make demo    talk mode: SCENARIO=<name> on both designs side by side, with a live page
 #   make clean   remove _output
 
 GO      ?= go
 BIN     := _output/bin
 DESIGN  ?= legacy
-CMDS    := apiserver controller-manager hollow-node kubecfg local-up
+CMDS    := apiserver controller-manager hollow-node kubecfg local-up rcbench
 
 # Tests find the binaries here instead of building their own.
 export KUBE_REWIND_BIN := $(abspath $(BIN))
 
-.PHONY: all build run test vet unit race clean docs
+.PHONY: all build run test vet unit race clean docs demo
 
 all: build
 
@@ -24,6 +25,14 @@ build:
 
 run: build
 	$(BIN)/local-up -bin=$(BIN) -design=$(DESIGN)
+
+# Talk mode: make demo SCENARIO=two-managers. Without SCENARIO it lists
+# them. DEMO_FLAGS go to rcbench demo: -auto, -size=quick|default|large,
+# -port=N (rcbench demo -h lists them all).
+SCENARIO   ?=
+DEMO_FLAGS ?=
+demo: build
+	$(BIN)/rcbench demo $(if $(SCENARIO),-scenario=$(SCENARIO),-list) $(DEMO_FLAGS)
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
