@@ -168,7 +168,7 @@ func formatRate(v float64) string {
 	switch {
 	case v == 0:
 		return "0"
-	case v < 10:
+	case v < 9.95:
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	}
 	return thousands(int(v + 0.5))

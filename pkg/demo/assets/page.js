@@ -17,7 +17,7 @@
   }
   function rate(v) {
     if (v === 0) return "0";
-    if (v < 10) return v.toFixed(1);
+    if (v < 9.95) return v.toFixed(1);
     return thousands(v);
   }
   function layout(n, w, h) {
