@@ -3,6 +3,7 @@
 #   make build   all binaries into _output/bin
 #   make run     a whole cluster on loopback with the guestbook (DESIGN=modern for today's manager)
 #   make test    vet and tests, for both builds
+#   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: under 2 minutes)
 #   make docs    the annotated source, as static HTML, into _output/docs
 #   make demo    talk mode: SCENARIO=<name> on both designs side by side, with a live page
 #   make clean   remove _output
@@ -15,7 +16,7 @@ CMDS    := apiserver controller-manager hollow-node kubecfg local-up rcbench
 # Tests find the binaries here instead of building their own.
 export KUBE_REWIND_BIN := $(abspath $(BIN))
 
-.PHONY: all build run test vet unit race clean docs demo
+.PHONY: all build run bench test vet unit race clean docs demo
 
 all: build
 
@@ -25,6 +26,13 @@ build:
 
 run: build
 	$(BIN)/local-up -bin=$(BIN) -design=$(DESIGN)
+
+# The report lands in _output/bench/<time>/, and _output/bench/latest
+# points at it. BENCH_FLAGS go to rcbench bench: -quick, -large, -runs=N,
+# -scenarios=a,b, -variants=a,b, -png (rcbench bench -h lists them all).
+BENCH_FLAGS ?=
+bench: build
+	$(BIN)/rcbench bench -bin=$(BIN) -out=_output/bench $(BENCH_FLAGS)
 
 # Talk mode: make demo SCENARIO=two-managers. Without SCENARIO it lists
 # them. DEMO_FLAGS go to rcbench demo: -auto, -size=quick|default|large,

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -60,9 +61,11 @@ func main() {
 	helper := tools.EtcdHelper{Client: tools.NewEtcdClient(servers)}
 
 	fs := faults.New(uint64(time.Now().UnixNano()))
+	stopWatches := make(chan struct{})
 	handler := apiserver.Handle(master.NewStorage(helper), apiserver.DefaultPrefix, apiserver.Options{
 		MaxRequestBytes: *maxRequestBytes,
 		Faults:          fs,
+		StopWatches:     stopWatches,
 	})
 	if err := fs.Set(faults.Config{Fail: failRules, Latency: latencyRules, CloseWatchesEvery: faults.Duration(*closeWatches)}); err != nil {
 		stopEtcd()
@@ -89,17 +92,29 @@ func main() {
 	}
 	glog.Infof("serving the v1beta1 API on http://%s", listener.Addr())
 
+	// Ours: a shutdown ends the watch streams cleanly and waits for every
+	// request to finish before etcd stops. Serve returns as soon as the
+	// shutdown begins; stopping etcd then, as this did at first, sent every
+	// watcher an ERROR (503, etcd unreachable) instead of the end of its
+	// stream, and failed the requests still in flight.
+	server.RegisterOnShutdown(func() { close(stopWatches) })
+	shutdownDone := make(chan struct{})
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	go func() {
+		defer close(shutdownDone)
 		sig := <-signals
 		glog.Infof("%v: shutting down", sig)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		server.Shutdown(ctx)
+		if err := server.Shutdown(ctx); err != nil {
+			glog.Warningf("requests still running after %v: %v", 5*time.Second, err)
+		}
 	}()
 	if err := server.Serve(listener); err != http.ErrServerClosed {
 		glog.Errorf("serving: %v", err)
+	} else {
+		<-shutdownDone
 	}
 	stopEtcd()
 }
@@ -114,7 +129,7 @@ func etcdClientURLs() ([]string, func(), error) {
 				servers = append(servers, s)
 			}
 		}
-		glog.Infof("using etcd at %v", servers)
+		glog.Infof("using etcd at %v", redacted(servers))
 		return servers, func() {}, nil
 	}
 	if err := os.MkdirAll(*etcdDataDir, 0o700); err != nil {
@@ -132,4 +147,18 @@ func etcdClientURLs() ([]string, func(), error) {
 		srv.Close()
 	}
 	return []string{srv.ClientURL()}, stop, nil
+}
+
+// redacted returns urls with any password replaced, for the log.
+//
+// Ours: v0.4 logged the etcd URLs as given.
+func redacted(urls []string) []string {
+	out := make([]string, len(urls))
+	for i, s := range urls {
+		out[i] = s
+		if u, err := url.Parse(s); err == nil && u.User != nil {
+			out[i] = u.Redacted()
+		}
+	}
+	return out
 }

@@ -140,6 +140,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // oneLine folds a message onto a single line, so that each failure is one
 // line on stderr.
+//
+// Ours: control characters that are not white space (an escape sequence
+// inside a hostile id the server echoes) are written as escapes, so the
+// line is also safe to show on a terminal; v0.4 printed them raw.
 func oneLine(msg string) string {
-	return strings.Join(strings.Fields(msg), " ")
+	return kubecfg.EscapeControl(strings.Join(strings.Fields(msg), " "))
 }

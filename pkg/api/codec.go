@@ -9,9 +9,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"reflect"
 
 	"sigs.k8s.io/yaml"
+	yamlv2 "sigs.k8s.io/yaml/goyaml.v2"
 )
 
 // Encode returns the v1beta1 JSON of obj with kind and apiVersion set on the
@@ -115,7 +117,37 @@ func toJSON(data []byte) ([]byte, error) {
 	if len(out) == 0 || out[0] != '{' {
 		return nil, fmt.Errorf("body is not an object: '%s'", truncate(trimmed))
 	}
+	if err := checkSingleDocument(trimmed); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// checkSingleDocument refuses YAML with anything after its first document.
+//
+// Ours: the YAML reader v0.4 used stops after the first node and ignores
+// the rest, so `{"id":"a"} {"id":"b"}`, `{"id":"a"} garbage` and a second
+// "---" document were all read as just the first object. What a client
+// meant by the rest is anybody's guess; it is an error here.
+func checkSingleDocument(data []byte) error {
+	dec := yamlv2.NewDecoder(bytes.NewReader(data))
+	var first interface{}
+	if err := dec.Decode(&first); err != nil {
+		return fmt.Errorf("neither JSON nor YAML: %v", err)
+	}
+	for {
+		var next interface{}
+		err := dec.Decode(&next)
+		switch {
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			return fmt.Errorf("data after the object: %v", err)
+		case next != nil:
+			return fmt.Errorf("more than one object: a second YAML document follows the first")
+		}
+		// An empty document, after a trailing "---", says nothing more.
+	}
 }
 
 func truncate(data []byte) []byte {

@@ -108,3 +108,26 @@ func TestThe2014ManifestsDecode(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeIntoRefusesAnythingAfterTheObject(t *testing.T) {
+	for _, body := range []string{
+		`{"id":"a"} {"id":"b"}`,
+		`{"id":"a"} garbage`,
+		`{"id":"a"}]`,
+		"id: a\n---\nid: b\n",
+		"id: a\n---\n---\nid: b\n",
+		"{\"id\":\"a\"}\n---\n{\"id\":\"b\"}",
+		"id: a\n...\nid: b\n",
+	} {
+		var pod Pod
+		if err := DecodeInto([]byte(body), &pod); err == nil {
+			t.Errorf("%q read as %+v", body, pod)
+		}
+	}
+	for _, body := range []string{"id: a\n---\n", "---\nid: a\n", "id: a\n...\n", "# note\nid: a\n# end\n", "{\"id\":\"a\"}\n\n"} {
+		var pod Pod
+		if err := DecodeInto([]byte(body), &pod); err != nil || pod.ID != "a" {
+			t.Errorf("%q: %v, %+v", body, err, pod)
+		}
+	}
+}

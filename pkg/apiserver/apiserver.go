@@ -33,6 +33,12 @@ const asyncOpWait = 25 * time.Millisecond
 // names no timeout.
 const defaultSyncTimeout = 30 * time.Second
 
+// DefaultBodyReadTimeout bounds the time a client may take to send a
+// request body.
+//
+// Ours: v0.4 had none.
+const DefaultBodyReadTimeout = 30 * time.Second
+
 // DefaultMaxRequestBytes bounds a request body.
 //
 // Ours: v0.4 read bodies without a limit.
@@ -69,6 +75,9 @@ var DefaultVersion = func() VersionInfo {
 type Options struct {
 	// MaxRequestBytes bounds a request body (default DefaultMaxRequestBytes).
 	MaxRequestBytes int64
+	// BodyReadTimeout bounds the time a client may take to send its body
+	// (default DefaultBodyReadTimeout).
+	BodyReadTimeout time.Duration
 	// AsyncOpWait is how long a write waits before answering 202 (default
 	// 25ms).
 	AsyncOpWait time.Duration
@@ -81,6 +90,11 @@ type Options struct {
 	Faults *faults.Faults
 	// Version is served at /version (default DefaultVersion).
 	Version *VersionInfo
+	// StopWatches, when closed, ends every watch stream cleanly, as if
+	// the storage had closed it. A server shutting down closes it before
+	// it stops its storage, so that clients see the end of their streams
+	// and not an ERROR from a storage that went away under them.
+	StopWatches <-chan struct{}
 }
 
 // Handle returns the handler serving storage under prefix (normally
@@ -110,6 +124,9 @@ func newAPIServer(storage map[string]RESTStorage, prefix string, opts Options) *
 	}
 	if opts.MaxRequestBytes <= 0 {
 		opts.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	if opts.BodyReadTimeout <= 0 {
+		opts.BodyReadTimeout = DefaultBodyReadTimeout
 	}
 	if opts.AsyncOpWait <= 0 {
 		opts.AsyncOpWait = asyncOpWait

@@ -10,7 +10,9 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/api/errors"
@@ -25,6 +27,9 @@ func (s *apiServer) decodeBody(w http.ResponseWriter, req *http.Request, storage
 	}
 	obj := storage.New()
 	if err := api.DecodeInto(body, obj); err != nil {
+		return nil, errors.NewBadRequest(fmt.Sprintf("the body is not a valid %s: %v", api.KindOf(obj), err))
+	}
+	if err := checkDuplicateKeys(body); err != nil {
 		return nil, errors.NewBadRequest(fmt.Sprintf("the body is not a valid %s: %v", api.KindOf(obj), err))
 	}
 	return obj, nil
@@ -47,12 +52,30 @@ func (s *apiServer) readBody(w http.ResponseWriter, req *http.Request) ([]byte, 
 	if rw, ok := w.(*responseWriter); ok {
 		w = rw.ResponseWriter
 	}
+	// Ours: the server has no read timeout (it would cut watch streams),
+	// so a client that sent its headers and then stalled or trickled its
+	// body held a goroutine and a connection for as long as it liked. The
+	// body must now arrive within BodyReadTimeout. After a timeout the
+	// deadline stays, so that the server gives up on the rest of the body
+	// at once and closes the connection after the answer, instead of
+	// waiting for it. A writer that cannot set deadlines (a test's
+	// recorder) reads without one.
+	timeout := s.opts.BodyReadTimeout
+	rc := http.NewResponseController(w)
+	deadline := rc.SetReadDeadline(time.Now().Add(timeout)) == nil
 	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, limit))
 	if err != nil {
 		if _, ok := err.(*http.MaxBytesError); ok {
 			return nil, errors.NewRequestEntityTooLarge(limit)
 		}
+		if os.IsTimeout(err) {
+			return nil, errors.NewStatus(http.StatusRequestTimeout, api.StatusReasonTimeout,
+				fmt.Sprintf("the request body did not arrive within %v", timeout))
+		}
 		return nil, errors.NewBadRequest(fmt.Sprintf("reading the request body: %v", err))
+	}
+	if deadline {
+		rc.SetReadDeadline(time.Time{})
 	}
 	return body, nil
 }

@@ -103,8 +103,9 @@ type WatchServer struct {
 
 // ServeHTTP writes each event as one JSON line and flushes it. The stream
 // ends, and the storage watch is stopped, when the client goes away, when
-// the storage closes the watch, after an ERROR event, or when the fault
-// switch closes every watch.
+// the storage closes the watch, after an ERROR event, when the fault
+// switch closes every watch, or when the server stops its watches to shut
+// down.
 func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	defer s.watching.Stop()
 	flusher, ok := w.(http.Flusher)
@@ -130,6 +131,8 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	for {
 		select {
 		case <-req.Context().Done():
+			return
+		case <-s.server.opts.StopWatches:
 			return
 		case <-closer.changed:
 			closer.rearm()

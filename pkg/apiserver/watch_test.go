@@ -132,6 +132,20 @@ func TestTheStreamEndsWhenTheStorageWatchEnds(t *testing.T) {
 	expectEOF(t, r)
 }
 
+// TestStoppingWatchesEndsEveryStreamCleanly closes StopWatches, as a
+// server shutting down does before it stops its storage: the stream must
+// end without an ERROR event and the storage watch must stop.
+func TestStoppingWatchesEndsEveryStreamCleanly(t *testing.T) {
+	stop := make(chan struct{})
+	ts := newTestServer(t, Options{StopWatches: stop})
+	_, r, fake, _ := openWatch(t, ts, "")
+	fake.Add(&Simple{TypeMeta: api.TypeMeta{ID: "a"}})
+	readLine(t, r)
+	close(stop)
+	expectEOF(t, r)
+	eventually(t, "the storage watch to stop", fake.IsStopped)
+}
+
 func TestAClientGoingAwayStopsTheStorageWatch(t *testing.T) {
 	ts := newTestServer(t, Options{})
 	_, body := ts.do(t, "GET", "/healthz", "")

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
@@ -96,6 +97,18 @@ func RESTClientFor(c *Config) (*RESTClient, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Ours: v0.4 left user:password@ in the base URL, and so in every URL
+	// an error message or log line printed. Credentials in the host move
+	// to basic auth (unless Username or Password is set) and out of the
+	// URL.
+	username, password := c.Username, c.Password
+	if baseURL.User != nil {
+		if username == "" && password == "" {
+			username = baseURL.User.Username()
+			password, _ = baseURL.User.Password()
+		}
+		baseURL.User = nil
+	}
 	client := NewRESTClient(baseURL)
 	client.Sync = c.Sync
 	switch {
@@ -107,8 +120,8 @@ func RESTClientFor(c *Config) (*RESTClient, error) {
 	if c.Timeout > 0 {
 		client.Timeout = c.Timeout
 	}
-	client.username = c.Username
-	client.password = c.Password
+	client.username = username
+	client.password = password
 	if c.UserAgent != "" {
 		client.userAgent = c.UserAgent
 	}
@@ -142,14 +155,14 @@ func DefaultServerURL(host string) (*url.URL, error) {
 	if err != nil || hostURL.Scheme == "" || hostURL.Host == "" {
 		hostURL, err = url.Parse("http://" + host)
 		if err != nil {
-			return nil, fmt.Errorf("host must be a URL or a host:port pair: %q", host)
+			return nil, fmt.Errorf("host must be a URL or a host:port pair: %q", redactHost(host))
 		}
 		if hostURL.Path != "" && hostURL.Path != "/" {
-			return nil, fmt.Errorf("host must be a URL or a host:port pair: %q", host)
+			return nil, fmt.Errorf("host must be a URL or a host:port pair: %q", redactHost(host))
 		}
 	}
 	if hostURL.Scheme != "http" && hostURL.Scheme != "https" {
-		return nil, fmt.Errorf("host %q: scheme must be http or https", host)
+		return nil, fmt.Errorf("host %q: scheme must be http or https", redactHost(host))
 	}
 	if hostURL.Path == "" || hostURL.Path == "/" {
 		hostURL.Path = "/api"
@@ -158,6 +171,23 @@ func DefaultServerURL(host string) (*url.URL, error) {
 	hostURL.RawQuery = ""
 	hostURL.Fragment = ""
 	return hostURL, nil
+}
+
+// redactHost hides a password in host, which may be a URL with
+// user:password@ or something that did not parse as one, before host goes
+// into an error message.
+func redactHost(host string) string {
+	if u, err := url.Parse(host); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	if at := strings.LastIndex(host, "@"); at >= 0 {
+		scheme := ""
+		if i := strings.Index(host, "://"); i >= 0 && i < at {
+			scheme = host[:i+3]
+		}
+		return scheme + "xxxxx" + host[at:]
+	}
+	return host
 }
 
 // IsConfigTransportSecure reports whether c leads to an https server, where

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/golang/glog"
@@ -57,9 +58,20 @@ func (r *Request) Context(ctx api.Context) *Request {
 }
 
 // Path appends a segment to the path.
+//
+// Ours: v0.4 joined item with path.Join, which resolves "..": deleting the
+// pod "../replicationControllers/frontend" sent DELETE
+// /replicationControllers/frontend. A "." or ".." segment is refused here
+// and becomes the request's error, so no name can reach another resource.
 func (r *Request) Path(item string) *Request {
 	if r.err != nil {
 		return r
+	}
+	for _, segment := range strings.Split(item, "/") {
+		if segment == "." || segment == ".." {
+			r.err = fmt.Errorf("invalid path %q: a name may not contain a %q segment", item, segment)
+			return r
+		}
 	}
 	r.path = path.Join(r.path, item)
 	return r

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/stack"
@@ -69,6 +70,28 @@ func runningExactly(c client.Interface, n int) func() (bool, error) {
 			return false, fmt.Errorf("%d active pods, %d running with host and IP; want %d", len(pods), running, n)
 		}
 		return true, nil
+	}
+}
+
+// resize sets a controller's replicas, retrying when a status write of the
+// modern manager got in between its read and its write.
+func resize(t *testing.T, c client.Interface, id string, replicas int) {
+	t.Helper()
+	ctx := api.NewDefaultContext()
+	for attempt := 0; ; attempt++ {
+		rc, err := c.GetReplicationController(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc.DesiredState.Replicas = replicas
+		_, err = c.UpdateReplicationController(ctx, rc)
+		if err == nil {
+			return
+		}
+		if !errors.IsConflict(err) || attempt >= 20 {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

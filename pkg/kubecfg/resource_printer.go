@@ -9,9 +9,12 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"text/template"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
@@ -160,6 +163,39 @@ func (h *HumanReadablePrinter) addDefaultHandlers() {
 	h.Handler(endpointsColumns, printEndpointsList)
 }
 
+// cell makes a table cell of s: every control or formatting character is
+// written as its Go escape, so a value cannot add a column (tab), a row
+// (newline) or a terminal sequence to the table.
+//
+// Ours: v0.4 printed values as stored; a label or image holding "\n" and
+// a forged row showed up in every `kubecfg list`.
+func cell(s string) string {
+	return EscapeControl(s)
+}
+
+// EscapeControl returns s with every control or formatting character
+// (newline, tab, escape, bidirectional override) written as its Go escape,
+// \n or \x1b or \u202e, and everything else unchanged.
+func EscapeControl(s string) string {
+	if strings.IndexFunc(s, isControl) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError
+}
+
 func printHeader(columnNames []string, w io.Writer) error {
 	if _, err := fmt.Fprintf(w, "%s\n", strings.Join(columnNames, "\t")); err != nil {
 		return err
@@ -190,9 +226,9 @@ func podHostString(host, ip string) string {
 
 func printPod(pod *api.Pod, w io.Writer) error {
 	_, err := fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n",
-		pod.ID, makeImageList(pod.DesiredState.Manifest),
-		podHostString(pod.CurrentState.Host, pod.CurrentState.HostIP),
-		labels.Set(pod.Labels), pod.CurrentState.Status)
+		cell(pod.ID), cell(makeImageList(pod.DesiredState.Manifest)),
+		cell(podHostString(pod.CurrentState.Host, pod.CurrentState.HostIP)),
+		cell(labels.Set(pod.Labels).String()), cell(string(pod.CurrentState.Status)))
 	return err
 }
 
@@ -207,8 +243,8 @@ func printPodList(list *api.PodList, w io.Writer) error {
 
 func printReplicationController(ctrl *api.ReplicationController, w io.Writer) error {
 	_, err := fmt.Fprintf(w, "%s\t%s\t%s\t%d\n",
-		ctrl.ID, makeImageList(ctrl.DesiredState.PodTemplate.DesiredState.Manifest),
-		labels.Set(ctrl.DesiredState.ReplicaSelector), ctrl.DesiredState.Replicas)
+		cell(ctrl.ID), cell(makeImageList(ctrl.DesiredState.PodTemplate.DesiredState.Manifest)),
+		cell(labels.Set(ctrl.DesiredState.ReplicaSelector).String()), ctrl.DesiredState.Replicas)
 	return err
 }
 
@@ -222,8 +258,8 @@ func printReplicationControllerList(list *api.ReplicationControllerList, w io.Wr
 }
 
 func printService(svc *api.Service, w io.Writer) error {
-	_, err := fmt.Fprintf(w, "%s\t%s\t%s\t%d\n", svc.ID, labels.Set(svc.Labels),
-		labels.Set(svc.Selector), svc.Port)
+	_, err := fmt.Fprintf(w, "%s\t%s\t%s\t%d\n", cell(svc.ID), cell(labels.Set(svc.Labels).String()),
+		cell(labels.Set(svc.Selector).String()), svc.Port)
 	return err
 }
 
@@ -237,7 +273,7 @@ func printServiceList(list *api.ServiceList, w io.Writer) error {
 }
 
 func printMinion(minion *api.Minion, w io.Writer) error {
-	_, err := fmt.Fprintf(w, "%s\n", minion.ID)
+	_, err := fmt.Fprintf(w, "%s\n", cell(minion.ID))
 	return err
 }
 
@@ -257,12 +293,12 @@ func printMinionList(list *api.MinionList, w io.Writer) error {
 }
 
 func printStatus(status *api.Status, w io.Writer) error {
-	_, err := fmt.Fprintf(w, "%v\n", status.Status)
+	_, err := fmt.Fprintf(w, "%s\n", cell(string(status.Status)))
 	return err
 }
 
 func printEndpoints(endpoints *api.Endpoints, w io.Writer) error {
-	_, err := fmt.Fprintf(w, "%s\t%s\n", endpoints.ID, strings.Join(endpoints.Endpoints, ","))
+	_, err := fmt.Fprintf(w, "%s\t%s\n", cell(endpoints.ID), cell(strings.Join(endpoints.Endpoints, ",")))
 	return err
 }
 

@@ -218,3 +218,47 @@ func TestGetPrinterFollowsTheOutputFlags(t *testing.T) {
 		t.Error("a missing template file should fail")
 	}
 }
+
+// TestAHostileValueCannotForgeARowOrATerminalSequence prints a pod whose
+// stored fields carry a tab, a newline with a forged row, and an escape
+// sequence: the table must keep one row per pod and show them as escapes.
+func TestAHostileValueCannotForgeARowOrATerminalSequence(t *testing.T) {
+	pod := &api.Pod{
+		TypeMeta: api.TypeMeta{ID: "real"},
+		Labels:   map[string]string{"name": "a\tb"},
+		DesiredState: api.PodState{Manifest: api.ContainerManifest{Containers: []api.Container{
+			{Image: "nginx\nforged              nginx               host/1.2.3.4        name=x              Running"},
+		}}},
+		CurrentState: api.PodState{Status: "\x1b[2JRunning", Host: "h\u202e"},
+	}
+	var out bytes.Buffer
+	if err := NewHumanReadablePrinter().PrintObj(&api.PodList{Items: []api.Pod{*pod}}, &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines, want a header, dashes and one row:\n%s", len(lines), out.String())
+	}
+	for _, want := range []string{`nginx\nforged`, `name=a\tb`, `\x1b[2JRunning`, `h\u202e/`} {
+		if !strings.Contains(lines[2], want) {
+			t.Errorf("row %q does not show %q", lines[2], want)
+		}
+	}
+	if strings.ContainsAny(out.String(), "\x1b\u202e") {
+		t.Errorf("a raw control character reached the output: %q", out.String())
+	}
+}
+
+func TestEscapeControlLeavesOrdinaryTextAlone(t *testing.T) {
+	for in, want := range map[string]string{
+		"nginxController":     "nginxController",
+		"naïve 日本 \"quoted\"": "naïve 日本 \"quoted\"",
+		"a\nb":                `a\nb`,
+		"\x00\x7f\u0085":      `\x00\x7f\u0085`,
+		"bad \xff byte":       "bad \ufffd byte",
+	} {
+		if got := EscapeControl(in); got != want {
+			t.Errorf("EscapeControl(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -110,6 +110,12 @@ func SelectorFromSet(ls Set) Selector {
 // ParseSelector reads a comma-separated list of "k=v", "k==v" and "k!=v"
 // terms. An empty string selects everything. Terms are sorted, so the
 // result prints back in a canonical order.
+//
+// Ours: v0.4 sorted the terms as written, so "a==c,a=b" printed as
+// "a=c,a=b", which parsed again printed as "a=b,a=c"; here the terms are
+// sorted as they print. And v0.4 read "a!==b" as the key "a!" equal to
+// "b", which prints as "a!=b" and so came back from a client as its
+// opposite; a key ending in '!' is refused.
 func ParseSelector(selector string) (Selector, error) {
 	if selector == "" {
 		return Everything(), nil
@@ -123,14 +129,15 @@ func ParseSelector(selector string) (Selector, error) {
 		}
 		if lhs, rhs, ok := try(part, "!="); ok {
 			items = append(items, &notHasTerm{label: lhs, value: rhs})
-		} else if lhs, rhs, ok := try(part, "=="); ok {
+		} else if lhs, rhs, ok := try(part, "=="); ok && !strings.HasSuffix(lhs, "!") {
 			items = append(items, &hasTerm{label: lhs, value: rhs})
-		} else if lhs, rhs, ok := try(part, "="); ok {
+		} else if lhs, rhs, ok := try(part, "="); ok && !strings.HasSuffix(lhs, "!") {
 			items = append(items, &hasTerm{label: lhs, value: rhs})
 		} else {
 			return nil, fmt.Errorf("invalid selector: '%s'; can't understand '%s'", selector, part)
 		}
 	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].String() < items[j].String() })
 	return items, nil
 }
 

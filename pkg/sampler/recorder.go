@@ -30,11 +30,21 @@ func NewRecorder(start time.Time) *Recorder {
 // Start returns the recorder's time zero.
 func (r *Recorder) Start() time.Time { return r.start }
 
-// Add appends a sample to the named series.
+// Add records a sample in the named series, which stays in time order
+// even when a sample taken on demand lands between two periodic ones.
 func (r *Recorder) Add(name string, at time.Time, v float64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.series[name] = append(r.series[name], Point{T: at.Sub(r.start).Seconds(), V: v})
+	p := Point{T: at.Sub(r.start).Seconds(), V: v}
+	s := r.series[name]
+	i := len(s)
+	for i > 0 && s[i-1].T > p.T {
+		i--
+	}
+	s = append(s, Point{})
+	copy(s[i+1:], s[i:])
+	s[i] = p
+	r.series[name] = s
 }
 
 // Series returns a copy of the named series.

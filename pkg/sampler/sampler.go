@@ -107,6 +107,22 @@ func (s *Sampler) Stop() {
 	s.wg.Wait()
 }
 
+// SampleNow reads every source once, at once, so that a figure counted
+// from this moment on starts from a fresh value instead of the last
+// periodic sample, up to a whole interval old. It does nothing once the
+// sampler has stopped.
+func (s *Sampler) SampleNow() {
+	select {
+	case <-s.stopCh:
+		return
+	default:
+	}
+	now := time.Now()
+	s.samplePods(now)
+	s.sampleAPIServer(now)
+	s.sampleManagers(now)
+}
+
 // Err returns the last scrape error, if any.
 func (s *Sampler) Err() error {
 	s.mu.Lock()

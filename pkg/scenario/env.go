@@ -39,6 +39,10 @@ type Options struct {
 	Intervals sampler.Intervals
 	// Say receives progress lines; nil discards them.
 	Say func(format string, args ...interface{})
+	// Seed, when not zero, fixes the hollow nodes' random choices (which
+	// node a pod lands on, which pod churn kills), so that repeated runs
+	// make the same ones.
+	Seed int64
 }
 
 // Start brings up the cluster sc needs for variant v at size sz and starts
@@ -49,6 +53,9 @@ func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	cfg.Dir = opts.Dir
 	cfg.Design = v.Design
 	cfg.ControllerManagerArgs = append(append([]string{}, cfg.ControllerManagerArgs...), v.ManagerArgs...)
+	if opts.Seed != 0 {
+		cfg.HollowNodeArgs = append(append([]string{}, cfg.HollowNodeArgs...), fmt.Sprintf("-seed=%d", opts.Seed))
+	}
 	if cfg.SyncPeriod == 0 {
 		cfg.SyncPeriod = sz.Period
 	}
@@ -96,8 +103,13 @@ func (e *Env) StopSampling() {
 	e.stopOnce.Do(e.Sampler.Stop)
 }
 
-// Mark records the current time under name.
+// Mark samples every source, then records the current time under name.
+// The fresh sample makes a figure counted between two marks count exactly
+// what happened between them: with the last periodic sample instead, a
+// slowly sampled scenario (idle reads the apiserver once a second) could
+// count a whole tick of requests from before its window.
 func (e *Env) Mark(name string) {
+	e.Sampler.SampleNow()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.marks[name] = time.Now()

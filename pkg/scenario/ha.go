@@ -72,8 +72,8 @@ func init() {
 					return fmt.Errorf("legacy pair created %.0f pods for N=%.0f and never exceeded N: expected an overshoot or a fight", r["pod_creates"], n)
 				}
 			default:
-				if r["extra_pods"] != 0 || r["max_active"] != n || r["final_active"] != n {
-					return fmt.Errorf("modern pair: %.0f extra pods, max %.0f, final %.0f; want exactly N=%.0f", r["extra_pods"], r["max_active"], r["final_active"], n)
+				if r["pod_creates"] != n || r["extra_pods"] != 0 || r["max_active"] != n || r["final_active"] != n {
+					return fmt.Errorf("modern pair: %.0f creates, %.0f extra pods, max %.0f, final %.0f; want exactly N=%.0f", r["pod_creates"], r["extra_pods"], r["max_active"], r["final_active"], n)
 				}
 			}
 			return nil

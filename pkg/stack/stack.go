@@ -23,6 +23,9 @@ type Config struct {
 	// Nodes is the number of hollow nodes; StartDelay their bind-to-Running time.
 	Nodes      int
 	StartDelay time.Duration
+	// NoHollowNodes starts no hollow-node process at all, for a bare
+	// apiserver (the benchmark's calibration).
+	NoHollowNodes bool
 	// ControllerManagers is how many controller-managers to start (0: none).
 	ControllerManagers int
 	// SyncPeriod and EndpointsPeriod are passed to every controller-manager
@@ -78,9 +81,11 @@ func Start(cfg Config) (*Stack, error) {
 		s.Stop()
 		return nil, err
 	}
-	if err := s.startHollowNode(); err != nil {
-		s.Stop()
-		return nil, err
+	if !cfg.NoHollowNodes {
+		if err := s.startHollowNode(); err != nil {
+			s.Stop()
+			return nil, err
+		}
 	}
 	for i := 0; i < cfg.ControllerManagers; i++ {
 		if _, err := s.StartManager(); err != nil {

@@ -8,12 +8,14 @@ package tools
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"reflect"
 	"runtime"
 	"sync"
 
 	"github.com/coreos/go-etcd/etcd"
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 )
 
 // EtcdClient is the part of go-etcd's *etcd.Client that EtcdHelper uses, so
@@ -190,8 +192,24 @@ func encode(obj api.Object) ([]byte, error) {
 	meta.ResourceVersion = 0
 	data, err := api.Encode(obj)
 	meta.ResourceVersion = version
+	if err == nil && len(data) > MaxObjectBytes {
+		return nil, apierrors.NewStatus(http.StatusRequestEntityTooLarge, api.StatusReasonRequestEntityTooLarge,
+			fmt.Sprintf("%s %q is %d bytes once encoded, more than the %d an object may take", api.KindOf(obj), meta.ID, len(data), MaxObjectBytes))
+	}
 	return data, err
 }
+
+// MaxObjectBytes bounds an object as stored: its JSON, which may be six
+// times its request body, since the encoder writes '<', '>' and '&' as
+// \u003c and so on.
+//
+// Ours: v0.4 stored whatever it encoded. A pod whose 3 MB body held only
+// '<' became 18 MB in etcd and a watch event longer than any client would
+// read (pkg/watch/json.MaxEventBytes, 4 MB): every watcher of pods then
+// failed on that event, watched again from before it, and failed again,
+// for good. Objects are bounded here, below that limit with room for the
+// event around them.
+const MaxObjectBytes = 3 << 20
 
 // CreateObj stores obj at key unless the key exists (etcd error 105). obj
 // must not carry a resourceVersion; on success it gets the new node's.

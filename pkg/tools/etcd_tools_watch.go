@@ -6,9 +6,11 @@ package tools
 // resourceVersion 0 first replays what exists.
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/coreos/go-etcd/etcd"
 	"github.com/golang/glog"
@@ -85,17 +87,12 @@ func newEtcdWatcher(list bool, filter FilterFunc, resourceVersion uint64) *etcdW
 }
 
 // etcdWatch runs the etcd side of the watch until it fails or is stopped.
-// It always closes etcdIncoming (go-etcd does so itself when it returns)
-// and then etcdError, after putting any failure there.
+// It always closes etcdIncoming and then etcdError, after putting any
+// failure there.
 func (w *etcdWatcher) etcdWatch(client EtcdClient, key string) {
 	defer util.HandleCrash()
 	defer close(w.etcdError)
-	incomingOwned := true
-	defer func() {
-		if incomingOwned {
-			close(w.etcdIncoming)
-		}
-	}()
+	defer close(w.etcdIncoming)
 	waitIndex := w.fromVersion + 1
 	if w.fromVersion == 0 {
 		latest, err := w.sendInitialState(client, key)
@@ -107,14 +104,70 @@ func (w *etcdWatcher) etcdWatch(client EtcdClient, key string) {
 		}
 		waitIndex = latest + 1
 	}
-	if w.isStopped() {
-		return
+	// Ours: v0.4 handed the whole watch to go-etcd, whose loop ends at the
+	// first failed request, so an etcd member that died mid-watch ended
+	// every client's watch with an error and sent them all to relist at
+	// once. Here a failure that is not etcd's own answer (a connection cut,
+	// an empty body, no member reachable) is retried from the same index
+	// with a short backoff; go-etcd moves on to another member, and the
+	// clients never notice. etcd's own errors, and above all 401 (the index
+	// has left its window of 1000 events), still end the watch.
+	for failures := 0; ; {
+		if w.isStopped() {
+			return
+		}
+		attempt := make(chan *etcd.Response)
+		done := make(chan error, 1)
+		go func(from uint64) {
+			_, err := client.Watch(key, from, w.list, attempt, w.etcdStop)
+			done <- err
+		}(waitIndex)
+		for res := range attempt {
+			if res.Node != nil && res.Node.ModifiedIndex >= waitIndex {
+				waitIndex = res.Node.ModifiedIndex + 1
+			}
+			failures = 0
+			w.etcdIncoming <- res
+		}
+		err := <-done
+		if err == nil || IsEtcdWatchStoppedByUser(err) {
+			return
+		}
+		if !isTransientWatchError(err) || failures >= WatchRetries {
+			w.etcdError <- err
+			return
+		}
+		backoff := WatchRetryBackoff << uint(failures)
+		if backoff > 2*time.Second {
+			backoff = 2 * time.Second
+		}
+		failures++
+		glog.V(2).Infof("etcd watch of %s failed (%v); retrying from index %d in %v", key, err, waitIndex, backoff)
+		select {
+		case <-w.etcdStop:
+			return
+		case <-time.After(backoff):
+		}
 	}
-	incomingOwned = false
-	_, err := client.Watch(key, waitIndex, w.list, w.etcdIncoming, w.etcdStop)
-	if err != nil && !IsEtcdWatchStoppedByUser(err) {
-		w.etcdError <- err
+}
+
+// WatchRetries is how many failed etcd requests in a row a watch retries
+// before it gives up; WatchRetryBackoff is the first wait, doubled after
+// each failure up to 2 s. Tests shorten them.
+var (
+	WatchRetries      = 8
+	WatchRetryBackoff = 100 * time.Millisecond
+)
+
+// isTransientWatchError reports whether a failed watch request is worth
+// repeating: anything but an error etcd itself answered with (a code below
+// 500; go-etcd's own codes, such as "no member reachable", are 500 and up).
+func isTransientWatchError(err error) bool {
+	var etcdErr *etcd.EtcdError
+	if errors.As(err, &etcdErr) {
+		return etcdErr.ErrorCode >= 500
 	}
+	return true
 }
 
 // errWatchStopped ends the initial listing when the user stops first.
@@ -206,8 +259,8 @@ func (w *etcdWatcher) translate() {
 // Ours: v0.4 sent one value on stop, which nobody received while go-etcd
 // was blocked sending, so each watch stopped at that moment left its
 // goroutines and connection behind for good. Closing stop reaches every
-// request go-etcd will still make, and draining etcdIncoming until go-etcd
-// closes it releases a blocked send.
+// request go-etcd will still make, and draining etcdIncoming until
+// etcdWatch closes it releases a blocked send.
 func (w *etcdWatcher) stopEtcd() {
 	close(w.etcdStop)
 	for range w.etcdIncoming {

@@ -221,6 +221,7 @@ func TestWatchReportsOtherEtcdFailuresAsAnErrorEvent(t *testing.T) {
 		{"unreachable", &etcd.EtcdError{ErrorCode: etcd.ErrCodeEtcdNotReachable}, 503},
 		{"anything else", errors.New("boom"), 500},
 	}
+	defer shortWatchRetries()()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			fake := NewFakeEtcdClient(t)
@@ -266,4 +267,38 @@ func TestStoppingAWatchStopsEtcdsWatchEvenWithAnEventUntaken(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Error("etcd's Watch did not return after Stop")
 	}
+}
+
+// shortWatchRetries makes failed etcd watches give up quickly; the returned
+// function restores the defaults.
+func shortWatchRetries() func() {
+	retries, backoff := WatchRetries, WatchRetryBackoff
+	WatchRetries, WatchRetryBackoff = 2, time.Millisecond
+	return func() { WatchRetries, WatchRetryBackoff = retries, backoff }
+}
+
+func TestAWatchResumesFromItsLastIndexWhenAnEtcdRequestFails(t *testing.T) {
+	defer shortWatchRetries()()
+	fake := NewFakeEtcdClient(t)
+	helper := EtcdHelper{fake}
+	w, _ := helper.WatchList("/pods", 1, nil)
+	fake.WaitForWatchCompletion()
+	fake.WatchResponse <- &etcd.Response{Action: "create", Node: &etcd.Node{Key: "/pods/foo", Value: encodeOrDie(t, podNamed("foo")), ModifiedIndex: 2, CreatedIndex: 2}}
+	if event := nextEvent(t, w); event.Type != watch.Added {
+		t.Fatalf("got %s", event.Type)
+	}
+	// The member answering the watch dies: go-etcd returns a bare error.
+	fake.WatchInjectError <- errors.New("unexpected end of JSON input")
+	fake.WaitForWatchCompletion()
+	fake.Lock()
+	index := fake.WatchIndex
+	fake.Unlock()
+	if index != 3 {
+		t.Errorf("the retried watch asked for index %d, want 3, right after the last event", index)
+	}
+	fake.WatchResponse <- &etcd.Response{Action: "create", Node: &etcd.Node{Key: "/pods/bar", Value: encodeOrDie(t, podNamed("bar")), ModifiedIndex: 3, CreatedIndex: 3}}
+	if event := nextEvent(t, w); event.Type != watch.Added || event.Object.GetTypeMeta().ResourceVersion != 3 {
+		t.Fatalf("got %s %v after the retry", event.Type, event.Object)
+	}
+	w.Stop()
 }

@@ -4,6 +4,7 @@ package util
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -24,6 +25,14 @@ func Unix(sec, nsec int64) Time {
 }
 
 // UnmarshalJSON accepts null or an RFC 3339 string.
+//
+// Ours: v0.4 kept whatever time.Parse returned, so a time with a fraction
+// of a second changed when it was written back, and one whose UTC form
+// falls outside the years 0000-9999 ("0000-01-01T00:30:00+01:00") was
+// written as "-0001-12-31T23:30:00Z", which nothing could read again: one
+// such object made every LIST of its resource fail. Here the fraction is
+// dropped on the way in, as the wire would drop it, and such a time is
+// refused.
 func (t *Time) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		t.Time = time.Time{}
@@ -37,7 +46,10 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	t.Time = pt.Local()
+	if year := pt.UTC().Year(); year < 0 || year > 9999 {
+		return fmt.Errorf("time %q is outside the years 0000-9999 in UTC", s)
+	}
+	t.Time = pt.Truncate(time.Second).Local()
 	return nil
 }
 

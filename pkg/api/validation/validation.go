@@ -169,8 +169,12 @@ func validateContainers(containers []api.Container, volumes map[string]bool) err
 		default:
 			names[ctr.Name] = true
 		}
+		// Ours: v0.4 took any non-empty image name; kubecfg prints it in
+		// its tables, so control characters are refused.
 		if ctr.Image == "" {
 			cErrs = append(cErrs, errs.NewFieldRequired("image", ctr.Image))
+		} else if hasControl(ctr.Image) {
+			cErrs = append(cErrs, errs.NewFieldInvalid("image", ctr.Image))
 		}
 		cErrs = append(cErrs, validatePorts(ctr.Ports).Prefix("ports")...)
 		cErrs = append(cErrs, validateEnv(ctr.Env).Prefix("env")...)
@@ -212,24 +216,6 @@ func ValidateManifest(manifest *api.ContainerManifest) errs.ErrorList {
 	allErrs = append(allErrs, vErrs.Prefix("volumes")...)
 	allErrs = append(allErrs, validateContainers(manifest.Containers, volumes).Prefix("containers")...)
 	allErrs = append(allErrs, validateRestartPolicy(&manifest.RestartPolicy).Prefix("restartPolicy")...)
-	return allErrs
-}
-
-// validateLabels refuses label keys and values that a selector could not
-// express.
-//
-// Ours: 2014 stored any label; one with '=' or ',' in it could never be
-// selected again.
-func validateLabels(field string, set map[string]string) errs.ErrorList {
-	allErrs := errs.ErrorList{}
-	for k, v := range set {
-		if k == "" || len(k) > 253 || strings.ContainsAny(k, "=,!") || strings.TrimSpace(k) != k {
-			allErrs = append(allErrs, errs.NewFieldInvalid(field, k))
-		}
-		if len(v) > 63 || strings.ContainsAny(v, "=,!") {
-			allErrs = append(allErrs, errs.NewFieldInvalid(field+"["+k+"]", v))
-		}
-	}
 	return allErrs
 }
 

@@ -60,6 +60,12 @@ func TestControllerErrorsNameTheirField(t *testing.T) {
 		"bad port": {func(rc *api.ReplicationController) {
 			rc.DesiredState.PodTemplate.DesiredState.Manifest.Containers[0].Ports[0].ContainerPort = 70000
 		}, "desiredState.podTemplate.desiredState.manifest.containers[0].ports[0].containerPort"},
+		"newline in a label value": {func(rc *api.ReplicationController) { rc.Labels = map[string]string{"app": "a\nb"} }, "labels[app]"},
+		"escape in a label key":    {func(rc *api.ReplicationController) { rc.Labels = map[string]string{"\x1b[2J": "x"} }, "labels"},
+		"bidi override in a label": {func(rc *api.ReplicationController) { rc.Labels = map[string]string{"app": "\u202egnp.exe"} }, "labels[app]"},
+		"tab in an image": {func(rc *api.ReplicationController) {
+			rc.DesiredState.PodTemplate.DesiredState.Manifest.Containers[0].Image = "nginx\tRunning"
+		}, "desiredState.podTemplate.desiredState.manifest.containers[0].image"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

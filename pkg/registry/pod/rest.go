@@ -59,11 +59,15 @@ func (rs *REST) Create(ctx api.Context, obj api.Object) (<-chan api.Object, erro
 	if err := registry.BeforeCreate("pod", &pod.TypeMeta); err != nil {
 		return nil, err
 	}
+	// Ours: v0.4 read the pod back from etcd to answer. The create already
+	// returns the stored pod and its resourceVersion, so the answer is the
+	// same without the second round trip, which halved how many pods a
+	// second the apiserver could create.
 	return apiserver.MakeAsync(func() (api.Object, error) {
 		if err := rs.registry.CreatePod(ctx, pod); err != nil {
 			return nil, err
 		}
-		return rs.registry.GetPod(ctx, pod.ID)
+		return pod, nil
 	}), nil
 }
 

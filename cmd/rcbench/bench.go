@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/bench"
+	"github.com/kube-rewind/kube-rewind/pkg/scenario"
+)
+
+func init() {
+	subcommands["bench"] = benchCommand
+}
+
+// benchCommand runs make bench: flags, Ctrl-C, and where the report went.
+func benchCommand(args []string) int {
+	fs := flag.NewFlagSet("rcbench bench", flag.ContinueOnError)
+	scenarios := fs.String("scenarios", "", fmt.Sprintf("Comma-separated scenarios to run at their standard sizes, %q included, or %q for every one (default: %s, some of them shortened to fit 10 minutes; with -quick: %s; known: %s).",
+		bench.Calibrate, bench.All, strings.Join(bench.DefaultScenarios(false), ","), strings.Join(bench.DefaultScenarios(true), ","), strings.Join(scenario.Names(), ",")))
+	variants := fs.String("variants", "", "Comma-separated variants: legacy, modern, modern-unthrottled (default: all three where the client throttle can matter, legacy and modern elsewhere).")
+	runs := fs.Int("runs", 0, "Runs of each scenario, size and variant (default 3, or 1 with -quick).")
+	quick := fs.Bool("quick", false, "Quick sizes and selection: done in under 2 minutes.")
+	large := fs.Bool("large", false, "Add the largest sizes (N=10 000).")
+	out := fs.String("out", "_output/bench", "Parent of the timestamped report directory; <out>/latest points at the newest.")
+	bin := fs.String("bin", "_output/bin", "Directory of the binaries (make build).")
+	png := fs.Bool("png", false, "Also render every chart as PNG.")
+	seed := fs.Int64("seed", bench.DefaultSeed, "Seed of the hollow nodes' random choices, the same in every run.")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "rcbench bench: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	binDir, err := filepath.Abs(*bin)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rcbench bench: %v\n", err)
+		return 2
+	}
+	opts := bench.Options{
+		Scenarios: bench.SplitList(*scenarios),
+		Variants:  bench.SplitList(*variants),
+		Runs:      *runs,
+		Quick:     *quick,
+		Large:     *large,
+		Out:       *out,
+		BinDir:    binDir,
+		PNG:       *png,
+		Seed:      *seed,
+	}
+
+	// The first Ctrl-C stops the run in progress (its cluster is killed)
+	// and still writes a report of what finished; a second one leaves at
+	// once, and the clusters' processes die with this one.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		<-signals
+		fmt.Fprintln(os.Stderr, "\nstopping: killing the running cluster and writing what finished (Ctrl-C again to quit at once)")
+		cancel()
+		<-signals
+		os.Exit(130)
+	}()
+
+	began := time.Now()
+	dir, sum, err := bench.NewRunner(opts, os.Stderr).Run(ctx)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rcbench bench: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(os.Stderr, "\nfinished in %.0f s\n", time.Since(began).Seconds())
+	for _, n := range sum.Notes {
+		fmt.Fprintf(os.Stderr, "NOTE: %s\n", n)
+	}
+	for _, f := range sum.Findings {
+		holds := "  "
+		if f.Holds != nil {
+			holds = map[bool]string{true: "ok", false: "NO"}[*f.Holds]
+		}
+		fmt.Fprintf(os.Stderr, "[%s] %s: %s\n", holds, f.Topic, f.Measured)
+	}
+	fmt.Fprintf(os.Stderr, "\nreport: %s\n        %s\n", filepath.Join(dir, "report.html"), filepath.Join(dir, "report.md"))
+	if sum.Interrupted {
+		return 130
+	}
+	if len(sum.Failures) > 0 {
+		return 1
+	}
+	return 0
+}

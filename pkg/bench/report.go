@@ -1,0 +1,263 @@
+package bench
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// etcdPublished is etcd's own v2.2.0 write benchmark (3 members, SSD,
+// n1-highcpu-2, leader only), the table the calibration mirrors.
+var etcdPublished = map[int][2]float64{1: {55, 24.5}, 64: {2139, 35.2}, 256: {4581, 70.5}}
+
+// buildDocument lays out the report: header, findings, calibration, then
+// each scenario with its tables and charts, and how to read it all.
+func buildDocument(sum *Summary, cal *Chart, charts []SizeCharts) *document {
+	d := &document{title: "kube-rewind benchmark: old against new"}
+	d.p(header(sum))
+	for _, n := range sum.Notes {
+		d.note(n)
+	}
+	if len(sum.Choices) > 0 {
+		d.p("To finish within its time budget, this default run departs from some scenarios' standard sizes or runs " +
+			"(name the scenarios with -scenarios, or set -runs, to run them in full):")
+		d.list(sum.Choices...)
+	}
+	if len(sum.Failures) > 0 {
+		var items []string
+		for _, f := range sum.Failures {
+			items = append(items, fmt.Sprintf("%s %s %s run %d: %s", f.Scenario, f.Size, f.Variant, f.Run, f.Error))
+		}
+		d.note(fmt.Sprintf("%d runs failed and are left out of the figures:", len(sum.Failures)))
+		d.list(items...)
+	}
+
+	d.h(2, "findings", "Findings")
+	d.p("What the two designs predict, against what these runs measured. Medians over the runs, with the lowest and highest run in brackets.")
+	t := table{header: []string{"topic", "expected", "measured", "holds"}}
+	for _, f := range sum.Findings {
+		holds := "–"
+		if f.Holds != nil {
+			holds = map[bool]string{true: "yes", false: "NO"}[*f.Holds]
+		}
+		t.rows = append(t.rows, []string{f.Topic, f.Expect, f.Measured, holds})
+	}
+	d.table(t)
+
+	if sum.Calibration != nil {
+		calibrationSection(d, sum.Calibration, cal)
+	}
+
+	for _, sc := range sum.Scenarios {
+		d.h(2, sc.Name, fmt.Sprintf("%s: %s", sc.Name, sc.Title))
+		d.p("Reproduces " + sc.Reproduces + ".")
+		d.p(sc.Explain)
+		for _, sz := range sc.Sizes {
+			d.h(3, chartBase(sc.Name, sz.Label), fmt.Sprintf("%s %s", sc.Name, sz.Label))
+			d.p(sizeLine(sz))
+			figureTable(d, sz)
+			for _, set := range charts {
+				if set.Scenario == sc.Name && set.Size == sz.Label {
+					for _, c := range set.Charts {
+						d.figure(c)
+					}
+				}
+			}
+		}
+	}
+	readingSection(d)
+	return d
+}
+
+func header(sum *Summary) string {
+	m := sum.Machine
+	s := fmt.Sprintf("Run %s, %s, on %d CPUs (%s/%s, %s). Load average before %.2f %.2f %.2f, after %.2f %.2f %.2f. ",
+		sum.Started.UTC().Format("2006-01-02 15:04 UTC"), durationText(sum.Seconds), m.CPUs, m.OS, m.Arch, m.GoVersion,
+		m.LoadBefore[0], m.LoadBefore[1], m.LoadBefore[2], m.LoadAfter[0], m.LoadAfter[1], m.LoadAfter[2])
+	o := sum.Options
+	s += fmt.Sprintf("Scenarios: %s. Variants: %s. %d run(s) of each, alternating variants, each on a fresh cluster; hollow-node seed %d.",
+		strings.Join(o.Scenarios, ", "), strings.Join(o.Variants, ", "), o.Runs, o.Seed)
+	if o.Quick {
+		s += " Quick sizes (-quick)."
+	}
+	if o.Large {
+		s += " Large sizes included (-large)."
+	}
+	if sum.Interrupted {
+		s += " INTERRUPTED before the end."
+	}
+	return s
+}
+
+func durationText(seconds float64) string {
+	if seconds < 120 {
+		return fmt.Sprintf("%.0f s", seconds)
+	}
+	return fmt.Sprintf("%.0f min %02.0f s", float64(int(seconds)/60), float64(int(seconds)%60))
+}
+
+func sizeLine(sz SizeSummary) string {
+	var parts []string
+	if sz.Replicas > 0 {
+		parts = append(parts, fmt.Sprintf("%d replicas", sz.Replicas))
+	}
+	if sz.Controllers > 0 {
+		parts = append(parts, fmt.Sprintf("%d controllers", sz.Controllers))
+	}
+	parts = append(parts, fmt.Sprintf("sync period %.0f s", sz.PeriodSeconds))
+	if sz.WindowSeconds > 0 {
+		parts = append(parts, fmt.Sprintf("window %.0f s", sz.WindowSeconds))
+	}
+	if sz.Rate > 0 {
+		parts = append(parts, fmt.Sprintf("rate %s/s", formatNumber(sz.Rate)))
+	}
+	var runs []string
+	for _, v := range sz.Variants {
+		r := fmt.Sprintf("%s %d", v.Variant, v.Runs)
+		if v.Failed > 0 {
+			r += fmt.Sprintf(" (+%d failed)", v.Failed)
+		}
+		runs = append(runs, r)
+	}
+	return "Size: " + strings.Join(parts, ", ") + ". Runs: " + strings.Join(runs, ", ") + "."
+}
+
+// figureTable writes one row per figure and one column per variant; each
+// cell holds the median, the range and the spread, and a flag whose
+// explanation follows the table.
+func figureTable(d *document, sz SizeSummary) {
+	t := table{header: []string{"figure"}, numeric: []bool{false}}
+	for _, v := range sz.Variants {
+		t.header = append(t.header, v.Variant)
+		t.numeric = append(t.numeric, true)
+	}
+	var order []Figure
+	seen := map[string]bool{}
+	for _, v := range sz.Variants {
+		for _, f := range v.Figures {
+			if !seen[f.Name] {
+				seen[f.Name] = true
+				order = append(order, f)
+			}
+		}
+	}
+	var notes []string
+	for _, proto := range order {
+		name := proto.Name
+		if proto.Unit != "" {
+			name += " (" + proto.Unit + ")"
+		}
+		if proto.Derived {
+			name += " †"
+		}
+		row := []string{name}
+		for _, v := range sz.Variants {
+			f, ok := v.Figure(proto.Name)
+			if !ok {
+				row = append(row, "–")
+				continue
+			}
+			cell := cellText(f.Stats)
+			if f.Noisy {
+				notes = append(notes, fmt.Sprintf("%s, %s: spread %s — %s.", v.Variant, proto.Name, formatSpread(f.Stats), f.Explanation))
+				cell += fmt.Sprintf(" ⚠%d", len(notes))
+			}
+			row = append(row, cell)
+		}
+		t.rows = append(t.rows, row)
+	}
+	row := []string{"run time (s)"}
+	for _, v := range sz.Variants {
+		if len(v.RunSeconds.Values) == 0 {
+			row = append(row, "–")
+			continue
+		}
+		row = append(row, cellText(v.RunSeconds))
+	}
+	t.rows = append(t.rows, row)
+	d.table(t)
+	for i, n := range notes {
+		d.p(fmt.Sprintf("⚠%d %s", i+1, n))
+	}
+	for _, f := range order {
+		if f.Derived {
+			d.p("† computed by the benchmark from the samples: " + derivedText[f.Name])
+			break
+		}
+	}
+}
+
+var derivedText = map[string]string{
+	TimeToCreate: "seconds from the controller's creation until the pod watch has seen all N pods created, the part of time_to_running that the create floor bounds.",
+}
+
+// cellText is "median (min–max) spread".
+func cellText(st Stats) string {
+	switch {
+	case len(st.Values) < 2:
+		return formatNumber(st.Median)
+	case st.Min == st.Max:
+		return formatNumber(st.Median) + " (all runs)"
+	}
+	return fmt.Sprintf("%s (%s–%s) %s", formatNumber(st.Median), formatNumber(st.Min), formatNumber(st.Max), formatSpread(st))
+}
+
+func calibrationSection(d *document, cal *Calibration, chart *Chart) {
+	d.h(2, "calibrate", "calibrate: the stack's ceiling")
+	d.p("Before any scenario, the benchmark measures how fast this machine can write: raw etcd first, then the apiserver's " +
+		"pod-create path, at 1, 64 and 256 concurrent clients, mirroring etcd's own v2 benchmark table. Each level runs " +
+		"for a few seconds after a warm-up of half a second on fresh storage; only requests that start and end inside the " +
+		"measured window count.")
+	d.p("etcd: " + cal.EtcdSetup)
+	d.p("apiserver: " + cal.APIServerSetup)
+	t := table{header: []string{"target", "clients", "writes/s", "p50 ms", "p90 ms", "p99 ms", "requests", "errors", "etcd v2.2 published: writes/s, p90 ms"},
+		numeric: []bool{false, true, true, true, true, true, true, true, false}}
+	levels := append([]Level(nil), cal.Levels...)
+	sort.SliceStable(levels, func(i, j int) bool {
+		if levels[i].Target != levels[j].Target {
+			return levels[i].Target == "etcd"
+		}
+		return levels[i].Clients < levels[j].Clients
+	})
+	for _, l := range levels {
+		pub := ""
+		if l.Target == "etcd" {
+			if v, ok := etcdPublished[l.Clients]; ok {
+				pub = fmt.Sprintf("%s, %s", formatNumber(v[0]), formatNumber(v[1]))
+			}
+		}
+		t.rows = append(t.rows, []string{l.Target, fmt.Sprint(l.Clients), formatNumber(l.PerSecond), formatNumber(l.P50Ms),
+			formatNumber(l.P90Ms), formatNumber(l.P99Ms), fmt.Sprint(l.Requests), fmt.Sprint(l.Errors), pub})
+	}
+	d.table(t)
+	if cal.CreateRate > 0 {
+		d.p(fmt.Sprintf("Calibrated create floor: %s pod POSTs per second at %d clients, so no design can create N pods in less than "+
+			"N / %s seconds (100 pods: %s s; 1 000 pods: %s s; 10 000 pods: %s s). The scale-up scenario compares against it.",
+			formatNumber(cal.CreateRate), FloorClients, formatNumber(cal.CreateRate), formatNumber(cal.Floor(100)),
+			formatNumber(cal.Floor(1000)), formatNumber(cal.Floor(10000))))
+	}
+	if ref := cal.Reference; ref != nil {
+		d.p(fmt.Sprintf("Manager-less reference scale-up of %d pods: all created after %s s, all running after %s s. %s",
+			ref.Replicas, formatNumber(ref.CreateSeconds), formatNumber(ref.RunningSeconds), cal.ReferenceSetup))
+	}
+	for _, l := range cal.Levels {
+		if l.Errors > 0 {
+			d.note(fmt.Sprintf("%s at %d clients: %d requests failed; the first: %s", l.Target, l.Clients, l.Errors, l.FirstError))
+		}
+	}
+	if chart != nil {
+		d.figure(*chart)
+	}
+}
+
+func readingSection(d *document) {
+	d.h(2, "reading", "How to read this report")
+	d.list(
+		"Every cell is the median over the runs of that variant, then the lowest and highest run in brackets, then the spread (max−min)/median. A single run shows its value alone.",
+		fmt.Sprintf("⚠ flags a spread of %.0f %% or more; the note under the table says why that figure varies. A spread next to a median of 0 means nothing and is shown as n/a.", NoisySpread*100),
+		"legacy is the 2014 controller-manager; modern is today's design with kube-controller-manager's client limit (20 QPS, burst 30); modern-unthrottled is the same binary with no client limit, to tell the design from the throttle.",
+		"Each run starts a fresh cluster (apiserver with embedded etcd, hollow nodes, controller-manager) in its own directory; variants alternate run by run so that a slow spell of the machine is shared out.",
+		"Time charts draw the median run of each variant (by the scenario's first figure), in seconds since the scenario's first action.",
+		"`results.json` holds every figure with its values, min, median, max and spread; `bench.txt` is the same per run in Go benchmark format (`benchstat bench.txt`), and `bench.<variant>.txt` one variant's runs with the variant left out of the names, so that `benchstat bench.legacy.txt bench.modern.txt` sets the designs side by side; `runs/<run>/samples.csv` holds every raw sample of a run (series, seconds, value; marks as `mark.<name>`), beside the components' logs.",
+	)
+}
