@@ -272,7 +272,23 @@ func init() {
 				{Name: "resize_to_running", Unit: "s", Value: e.Seconds("resized", "converged"), LowerIsBetter: true},
 				{Name: "manager_watches", Unit: "requests", Value: e.last(sampler.ManagerRequests + "WATCH")},
 				{Name: "manager_lists", Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST")},
+				{Name: "manager_watch_errors", Unit: "watches", Value: e.last(sampler.ManagerWatchErrors)},
 			}
+		},
+		Expect: func(variant string, sz Size, r map[string]float64) error {
+			switch variant {
+			case "legacy":
+				// The point of the scenario: the 2014 manager resumed from
+				// a version etcd had forgotten and was told so.
+				if r["manager_watch_errors"] < 1 {
+					return fmt.Errorf("legacy's watches never ended with an error, want at least one 410 from resuming past etcd's window")
+				}
+			default:
+				if r["resize_to_running"] >= sz.Period.Seconds()/2 {
+					return fmt.Errorf("modern took %.2f s to carry out the resize, want it to act on its watch, well within the %.0f s period", r["resize_to_running"], sz.Period.Seconds())
+				}
+			}
+			return nil
 		},
 	})
 }
