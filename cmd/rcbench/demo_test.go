@@ -4,19 +4,18 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/kube-rewind/kube-rewind/pkg/demo"
+	"github.com/kube-rewind/kube-rewind/pkg/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/testutil"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/kube-rewind/kube-rewind/pkg/demo"
-	"github.com/kube-rewind/kube-rewind/pkg/stack/stacktest"
 )
 
 // buildRcbench builds this command into a temporary directory, so the test
@@ -26,42 +25,6 @@ func buildRcbench(t *testing.T) string {
 	out := filepath.Join(t.TempDir(), "rcbench")
 	if msg, err := exec.Command("go", "build", "-o", out, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, msg)
-	}
-	return out
-}
-
-// descendants lists the live processes below pid, from /proc, as "pid
-// name"; zombies have exited and do not count.
-func descendants(pid int) map[int]string {
-	parent := map[int]int{}
-	name := map[int]string{}
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, f := range stats {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		s := string(data)
-		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if open < 0 || close < open {
-			continue
-		}
-		fields := strings.Fields(s[close+1:])
-		if len(fields) < 2 || fields[0] == "Z" {
-			continue
-		}
-		p, _ := strconv.Atoi(strings.Fields(s)[0])
-		parent[p], _ = strconv.Atoi(fields[1])
-		name[p] = s[open+1 : close]
-	}
-	out := map[int]string{}
-	for p := range parent {
-		for q := parent[p]; q > 1; q = parent[q] {
-			if q == pid {
-				out[p] = name[p]
-				break
-			}
-		}
 	}
 	return out
 }
@@ -158,7 +121,7 @@ func TestASignalStopsTheDemoAndEveryProcessItStarted(t *testing.T) {
 					return f.Step == 2 && f.Sides[0].Active > 0 && f.Sides[1].Active > 0
 				})
 			}
-			started := descendants(cmd.Process.Pid)
+			started := testutil.Descendants(cmd.Process.Pid)
 			if len(started) < 6 {
 				t.Fatalf("expected two clusters of processes under rcbench, found %v", started)
 			}
@@ -172,10 +135,10 @@ func TestASignalStopsTheDemoAndEveryProcessItStarted(t *testing.T) {
 			case <-time.After(90 * time.Second):
 				t.Fatalf("rcbench did not exit within 90 s of the signal")
 			}
-			for pid, name := range started {
-				if alive(pid) {
-					t.Errorf("process %d (%s) outlived rcbench", pid, name)
-					syscall.Kill(pid, syscall.SIGKILL)
+			for _, p := range started {
+				if alive(p.PID) {
+					t.Errorf("process %d (%s) outlived rcbench", p.PID, p.Name)
+					syscall.Kill(p.PID, syscall.SIGKILL)
 				}
 			}
 			if _, err := pageFrame(url); err == nil {

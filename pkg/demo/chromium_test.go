@@ -17,54 +17,12 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/testutil"
 )
-
-// chromium finds the browser: $KUBE_REWIND_CHROMIUM_BIN, chromium or
-// chromium-browser.
-func chromium(t *testing.T) string {
-	t.Helper()
-	if bin := os.Getenv("KUBE_REWIND_CHROMIUM_BIN"); bin != "" {
-		return bin
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Fatal("KUBE_REWIND_CHROMIUM=1 but no chromium on PATH (apt-get install chromium)")
-	return ""
-}
-
-// screenshot renders url at 1280×720 into out, after budget milliseconds
-// of the page's own time.
-func screenshot(t *testing.T, bin, url, out string, budget int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	args := []string{
-		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-		"--no-first-run", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--hide-scrollbars",
-		"--user-data-dir=" + t.TempDir(),
-		"--screenshot=" + out,
-		"--window-size=1280,720",
-		fmt.Sprintf("--virtual-time-budget=%d", budget),
-		url,
-	}
-	cmd := exec.CommandContext(ctx, bin, args...)
-	// Chromium starts helper processes; a timeout ends the whole group.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 10 * time.Second
-	if output, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium %s: %v\n%s", url, err, output)
-	}
-}
 
 // runningPixels counts, in the left and the right half of img, the pixels
 // of the colour of a running pod.
@@ -116,19 +74,14 @@ func waitFrame(t *testing.T, url, what string, cond func(Frame) bool) {
 }
 
 func TestTheLivePageShowsRunningPodsOnBothSides(t *testing.T) {
-	if os.Getenv("KUBE_REWIND_CHROMIUM") != "1" {
+	if !testutil.ChromiumWanted() {
 		t.Skip("set KUBE_REWIND_CHROMIUM=1 to look at the live page in headless Chromium")
 	}
-	browser := chromium(t)
-	shots := os.Getenv("KUBE_REWIND_SCREENSHOTS")
-	if shots == "" {
-		shots = t.TempDir()
-	} else if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	browser := testutil.Chromium(t)
+	shots := testutil.ScreenshotDir(t)
 
 	// The demo waits for Enter between steps; the test presses it.
-	out := &lockedBuffer{}
+	out := &testutil.Buffer{}
 	opts := tinyOptions(t, out)
 	opts.Auto = false
 	enter, press := io.Pipe()
@@ -166,7 +119,7 @@ func TestTheLivePageShowsRunningPodsOnBothSides(t *testing.T) {
 	// shows without JavaScript is checked on its HTML, in page_test.go:
 	// Chromium's headless screenshots need scripts on.
 	file := filepath.Join(shots, "demo-live.png")
-	screenshot(t, browser, url+"?frames=6", file, 4000)
+	testutil.Screenshot(t, browser, url+"?frames=6", file, 1280, 720, 4000)
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatalf("no screenshot: %v", err)

@@ -1,41 +1,20 @@
 package demo
 
 import (
-	"bytes"
 	"context"
+	"github.com/kube-rewind/kube-rewind/pkg/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/testutil"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/kube-rewind/kube-rewind/pkg/stack"
-	"github.com/kube-rewind/kube-rewind/pkg/stack/stacktest"
 )
-
-// lockedBuffer collects the narration; the demo writes from several
-// goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // tinyOptions shrink a demo for make test: scale-up to 20 pods with a 2 s
 // sync period, on two clusters, unattended.
-func tinyOptions(t *testing.T, out *lockedBuffer) Options {
+func tinyOptions(t *testing.T, out *testutil.Buffer) Options {
 	return Options{
 		Scenario: "scale-up",
 		Replicas: 20,
@@ -52,7 +31,7 @@ func TestADemoPlaysAScenarioOnBothDesignsUnattended(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two clusters")
 	}
-	out := &lockedBuffer{}
+	out := &testutil.Buffer{}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	rep, err := Run(ctx, tinyOptions(t, out))
@@ -103,7 +82,7 @@ func TestADesignThatCannotStartLeavesNothingRunning(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out := &lockedBuffer{}
+	out := &testutil.Buffer{}
 	opts := tinyOptions(t, out)
 	opts.BinDir = bin
 	_, err = Run(context.Background(), opts)
@@ -124,7 +103,7 @@ func firstLine(s string) string {
 // component a demo starts is a direct child of it.
 func assertNoChildren(t *testing.T) {
 	t.Helper()
-	if kids := children(os.Getpid()); len(kids) > 0 {
+	if kids := testutil.Children(os.Getpid()); len(kids) > 0 {
 		t.Errorf("processes left behind: %v", kids)
 	}
 }
