@@ -5,6 +5,7 @@
 #   make test    vet and tests, for both builds
 #   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: under 2 minutes)
 #   make docs    the annotated source, as static HTML, into _output/docs
+#   make demo    talk mode: SCENARIO=<name> on both designs side by side, with a live page
 #   make clean   remove _output
 
 GO      ?= go
@@ -15,7 +16,7 @@ CMDS    := apiserver controller-manager hollow-node kubecfg local-up rcbench
 # Tests find the binaries here instead of building their own.
 export KUBE_REWIND_BIN := $(abspath $(BIN))
 
-.PHONY: all build run bench test vet unit race clean docs
+.PHONY: all build run bench test vet unit race clean docs demo
 
 all: build
 
@@ -32,6 +33,14 @@ run: build
 BENCH_FLAGS ?=
 bench: build
 	$(BIN)/rcbench bench -bin=$(BIN) -out=_output/bench $(BENCH_FLAGS)
+
+# Talk mode: make demo SCENARIO=two-managers. Without SCENARIO it lists
+# them. DEMO_FLAGS go to rcbench demo: -auto, -size=quick|default|large,
+# -port=N (rcbench demo -h lists them all).
+SCENARIO   ?=
+DEMO_FLAGS ?=
+demo: build
+	$(BIN)/rcbench demo $(if $(SCENARIO),-scenario=$(SCENARIO),-list) $(DEMO_FLAGS)
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }

@@ -8,56 +8,16 @@ package annotate
 // it needs Debian's chromium package.
 
 import (
-	"context"
 	"errors"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/testutil"
 )
-
-// chromium finds the browser: $KUBE_REWIND_CHROMIUM_BIN, chromium or
-// chromium-browser.
-func chromium(t *testing.T) string {
-	t.Helper()
-	if bin := os.Getenv("KUBE_REWIND_CHROMIUM_BIN"); bin != "" {
-		return bin
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Fatal("KUBE_REWIND_CHROMIUM=1 but no chromium on PATH (apt-get install chromium)")
-	return ""
-}
-
-// screenshot renders page at the given window size into a PNG file.
-func screenshot(t *testing.T, bin, page, out, size string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin,
-		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-		"--no-first-run", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--hide-scrollbars",
-		"--user-data-dir="+t.TempDir(),
-		"--screenshot="+out,
-		"--window-size="+size,
-		"file://"+page,
-	)
-	// Chromium starts helper processes; a timeout ends the whole group.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 10 * time.Second
-	if output, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium %s: %v\n%s", filepath.Base(page), err, output)
-	}
-}
 
 // colours reports how many distinct colours img has (at 5 bits per
 // channel) and what fraction of its pixels are not near-white.
@@ -78,10 +38,10 @@ func colours(img image.Image) (distinct int, inked float64) {
 }
 
 func TestScreenshotsOfThePagesAreNotBlank(t *testing.T) {
-	if os.Getenv("KUBE_REWIND_CHROMIUM") != "1" {
+	if !testutil.ChromiumWanted() {
 		t.Skip("set KUBE_REWIND_CHROMIUM=1 to render pages in headless Chromium")
 	}
-	bin := chromium(t)
+	bin := testutil.Chromium(t)
 	dir := os.Getenv("KUBE_REWIND_DOCS")
 	if dir == "" {
 		dir = t.TempDir()
@@ -93,29 +53,26 @@ func TestScreenshotsOfThePagesAreNotBlank(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shots := os.Getenv("KUBE_REWIND_SCREENSHOTS")
-	if shots == "" {
-		shots = t.TempDir()
-	} else if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	shots := testutil.ScreenshotDir(t)
 	for _, tc := range []struct {
-		page, size string
+		page          string
+		width, height int
 	}{
-		{"index.html", "1280,900"},
-		{"side-by-side-replication-manager.html", "1280,900"},
-		{"side-by-side-endpoints.html", "1280,900"},
-		{PageName("pkg/controller/replication_controller.go"), "1280,900"},
-		{"index.html", "390,844"},
-		{"side-by-side-replication-manager.html", "390,844"},
+		{"index.html", 1280, 900},
+		{"side-by-side-replication-manager.html", 1280, 900},
+		{"side-by-side-endpoints.html", 1280, 900},
+		{PageName("pkg/controller/replication_controller.go"), 1280, 900},
+		{"index.html", 390, 844},
+		{"side-by-side-replication-manager.html", 390, 844},
 	} {
-		t.Run(tc.page+"@"+tc.size, func(t *testing.T) {
+		size := fmt.Sprintf("%dx%d", tc.width, tc.height)
+		t.Run(tc.page+"@"+size, func(t *testing.T) {
 			page := filepath.Join(dir, tc.page)
 			if _, err := os.Stat(page); errors.Is(err, os.ErrNotExist) {
 				t.Fatalf("%s was not generated", page)
 			}
-			out := filepath.Join(shots, tc.page+"@"+tc.size+".png")
-			screenshot(t, bin, page, out, tc.size)
+			out := filepath.Join(shots, tc.page+"@"+size+".png")
+			testutil.Screenshot(t, bin, "file://"+page, out, tc.width, tc.height, 0)
 			f, err := os.Open(out)
 			if err != nil {
 				t.Fatalf("no screenshot: %v", err)

@@ -155,6 +155,7 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			// An ERROR event (a 410 Gone, say) is the storage's last word:
 			// the client must list again before it watches.
 			if event.Type == watch.Error {
+				metrics.watchErrors.WithLabelValues(s.resource, metrics.component(req.UserAgent())).Inc()
 				return
 			}
 		}

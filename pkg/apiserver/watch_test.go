@@ -123,6 +123,9 @@ func TestAnErrorEventIsPassedOnAndEndsTheStream(t *testing.T) {
 	}
 	expectEOF(t, r)
 	eventually(t, "the storage watch to stop", fake.IsStopped)
+	if got := gaugeValue(t, ts, "apiserver_watch_errors_total", map[string]string{"resource": "simple"}); got != 1 {
+		t.Errorf("apiserver_watch_errors_total = %v, want 1", got)
+	}
 }
 
 func TestTheStreamEndsWhenTheStorageWatchEnds(t *testing.T) {

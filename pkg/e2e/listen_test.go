@@ -1,9 +1,11 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/hex"
 	"fmt"
+	"github.com/kube-rewind/kube-rewind/pkg/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/testutil"
 	"net"
 	"net/http"
 	"os"
@@ -11,13 +13,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/kube-rewind/kube-rewind/pkg/stack"
-	"github.com/kube-rewind/kube-rewind/pkg/stack/stacktest"
 )
 
 // listeners returns the local address of every TCP socket in LISTEN state
@@ -71,52 +69,11 @@ func decodeProcAddr(t *testing.T, s string) string {
 	return net.JoinHostPort(ip.String(), strconv.Itoa(int(port)))
 }
 
-// children returns the pids whose parent is pid.
-func children(pid int) []int {
-	entries, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range entries {
-		child, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// The parent pid is the second field after the parenthesised name.
-		rest := string(stat[bytes.LastIndexByte(stat, ')')+1:])
-		f := strings.Fields(rest)
-		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
-			out = append(out, child)
-		}
-	}
-	return out
-}
-
-// lockedBuffer collects a process's output.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // command starts one of the project's binaries and stops it, and every
 // process it started, when the test ends.
-func command(t *testing.T, bin string, args ...string) (*exec.Cmd, *lockedBuffer) {
+func command(t *testing.T, bin string, args ...string) (*exec.Cmd, *testutil.Buffer) {
 	t.Helper()
-	out := &lockedBuffer{}
+	out := &testutil.Buffer{}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
@@ -145,7 +102,7 @@ func command(t *testing.T, bin string, args ...string) (*exec.Cmd, *lockedBuffer
 
 // waitListening waits until the processes of pid's tree hold at least n
 // listening sockets, and returns their addresses.
-func waitListening(t *testing.T, pid, n int, out *lockedBuffer) []string {
+func waitListening(t *testing.T, pid, n int, out *testutil.Buffer) []string {
 	t.Helper()
 	var got []string
 	stop := time.Now().Add(60 * time.Second)
@@ -154,7 +111,9 @@ func waitListening(t *testing.T, pid, n int, out *lockedBuffer) []string {
 		pids := []int{pid}
 		for i := 0; i < len(pids); i++ {
 			got = append(got, listeners(t, pids[i])...)
-			pids = append(pids, children(pids[i])...)
+			for _, child := range testutil.Children(pids[i]) {
+				pids = append(pids, child.PID)
+			}
 		}
 		if len(got) >= n {
 			return got
@@ -293,7 +252,7 @@ func TestAServerAskedToListenOffLoopbackWarnsAndKeepsItsAdminToLoopback(t *testi
 	cm, cmOut := command(t, filepath.Join(dir, "controller-manager"), "-logtostderr", "-master="+apiURL, "-address="+ip, "-port=0")
 	waitListening(t, cm.Process.Pid, 1, cmOut)
 
-	for name, out := range map[string]*lockedBuffer{"apiserver": apiOut, "hollow-node": hnOut, "controller-manager": cmOut} {
+	for name, out := range map[string]*testutil.Buffer{"apiserver": apiOut, "hollow-node": hnOut, "controller-manager": cmOut} {
 		if !strings.Contains(out.String(), "which is not a loopback address") {
 			t.Errorf("%s bound to %s did not warn:\n%s", name, ip, out)
 		}

@@ -29,6 +29,9 @@ const (
 	// whatever their answer; ManagerPodPostsOK only those that succeeded.
 	ManagerPodPosts   = "cm.pod_posts"
 	ManagerPodPostsOK = "cm.pod_posts_ok"
+	// ManagerWatchErrors counts the controller-managers' watches that the
+	// apiserver ended with an ERROR event (410 Gone, mostly).
+	ManagerWatchErrors = "cm.watch_errors"
 
 	// Summed over every controller-manager.
 	ManagerGoroutines = "cm.goroutines"
@@ -201,6 +204,7 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 	}
 	s.relative(ManagerPodPosts, now, total)
 	s.relative(ManagerPodPostsOK, now, ok)
+	s.relative(ManagerWatchErrors, now, m.Sum("apiserver_watch_errors_total", map[string]string{"component": "controller-manager"}))
 	s.Rec.Add(APIServerRSS, now, m.Sum("process_resident_memory_bytes", nil))
 	s.relative(APIServerCPU, now, m.Sum("process_cpu_seconds_total", nil))
 }

@@ -75,6 +75,10 @@ type Scenario struct {
 	// Sizes lists the sizes to run: quick shrinks them, large adds the
 	// biggest.
 	Sizes func(quick, large bool) []Size
+	// Talk is the size talk mode plays by default, for scenarios whose
+	// quick size is too small to make the point on a projector; the zero
+	// value means the quick size.
+	Talk Size
 	// Cluster returns the cluster the scenario needs; the runner fills in
 	// the design, binaries and directory.
 	Cluster func(sz Size) stack.Config

@@ -163,6 +163,26 @@ func init() {
 				{Name: "min_running", Unit: "pods", Value: minRunning},
 			}
 		},
+		Expect: func(variant string, sz Size, r map[string]float64) error {
+			if r["replacements"] < 3 {
+				return fmt.Errorf("%s replaced %.0f killed pods, want at least 3 to judge by", variant, r["replacements"])
+			}
+			period := sz.Period.Seconds()
+			switch variant {
+			case "legacy":
+				// A kill lands anywhere between two ticks, so the
+				// replacements wait from nothing to a whole period; the
+				// slowest of several waits most of one.
+				if r["replacement_p99"] < period/4 {
+					return fmt.Errorf("legacy replaced every pod within %.2f s, want the slowest to wait for a tick (a quarter of the %.0f s period or more)", r["replacement_p99"], period)
+				}
+			default:
+				if r["replacement_p50"] >= period/2 {
+					return fmt.Errorf("modern took %.2f s to replace half the pods, want it to act on the pod watch, well within the %.0f s period", r["replacement_p50"], period)
+				}
+			}
+			return nil
+		},
 	})
 
 	Register(&Scenario{

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/kube-rewind/kube-rewind/pkg/demo"
+)
+
+func init() {
+	subcommands["demo"] = demoCommand
+}
+
+// demoCommand runs talk mode: one scenario on both designs at once,
+// narrated, with a live page (make demo SCENARIO=<name>).
+func demoCommand(args []string) int {
+	fs := flag.NewFlagSet("rcbench demo", flag.ContinueOnError)
+	name := fs.String("scenario", "", "The scenario to play (-list shows them).")
+	showList := fs.Bool("list", false, "List the scenarios and exit.")
+	auto := fs.Bool("auto", false, "Run every step without waiting for Enter.")
+	size := fs.String("size", "talk", "talk (a few minutes at most, with the 2014 10 s period), quick, default or large (the benchmark's sizes).")
+	port := fs.Int("port", 7014, "The live page's port on 127.0.0.1; another free one is used when it is taken.")
+	bin := fs.String("bin", "", "Directory of the binaries (default: this program's own).")
+	dir := fs.String("dir", "", "Directory for both clusters' data and logs (default: a temporary one, removed at the end).")
+	replicas := fs.Int("replicas", 0, "Override the scenario's N (for rehearsals).")
+	period := fs.Duration("period", 0, "Override the managers' sync period (default: 10 s, as 2014).")
+	window := fs.Duration("window", 0, "Override how long the scenario watches a steady state or a fault.")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *showList {
+		return list(nil)
+	}
+	if *name == "" {
+		fmt.Fprintln(os.Stderr, "rcbench demo: -scenario is required; the scenarios are:")
+		list(nil)
+		return 2
+	}
+	if *bin == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "rcbench demo: cannot find the binaries: %v\n", err)
+			return 1
+		}
+		*bin = filepath.Dir(exe)
+	}
+
+	// Ctrl-C cancels the demo, which then stops both clusters before
+	// returning. A second Ctrl-C is not caught: the process dies at once
+	// and the kernel kills the components (they are started with a parent
+	// death signal).
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	defer stop()
+
+	_, err := demo.Run(ctx, demo.Options{
+		Scenario: *name,
+		Size:     *size,
+		Replicas: *replicas,
+		Period:   *period,
+		Window:   *window,
+		Auto:     *auto,
+		Addr:     fmt.Sprintf("127.0.0.1:%d", *port),
+		BinDir:   *bin,
+		Dir:      *dir,
+		Out:      os.Stdout,
+		In:       os.Stdin,
+	})
+	switch {
+	case err == nil:
+		fmt.Println("Both clusters stopped.")
+		return 0
+	case errors.Is(err, context.Canceled):
+		fmt.Println("\nInterrupted: both clusters stopped.")
+		return 130
+	}
+	fmt.Fprintf(os.Stderr, "rcbench demo: %v\n", err)
+	return 1
+}

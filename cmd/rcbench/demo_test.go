@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"github.com/kube-rewind/kube-rewind/pkg/demo"
+	"github.com/kube-rewind/kube-rewind/pkg/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/testutil"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// buildRcbench builds this command into a temporary directory, so the test
+// exercises its signal handling as a speaker's Ctrl-C would.
+func buildRcbench(t *testing.T) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "rcbench")
+	if msg, err := exec.Command("go", "build", "-o", out, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, msg)
+	}
+	return out
+}
+
+func alive(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(data)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	return len(fields) > 0 && fields[0] != "Z"
+}
+
+func pageFrame(url string) (demo.Frame, error) {
+	var f demo.Frame
+	resp, err := http.Get(url + "state.json")
+	if err != nil {
+		return f, err
+	}
+	defer resp.Body.Close()
+	return f, json.NewDecoder(resp.Body).Decode(&f)
+}
+
+func TestASignalStopsTheDemoAndEveryProcessItStarted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two clusters")
+	}
+	rcbench := buildRcbench(t)
+	bin := stacktest.BinDir(t)
+	for _, tc := range []struct {
+		name string
+		sig  syscall.Signal
+		// step says whether to run the first step before the signal:
+		// then it comes while pods are being created.
+		step bool
+	}{
+		{"Ctrl-C while pods are being created", syscall.SIGINT, true},
+		{"SIGTERM while waiting for Enter", syscall.SIGTERM, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(rcbench, "demo", "-scenario=scale-up", "-replicas=300", "-period=2s",
+				"-port=0", "-bin="+bin, "-dir="+t.TempDir())
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.Stderr = os.Stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			var narration strings.Builder
+			lines := bufio.NewScanner(stdout)
+			url := ""
+			for url == "" && lines.Scan() {
+				if rest, ok := strings.CutPrefix(lines.Text(), "Live page: "); ok {
+					url = rest
+				}
+			}
+			go func() {
+				io.Copy(&narration, stdout)
+				exited <- cmd.Wait()
+			}()
+			defer func() {
+				// Whatever happened, leave nothing behind.
+				cmd.Process.Kill()
+			}()
+			if url == "" {
+				t.Fatalf("rcbench never printed its page's address")
+			}
+
+			waitFor := func(what string, cond func(demo.Frame) bool) {
+				t.Helper()
+				deadline := time.Now().Add(2 * time.Minute)
+				for time.Now().Before(deadline) {
+					if f, err := pageFrame(url); err == nil && cond(f) {
+						return
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+				t.Fatalf("gave up waiting for %s", what)
+			}
+			waitFor("both clusters", func(f demo.Frame) bool {
+				return f.Phase == demo.PhaseReady && len(f.Sides) == 2 && f.Sides[0].Ready && f.Sides[1].Ready
+			})
+			if tc.step {
+				fmt.Fprintln(stdin)
+				waitFor("pods on both sides", func(f demo.Frame) bool {
+					return f.Step == 2 && f.Sides[0].Active > 0 && f.Sides[1].Active > 0
+				})
+			}
+			started := testutil.Descendants(cmd.Process.Pid)
+			if len(started) < 6 {
+				t.Fatalf("expected two clusters of processes under rcbench, found %v", started)
+			}
+
+			cmd.Process.Signal(tc.sig)
+			select {
+			case err := <-exited:
+				if code := cmd.ProcessState.ExitCode(); code != 130 {
+					t.Errorf("rcbench exited with %v (code %d), want 130 after a signal\n%s", err, code, narration.String())
+				}
+			case <-time.After(90 * time.Second):
+				t.Fatalf("rcbench did not exit within 90 s of the signal")
+			}
+			for _, p := range started {
+				if alive(p.PID) {
+					t.Errorf("process %d (%s) outlived rcbench", p.PID, p.Name)
+					syscall.Kill(p.PID, syscall.SIGKILL)
+				}
+			}
+			if _, err := pageFrame(url); err == nil {
+				t.Errorf("the live page still answers after rcbench exited")
+			}
+		})
+	}
+}

@@ -1,0 +1,175 @@
+package demo
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// console writes the narration. On a terminal it keeps two live lines of
+// counters at the bottom, rewritten in place, and colours the designs;
+// into a file or a pipe it writes plain lines and repeats the counters only
+// every few seconds.
+type console struct {
+	w   io.Writer
+	tty bool
+
+	mu       sync.Mutex
+	live     int
+	lastLive time.Time
+}
+
+// plainEvery is how often the counters are repeated when not on a terminal.
+const plainEvery = 5 * time.Second
+
+// isTerminal reports whether w is a character device, as a terminal is.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// ANSI styles, used on a terminal only.
+const (
+	bold   = "\x1b[1m"
+	dim    = "\x1b[2m"
+	reset  = "\x1b[0m"
+	violet = "\x1b[38;5;141m"
+	teal   = "\x1b[38;5;44m"
+	green  = "\x1b[32m"
+	red    = "\x1b[31m"
+	yellow = "\x1b[33m"
+)
+
+func (c *console) style(s, code string) string {
+	if !c.tty || s == "" {
+		return s
+	}
+	return code + s + reset
+}
+
+// clearLive removes the live lines so that text can go above them.
+func (c *console) clearLive() {
+	if c.tty && c.live > 0 {
+		fmt.Fprintf(c.w, "\x1b[%dF\x1b[J", c.live)
+	}
+	c.live = 0
+}
+
+// printf writes narration above the live lines.
+func (c *console) printf(format string, args ...interface{}) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.clearLive()
+	fmt.Fprintf(c.w, format, args...)
+}
+
+// setLive shows lines as the live counters; when not on a terminal, only
+// every plainEvery unless force.
+func (c *console) setLive(lines []string, force bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.tty {
+		if !force && time.Since(c.lastLive) < plainEvery {
+			return
+		}
+		c.lastLive = time.Now()
+		for _, l := range lines {
+			fmt.Fprintln(c.w, l)
+		}
+		return
+	}
+	c.clearLive()
+	for _, l := range lines {
+		fmt.Fprintf(c.w, "\x1b[2K%s\n", l)
+	}
+	c.live = len(lines)
+}
+
+// keepLive leaves the live lines on screen as ordinary text.
+func (c *console) keepLive() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.live = 0
+	c.lastLive = time.Time{}
+}
+
+// counterLine is one design's live counters.
+func (c *console) counterLine(s Side) string {
+	name, colour := "2014 ", violet
+	if s.Name == "modern" {
+		name, colour = "today", teal
+	}
+	if !s.Ready {
+		return fmt.Sprintf("  %s  starting…", c.style(name, bold+colour))
+	}
+	reqs := 0.0
+	for _, r := range s.Rates {
+		reqs += r
+	}
+	extra := fmt.Sprintf("%d extra", s.Extra)
+	if s.Extra > 0 {
+		extra = c.style(extra, bold+red)
+	}
+	return fmt.Sprintf("  %s  %5s/%-5s running  %6s goroutines  %7s req/s  %6s created  %s",
+		c.style(name, bold+colour), thousands(s.Running), thousands(s.Desired), thousands(s.Goroutines),
+		formatRate(reqs), thousands(s.Created), extra)
+}
+
+// wrap breaks text into lines of at most width runes, indented.
+func wrap(text string, width int, indent string) string {
+	var b strings.Builder
+	line := 0
+	for i, word := range strings.Fields(text) {
+		n := len([]rune(word))
+		if i > 0 && line+1+n > width {
+			b.WriteString("\n" + indent)
+			line = 0
+		} else if i > 0 {
+			b.WriteByte(' ')
+			line++
+		} else {
+			b.WriteString(indent)
+		}
+		b.WriteString(word)
+		line += n
+	}
+	return b.String()
+}
+
+// thousands formats n with thin spaces between groups of three digits, as
+// the project's reports do.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var parts []string
+	for len(s) > 3 {
+		parts = append([]string{s[len(s)-3:]}, parts...)
+		s = s[:len(s)-3]
+	}
+	parts = append([]string{s}, parts...)
+	out := strings.Join(parts, "\u202f")
+	if neg {
+		out = "-" + out
+	}
+	return out
+}
+
+// formatRate prints a rate with one decimal below ten.
+func formatRate(v float64) string {
+	switch {
+	case v == 0:
+		return "0"
+	case v < 9.95:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return thousands(int(v + 0.5))
+}
