@@ -36,7 +36,8 @@ func sizesN(quick, large bool, ns ...int) []Size {
 }
 
 // scaleResults are the figures of a scale-up: how long, how many requests,
-// how many goroutines and how much memory it took.
+// how many goroutines and how much memory it took, and what it cost the
+// apiserver.
 func scaleResults(e *Env) []Result {
 	n := float64(e.Size.Replicas)
 	return []Result{
@@ -48,6 +49,11 @@ func scaleResults(e *Env) []Result {
 		{Name: "peak_sockets", Unit: "sockets", Value: e.Sampler.Rec.Max(sampler.ManagerSockets), LowerIsBetter: true},
 		{Name: "manager_requests", Unit: "requests", Value: e.managerRequests(), LowerIsBetter: true},
 		{Name: "manager_lists", Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST"), LowerIsBetter: true},
+		// The modern manager's status writes. Each is dear here: like
+		// v0.4's, this apiserver fills a controller's currentState.replicas
+		// on every read and watch event by listing its pods.
+		{Name: "manager_puts", Unit: "requests", Value: e.last(sampler.ManagerRequests + "PUT"), LowerIsBetter: true},
+		{Name: "apiserver_cpu", Unit: "CPU s", Value: e.last(sampler.APIServerCPU), LowerIsBetter: true},
 	}
 }
 
