@@ -314,26 +314,17 @@ func referenceFinding(sum *Summary) (Finding, bool) {
 // took: this apiserver, like v0.4's, counts a controller's pods on every
 // read and watch event of the controller.
 func statusWriteCost(sz *SizeSummary) string {
-	var legacyCPU, modernCPU, puts float64
-	var found int
-	for _, v := range sz.Variants {
-		cpu, ok := v.Figure("apiserver_cpu")
-		if !ok {
-			continue
-		}
-		switch v.Variant {
-		case "legacy":
-			legacyCPU = cpu.Median
-			found++
-		case "modern-unthrottled":
-			modernCPU = cpu.Median
-			if p, ok := v.Figure("manager_puts"); ok {
-				puts = p.Median
+	median := func(variant, figure string) float64 {
+		if v, ok := sz.Variant(variant); ok {
+			if f, ok := v.Figure(figure); ok {
+				return f.Median
 			}
-			found++
 		}
+		return 0
 	}
-	if found < 2 || puts == 0 || modernCPU <= legacyCPU {
+	legacyCPU, modernCPU := median("legacy", "apiserver_cpu"), median("modern-unthrottled", "apiserver_cpu")
+	puts := median("modern-unthrottled", "manager_puts")
+	if legacyCPU == 0 || puts == 0 || modernCPU <= legacyCPU {
 		return ""
 	}
 	return fmt.Sprintf(" Much of the gap is the modern manager's %s status writes: the apiserver used %s CPU s against legacy's %s, "+
