@@ -8,90 +8,49 @@ package apiserver
 
 import (
 	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
+	"slices"
+	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"sigs.k8s.io/yaml"
 )
 
 // checkDuplicateKeys returns an error naming the first key that appears
-// twice in one object of body. body must already have decoded: JSON is
-// walked token by token, anything else goes through the strict YAML
-// reader, which fails only on duplicates where the lenient one succeeded.
+// twice in one object of body. body must already have decoded. A JSON
+// object is read once by jsontext, which refuses duplicate names as RFC
+// 7493 asks (names compared after unescaping); anything else, YAML
+// included, goes through the strict YAML reader, which fails only on
+// duplicates where the lenient one succeeded.
 func checkDuplicateKeys(body []byte) error {
 	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
-		if _, err := yaml.YAMLToJSONStrict(trimmed); err != nil {
-			return fmt.Errorf("a key appears twice: %v", err)
-		}
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.UseNumber()
-	// One frame per open object or array: the keys seen so far (nil for an
-	// array) and whether the next string token is a key.
-	type frame struct {
-		keys      map[string]bool
-		expectKey bool
-	}
-	var stack []frame
-	path := []string{}
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		// Invalid UTF-8 is allowed, as encoding/json allows it when the
+		// body is decoded: this check is about names, not encodings.
+		err := jsontext.NewDecoder(bytes.NewReader(trimmed), jsontext.AllowInvalidUTF8(true)).SkipValue()
+		var syntax *jsontext.SyntacticError
+		switch {
+		case err == nil:
 			return nil
+		case errors.As(err, &syntax) && errors.Is(syntax.Err, jsontext.ErrDuplicateName):
+			// The pointer leads to the second occurrence of the name.
+			where := slices.Collect(syntax.JSONPointer.Parent().Tokens())
+			return fmt.Errorf("key %q appears twice in %s", syntax.JSONPointer.LastToken(), describePath(where))
 		}
-		if err != nil {
-			return err
-		}
-		top := len(stack) - 1
-		if delim, ok := tok.(json.Delim); ok {
-			switch delim {
-			case '{':
-				stack = append(stack, frame{keys: map[string]bool{}, expectKey: true})
-			case '[':
-				stack = append(stack, frame{})
-			default:
-				stack = stack[:top]
-				if len(stack) > 0 && stack[len(stack)-1].keys != nil {
-					stack[len(stack)-1].expectKey = true
-					path = path[:len(path)-1]
-				}
-			}
-			continue
-		}
-		if top < 0 || stack[top].keys == nil {
-			continue
-		}
-		if stack[top].expectKey {
-			key := tok.(string)
-			if stack[top].keys[key] {
-				return fmt.Errorf("key %q appears twice in %s", key, describePath(path))
-			}
-			stack[top].keys[key] = true
-			stack[top].expectKey = false
-			path = append(path, key)
-			continue
-		}
-		// A scalar value ends the member.
-		stack[top].expectKey = true
-		path = path[:len(path)-1]
+		// Not JSON after all: a YAML flow mapping such as {id: a}.
 	}
+	if _, err := yaml.YAMLToJSONStrict(trimmed); err != nil {
+		return fmt.Errorf("a key appears twice: %v", err)
+	}
+	return nil
 }
 
 // describePath names the object holding a key: "the body" at the top, else
-// the dotted path of keys leading to it.
+// the dotted path of names and array indexes leading to it.
 func describePath(path []string) string {
 	if len(path) == 0 {
 		return "the body"
 	}
-	out := ""
-	for i, p := range path {
-		if i > 0 {
-			out += "."
-		}
-		out += p
-	}
-	return out
+	return strings.Join(path, ".")
 }

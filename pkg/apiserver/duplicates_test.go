@@ -12,7 +12,10 @@ func TestABodyWithAKeyTwiceInOneObjectIsRefused(t *testing.T) {
 	}{
 		{`{"id":"a","id":"b"}`, `key "id" appears twice in the body`},
 		{`{"id":"a","labels":{"x":"1","y":"2","x":"3"}}`, `key "x" appears twice in labels`},
-		{`{"desiredState":{"manifest":{"containers":[{"name":"a","name":"b"}]}}}`, `key "name" appears twice in desiredState.manifest.containers`},
+		{`{"desiredState":{"manifest":{"containers":[{"name":"a","name":"b"}]}}}`, `key "name" appears twice in desiredState.manifest.containers.0`},
+		{`{"items":[{"id":"a"},{"id":"b","labels":{"a/b":"1","a/b":"2"}}]}`, `key "a/b" appears twice in items.1.labels`},
+		{`{"a\u0041":1,"aA":2}`, `key "aA" appears twice in the body`},
+		{"{id: a, id: b}", "appears twice"},
 		{`{"a":[1,{"b":2}],"c":{"d":[]},"a":0}`, `key "a" appears twice in the body`},
 		{"id: a\nid: b\n", "appears twice"},
 		{"labels: {x: 1, x: 2}\n", "appears twice"},
@@ -34,6 +37,7 @@ func TestEqualKeysInDifferentObjectsAreFine(t *testing.T) {
 		`{"ID":"a","id":"b"}`,
 		"id: a\nlabels: {id: b}\n",
 		`{}`,
+		"{\"id\":\"a\xff\"}",
 	} {
 		if err := checkDuplicateKeys([]byte(body)); err != nil {
 			t.Errorf("%s: %v", body, err)
