@@ -11,7 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/kube-rewind/kube-rewind/pkg/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
 )
 
 var (

@@ -26,8 +26,8 @@ import (
 
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/apiserver"
-	"github.com/kube-rewind/kube-rewind/pkg/apiserver/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/etcd"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/master"
 	"github.com/kube-rewind/kube-rewind/pkg/tools"
 )

@@ -1,6 +1,6 @@
 // Command hollow-node pretends to be the 2014 scheduler and a set of
 // kubelets: it registers minions, binds pods to them and marks them Running.
-// It is not part of 2014; see pkg/hollownode.
+// It is not part of 2014; see pkg/lab/hollownode.
 package main
 
 import (
@@ -16,7 +16,7 @@ import (
 
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
-	"github.com/kube-rewind/kube-rewind/pkg/hollownode"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/hollownode"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/client"
-	"github.com/kube-rewind/kube-rewind/pkg/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
 var (

@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/kube-rewind/kube-rewind/pkg/bench"
-	"github.com/kube-rewind/kube-rewind/pkg/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 func init() {

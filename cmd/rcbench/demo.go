@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/kube-rewind/kube-rewind/pkg/demo"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
 )
 
 func init() {

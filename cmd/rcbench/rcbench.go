@@ -1,4 +1,4 @@
-// Command rcbench runs the scenarios of pkg/scenario against real clusters:
+// Command rcbench runs the scenarios of pkg/lab/scenario against real clusters:
 // "rcbench bench" measures both designs over repeated runs and writes a
 // report (make bench); "rcbench demo" runs one scenario on both designs at
 // once, narrated, for a talk (make demo). "rcbench list" lists the
@@ -12,7 +12,7 @@ import (
 	"os"
 	"sort"
 
-	"github.com/kube-rewind/kube-rewind/pkg/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 // subcommands are registered by the files of this package, one each.

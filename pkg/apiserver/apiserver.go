@@ -17,7 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/kube-rewind/kube-rewind/pkg/apiserver/faults"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/version"
 )
 

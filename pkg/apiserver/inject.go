@@ -10,7 +10,7 @@ import (
 
 	"github.com/golang/glog"
 
-	"github.com/kube-rewind/kube-rewind/pkg/apiserver/faults"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 )
 
 // Kinds of injected fault, as counted in apiserver_injected_faults_total.

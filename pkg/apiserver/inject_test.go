@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
-	"github.com/kube-rewind/kube-rewind/pkg/apiserver/faults"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 )
 
 func TestInjectedFailuresAreCountedAndNeverReachStorage(t *testing.T) {

@@ -24,7 +24,7 @@ import (
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
-	"github.com/kube-rewind/kube-rewind/pkg/conversion"
+	"github.com/kube-rewind/kube-rewind/pkg/modern/conversion"
 	"github.com/prometheus/client_golang/prometheus"
 	v1 "k8s.io/api/core/v1"
 	k8serrors "k8s.io/apimachinery/pkg/api/errors"

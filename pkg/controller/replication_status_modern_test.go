@@ -14,7 +14,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
-	"github.com/kube-rewind/kube-rewind/pkg/conversion"
+	"github.com/kube-rewind/kube-rewind/pkg/modern/conversion"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )

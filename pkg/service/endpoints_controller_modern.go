@@ -29,7 +29,7 @@ import (
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
-	"github.com/kube-rewind/kube-rewind/pkg/conversion"
+	"github.com/kube-rewind/kube-rewind/pkg/modern/conversion"
 	v1 "k8s.io/api/core/v1"
 	k8serrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"

@@ -1,0 +1,340 @@
+package annotate
+
+import (
+	"bytes"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// repoRoot is the kube-rewind checkout these tests run in.
+const repoRoot = "../../.."
+
+// builtSite renders the real repository once for all tests in this file.
+var builtSite = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "annotate-site-")
+	if err != nil {
+		return "", err
+	}
+	_, err = Build(repoRoot, dir)
+	return dir, err
+})
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if dir, err := builtSite(); err == nil {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
+// site returns the rendered site's directory and its parsed pages.
+func site(t *testing.T) (string, map[string]*html.Node) {
+	t.Helper()
+	dir, err := builtSite()
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string]*html.Node{}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".html") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := html.Parse(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%s does not parse: %v", e.Name(), err)
+		}
+		docs[e.Name()] = doc
+	}
+	return dir, docs
+}
+
+// walk calls fn for every element under n.
+func walk(n *html.Node, fn func(*html.Node)) {
+	if n.Type == html.ElementNode {
+		fn(n)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		walk(c, fn)
+	}
+}
+
+func attr(n *html.Node, name string) string {
+	for _, a := range n.Attr {
+		if a.Key == name {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func hasClass(n *html.Node, class string) bool {
+	for _, c := range strings.Fields(attr(n, "class")) {
+		if c == class {
+			return true
+		}
+	}
+	return false
+}
+
+// count returns how many elements under n have all the classes.
+func count(n *html.Node, classes ...string) int {
+	c := 0
+	walk(n, func(e *html.Node) {
+		for _, cl := range classes {
+			if !hasClass(e, cl) {
+				return
+			}
+		}
+		c++
+	})
+	return c
+}
+
+func text(n *html.Node) string {
+	var b strings.Builder
+	var rec func(*html.Node)
+	rec = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			rec(c)
+		}
+	}
+	rec(n)
+	return b.String()
+}
+
+func TestEveryPageHasATitleAndNoExternalAssets(t *testing.T) {
+	_, docs := site(t)
+	if len(docs) < 10 {
+		t.Fatalf("only %d pages were written", len(docs))
+	}
+	for name, doc := range docs {
+		title := ""
+		walk(doc, func(n *html.Node) {
+			switch n.Data {
+			case "title":
+				title = text(n)
+			case "script", "iframe", "img":
+				t.Errorf("%s has a <%s>; pages are static and self-contained", name, n.Data)
+			case "link":
+				if attr(n, "href") != StyleSheet {
+					t.Errorf("%s links %q; only %s is allowed", name, attr(n, "href"), StyleSheet)
+				}
+			}
+			if src := attr(n, "src"); src != "" {
+				t.Errorf("%s loads %q", name, src)
+			}
+		})
+		if strings.TrimSpace(title) == "" {
+			t.Errorf("%s has no title", name)
+		}
+	}
+}
+
+func TestFilePagesSetProseBesideCode(t *testing.T) {
+	_, docs := site(t)
+	for name, doc := range docs {
+		if !strings.HasPrefix(name, "pkg.") && !strings.HasPrefix(name, "cmd.") {
+			continue
+		}
+		secs, prose, code := count(doc, "sec"), count(doc, "prose"), count(doc, "code")
+		if secs == 0 || prose != secs || code != secs {
+			t.Errorf("%s: %d sections, %d prose and %d code columns; want one of each per section", name, secs, prose, code)
+		}
+		if count(doc, "chroma") == 0 {
+			t.Errorf("%s has no highlighted code", name)
+		}
+	}
+}
+
+func TestEveryInternalLinkResolves(t *testing.T) {
+	_, docs := site(t)
+	ids := map[string]map[string]bool{}
+	for name, doc := range docs {
+		ids[name] = map[string]bool{}
+		walk(doc, func(n *html.Node) {
+			if id := attr(n, "id"); id != "" {
+				if ids[name][id] {
+					t.Errorf("%s repeats id %q", name, id)
+				}
+				ids[name][id] = true
+			}
+		})
+	}
+	for name, doc := range docs {
+		walk(doc, func(n *html.Node) {
+			href := attr(n, "href")
+			if n.Data != "a" || href == "" {
+				return
+			}
+			u, err := url.Parse(href)
+			if err != nil {
+				t.Errorf("%s: bad href %q", name, href)
+				return
+			}
+			if u.Scheme != "" {
+				if u.Scheme != "https" {
+					t.Errorf("%s: external link %q is not https", name, href)
+				}
+				return
+			}
+			target := name
+			if u.Path != "" {
+				target = path.Clean(u.Path)
+			}
+			targetIDs, ok := ids[target]
+			if !ok {
+				t.Errorf("%s links to %q, which was not generated", name, href)
+				return
+			}
+			if u.Fragment != "" && !targetIDs[u.Fragment] {
+				t.Errorf("%s links to %q, which has no id %q", name, href, u.Fragment)
+			}
+		})
+	}
+}
+
+func TestEveryControllerFileIsReachableFromTheIndex(t *testing.T) {
+	_, docs := site(t)
+	reached := map[string]bool{"index.html": true}
+	queue := []string{"index.html"}
+	for len(queue) > 0 {
+		page := queue[0]
+		queue = queue[1:]
+		walk(docs[page], func(n *html.Node) {
+			u, err := url.Parse(attr(n, "href"))
+			if n.Data != "a" || err != nil || u.Scheme != "" || u.Path == "" {
+				return
+			}
+			if p := path.Clean(u.Path); !reached[p] && docs[p] != nil {
+				reached[p] = true
+				queue = append(queue, p)
+			}
+		})
+	}
+	var want []string
+	for _, pattern := range []string{"pkg/controller/*.go", "pkg/service/*.go"} {
+		matches, err := filepath.Glob(filepath.Join(repoRoot, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range matches {
+			if !strings.HasSuffix(m, "_test.go") {
+				rel, _ := filepath.Rel(repoRoot, m)
+				want = append(want, filepath.ToSlash(rel))
+			}
+		}
+	}
+	if len(want) < 4 {
+		t.Fatalf("found only %v; is the test running in the repository?", want)
+	}
+	for _, f := range want {
+		if !reached[PageName(f)] {
+			t.Errorf("%s has no page reachable from index.html", f)
+		}
+	}
+	for _, c := range Comparisons {
+		if !reached[c.Page] {
+			t.Errorf("%s is not reachable from index.html", c.Page)
+		}
+	}
+}
+
+func TestTheIndexDescribesEveryPackageAndDrawsTheArchitecture(t *testing.T) {
+	_, docs := site(t)
+	index := docs["index.html"]
+	if count(index, "arch") != 1 {
+		t.Errorf("the index has no architecture diagram")
+	}
+	s, err := Load(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range s.Packages {
+		var entry *html.Node
+		walk(index, func(n *html.Node) {
+			if attr(n, "id") == PackageAnchor(p.Dir) {
+				entry = n
+			}
+		})
+		if entry == nil {
+			t.Errorf("the index has no entry for %s", p.Dir)
+			continue
+		}
+		if len(p.Doc) == 0 {
+			t.Errorf("%s has no package comment (every package has a doc.go)", p.Dir)
+		}
+	}
+}
+
+func TestSideBySidePagesShowEveryRowWithBothColumns(t *testing.T) {
+	_, docs := site(t)
+	for _, c := range Comparisons {
+		doc := docs[c.Page]
+		if doc == nil {
+			t.Errorf("%s was not written", c.Page)
+			continue
+		}
+		if got := count(doc, "row"); got != len(c.Rows) {
+			t.Errorf("%s has %d rows, want %d", c.Page, got, len(c.Rows))
+		}
+		if count(doc, "col", "legacy") != len(c.Rows) || count(doc, "col", "modern") != len(c.Rows) {
+			t.Errorf("%s lacks a legacy or modern column in some row", c.Page)
+		}
+		body := text(doc)
+		_, err := os.Stat(filepath.Join(repoRoot, filepath.FromSlash(c.ModernFile)))
+		if modernPresent := err == nil; modernPresent == strings.Contains(body, ModernMissing) {
+			t.Errorf("%s: modern file present = %v, but the page says %q = %v", c.Page, modernPresent, ModernMissing, !modernPresent)
+		}
+	}
+}
+
+// TestEveryRowNamesCodeThatExists keeps the comparison table honest: a
+// renamed function shows up here, not as a silent note on the page. Refs
+// into directories that do not exist yet are allowed (they render a note).
+func TestEveryRowNamesCodeThatExists(t *testing.T) {
+	s, err := Load(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range Comparisons {
+		modernPresent := s.File(c.ModernFile) != nil
+		for _, r := range c.Rows {
+			check := func(refs []Ref, b Variant, label string) {
+				for _, ref := range refs {
+					if s.byDir[ref.Dir] == nil {
+						continue
+					}
+					ex := excerpt(ref, indexDecls(s.filesFor(ref.Dir, b)), label)
+					if ex.Missing != "" {
+						t.Errorf("%s, row %q: %s", c.Page, r.ID, ex.Missing)
+					}
+					if ex.Note != "" {
+						t.Errorf("%s, row %q, %s: %s", c.Page, r.ID, ref.Name, ex.Note)
+					}
+				}
+			}
+			check(r.Legacy, Legacy, "2014 build")
+			if modernPresent {
+				check(r.Modern, Modern, "modern build")
+			}
+		}
+	}
+}

@@ -1,0 +1,53 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+)
+
+// apiserverSetup says how the apiserver's create path is measured.
+const apiserverSetup = "the stack's own apiserver process (embedded etcd, same flags as in every scenario), alone: no hollow " +
+	"nodes, no controller-manager. Each client POSTs fresh pods without ids, as the manager does, through the project's " +
+	"Go client with sync=true, so every answer means the pod is in etcd. A fresh apiserver and data directory per level."
+
+// calibrationPod returns the pod a replication manager would create for
+// the scenarios' controllers: the same template, no id.
+func calibrationPod() *api.Pod {
+	rc := scenario.Controller("calibrate", 1, map[string]string{"app": "calibrate"}, nil)
+	return &api.Pod{
+		Labels:       rc.DesiredState.PodTemplate.Labels,
+		DesiredState: rc.DesiredState.PodTemplate.DesiredState,
+	}
+}
+
+// calibrateAPIServer measures pod POSTs per second against a bare
+// apiserver at one concurrency level.
+func calibrateAPIServer(ctx context.Context, binDir, dir string, clients int, warmup, d time.Duration) (Level, error) {
+	st, err := stack.Start(stack.Config{BinDir: binDir, Dir: dir, NoHollowNodes: true})
+	if err != nil {
+		return Level{}, fmt.Errorf("starting a bare apiserver: %v", err)
+	}
+	defer func() {
+		st.Stop()
+		os.RemoveAll(filepath.Join(dir, "etcd"))
+	}()
+	c, err := client.New(&client.Config{Host: st.APIURL, Sync: true, UserAgent: "rcbench"})
+	if err != nil {
+		return Level{}, err
+	}
+	pod := calibrationPod()
+	l := load(ctx, "apiserver", clients, warmup, d, func(ctx context.Context, worker, i int) error {
+		p := *pod
+		_, err := c.CreatePod(api.WithNamespace(ctx, api.NamespaceDefault), &p)
+		return err
+	})
+	return l, nil
+}

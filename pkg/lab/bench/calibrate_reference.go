@@ -1,0 +1,101 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+)
+
+// ReferenceScaleUp is the benchmark standing in for a controller: it
+// creates N pods from FloorClients concurrent clients on scale-up's own
+// cluster, with hollow nodes but no controller-manager, and times them as
+// the scenario times a manager. It has no watch to follow, no batches and
+// no limit, and the hollow nodes' binds and status writes compete with its
+// creates as they do with a manager's, so it is the pace a controller of
+// FloorClients workers could reach on this stack (a manager with more
+// requests in flight, as legacy's N, can beat it).
+type ReferenceScaleUp struct {
+	Replicas int `json:"replicas"`
+	// CreateSeconds is when the last create returned.
+	CreateSeconds float64 `json:"createSeconds"`
+	// RunningSeconds is when the pod watch first saw N pods running.
+	RunningSeconds float64 `json:"runningSeconds"`
+}
+
+// referenceSetup says how the reference scale-up is measured.
+const referenceSetup = "scale-up's own cluster (apiserver, 10 hollow nodes starting pods after 200 ms, the same seed) with no " +
+	"controller-manager; the benchmark creates the N pods itself from 64 concurrent clients and times them as the scenario " +
+	"does: creates returned, then all N running on the pod watch, polled every 100 ms."
+
+// calibrateReference creates n pods as fast as the stack allows and times them.
+func calibrateReference(ctx context.Context, binDir, dir string, n int, seed int64) (ReferenceScaleUp, error) {
+	sc, err := scenario.Get("scale-up")
+	if err != nil {
+		return ReferenceScaleUp{}, err
+	}
+	sz := scenario.Size{Label: fmt.Sprintf("N=%d", n), Replicas: n}
+	// scenario.Start brings the same pod counter the scenarios use, so the
+	// reference is timed exactly as a manager is.
+	out, err := scenario.Start(&scenario.Scenario{
+		Name: "reference",
+		Cluster: func(scenario.Size) stack.Config {
+			cfg := sc.Cluster(sz)
+			cfg.ControllerManagers = 0
+			return cfg
+		},
+	}, scenario.Legacy, sz, scenario.Options{BinDir: binDir, Dir: dir, Seed: seed})
+	if err != nil {
+		return ReferenceScaleUp{}, fmt.Errorf("starting a cluster without a manager: %v", err)
+	}
+	defer func() {
+		out.Close()
+		os.RemoveAll(filepath.Join(dir, "etcd"))
+	}()
+	c, err := client.New(&client.Config{Host: out.Stack.APIURL, Sync: true, UserAgent: "rcbench"})
+	if err != nil {
+		return ReferenceScaleUp{}, err
+	}
+	rc := scenario.Controller("web", n, map[string]string{"app": "web"}, nil)
+	template := api.Pod{Labels: rc.DesiredState.PodTemplate.Labels, DesiredState: rc.DesiredState.PodTemplate.DesiredState}
+	counter := out.Sampler.Pods
+
+	began := time.Now()
+	var next int64 = -1
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	for w := 0; w < FloorClients; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for atomic.AddInt64(&next, 1) < int64(n) && ctx.Err() == nil {
+				p := template
+				if _, err := c.CreatePod(api.WithNamespace(ctx, api.NamespaceDefault), &p); err != nil {
+					failed.Store(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	created := time.Since(began)
+	if err, _ := failed.Load().(error); err != nil {
+		return ReferenceScaleUp{}, fmt.Errorf("creating pods: %v", err)
+	}
+	err = scenario.WaitFor(ctx, 2*time.Minute, fmt.Sprintf("%d running pods", n), func() (bool, string) {
+		got := counter.Counts()
+		return got.Running == n, fmt.Sprintf("%d running", got.Running)
+	})
+	if err != nil {
+		return ReferenceScaleUp{}, err
+	}
+	return ReferenceScaleUp{Replicas: n, CreateSeconds: created.Seconds(), RunningSeconds: time.Since(began).Seconds()}, nil
+}

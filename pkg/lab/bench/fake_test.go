@@ -1,0 +1,147 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+// fakeRuns stands in for scenario.Run: it returns a synthetic outcome
+// shaped like a real one (pods ramping up, a goroutine burst, cumulative
+// request counters, marks) and records the order it was called in.
+type fakeRuns struct {
+	calls []string
+	// fail makes the named "scenario/variant/run" fail.
+	fail map[string]bool
+	// cancelAfter cancels the benchmark after this many calls (0: never).
+	cancelAfter int
+	cancel      context.CancelFunc
+	perVariant  map[string]int
+}
+
+func (f *fakeRuns) run(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error) {
+	if f.perVariant == nil {
+		f.perVariant = map[string]int{}
+	}
+	key := sc.Name + "/" + sz.Label + "/" + v.Name
+	i := f.perVariant[key]
+	f.perVariant[key]++
+	f.calls = append(f.calls, fmt.Sprintf("%s/%s/%d", sc.Name, v.Name, i))
+	if f.cancelAfter > 0 && len(f.calls) >= f.cancelAfter {
+		f.cancel()
+	}
+	if f.fail[fmt.Sprintf("%s/%s/%d", sc.Name, v.Name, i)] {
+		return nil, fmt.Errorf("%s/%s step 1 (Create): connection refused", sc.Name, v.Name)
+	}
+	return synthetic(sc.Name, v.Name, sz, i), nil
+}
+
+// synthetic builds an outcome in which legacy creates all at once, modern
+// at 20 per second and modern-unthrottled a little slower than legacy.
+func synthetic(name, variant string, sz scenario.Size, run int) *scenario.Outcome {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	rec := sampler.NewRecorder(start)
+	n := float64(sz.Replicas)
+	if n == 0 {
+		n = 10
+	}
+	if sz.Controllers > 0 {
+		n *= float64(sz.Controllers)
+	}
+	jitter := 1 + 0.03*float64(run%3-1)
+	ramp := map[string]float64{"legacy": 1 + n/400, "modern": 1 + n/20, "modern-unthrottled": 1.2 + n/350}[variant] * jitter
+	created := 2.0
+	end := created + ramp + 5
+	if sz.Window > 0 {
+		end += sz.Window.Seconds()
+	}
+	at := func(t float64) time.Time { return start.Add(time.Duration(t * float64(time.Second))) }
+	var lists, posts, watches, cmLists float64
+	for t := 0.0; t <= end; t += 0.1 {
+		frac := math.Max(0, math.Min(1, (t-created)/ramp))
+		running := math.Floor(n * frac)
+		rec.Add(sampler.PodsRunning, at(t), running)
+		rec.Add(sampler.PodsActive, at(t), running)
+		rec.Add(sampler.PodsCreated, at(t), running)
+		g := 25.0
+		if t > created && t < created+ramp {
+			if variant == "legacy" {
+				g += n * math.Exp(-(t-created)*3)
+			} else {
+				g += math.Min(64, n/4)
+			}
+		}
+		rec.Add(sampler.ManagerGoroutines, at(t), g)
+		if math.Mod(t, 10) < 0.1 {
+			lists += 2 + n/10
+			if variant == "legacy" {
+				cmLists += 1 + n/10
+			}
+		}
+		posts = running
+		if t < 0.15 {
+			watches += 3
+		}
+		rec.Add(sampler.APIRequests+"LIST", at(t), lists)
+		rec.Add(sampler.ManagerRequests+"LIST", at(t), cmLists)
+		rec.Add(sampler.APIRequests+"POST", at(t), posts)
+		rec.Add(sampler.ManagerRequests+"POST", at(t), posts)
+		rec.Add(sampler.APIRequests+"WATCH", at(t), watches)
+		rec.Add(sampler.ManagerPodPosts, at(t), posts)
+	}
+	extra := 0.0
+	if variant == "legacy" && name == "two-managers" {
+		extra = n * float64(1+run%2) / 2
+	}
+	goroutinePeak := rec.Max(sampler.ManagerGoroutines)
+	results := []scenario.Result{
+		{Name: "time_to_running", Unit: "s", Value: ramp, LowerIsBetter: true},
+		{Name: "extra_pods", Unit: "pods", Value: extra, LowerIsBetter: true},
+		{Name: "peak_goroutines", Unit: "goroutines", Value: goroutinePeak, LowerIsBetter: true},
+	}
+	if name == "idle" {
+		perMin := map[string]float64{"legacy": 72, "modern": 0, "modern-unthrottled": 0}[variant]
+		if variant == "modern" && run == 1 {
+			perMin = 1
+		}
+		results = []scenario.Result{
+			{Name: "requests_per_min", Unit: "req/min", Value: perMin * jitter, LowerIsBetter: true},
+			{Name: "lists_per_min", Unit: "req/min", Value: perMin * jitter, LowerIsBetter: true},
+		}
+	}
+	return &scenario.Outcome{
+		Scenario: name,
+		Variant:  variant,
+		Size:     sz,
+		Results:  results,
+		Rec:      rec,
+		Marks:    map[string]float64{"start": 0, "created": created, "converged": created + ramp},
+		Duration: time.Duration(end * float64(time.Second)),
+	}
+}
+
+// fakeCalibration stands in for the real calibration.
+func fakeCalibration(ctx context.Context, dir string, p *Plan) (*Calibration, error) {
+	cal := &Calibration{Seconds: p.CalibrationSeconds, EtcdSetup: "fake etcd", APIServerSetup: "fake apiserver"}
+	seconds := p.CalibrationSeconds
+	for _, c := range p.CalibrationClients {
+		cal.Levels = append(cal.Levels,
+			Level{Target: "etcd", Clients: c, Requests: 300 * c, Seconds: seconds, PerSecond: 300 * math.Sqrt(float64(c)), P50Ms: 2, P90Ms: 3, P99Ms: 5},
+			Level{Target: "apiserver", Clients: c, Requests: 100 * c, Seconds: seconds, PerSecond: 120 * math.Sqrt(float64(c)), P50Ms: 6, P90Ms: 9, P99Ms: 14})
+	}
+	for _, l := range cal.Levels {
+		if l.Target == "apiserver" && l.Clients == FloorClients {
+			cal.CreateRate = l.PerSecond
+		}
+	}
+	if p.ReferenceReplicas > 0 {
+		n := float64(p.ReferenceReplicas)
+		cal.Reference = &ReferenceScaleUp{Replicas: p.ReferenceReplicas, CreateSeconds: n / 700, RunningSeconds: 0.5 + n/500}
+		cal.ReferenceSetup = "fake reference"
+	}
+	return cal, nil
+}

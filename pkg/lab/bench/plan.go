@@ -1,0 +1,311 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+)
+
+// Calibrate is the name of the bench-only first step: the stack's ceiling.
+const Calibrate = "calibrate"
+
+// All names every scenario, calibrate first, at standard sizes.
+const All = "all"
+
+// planLine says how the benchmark runs one scenario unless told otherwise.
+type planLine struct {
+	// inDefault puts the scenario in a plain make bench.
+	inDefault bool
+	// quick puts it in make bench BENCH_FLAGS=-quick.
+	quick bool
+	// variants narrows the variants when -variants is not given: where the
+	// client throttle cannot matter (nothing to create, or fewer creates
+	// than its burst of 30), modern-unthrottled would only repeat modern.
+	variants []string
+	// quickVariants narrows them further under -quick.
+	quickVariants []string
+	// defaultRuns, when set, caps the runs of a scenario in the default
+	// selection (without -runs): for scenarios whose long windows count
+	// ticks and races rather than time, fewer runs still give a spread.
+	defaultRuns int
+	// defaultSizes picks the sizes of a default run.
+	defaultSizes sizeChoice
+	// throttledMax, when set, runs the throttled modern variant only at
+	// sizes of at most this many replicas in the default selection: above
+	// its burst of 30 it creates at 20 pods a second by construction, so a
+	// larger size only takes N/20 seconds to show the same rate again.
+	throttledMax int
+}
+
+// sizeChoice says which of a scenario's sizes a default run takes.
+type sizeChoice int
+
+const (
+	// standardSizes are Sizes(false, large): every size the scenario has.
+	standardSizes sizeChoice = iota
+	// quickSizes are Sizes(true, large): for scenarios whose standard
+	// window alone would use up the time budget.
+	quickSizes
+	// largestOnly is the largest standard size only.
+	largestOnly
+)
+
+var (
+	allThree     = []string{"legacy", "modern", "modern-unthrottled"}
+	legacyModern = []string{"legacy", "modern"}
+)
+
+// plan is the benchmark's default selection. Every scenario with figures
+// worth comparing is in the default run except where its windows cannot
+// fit the time budget; overlap and watch-window are demonstrations whose
+// outcome is a yes or no, shown by make demo and asserted by the tests.
+var plan = map[string]planLine{
+	"scale-up":     {inDefault: true, quick: true, variants: allThree, quickVariants: allThree, throttledMax: 100},
+	"scale-down":   {inDefault: false, variants: allThree},
+	"idle":         {inDefault: true, quick: true, variants: legacyModern, quickVariants: legacyModern, defaultSizes: quickSizes, defaultRuns: 2},
+	"churn":        {inDefault: false, variants: allThree},
+	"api-errors":   {inDefault: false, variants: allThree},
+	"watch-drop":   {inDefault: false, variants: allThree},
+	"two-managers": {inDefault: true, quick: false, variants: legacyModern, defaultRuns: 2},
+	"restart":      {inDefault: true, variants: legacyModern, defaultSizes: quickSizes},
+	"overlap":      {variants: legacyModern},
+	"watch-window": {variants: legacyModern},
+}
+
+// Options configures one benchmark.
+type Options struct {
+	// Scenarios to run, by name, "calibrate" included; empty means the
+	// default selection (or the quick one).
+	Scenarios []string
+	// Variants to compare, by name; empty means each scenario's default.
+	Variants []string
+	// Runs per scenario, size and variant; 0 means 3, or 1 with Quick.
+	Runs int
+	// Quick shrinks sizes and the selection to fit quickBudget.
+	Quick bool
+	// Large adds the largest sizes (N=10 000).
+	Large bool
+	// Out is the parent of the timestamped output directory.
+	Out string
+	// BinDir holds the binaries of make build.
+	BinDir string
+	// PNG also renders every chart as PNG, to look at without a browser.
+	PNG bool
+	// Seed is passed to the hollow nodes, so every run makes the same
+	// random choices.
+	Seed int64
+}
+
+// Item is one scenario at one size, to run Runs times per variant.
+type Item struct {
+	Scenario *scenario.Scenario
+	Size     scenario.Size
+	Variants []scenario.Variant
+	Runs     int
+}
+
+// Plan is what a benchmark will do.
+type Plan struct {
+	Calibrate bool
+	// CalibrationClients are the concurrency levels to calibrate at.
+	CalibrationClients []int
+	// CalibrationSeconds is how long each level is measured.
+	CalibrationSeconds float64
+	Items              []Item
+	// RunsEach is how many times each variant of each item runs.
+	RunsEach int
+	// ReferenceReplicas is the largest scale-up size, which the calibration
+	// also creates without a manager (0: no scale-up in the plan).
+	ReferenceReplicas int
+	// Notes are said in the report: variants skipped and why.
+	Notes []string
+	// Choices say where the default selection departs from each
+	// scenario's standard sizes and the requested runs, to fit its budget.
+	Choices []string
+}
+
+// Runs returns the number of scenario runs in the plan.
+func (p *Plan) Runs() int {
+	n := 0
+	for _, it := range p.Items {
+		n += it.Runs * len(it.Variants)
+	}
+	return n
+}
+
+// VariantByName returns one of the variants pkg/lab/scenario defines.
+func VariantByName(name string) (scenario.Variant, error) {
+	for _, v := range []scenario.Variant{scenario.Legacy, scenario.Modern, scenario.ModernUnthrottled} {
+		if v.Name == name {
+			return v, nil
+		}
+	}
+	return scenario.Variant{}, fmt.Errorf("no variant named %q (known: %s)", name, strings.Join(allThree, ", "))
+}
+
+// SplitList splits a comma-separated flag value, dropping blanks.
+func SplitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// DefaultScenarios returns the scenarios a run selects when none are
+// named, calibrate first.
+func DefaultScenarios(quick bool) []string {
+	out := []string{Calibrate}
+	for _, name := range scenario.Names() {
+		line := plan[name]
+		if (quick && line.quick) || (!quick && line.inDefault) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// haveBinary reports whether dir holds an executable file name.
+func haveBinary(dir, name string) bool {
+	info, err := os.Stat(filepath.Join(dir, name))
+	return err == nil && !info.IsDir() && info.Mode()&0o111 != 0
+}
+
+// BuildPlan turns options into the list of runs. A variant whose
+// controller-manager binary is missing is dropped with a note rather than
+// failing every run of it.
+func BuildPlan(opts Options) (*Plan, error) {
+	names := opts.Scenarios
+	if len(names) == 0 {
+		names = DefaultScenarios(opts.Quick)
+	}
+	var expanded []string
+	for _, n := range names {
+		if n == All {
+			expanded = append(append(expanded, Calibrate), scenario.Names()...)
+			continue
+		}
+		expanded = append(expanded, n)
+	}
+	names = expanded
+	runs := opts.Runs
+	if runs == 0 {
+		runs = 3
+		if opts.Quick {
+			runs = 1
+		}
+	}
+	if runs < 0 {
+		return nil, fmt.Errorf("-runs must be at least 1, not %d", runs)
+	}
+	for _, v := range opts.Variants {
+		if _, err := VariantByName(v); err != nil {
+			return nil, err
+		}
+	}
+
+	p := &Plan{RunsEach: runs, CalibrationClients: CalibrationClients, CalibrationSeconds: 2}
+	if opts.Quick {
+		// The quick calibration measures only the 64 clients the create
+		// floor needs, for a second: enough to read a rate, and a few
+		// seconds saved for the 2-minute budget.
+		p.CalibrationClients, p.CalibrationSeconds = []int{FloorClients}, 1
+	}
+	missing := map[string]bool{}
+	for _, design := range []string{"legacy", "modern"} {
+		if bin := stack.ManagerBinary(design); !haveBinary(opts.BinDir, bin) {
+			missing[design] = true
+			p.Notes = append(p.Notes, fmt.Sprintf("%s was not found in %s, so the %s design was not measured: every %s variant is missing from this report.",
+				bin, opts.BinDir, design, design))
+		}
+	}
+
+	seen := map[string]bool{}
+	for _, name := range names {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		if name == Calibrate {
+			p.Calibrate = true
+			continue
+		}
+		sc, err := scenario.Get(name)
+		if err != nil {
+			return nil, fmt.Errorf("%v, or %s", err, Calibrate)
+		}
+		wanted := opts.Variants
+		if len(wanted) == 0 {
+			line := plan[name]
+			wanted = line.variants
+			if opts.Quick && line.quickVariants != nil {
+				wanted = line.quickVariants
+			}
+			if wanted == nil {
+				wanted = allThree
+			}
+		}
+		var variants []scenario.Variant
+		for _, w := range wanted {
+			v, _ := VariantByName(w)
+			if !missing[v.Design] {
+				variants = append(variants, v)
+			}
+		}
+		if len(variants) == 0 {
+			p.Notes = append(p.Notes, fmt.Sprintf("%s was not run: none of its variants (%s) has a binary.", name, strings.Join(wanted, ", ")))
+			continue
+		}
+		sizes, n, why := sc.Sizes(opts.Quick, opts.Large), runs, []string(nil)
+		if line := plan[name]; len(opts.Scenarios) == 0 && !opts.Quick {
+			switch line.defaultSizes {
+			case quickSizes:
+				sizes = sc.Sizes(true, opts.Large)
+				why = append(why, "its quick size")
+			case largestOnly:
+				all := sc.Sizes(false, false)
+				sizes = append(all[len(all)-1:], sc.Sizes(false, opts.Large)[len(all):]...)
+				why = append(why, "its largest size only")
+			}
+			if line.defaultRuns > 0 && opts.Runs == 0 && line.defaultRuns < n {
+				n = line.defaultRuns
+				why = append(why, fmt.Sprintf("%d runs", n))
+			}
+		}
+		var labels []string
+		for _, sz := range sizes {
+			vs := variants
+			if line := plan[name]; len(opts.Scenarios) == 0 && len(opts.Variants) == 0 && !opts.Quick && line.throttledMax > 0 && sz.Replicas > line.throttledMax {
+				vs = nil
+				for _, v := range variants {
+					if v.Name != scenario.Modern.Name {
+						vs = append(vs, v)
+					}
+				}
+				if len(vs) < len(variants) {
+					p.Choices = append(p.Choices, fmt.Sprintf("%s %s: no modern (throttled) run, which would take N/20 s to show the 20 pods/s its smaller size already shows",
+						name, sz.Label))
+				}
+			}
+			p.Items = append(p.Items, Item{Scenario: sc, Size: sz, Variants: vs, Runs: n})
+			labels = append(labels, sz.Label)
+		}
+		if len(why) > 0 {
+			p.Choices = append(p.Choices, fmt.Sprintf("%s: %s (%s)", name, strings.Join(why, " and "), strings.Join(labels, ", ")))
+		}
+	}
+	// The quick run skips the reference: at its N=100 the few seconds it
+	// costs would buy a noisy figure.
+	for _, it := range p.Items {
+		if it.Scenario.Name == "scale-up" && it.Size.Replicas > p.ReferenceReplicas && !opts.Quick && p.Calibrate {
+			p.ReferenceReplicas = it.Size.Replicas
+		}
+	}
+	return p, nil
+}

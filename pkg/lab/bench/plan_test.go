@@ -1,0 +1,198 @@
+package bench
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+// fakeBinDir returns a directory holding empty executables named bins.
+func fakeBinDir(t *testing.T, bins ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, b := range bins {
+		if err := os.WriteFile(filepath.Join(dir, b), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func bothDesigns(t *testing.T) string {
+	return fakeBinDir(t, "apiserver", "hollow-node", "controller-manager", "controller-manager-modern")
+}
+
+func itemKeys(p *Plan) []string {
+	var out []string
+	for _, it := range p.Items {
+		var vs []string
+		for _, v := range it.Variants {
+			vs = append(vs, v.Name)
+		}
+		out = append(out, it.Scenario.Name+" "+it.Size.Label+" "+strings.Join(vs, ","))
+	}
+	return out
+}
+
+func TestTheDefaultPlanCalibratesFirstAndRunsTheHeadlineScenarios(t *testing.T) {
+	p, err := BuildPlan(Options{BinDir: bothDesigns(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Calibrate || p.RunsEach != 3 || len(p.CalibrationClients) != 3 {
+		t.Errorf("calibrate %v, runs %d, levels %v; want calibration at 3 levels and 3 runs", p.Calibrate, p.RunsEach, p.CalibrationClients)
+	}
+	names := map[string]bool{}
+	for _, it := range p.Items {
+		names[it.Scenario.Name] = true
+	}
+	for _, want := range []string{"scale-up", "idle", "two-managers", "restart"} {
+		if !names[want] {
+			t.Errorf("the default plan lacks %s: %v", want, itemKeys(p))
+		}
+	}
+	for _, demo := range []string{"overlap", "watch-window"} {
+		if names[demo] {
+			t.Errorf("the default plan runs the demonstration %s", demo)
+		}
+	}
+	if len(p.Notes) != 0 {
+		t.Errorf("notes %v with every binary present", p.Notes)
+	}
+}
+
+func TestQuickShrinksTheRunsTheLevelsAndTheSelection(t *testing.T) {
+	p, err := BuildPlan(Options{BinDir: bothDesigns(t), Quick: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.RunsEach != 1 || len(p.CalibrationClients) != 1 || p.CalibrationSeconds != 1 {
+		t.Errorf("runs %d, levels %v, %v s; want 1 run and a short calibration", p.RunsEach, p.CalibrationClients, p.CalibrationSeconds)
+	}
+	for _, it := range p.Items {
+		if !plan[it.Scenario.Name].quick {
+			t.Errorf("quick plan runs %s", it.Scenario.Name)
+		}
+		if it.Scenario.Name == "scale-up" && it.Size.Replicas != 100 {
+			t.Errorf("quick scale-up at %s, want N=100", it.Size.Label)
+		}
+	}
+}
+
+func TestNamedVariantsAndScenariosOverrideTheDefaults(t *testing.T) {
+	p, err := BuildPlan(Options{BinDir: bothDesigns(t), Scenarios: []string{"idle", "scale-up", "idle"}, Variants: []string{"modern-unthrottled", "legacy"}, Runs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(itemKeys(p), "; ")
+	want := "idle M=10,k=10 modern-unthrottled,legacy; scale-up N=100 modern-unthrottled,legacy; scale-up N=1000 modern-unthrottled,legacy"
+	if got != want || p.Calibrate || p.RunsEach != 2 {
+		t.Errorf("plan = %q (calibrate %v, runs %d), want %q without calibration, 2 runs", got, p.Calibrate, p.RunsEach, want)
+	}
+}
+
+func TestLargeAddsTenThousandReplicas(t *testing.T) {
+	p, err := BuildPlan(Options{BinDir: bothDesigns(t), Scenarios: []string{"scale-up"}, Large: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := p.Items[len(p.Items)-1]
+	if last.Size.Replicas != 10000 {
+		t.Errorf("largest size %s, want N=10000", last.Size.Label)
+	}
+}
+
+func TestAMissingModernBinaryDropsItsVariantsWithANote(t *testing.T) {
+	p, err := BuildPlan(Options{BinDir: fakeBinDir(t, "apiserver", "hollow-node", "controller-manager")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "controller-manager-modern was not found") {
+		t.Errorf("notes = %q, want one naming controller-manager-modern", p.Notes)
+	}
+	for _, it := range p.Items {
+		for _, v := range it.Variants {
+			if v.Design != "legacy" {
+				t.Errorf("%s still runs %s", it.Scenario.Name, v.Name)
+			}
+		}
+	}
+	if len(p.Items) == 0 {
+		t.Error("nothing left to run, although the legacy design is there")
+	}
+}
+
+func TestBadNamesAreRefusedWithTheKnownOnes(t *testing.T) {
+	for _, opts := range []Options{
+		{Scenarios: []string{"scale-sideways"}},
+		{Variants: []string{"vintage"}},
+		{Runs: -1},
+	} {
+		opts.BinDir = bothDesigns(t)
+		if _, err := BuildPlan(opts); err == nil {
+			t.Errorf("BuildPlan(%+v) accepted it", opts)
+		}
+	}
+	_, err := BuildPlan(Options{BinDir: bothDesigns(t), Scenarios: []string{"scale-sideways"}})
+	if err == nil || !strings.Contains(err.Error(), "scale-up") || !strings.Contains(err.Error(), Calibrate) {
+		t.Errorf("error %v does not list the known scenarios", err)
+	}
+}
+
+func TestSplitListDropsBlanks(t *testing.T) {
+	got := strings.Join(SplitList(" scale-up, ,idle,"), "|")
+	if got != "scale-up|idle" {
+		t.Errorf("SplitList = %q", got)
+	}
+}
+
+func TestTheDefaultSelectionSaysWhereItTookLessThanTheStandard(t *testing.T) {
+	p, err := BuildPlan(Options{BinDir: bothDesigns(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey := map[string]Item{}
+	for _, it := range p.Items {
+		byKey[it.Scenario.Name+" "+it.Size.Label] = it
+	}
+	if it := byKey["idle M=10,k=10"]; it.Size.Window.Seconds() != 30 || it.Runs != 2 {
+		t.Errorf("idle: window %v, %d runs; want the quick 30 s window and 2 runs", it.Size.Window, it.Runs)
+	}
+	if it := byKey["scale-up N=1000"]; len(it.Variants) != 2 || it.Variants[1].Name != "modern-unthrottled" {
+		t.Errorf("scale-up N=1000 runs %v, want legacy and modern-unthrottled", it.Variants)
+	}
+	if it := byKey["scale-up N=100"]; len(it.Variants) != 3 || it.Runs != 3 {
+		t.Errorf("scale-up N=100 runs %d × %v, want 3 runs of all three", it.Runs, it.Variants)
+	}
+	joined := strings.Join(p.Choices, "\n")
+	for _, want := range []string{"idle: its quick size and 2 runs", "two-managers: 2 runs", "scale-up N=1000: no modern", "restart: its quick size"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("choices lack %q:\n%s", want, joined)
+		}
+	}
+
+	full, err := BuildPlan(Options{BinDir: bothDesigns(t), Scenarios: []string{"idle", "scale-up"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Choices) != 0 || full.Items[0].Size.Window.Minutes() != 2 || full.Items[0].Runs != 3 {
+		t.Errorf("named scenarios should run in full: choices %v, idle window %v, %d runs", full.Choices, full.Items[0].Size.Window, full.Items[0].Runs)
+	}
+}
+
+func TestAllRunsEveryScenarioInFull(t *testing.T) {
+	p, err := BuildPlan(Options{BinDir: bothDesigns(t), Scenarios: []string{All}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, it := range p.Items {
+		names[it.Scenario.Name] = true
+	}
+	if !p.Calibrate || len(names) != len(scenario.Names()) || len(p.Choices) != 0 {
+		t.Errorf("all: calibrate %v, %d of %d scenarios, choices %v", p.Calibrate, len(names), len(scenario.Names()), p.Choices)
+	}
+}

@@ -1,0 +1,221 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+// DefaultSeed is the hollow nodes' seed unless Options.Seed says another.
+const DefaultSeed = 2014
+
+// Runner runs one benchmark. Its function fields are the seams tests use
+// to run the whole pipeline on synthetic outcomes, without clusters.
+type Runner struct {
+	Opts Options
+	// Log receives progress lines (rcbench: stderr).
+	Log io.Writer
+
+	runScenario func(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error)
+	calibrate   func(ctx context.Context, dir string, p *Plan) (*Calibration, error)
+	now         func() time.Time
+}
+
+// NewRunner returns a runner of real clusters.
+func NewRunner(opts Options, log io.Writer) *Runner {
+	r := &Runner{Opts: opts, Log: log, runScenario: scenario.Run, now: time.Now}
+	r.calibrate = r.calibrateStack
+	return r
+}
+
+func (r *Runner) say(format string, args ...interface{}) {
+	fmt.Fprintf(r.Log, format+"\n", args...)
+}
+
+// Run measures everything the options ask for and writes the report into
+// a new timestamped directory under Opts.Out, which it returns. When ctx
+// ends (Ctrl-C) the run in progress is stopped, its cluster killed, and a
+// report of what finished is still written, marked as interrupted.
+func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
+	p, err := BuildPlan(r.Opts)
+	if err != nil {
+		return "", nil, err
+	}
+	if r.Opts.Seed == 0 {
+		r.Opts.Seed = DefaultSeed
+	}
+	started := r.now()
+	dir := filepath.Join(r.Opts.Out, started.Format("20060102-150405"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", nil, err
+	}
+	linkLatest(r.Opts.Out, dir)
+
+	sum := &Summary{Started: started, Notes: p.Notes, Choices: p.Choices}
+	sum.Machine = Machine{CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, LoadBefore: loadAverage()}
+	sum.Options.Runs = p.RunsEach
+	sum.Options.Quick, sum.Options.Large, sum.Options.Seed = r.Opts.Quick, r.Opts.Large, r.Opts.Seed
+	sum.Options.Scenarios, sum.Options.Variants = planNames(p)
+	for _, n := range p.Notes {
+		r.say("note: %s", n)
+	}
+	r.say("benchmark: %d scenario runs%s, output in %s", p.Runs(), map[bool]string{true: " after calibration", false: ""}[p.Calibrate], dir)
+
+	if p.Calibrate && ctx.Err() == nil {
+		r.say("calibrate: the stack's ceiling, raw etcd writes and apiserver pod POSTs at %v clients, %.0f s each", p.CalibrationClients, p.CalibrationSeconds)
+		cal, err := r.calibrate(ctx, filepath.Join(dir, "calibrate"), p)
+		if err != nil {
+			sum.Notes = append(sum.Notes, fmt.Sprintf("The calibration failed (%v), so there is no create floor to compare with.", err))
+			r.say("calibrate: failed: %v", err)
+		}
+		sum.Calibration = cal
+		os.RemoveAll(filepath.Join(dir, "calibrate"))
+	}
+
+	var runs []RunRecord
+	total, done := p.Runs(), 0
+	for _, it := range p.Items {
+		// Variants alternate, A B C A B C, so that a slow spell of the
+		// machine spreads over all of them instead of hitting one.
+		for i := 0; i < it.Runs && ctx.Err() == nil; i++ {
+			for _, v := range it.Variants {
+				if ctx.Err() != nil {
+					break
+				}
+				done++
+				rec := r.runOne(ctx, dir, it, v, i, done, total)
+				// A run cut short by Ctrl-C did not fail: it is left out.
+				if rec.Outcome == nil && ctx.Err() != nil {
+					break
+				}
+				runs = append(runs, rec)
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		sum.Interrupted = true
+		sum.Notes = append(sum.Notes, fmt.Sprintf("Interrupted after %d of %d runs: the figures below are of the runs that finished.", countOK(runs), total))
+		r.say("interrupted: writing a report of the %d runs that finished", countOK(runs))
+	}
+
+	sum.Scenarios, sum.Failures = aggregate(p, runs)
+	sum.Findings = findings(sum)
+	sum.Machine.LoadAfter = loadAverage()
+	sum.Finished = r.now()
+	sum.Seconds = sum.Finished.Sub(started).Seconds()
+	if err := writeReport(dir, sum, p, runs, r.Opts.PNG); err != nil {
+		return dir, sum, err
+	}
+	linkLatest(r.Opts.Out, dir)
+	return dir, sum, nil
+}
+
+// runOne runs a scenario once in its own directory and keeps its samples.
+func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Variant, i, n, total int) RunRecord {
+	rel := filepath.Join("runs", fmt.Sprintf("%s_%s_%s_%d", it.Scenario.Name, slug(it.Size.Label), v.Name, i+1))
+	runDir := filepath.Join(dir, rel)
+	rec := RunRecord{Scenario: it.Scenario.Name, Size: it.Size, Variant: v.Name, Index: i, Dir: rel}
+	r.say("[%*d/%d] %s %s %s, run %d of %d", len(strconv.Itoa(total)), n, total, it.Scenario.Name, it.Size.Label, v.Name, i+1, it.Runs)
+	began := r.now()
+	out, err := r.runScenario(ctx, it.Scenario, v, it.Size, scenario.Options{
+		BinDir: r.Opts.BinDir,
+		Dir:    runDir,
+		Seed:   r.Opts.Seed,
+		Say:    func(format string, args ...interface{}) { r.say("        "+format, args...) },
+	})
+	rec.Seconds = r.now().Sub(began).Seconds()
+	// The etcd data of a finished run is of no further use and can take
+	// hundreds of megabytes; the logs stay beside the samples.
+	os.RemoveAll(filepath.Join(runDir, "etcd"))
+	if err != nil {
+		rec.Err = err.Error()
+		r.say("        failed after %.1f s: %v", rec.Seconds, err)
+		return rec
+	}
+	rec.Outcome = out
+	if err := writeSamples(filepath.Join(runDir, "samples.csv"), out); err != nil {
+		r.say("        cannot write the samples: %v", err)
+	}
+	rs, _ := results(out)
+	var parts []string
+	for _, res := range rs {
+		parts = append(parts, fmt.Sprintf("%s=%s", res.Name, formatValue(res.Value, res.Unit)))
+	}
+	r.say("        %.1f s: %s", rec.Seconds, strings.Join(parts, ", "))
+	return rec
+}
+
+func countOK(runs []RunRecord) int {
+	n := 0
+	for _, r := range runs {
+		if r.Outcome != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// planNames lists the scenarios and variants of a plan, in order.
+func planNames(p *Plan) (scenarios, variants []string) {
+	seenS, seenV := map[string]bool{}, map[string]bool{}
+	if p.Calibrate {
+		scenarios = append(scenarios, Calibrate)
+	}
+	for _, it := range p.Items {
+		if !seenS[it.Scenario.Name] {
+			seenS[it.Scenario.Name] = true
+			scenarios = append(scenarios, it.Scenario.Name)
+		}
+		for _, v := range it.Variants {
+			if !seenV[v.Name] {
+				seenV[v.Name] = true
+				variants = append(variants, v.Name)
+			}
+		}
+	}
+	return scenarios, variants
+}
+
+// linkLatest points <out>/latest at dir.
+func linkLatest(out, dir string) {
+	link := filepath.Join(out, "latest")
+	os.Remove(link)
+	os.Symlink(filepath.Base(dir), link)
+}
+
+// loadAverage reads the 1, 5 and 15 minute load averages (zeros where
+// /proc/loadavg cannot be read).
+func loadAverage() [3]float64 {
+	var l [3]float64
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return l
+	}
+	fields := strings.Fields(string(data))
+	for i := 0; i < 3 && i < len(fields); i++ {
+		l[i], _ = strconv.ParseFloat(fields[i], 64)
+	}
+	return l
+}
+
+// slug makes a size label safe for file names and benchmark names.
+func slug(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', strings.ContainsRune("=,.+-", c):
+			b.WriteRune(c)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}

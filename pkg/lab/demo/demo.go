@@ -1,0 +1,231 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+// Options say which scenario to run, how big, and where.
+type Options struct {
+	// Scenario is the name of a registered scenario.
+	Scenario string
+	// Size is talk (the default: the size the scenario names for talks,
+	// or else its quick one), quick (its smallest size, still with the
+	// 10 s period of 2014), default (its largest ordinary size) or large
+	// (its largest of all).
+	Size string
+	// Replicas, Period and Window, when set, override the size's; for
+	// rehearsals and tests.
+	Replicas int
+	Period   time.Duration
+	Window   time.Duration
+	// Auto runs every step without waiting for Enter.
+	Auto bool
+	// Addr is where the live page listens, host:port; when it is taken a
+	// free loopback port is used instead.
+	Addr string
+	// BinDir holds the binaries (make build puts them in _output/bin).
+	BinDir string
+	// Dir holds both clusters' data and logs; empty means a temporary
+	// directory, removed at the end unless something failed.
+	Dir string
+	// Out receives the narration; In the Enter presses.
+	Out io.Writer
+	In  io.Reader
+	// PageReady, when set, is called with the page's URL once it serves.
+	PageReady func(url string)
+}
+
+// Report is what a demo leaves behind.
+type Report struct {
+	Scenario string
+	Size     scenario.Size
+	URL      string
+	Rows     []Row
+	// Legacy and Modern are each design's results.
+	Legacy, Modern []scenario.Result
+	// StepTimes are how long each design took for each step.
+	StepTimes [][2]time.Duration
+}
+
+// variants are the two designs a demo runs, in the order of the page.
+var variants = [2]scenario.Variant{scenario.Legacy, scenario.Modern}
+
+// PickSize returns the size opts asks of sc.
+func PickSize(sc *scenario.Scenario, opts Options) (scenario.Size, error) {
+	var sizes []scenario.Size
+	switch opts.Size {
+	case "", "talk":
+		sizes = sc.Sizes(true, false)[:1]
+		if sc.Talk != (scenario.Size{}) {
+			sizes = []scenario.Size{sc.Talk}
+		}
+	case "quick":
+		sizes = sc.Sizes(true, false)[:1]
+	case "default":
+		sizes = sc.Sizes(false, false)
+	case "large":
+		sizes = sc.Sizes(false, true)
+	default:
+		return scenario.Size{}, fmt.Errorf("size %q: want talk, quick, default or large", opts.Size)
+	}
+	sz := sizes[len(sizes)-1]
+	if opts.Replicas > 0 {
+		sz.Replicas = opts.Replicas
+		sz.Label = fmt.Sprintf("N=%d", opts.Replicas)
+	}
+	if opts.Period > 0 {
+		sz.Period = opts.Period
+	}
+	if opts.Window > 0 {
+		sz.Window = opts.Window
+	}
+	return sz, nil
+}
+
+// Run plays one scenario on both designs at once and returns their
+// results. It stops everything it started before it returns: on success,
+// on error, and when ctx is cancelled (Ctrl-C).
+func Run(ctx context.Context, opts Options) (rep *Report, err error) {
+	sc, err := scenario.Get(opts.Scenario)
+	if err != nil {
+		return nil, err
+	}
+	sz, err := PickSize(sc, opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Out == nil {
+		opts.Out = io.Discard
+	}
+	con := &console{w: opts.Out, tty: isTerminal(opts.Out)}
+	steps := sc.Steps(sz)
+	d := &demo{opts: opts, sc: sc, size: sz, steps: steps, con: con, hub: newHub(len(steps))}
+
+	// The page first, so that its address is the first thing printed and
+	// the audience's browser can be pointed at it while clusters start.
+	d.page = &page{hub: d.hub, sc: sc, size: sz}
+	stopPage, err := d.page.serve(opts.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("serving the live page: %v", err)
+	}
+	go d.hub.run()
+	defer func() {
+		d.hub.stop()
+		stopPage()
+	}()
+	con.printf("%s %s\n", con.style("Live page:", bold), con.style(d.page.url, bold+yellow))
+	if opts.PageReady != nil {
+		opts.PageReady(d.page.url)
+	}
+
+	dir, temp := opts.Dir, false
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "kube-rewind-demo-"); err != nil {
+			return nil, err
+		}
+		temp = true
+	}
+	defer func() {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			con.printf("The clusters' logs are in %s\n", dir)
+		} else if temp {
+			os.RemoveAll(dir)
+		}
+	}()
+
+	d.introduce()
+	if err := d.start(dir); err != nil {
+		d.hub.update(func(f *Frame) { f.Phase, f.Note = PhaseFailed, err.Error() })
+		return nil, err
+	}
+	defer d.stop()
+	rep, err = d.play(ctx)
+	if err != nil {
+		phase := PhaseFailed
+		if ctx.Err() != nil {
+			phase = PhaseStopped
+		}
+		d.hub.update(func(f *Frame) { f.Phase, f.Note = phase, err.Error() })
+		return nil, err
+	}
+	rep.URL = d.page.url
+	return rep, nil
+}
+
+// demo is one run of talk mode.
+type demo struct {
+	opts  Options
+	sc    *scenario.Scenario
+	size  scenario.Size
+	steps []scenario.Step
+	con   *console
+	hub   *hub
+	page  *page
+	envs  [2]*scenario.Env
+	lines <-chan string
+}
+
+func (d *demo) introduce() {
+	c := d.con
+	c.printf("\n%s  %s\n", c.style(d.sc.Name, bold), c.style(d.sc.Title, bold))
+	c.printf("%s\n", wrap("Reproduces "+d.sc.Reproduces, 78, "  "))
+	c.printf("\n%s\n\n", wrap(d.sc.Explain, 78, "  "))
+	c.printf("  Size %s, sync period %v. Two identical clusters on loopback:\n  %s on the left of the page, %s on the right.\n",
+		d.size.Label, d.size.Period, c.style("2014's controller-manager", violet), c.style("today's", teal))
+}
+
+// start brings up both clusters at once; if either fails, neither stays.
+func (d *demo) start(dir string) error {
+	d.con.printf("\nStarting both clusters…\n")
+	began := time.Now()
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, v := range variants {
+		wg.Add(1)
+		go func(i int, v scenario.Variant) {
+			defer wg.Done()
+			e, err := scenario.Start(d.sc, v, d.size, scenario.Options{BinDir: d.opts.BinDir, Dir: filepath.Join(dir, v.Name)})
+			if err != nil {
+				errs[i] = fmt.Errorf("starting the %s cluster: %v", v.Name, err)
+				return
+			}
+			d.envs[i] = e
+			d.hub.sides[i].attach(e)
+		}(i, v)
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		d.stop()
+		return err
+	}
+	d.con.printf("Both clusters are up (%.1f s).\n", time.Since(began).Seconds())
+	return nil
+}
+
+// stop ends both clusters, in parallel, and waits until every process has
+// exited.
+func (d *demo) stop() {
+	var wg sync.WaitGroup
+	for i, e := range d.envs {
+		if e == nil {
+			continue
+		}
+		wg.Add(1)
+		go func(i int, e *scenario.Env) {
+			defer wg.Done()
+			d.hub.sides[i].detach()
+			e.Close()
+		}(i, e)
+		d.envs[i] = nil
+	}
+	wg.Wait()
+}

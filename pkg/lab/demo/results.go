@@ -1,0 +1,146 @@
+package demo
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+// Row is one result of the scenario for both designs, formatted.
+type Row struct {
+	Name   string `json:"name"`
+	Unit   string `json:"unit"`
+	Legacy string `json:"legacy"`
+	Modern string `json:"modern"`
+	// Better is the design with the better figure, when the result says
+	// which way is better and the two differ.
+	Better string `json:"better,omitempty"`
+	// Diff says the difference in a few words.
+	Diff string `json:"diff"`
+}
+
+// compare lines up the results of the two designs, in the legacy order.
+func compare(legacy, modern []scenario.Result) []Row {
+	m := map[string]scenario.Result{}
+	for _, r := range modern {
+		m[r.Name] = r
+	}
+	var rows []Row
+	for _, l := range legacy {
+		r, ok := m[l.Name]
+		row := Row{Name: strings.ReplaceAll(l.Name, "_", " "), Unit: l.Unit, Legacy: formatValue(l.Value), Modern: "–"}
+		if ok {
+			row.Modern = formatValue(r.Value)
+			row.Better, row.Diff = difference(l.Value, r.Value, l.LowerIsBetter)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// formatValue prints whole numbers whole and others with up to two
+// decimals; a negative figure means "not measured".
+func formatValue(v float64) string {
+	switch {
+	case v < 0:
+		return "–"
+	case v == math.Trunc(v) && v < 1e15:
+		return thousands(int(v))
+	case v < 10:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	case v < 100:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return thousands(int(math.Round(v)))
+}
+
+// difference names the better design and how much better, for results
+// where lower is better; for the others it only says whether they differ.
+func difference(legacy, modern float64, lowerIsBetter bool) (better, diff string) {
+	if legacy < 0 || modern < 0 {
+		return "", ""
+	}
+	if formatValue(legacy) == formatValue(modern) {
+		return "", "same"
+	}
+	if !lowerIsBetter {
+		return "", ""
+	}
+	better, lo, hi := "modern", modern, legacy
+	who := "today"
+	if legacy < modern {
+		better, lo, hi = "legacy", legacy, modern
+		who = "2014"
+	}
+	switch {
+	case lo == 0:
+		return better, who + ": none"
+	case hi/lo >= 1.95:
+		return better, fmt.Sprintf("%s %.0f× lower", who, hi/lo)
+	}
+	return better, fmt.Sprintf("%s %.0f %% lower", who, 100*(hi-lo)/hi)
+}
+
+// printResults writes the table of rows and, when the scenario says what
+// each design must show, whether it did.
+func (c *console) printResults(sc *scenario.Scenario, sz scenario.Size, rows []Row, legacy, modern []scenario.Result) {
+	nameW, unitW, valW := len("result"), 0, len("today")
+	for _, r := range rows {
+		nameW = max(nameW, len(r.Name))
+		unitW = max(unitW, len(r.Unit))
+		valW = max(valW, len([]rune(r.Legacy)), len([]rune(r.Modern)))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s\n", c.style("Results, side by side", bold))
+	fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s\n", nameW, "", unitW, "", c.pad(c.style("2014", bold+violet), valW), c.pad(c.style("today", bold+teal), valW))
+	for _, r := range rows {
+		l, m := fmt.Sprintf("%*s", valW, r.Legacy), fmt.Sprintf("%*s", valW, r.Modern)
+		switch r.Better {
+		case "legacy":
+			l = c.style(l, bold+green)
+		case "modern":
+			m = c.style(m, bold+green)
+		}
+		fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s  %s\n", nameW, r.Name, unitW, r.Unit, l, m, c.style(r.Diff, dim))
+	}
+	if sc.Expect != nil {
+		b.WriteString("\n")
+		for _, v := range []struct {
+			name, label string
+			results     []scenario.Result
+		}{{"legacy", "2014", legacy}, {"modern", "today", modern}} {
+			if err := sc.Expect(v.name, sz, scenario.ResultMap(v.results)); err != nil {
+				fmt.Fprintf(&b, "  %s %s did not show its point this time: %v\n", c.style("✗", red), v.label, err)
+			} else {
+				fmt.Fprintf(&b, "  %s %s showed what its design must\n", c.style("✓", green), v.label)
+			}
+		}
+	}
+	c.printf("%s", b.String())
+}
+
+// pad widens s, which may carry invisible styling, to width visible runes.
+func (c *console) pad(s string, width int) string {
+	visible := len([]rune(stripStyle(s)))
+	if visible >= width {
+		return s
+	}
+	return strings.Repeat(" ", width-visible) + s
+}
+
+func stripStyle(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b {
+			for i < len(s) && s[i] != 'm' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

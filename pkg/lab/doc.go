@@ -1,0 +1,20 @@
+// Package lab is the laboratory around the 2014 control plane: everything
+// the project adds to run, measure, show and test the subject, and nothing
+// the subject needs. Its sub-packages:
+//
+//	hollownode  the stand-in scheduler and kubelets (cmd/hollow-node)
+//	stack       starts and stops whole clusters of processes
+//	scenario    every scenario, defined once for bench, demo and e2e
+//	sampler     measures a running cluster: requests, pods, processes
+//	bench       make bench: calibration, repeated runs, findings, report
+//	demo        make demo: one scenario on both designs, with a live page
+//	annotate    make docs: the annotated source as static HTML
+//	faults      the apiserver's fault switch, a decorator around its storage
+//	testutil    helpers shared by the tests (locked buffer, /proc, Chromium)
+//	e2e, faulttest, loadtest  tests of whole stacks, under make test
+//
+// Ours: not part of 2014. The arrows point one way: the laboratory imports
+// the 2014 stack (pkg/api, pkg/client, ...) and the modern additions
+// (pkg/modern), and neither of them imports the laboratory; a test in this
+// package checks it.
+package lab

@@ -1,0 +1,109 @@
+package e2e
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+)
+
+// testSizes shrinks each scenario for make test: a 2 s sync period instead
+// of 10 s, short windows, few pods. The outcomes asserted are the ones the
+// full sizes show. churn and watch-window keep a longer period, because
+// their outcome is measured against it: a replacement or a resize that
+// waits for a tick, against one that does not, and a busy machine must
+// not blur the two; watch-window's 1 200 writes must also pass the 2014
+// manager's version within the period it sleeps before watching again.
+var testSizes = map[string]scenario.Size{
+	"scale-up":     {Label: "test", Replicas: 1000, Period: 2 * time.Second},
+	"scale-down":   {Label: "test", Replicas: 30, Period: 2 * time.Second},
+	"idle":         {Label: "test", Controllers: 3, Replicas: 2, Period: 2 * time.Second, Window: 16 * time.Second},
+	"churn":        {Label: "test", Replicas: 10, Rate: 1, Period: 4 * time.Second, Window: 8 * time.Second},
+	"api-errors":   {Label: "test", Replicas: 50, Period: 2 * time.Second, Window: 10 * time.Second},
+	"watch-drop":   {Label: "test", Replicas: 30, Period: 2 * time.Second},
+	"two-managers": {Label: "test", Replicas: 20, Period: 2 * time.Second, Window: 10 * time.Second},
+	"restart":      {Label: "test", Replicas: 100, Period: 2 * time.Second},
+	"overlap":      {Label: "test", Replicas: 8, Period: 2 * time.Second, Window: 8 * time.Second},
+	"watch-window": {Label: "test", Replicas: 3, Period: 5 * time.Second},
+}
+
+// covered names the scenarios that diff_test.go runs under its own names.
+var covered = map[string]bool{"two-managers": true, "scale-up": true, "idle": true, "api-errors": true}
+
+// cpuBound names the scenarios whose figures a neighbouring cluster would
+// disturb; the others mostly wait, and run two at a time.
+var cpuBound = map[string]bool{"scale-up": true, "scale-down": true, "restart": true, "watch-drop": true}
+
+// testVariant is the variant this test binary's build runs. The modern one
+// runs unthrottled here so that the tests stay short; the throttle is the
+// benchmark's business.
+func testVariant() scenario.Variant {
+	if stacktest.Design == "modern" {
+		return scenario.ModernUnthrottled
+	}
+	return scenario.Legacy
+}
+
+// runScenario runs one scenario at its test size on real processes and
+// checks the outcome this build's design must show.
+func runScenario(t *testing.T, name string) {
+	t.Helper()
+	sc, err := scenario.Get(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sz, ok := testSizes[name]
+	if !ok {
+		t.Fatalf("no test size for scenario %s", name)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	out, err := scenario.Run(ctx, sc, testVariant(), sz, scenario.Options{
+		BinDir: stacktest.BinDir(t),
+		Dir:    t.TempDir(),
+		Say:    t.Logf,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range out.Results {
+		t.Logf("%s %s = %.2f %s", stacktest.Design, r.Name, r.Value, r.Unit)
+	}
+	if sc.Expect == nil {
+		return
+	}
+	design := scenario.Legacy.Name
+	if stacktest.Design == "modern" {
+		design = scenario.Modern.Name
+	}
+	if err := sc.Expect(design, sz, scenario.ResultMap(out.Results)); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestEveryOtherScenarioShowsTheOutcomeItsDesignMust runs the scenarios
+// that diff_test.go does not, each at its test size.
+func TestEveryOtherScenarioShowsTheOutcomeItsDesignMust(t *testing.T) {
+	for _, sc := range scenario.All() {
+		if covered[sc.Name] {
+			continue
+		}
+		name := sc.Name
+		t.Run(name, func(t *testing.T) {
+			if !cpuBound[name] {
+				t.Parallel()
+			}
+			runScenario(t, name)
+		})
+	}
+}
+
+func TestEveryScenarioHasATestSize(t *testing.T) {
+	for _, sc := range scenario.All() {
+		if _, ok := testSizes[sc.Name]; !ok {
+			t.Errorf("scenario %s has no test size", sc.Name)
+		}
+	}
+}

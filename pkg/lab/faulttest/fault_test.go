@@ -1,0 +1,172 @@
+package faulttest
+
+import (
+	"fmt"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/labels"
+)
+
+// Each test below starts a cluster, scales both controllers up (web to
+// 30, db to 20) and strikes with one fault while the pods are being
+// created. Each must end in the exact state asked for: every controller at
+// its count with every pod running and in its service's endpoints, no
+// controller or service lost or replaced, and, for the modern design, not
+// one pod created beyond the replicas. The 2014 design may create extra
+// pods on the way; its tests log how many.
+
+var scaleUp = map[string]int{"web": 30, "db": 20}
+
+// halfway is the number of pods created when a fault strikes: the two
+// running before, and half of the 48 the scale-up adds.
+const halfway = 2 + 24
+
+func fastEtcd(args ...string) []string {
+	return append([]string{"-etcd_fast"}, args...)
+}
+
+func restartAPIServerDuringScaleUp(t *testing.T, sig syscall.Signal) {
+	fc := startFaultCluster(t, stack.Config{APIServerArgs: fastEtcd()})
+	fc.resize(scaleUp)
+	fc.waitCreated(halfway)
+	if err := fc.st.RestartAPIServer(sig); err != nil {
+		t.Fatal(err)
+	}
+	fc.waitExact(deadline)
+	fc.checkCreations(fmt.Sprintf("apiserver restarted with %v", sig))
+}
+
+func TestAScaleUpEndsExactWhenTheAPIServerIsStoppedWithSIGTERM(t *testing.T) {
+	restartAPIServerDuringScaleUp(t, syscall.SIGTERM)
+}
+
+func TestAScaleUpEndsExactWhenTheAPIServerIsKilledWithSIGKILL(t *testing.T) {
+	restartAPIServerDuringScaleUp(t, syscall.SIGKILL)
+}
+
+func TestAScaleUpEndsExactWhenTheManagerIsKilledHalfwayAndStartedAgain(t *testing.T) {
+	fc := startFaultCluster(t, stack.Config{APIServerArgs: fastEtcd()})
+	fc.resize(scaleUp)
+	fc.waitCreated(halfway)
+	fc.st.KillManager(0, syscall.SIGKILL)
+	if err := fc.st.RestartManager(0); err != nil {
+		t.Fatal(err)
+	}
+	fc.waitExact(deadline)
+	fc.checkCreations("manager killed with SIGKILL")
+}
+
+func TestAScaleUpEndsExactWhenEveryWatchIsCutEverySecond(t *testing.T) {
+	fc := startFaultCluster(t, stack.Config{APIServerArgs: fastEtcd("-close_watches_every=1s")})
+	fc.resize(scaleUp)
+	fc.waitExact(deadline)
+	fc.checkCreations("watches cut every second")
+	fc.checkInjected(map[string]string{"kind": "close_watch"})
+}
+
+func TestAScaleUpEndsExactWhenOnePodCreateInTenFails(t *testing.T) {
+	fc := startFaultCluster(t, stack.Config{APIServerArgs: fastEtcd("-fail=POST:pods:0.1:500")})
+	fc.resize(scaleUp)
+	fc.waitExact(deadline)
+	fc.checkCreations("10% of pod POSTs failing")
+	fc.checkInjected(map[string]string{"kind": "fail", "verb": "POST", "resource": "pods"})
+}
+
+// checkInjected fails the test unless the apiserver's fault switch did
+// strike: a fault that never fired proves nothing.
+func (fc *faultCluster) checkInjected(match map[string]string) {
+	fc.t.Helper()
+	m, err := sampler.Scrape(fc.st.APIURL + "/metrics")
+	if err != nil {
+		fc.t.Fatal(err)
+	}
+	n := m.Sum("apiserver_injected_faults_total", match)
+	fc.t.Logf("faults injected %v: %.0f", match, n)
+	if n == 0 {
+		fc.t.Errorf("no fault %v was injected", match)
+	}
+}
+
+func TestAScaleUpEndsExactWhenAnEtcdMemberStops(t *testing.T) {
+	cluster := etcdtest.StartCluster(t, 3)
+	fc := startFaultCluster(t, stack.Config{APIServerArgs: []string{"-etcd_servers=" + strings.Join(cluster.ClientURLs(), ",")}})
+	fc.resize(scaleUp)
+	fc.waitCreated(halfway)
+	// The apiserver's client talks to the first member until it fails.
+	cluster.Stop(0)
+	fc.waitExact(deadline)
+	fc.checkCreations("etcd member stopped")
+}
+
+// snapshot is every object of the cluster, by kind/id, with its uid or,
+// for endpoints, its addresses.
+func (fc *faultCluster) snapshot() map[string]string {
+	fc.t.Helper()
+	ctx := api.NewDefaultContext()
+	out := map[string]string{}
+	pods, err := fc.c.ListPods(ctx, labels.Everything())
+	if err != nil {
+		fc.t.Fatal(err)
+	}
+	for _, p := range pods.Items {
+		out["pod/"+p.ID] = p.UID + " " + string(p.CurrentState.Status) + " " + p.CurrentState.Host
+	}
+	rcs, err := fc.c.ListReplicationControllers(ctx, labels.Everything())
+	if err != nil {
+		fc.t.Fatal(err)
+	}
+	for _, rc := range rcs.Items {
+		out["rc/"+rc.ID] = fmt.Sprintf("%s %d", rc.UID, rc.DesiredState.Replicas)
+	}
+	services, err := fc.c.ListServices(ctx, labels.Everything())
+	if err != nil {
+		fc.t.Fatal(err)
+	}
+	for _, svc := range services.Items {
+		out["service/"+svc.ID] = svc.UID
+		ep, err := fc.c.GetEndpoints(ctx, svc.ID)
+		if err != nil {
+			fc.t.Fatal(err)
+		}
+		out["endpoints/"+svc.ID] = fmt.Sprint(ep.Endpoints)
+	}
+	return out
+}
+
+// TestTheEmbeddedEtcdKeepsEveryObjectAcrossAnAPIServerRestart kills the
+// apiserver, and the etcd inside it, once the cluster is settled, and
+// starts it again on the same data directory: every controller, service,
+// pod and endpoints object must be back with the same uid, and nothing
+// must be created to replace them.
+func TestTheEmbeddedEtcdKeepsEveryObjectAcrossAnAPIServerRestart(t *testing.T) {
+	fc := startFaultCluster(t, stack.Config{})
+	fc.resize(map[string]int{"web": 4, "db": 3})
+	fc.waitExact(deadline)
+	before := fc.snapshot()
+	created := fc.created.count()
+	if err := fc.st.RestartAPIServer(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	after := fc.snapshot()
+	if fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("objects changed across the restart:\nbefore %v\nafter  %v", before, after)
+	}
+	// Two sync periods later, still nothing replaced.
+	time.Sleep(4 * time.Second)
+	fc.waitExact(deadline)
+	if now := fc.created.count(); now != created {
+		t.Errorf("%d pods created after the restart", now-created)
+	}
+	if again := fc.snapshot(); fmt.Sprint(again) != fmt.Sprint(before) {
+		t.Errorf("objects changed after the restart:\nbefore %v\nafter  %v", before, again)
+	}
+	t.Logf("%d objects kept across the restart (%s)", len(before), stacktest.Design)
+}

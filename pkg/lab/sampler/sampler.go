@@ -1,0 +1,250 @@
+package sampler
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/labels"
+)
+
+// Series names the sampler records.
+const (
+	PodsUnscheduled = "pods.unscheduled"
+	PodsWaiting     = "pods.waiting"
+	PodsRunning     = "pods.running"
+	PodsTerminated  = "pods.terminated"
+	PodsActive      = "pods.active"
+	PodsCreated     = "pods.created"
+	PodsDeleted     = "pods.deleted"
+
+	// APIRequests is every request the apiserver served, by verb:
+	// "api.requests.LIST" and so on, cumulative.
+	APIRequests = "api.requests."
+	// ManagerRequests is the requests of controller-managers only, by verb.
+	ManagerRequests = "cm.requests."
+	// ManagerPodPosts counts pod creates sent by controller-managers,
+	// whatever their answer; ManagerPodPostsOK only those that succeeded.
+	ManagerPodPosts   = "cm.pod_posts"
+	ManagerPodPostsOK = "cm.pod_posts_ok"
+	// ManagerWatchErrors counts the controller-managers' watches that the
+	// apiserver ended with an ERROR event (410 Gone, mostly).
+	ManagerWatchErrors = "cm.watch_errors"
+
+	// Summed over every controller-manager.
+	ManagerGoroutines = "cm.goroutines"
+	ManagerRSS        = "cm.rss_bytes"
+	ManagerCPU        = "cm.cpu_seconds"
+	ManagerSockets    = "cm.sockets"
+
+	APIServerRSS = "apiserver.rss_bytes"
+	APIServerCPU = "apiserver.cpu_seconds"
+)
+
+// Verbs are the apiserver's request verbs, as its metrics name them.
+var Verbs = []string{"LIST", "GET", "POST", "PUT", "DELETE", "WATCH"}
+
+// Intervals says how often each source is read.
+type Intervals struct {
+	// Pods is how often pod counts are recorded (the watch itself is live).
+	Pods time.Duration
+	// APIServer is how often the apiserver's /metrics is read.
+	APIServer time.Duration
+	// Managers is how often each controller-manager's /metrics and /proc
+	// are read; short, to catch goroutine peaks.
+	Managers time.Duration
+}
+
+// DefaultIntervals suit runs of a few seconds to a few minutes.
+var DefaultIntervals = Intervals{Pods: 100 * time.Millisecond, APIServer: 250 * time.Millisecond, Managers: 25 * time.Millisecond}
+
+// Sampler records a cluster's behaviour while a scenario runs.
+type Sampler struct {
+	Rec  *Recorder
+	Pods *PodCounter
+
+	st        *stack.Stack
+	intervals Intervals
+	stopCh    chan struct{}
+	wg        sync.WaitGroup
+
+	mu       sync.Mutex
+	lastErr  error
+	baseline map[string]float64
+}
+
+// New returns a sampler of st that follows the pods matching selector
+// through c. Start it before the scenario acts.
+func New(c client.Interface, st *stack.Stack, selector labels.Selector, iv Intervals) *Sampler {
+	return &Sampler{
+		Rec:       NewRecorder(time.Now()),
+		Pods:      NewPodCounter(c, selector),
+		st:        st,
+		intervals: iv,
+		stopCh:    make(chan struct{}),
+	}
+}
+
+// Start begins sampling and returns once the pod counter has its first list.
+func (s *Sampler) Start() error {
+	s.wg.Add(4)
+	go func() { defer s.wg.Done(); s.Pods.Run(s.stopCh) }()
+	go s.every(s.intervals.Pods, s.samplePods)
+	go s.every(s.intervals.APIServer, s.sampleAPIServer)
+	go s.every(s.intervals.Managers, s.sampleManagers)
+	deadline := time.Now().Add(30 * time.Second)
+	for !s.Pods.Synced() {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the pod watch did not list pods within 30 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return nil
+}
+
+// Stop ends sampling and waits for the samplers to finish.
+func (s *Sampler) Stop() {
+	close(s.stopCh)
+	s.wg.Wait()
+}
+
+// SampleNow reads every source once, at once, so that a figure counted
+// from this moment on starts from a fresh value instead of the last
+// periodic sample, up to a whole interval old. It does nothing once the
+// sampler has stopped.
+func (s *Sampler) SampleNow() {
+	select {
+	case <-s.stopCh:
+		return
+	default:
+	}
+	now := time.Now()
+	s.samplePods(now)
+	s.sampleAPIServer(now)
+	s.sampleManagers(now)
+}
+
+// Err returns the last scrape error, if any.
+func (s *Sampler) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastErr
+}
+
+func (s *Sampler) every(d time.Duration, f func(time.Time)) {
+	defer s.wg.Done()
+	ticker := time.NewTicker(d)
+	defer ticker.Stop()
+	f(time.Now())
+	for {
+		select {
+		case <-s.stopCh:
+			f(time.Now())
+			return
+		case now := <-ticker.C:
+			f(now)
+		}
+	}
+}
+
+func (s *Sampler) samplePods(now time.Time) {
+	c := s.Pods.Counts()
+	s.Rec.Add(PodsUnscheduled, now, float64(c.Unscheduled))
+	s.Rec.Add(PodsWaiting, now, float64(c.Waiting))
+	s.Rec.Add(PodsRunning, now, float64(c.Running))
+	s.Rec.Add(PodsTerminated, now, float64(c.Terminated))
+	s.Rec.Add(PodsActive, now, float64(c.Active))
+	s.Rec.Add(PodsCreated, now, float64(c.Created))
+	s.Rec.Add(PodsDeleted, now, float64(c.Deleted))
+}
+
+// relative records counter values relative to the first scrape, so every
+// run starts at zero whatever the processes did before sampling began.
+func (s *Sampler) relative(name string, now time.Time, v float64) {
+	s.mu.Lock()
+	if s.baseline == nil {
+		s.baseline = map[string]float64{}
+	}
+	base, ok := s.baseline[name]
+	if !ok {
+		s.baseline[name] = v
+		base = v
+	}
+	s.mu.Unlock()
+	s.Rec.Add(name, now, v-base)
+}
+
+func (s *Sampler) fail(err error) {
+	s.mu.Lock()
+	s.lastErr = err
+	s.mu.Unlock()
+}
+
+func (s *Sampler) sampleAPIServer(now time.Time) {
+	m, err := Scrape(s.st.APIURL + "/metrics")
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	all := m.By("apiserver_request_total", "verb", nil)
+	cm := m.By("apiserver_request_total", "verb", map[string]string{"component": "controller-manager"})
+	for _, verb := range Verbs {
+		s.relative(APIRequests+verb, now, all[verb])
+		s.relative(ManagerRequests+verb, now, cm[verb])
+	}
+	posts := m.By("apiserver_request_total", "code", map[string]string{"component": "controller-manager", "verb": "POST", "resource": "pods"})
+	total, ok := 0.0, 0.0
+	for code, v := range posts {
+		total += v
+		if len(code) == 3 && code[0] == '2' {
+			ok += v
+		}
+	}
+	s.relative(ManagerPodPosts, now, total)
+	s.relative(ManagerPodPostsOK, now, ok)
+	s.relative(ManagerWatchErrors, now, m.Sum("apiserver_watch_errors_total", map[string]string{"component": "controller-manager"}))
+	s.Rec.Add(APIServerRSS, now, m.Sum("process_resident_memory_bytes", nil))
+	s.relative(APIServerCPU, now, m.Sum("process_cpu_seconds_total", nil))
+}
+
+func (s *Sampler) sampleManagers(now time.Time) {
+	var goroutines, rss, cpu, sockets float64
+	seen := 0
+	for i, url := range s.managerURLs() {
+		m, err := Scrape(url + "/metrics")
+		if err != nil {
+			// A manager being restarted is not an error worth reporting.
+			continue
+		}
+		seen++
+		goroutines += m.Sum("go_goroutines", nil)
+		rss += m.Sum("process_resident_memory_bytes", nil)
+		cpu += m.Sum("process_cpu_seconds_total", nil)
+		if pid := s.managerPid(i); pid > 0 {
+			if n := OpenSockets(pid); n >= 0 {
+				sockets += float64(n)
+			}
+		}
+	}
+	if seen == 0 {
+		return
+	}
+	s.Rec.Add(ManagerGoroutines, now, goroutines)
+	s.Rec.Add(ManagerRSS, now, rss)
+	s.Rec.Add(ManagerCPU, now, cpu)
+	s.Rec.Add(ManagerSockets, now, sockets)
+}
+
+func (s *Sampler) managerURLs() []string {
+	return s.st.ManagerURLList()
+}
+
+func (s *Sampler) managerPid(i int) int {
+	procs := s.st.ManagerList()
+	if i < len(procs) {
+		return procs[i].Pid()
+	}
+	return 0
+}

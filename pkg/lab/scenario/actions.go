@@ -1,0 +1,148 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/api/errors"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/labels"
+)
+
+// Controller returns a replication controller of replicas copies of a
+// one-container pod, selecting on selector; the template carries extra
+// labels besides the selector's.
+func Controller(id string, replicas int, selector, extra map[string]string) *api.ReplicationController {
+	template := map[string]string{}
+	for k, v := range selector {
+		template[k] = v
+	}
+	for k, v := range extra {
+		template[k] = v
+	}
+	return &api.ReplicationController{
+		TypeMeta: api.TypeMeta{ID: id},
+		Labels:   map[string]string{"scenario": "true"},
+		DesiredState: api.ReplicationControllerState{
+			Replicas:        replicas,
+			ReplicaSelector: selector,
+			PodTemplate: api.PodTemplate{
+				Labels: template,
+				DesiredState: api.PodState{Manifest: api.ContainerManifest{
+					Version: "v1beta1",
+					Containers: []api.Container{{
+						Name: "nginx", Image: "dockerfile/nginx",
+						Ports: []api.Port{{ContainerPort: 80}},
+					}},
+				}},
+			},
+		},
+	}
+}
+
+// CreateController creates rc.
+func (e *Env) CreateController(rc *api.ReplicationController) error {
+	_, err := e.Client.CreateReplicationController(api.NewDefaultContext(), rc)
+	return err
+}
+
+// Resize sets a controller's replicas as kubecfg resize does (GET, then
+// PUT), reading again when the controller changed in between.
+func (e *Env) Resize(ctx context.Context, id string, replicas int) error {
+	for attempt := 0; ; attempt++ {
+		rc, err := e.Client.GetReplicationController(api.NewDefaultContext(), id)
+		if err != nil {
+			return err
+		}
+		rc.DesiredState.Replicas = replicas
+		_, err = e.Client.UpdateReplicationController(api.NewDefaultContext(), rc)
+		if err == nil || !errors.IsConflict(err) || attempt >= 20 {
+			return err
+		}
+		if err := Sleep(ctx, 50*time.Millisecond); err != nil {
+			return err
+		}
+	}
+}
+
+// WaitRunning waits until exactly n pods are active and all of them run.
+func (e *Env) WaitRunning(ctx context.Context, n int, limit time.Duration) error {
+	return WaitFor(ctx, limit, fmt.Sprintf("%d running pods", n), func() (bool, string) {
+		c := e.Sampler.Pods.Counts()
+		return c.Active == n && c.Running == n, fmt.Sprintf("%d active, %d running", c.Active, c.Running)
+	})
+}
+
+// WaitActive waits until exactly n pods are active, whatever their state.
+func (e *Env) WaitActive(ctx context.Context, n int, limit time.Duration) error {
+	return WaitFor(ctx, limit, fmt.Sprintf("%d active pods", n), func() (bool, string) {
+		c := e.Sampler.Pods.Counts()
+		return c.Active == n, fmt.Sprintf("%d active", c.Active)
+	})
+}
+
+// CountActive lists the active pods matching selector from the apiserver.
+func (e *Env) CountActive(selector map[string]string) (int, error) {
+	list, err := e.Client.ListPods(api.NewDefaultContext(), labels.SelectorFromSet(selector))
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, p := range list.Items {
+		if p.CurrentState.Status != api.PodTerminated {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// Sampled figures every scenario can report.
+
+func (e *Env) last(name string) float64 { return e.Sampler.Rec.Last(name) }
+
+// managerRequests sums the controller-managers' requests of every verb.
+func (e *Env) managerRequests() float64 {
+	total := 0.0
+	for _, v := range sampler.Verbs {
+		total += e.last(sampler.ManagerRequests + v)
+	}
+	return total
+}
+
+// perMinute returns the change of a cumulative series between two marks,
+// per minute.
+func (e *Env) perMinute(series, from, to string) float64 {
+	a, b := e.At(from), e.At(to)
+	if a < 0 || b <= a {
+		return 0
+	}
+	return e.Sampler.Rec.Between(series, a, b) * 60 / (b - a)
+}
+
+func (e *Env) managerRequestsPerMinute(from, to string) float64 {
+	total := 0.0
+	for _, v := range sampler.Verbs {
+		total += e.perMinute(sampler.ManagerRequests+v, from, to)
+	}
+	return total
+}
+
+// percentile returns the p-th percentile (0..100) of ds in seconds.
+func percentile(ds []time.Duration, p float64) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	i := int(p / 100 * float64(len(s)-1))
+	return s[i].Seconds()
+}
+
+// convergeLimit is a generous bound on the time to create or delete n pods,
+// allowing for the modern design's 20 requests a second.
+func convergeLimit(n int) time.Duration {
+	return 90*time.Second + time.Duration(n)*150*time.Millisecond
+}

@@ -1,0 +1,161 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+)
+
+// Variant is one way of running the controller-manager.
+type Variant struct {
+	// Name labels results: legacy, modern, modern-unthrottled.
+	Name string
+	// Design picks the binary: legacy or modern.
+	Design string
+	// ManagerArgs are extra controller-manager flags.
+	ManagerArgs []string
+}
+
+// The variants the benchmark compares. The modern design runs once with
+// kube-controller-manager's client limits (20 QPS, burst 30) and once
+// without, so that the design and the throttle can be told apart.
+var (
+	Legacy            = Variant{Name: "legacy", Design: "legacy"}
+	Modern            = Variant{Name: "modern", Design: "modern"}
+	ModernUnthrottled = Variant{Name: "modern-unthrottled", Design: "modern", ManagerArgs: []string{"-kube_api_qps=0"}}
+)
+
+// Size scales a scenario.
+type Size struct {
+	// Label names the size in reports, e.g. "N=1000".
+	Label string
+	// Replicas is N: the pods of the controller under study.
+	Replicas int
+	// Controllers is M, for scenarios with many controllers.
+	Controllers int
+	// Period is the controller-managers' sync period (10 s, as 2014).
+	Period time.Duration
+	// Window is how long the scenario observes a steady state or a fault.
+	Window time.Duration
+	// Rate is a per-second rate (churn).
+	Rate float64
+}
+
+// Step is one stage of a scenario.
+type Step struct {
+	// Title is a few words.
+	Title string
+	// Say tells the audience what happens now and what to look for.
+	Say string
+	// Run acts and waits until the step is done; it must stop when ctx ends.
+	Run func(ctx context.Context, e *Env) error
+}
+
+// Result is one headline figure of a run.
+type Result struct {
+	Name  string  `json:"name"`
+	Unit  string  `json:"unit"`
+	Value float64 `json:"value"`
+	// LowerIsBetter says which way is good, for reports.
+	LowerIsBetter bool `json:"lowerIsBetter"`
+}
+
+// Scenario is one situation to replay.
+type Scenario struct {
+	Name  string
+	Title string
+	// Reproduces names the historical issue, with its number.
+	Reproduces string
+	// Explain says what the scenario shows, for the README and reports.
+	Explain string
+	// Sizes lists the sizes to run: quick shrinks them, large adds the
+	// biggest.
+	Sizes func(quick, large bool) []Size
+	// Talk is the size talk mode plays by default, for scenarios whose
+	// quick size is too small to make the point on a projector; the zero
+	// value means the quick size.
+	Talk Size
+	// Cluster returns the cluster the scenario needs; the runner fills in
+	// the design, binaries and directory.
+	Cluster func(sz Size) stack.Config
+	// Steps returns the steps for a size.
+	Steps func(sz Size) []Step
+	// Results computes the headline figures once the steps are done.
+	Results func(e *Env) []Result
+	// Intervals overrides how often the sampler reads each source; the
+	// zero value means sampler.DefaultIntervals. Scenarios that measure an
+	// idle manager's CPU sample it slowly, so the measuring does not show
+	// up in the measurement.
+	Intervals sampler.Intervals
+	// Expect checks the outcome a variant must show at this size; the
+	// tests call it. Nil means there is nothing to assert.
+	Expect func(variant string, sz Size, results map[string]float64) error
+}
+
+var registry = map[string]*Scenario{}
+
+// Register adds a scenario; names must be unique.
+func Register(s *Scenario) {
+	if _, dup := registry[s.Name]; dup {
+		panic("scenario registered twice: " + s.Name)
+	}
+	registry[s.Name] = s
+}
+
+// Get returns the named scenario.
+func Get(name string) (*Scenario, error) {
+	s, ok := registry[name]
+	if !ok {
+		return nil, fmt.Errorf("no scenario named %q (known: %v)", name, Names())
+	}
+	return s, nil
+}
+
+// All returns every scenario in a stable order.
+func All() []*Scenario {
+	out := make([]*Scenario, 0, len(registry))
+	for _, n := range Names() {
+		out = append(out, registry[n])
+	}
+	return out
+}
+
+// Names returns the scenario names in presentation order.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		oi, oj := order(names[i]), order(names[j])
+		if oi != oj {
+			return oi < oj
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
+var presentation = []string{"scale-up", "scale-down", "idle", "churn", "api-errors", "watch-drop", "two-managers", "restart", "overlap", "watch-window"}
+
+func order(name string) int {
+	for i, n := range presentation {
+		if n == name {
+			return i
+		}
+	}
+	return len(presentation)
+}
+
+// ResultMap turns results into a name → value map.
+func ResultMap(results []Result) map[string]float64 {
+	m := make(map[string]float64, len(results))
+	for _, r := range results {
+		m[r.Name] = r.Value
+	}
+	return m
+}

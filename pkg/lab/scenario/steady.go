@@ -1,0 +1,323 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+)
+
+// Scenarios about a cluster that should be quiet, or that is being hurt.
+
+func startControllers(ctx context.Context, e *Env, m, k int) error {
+	for i := 0; i < m; i++ {
+		sel := map[string]string{"app": fmt.Sprintf("web-%d", i)}
+		if err := e.CreateController(Controller(fmt.Sprintf("web-%d", i), k, sel, nil)); err != nil {
+			return err
+		}
+	}
+	return e.WaitRunning(ctx, m*k, convergeLimit(m*k))
+}
+
+func failPodPosts(fraction float64) faults.Config {
+	return faults.Config{Fail: []faults.FailRule{{Verb: "POST", Resource: "pods", Fraction: fraction, Code: 500}}}
+}
+
+func init() {
+	Register(&Scenario{
+		Name:  "idle",
+		Title: "An idle cluster: what the managers ask for when nothing happens",
+		Reproduces: "kubernetes/kubernetes#6562 (the replication controller issues too many LISTs) and #6518 " +
+			"(the endpoints controller's LISTs were over 60 % of apiserver CPU)",
+		Explain: "M controllers of k running pods, then a quiet window. Every 10 s the 2014 manager lists " +
+			"all controllers and, per controller, its pods — 6·(1 + M) LISTs a minute — and the endpoints " +
+			"controller lists the services. The modern managers answer from their caches and send about nothing.",
+		Sizes: func(quick, large bool) []Size {
+			sz := Size{Label: "M=10,k=10", Controllers: 10, Replicas: 10, Period: period2014, Window: 2 * time.Minute}
+			if quick {
+				sz.Window = 30 * time.Second
+			}
+			return []Size{sz}
+		},
+		Cluster:   oneManager(10),
+		Intervals: sampler.Intervals{Pods: 500 * time.Millisecond, APIServer: time.Second, Managers: time.Second},
+		Steps: func(sz Size) []Step {
+			return []Step{{
+				Title: fmt.Sprintf("Start %d controllers of %d pods", sz.Controllers, sz.Replicas),
+				Say:   "The controllers come up. Nothing will change after this.",
+				Run: func(ctx context.Context, e *Env) error {
+					if err := startControllers(ctx, e, sz.Controllers, sz.Replicas); err != nil {
+						return err
+					}
+					return Sleep(ctx, 2*time.Second)
+				},
+			}, {
+				Title: fmt.Sprintf("Do nothing for %v", sz.Window),
+				Say: "Nothing changes now. Watch the request counters: the 2014 manager still lists every " +
+					"controller and its pods on every tick; the modern one is silent.",
+				Run: func(ctx context.Context, e *Env) error {
+					e.Mark("idle-start")
+					if err := Sleep(ctx, sz.Window); err != nil {
+						return err
+					}
+					e.Mark("idle-end")
+					return nil
+				},
+			}}
+		},
+		Results: func(e *Env) []Result {
+			cpuStart := e.Sampler.Rec.Between(sampler.ManagerCPU, 0, e.At("idle-start"))
+			cpuEnd := e.Sampler.Rec.Between(sampler.ManagerCPU, 0, e.At("idle-end"))
+			minutes := e.Seconds("idle-start", "idle-end") / 60
+			return []Result{
+				{Name: "requests_per_min", Unit: "req/min", Value: e.managerRequestsPerMinute("idle-start", "idle-end"), LowerIsBetter: true},
+				{Name: "lists_per_min", Unit: "req/min", Value: e.perMinute(sampler.ManagerRequests+"LIST", "idle-start", "idle-end"), LowerIsBetter: true},
+				{Name: "gets_per_min", Unit: "req/min", Value: e.perMinute(sampler.ManagerRequests+"GET", "idle-start", "idle-end"), LowerIsBetter: true},
+				{Name: "writes_per_min", Unit: "req/min", Value: e.perMinute(sampler.ManagerRequests+"PUT", "idle-start", "idle-end") + e.perMinute(sampler.ManagerRequests+"POST", "idle-start", "idle-end"), LowerIsBetter: true},
+				{Name: "cpu_per_min", Unit: "CPU s/min", Value: (cpuEnd - cpuStart) / minutes, LowerIsBetter: true},
+			}
+		},
+		Expect: func(variant string, sz Size, r map[string]float64) error {
+			// Ticks per minute at the period the cluster ran with.
+			ticks := time.Minute.Seconds() / sz.Period.Seconds()
+			want := ticks * float64(1+sz.Controllers)
+			switch variant {
+			case "legacy":
+				if r["lists_per_min"] < 0.7*want {
+					return fmt.Errorf("legacy sent %.1f LISTs a minute, want about %.0f or more", r["lists_per_min"], want)
+				}
+			default:
+				if r["requests_per_min"] > 3 {
+					return fmt.Errorf("modern sent %.1f requests a minute while idle, want about none", r["requests_per_min"])
+				}
+			}
+			return nil
+		},
+	})
+
+	Register(&Scenario{
+		Name:       "churn",
+		Title:      "Pods dying at a steady rate: how fast is each replaced?",
+		Reproduces: "the 2014 manager did not watch pods (kubernetes/kubernetes#6866 made it)",
+		Explain: "The hollow nodes delete running pods at r per second. The 2014 manager only notices at its " +
+			"next 10 s tick, so a replacement takes up to a period; the modern one sees the deletion on its " +
+			"pod watch and replaces the pod at once.",
+		Sizes: func(quick, large bool) []Size {
+			sz := Size{Label: "N=100,r=2/s", Replicas: 100, Rate: 2, Period: period2014, Window: time.Minute}
+			if quick {
+				sz.Window = 20 * time.Second
+			}
+			return []Size{sz}
+		},
+		Cluster: oneManager(10),
+		Steps: func(sz Size) []Step {
+			return []Step{{
+				Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
+				Say:   "The controller and its pods come up.",
+				Run: func(ctx context.Context, e *Env) error {
+					if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
+						return err
+					}
+					return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
+				},
+			}, {
+				Title: fmt.Sprintf("Kill %.0f pods a second for %v", sz.Rate, sz.Window),
+				Say: "Now pods die at a steady rate. Watch the running count dip: it dips further, and longer, " +
+					"when the manager only looks every ten seconds.",
+				Run: func(ctx context.Context, e *Env) error {
+					if err := e.SetChurn(sz.Rate); err != nil {
+						return err
+					}
+					e.Mark("churn-start")
+					err := Sleep(ctx, sz.Window)
+					e.Mark("churn-end")
+					if cerr := e.SetChurn(0); err == nil {
+						err = cerr
+					}
+					return err
+				},
+			}, {
+				Title: "Stop killing and let it settle",
+				Say:   "The killing stops; every design must return to N running pods.",
+				Run: func(ctx context.Context, e *Env) error {
+					return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
+				},
+			}}
+		},
+		Results: func(e *Env) []Result {
+			lat := e.Sampler.Pods.ReplacementLatencies()
+			minRunning := float64(e.Size.Replicas)
+			a, b := e.At("churn-start"), e.At("churn-end")
+			for _, p := range e.Sampler.Rec.Series(sampler.PodsRunning) {
+				if p.T >= a && p.T <= b && p.V < minRunning {
+					minRunning = p.V
+				}
+			}
+			return []Result{
+				{Name: "replacement_p50", Unit: "s", Value: percentile(lat, 50), LowerIsBetter: true},
+				{Name: "replacement_p99", Unit: "s", Value: percentile(lat, 99), LowerIsBetter: true},
+				{Name: "replacements", Unit: "pods", Value: float64(len(lat))},
+				{Name: "min_running", Unit: "pods", Value: minRunning},
+			}
+		},
+		Expect: func(variant string, sz Size, r map[string]float64) error {
+			if r["replacements"] < 3 {
+				return fmt.Errorf("%s replaced %.0f killed pods, want at least 3 to judge by", variant, r["replacements"])
+			}
+			period := sz.Period.Seconds()
+			switch variant {
+			case "legacy":
+				// A kill lands anywhere between two ticks, so the
+				// replacements wait from nothing to a whole period; the
+				// slowest of several waits most of one.
+				if r["replacement_p99"] < period/4 {
+					return fmt.Errorf("legacy replaced every pod within %.2f s, want the slowest to wait for a tick (a quarter of the %.0f s period or more)", r["replacement_p99"], period)
+				}
+			default:
+				if r["replacement_p50"] >= period/2 {
+					return fmt.Errorf("modern took %.2f s to replace half the pods, want it to act on the pod watch, well within the %.0f s period", r["replacement_p50"], period)
+				}
+			}
+			return nil
+		},
+	})
+
+	Register(&Scenario{
+		Name:       "api-errors",
+		Title:      "Pod creation rejected: 10 % of POSTs fail, then all of them for a while",
+		Reproduces: "kubernetes/kubernetes#22298 (controllers should back off when pod creation is denied) and #49145 (500 doomed creates per pass)",
+		Explain: "First one pod POST in ten fails while a controller scales up; then every pod POST fails for " +
+			"a window while it is asked for N more. The 2014 manager resends every missing pod on every tick, " +
+			"for ever; the modern one sends one request per attempt (slow start) and backs off exponentially.",
+		Sizes: func(quick, large bool) []Size {
+			sz := Size{Label: "N=50", Replicas: 50, Period: period2014, Window: time.Minute}
+			if quick {
+				sz.Window = 20 * time.Second
+			}
+			return []Size{sz}
+		},
+		Cluster: oneManager(10),
+		Steps: func(sz Size) []Step {
+			return []Step{{
+				Title: "Fail 10 % of pod POSTs while scaling up",
+				Say:   "One pod create in ten is rejected by the apiserver. Both designs get there; count the attempts.",
+				Run: func(ctx context.Context, e *Env) error {
+					if err := e.SetAPIFaults(failPodPosts(0.1)); err != nil {
+						return err
+					}
+					if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
+						return err
+					}
+					return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
+				},
+			}, {
+				Title: fmt.Sprintf("Fail every pod POST for %v while asking for %d more", sz.Window, sz.Replicas),
+				Say: "Now every pod create is rejected, as a quota would. Watch the POST rate: the 2014 manager " +
+					"retries every missing pod on every tick; the modern one backs off.",
+				Run: func(ctx context.Context, e *Env) error {
+					if err := e.SetAPIFaults(failPodPosts(1)); err != nil {
+						return err
+					}
+					e.Mark("fault-start")
+					if err := e.Resize(ctx, "web", 2*sz.Replicas); err != nil {
+						return err
+					}
+					err := Sleep(ctx, sz.Window)
+					e.Mark("fault-end")
+					return err
+				},
+			}, {
+				Title: "Stop failing and converge",
+				Say:   "The fault is cleared. How long until all pods run? Backoff can make the modern design wait.",
+				Run: func(ctx context.Context, e *Env) error {
+					if err := e.ClearAPIFaults(); err != nil {
+						return err
+					}
+					e.Mark("fault-cleared")
+					if err := e.WaitRunning(ctx, 2*sz.Replicas, convergeLimit(2*sz.Replicas)+20*time.Minute); err != nil {
+						return err
+					}
+					e.Mark("converged")
+					return nil
+				},
+			}}
+		},
+		Results: func(e *Env) []Result {
+			return []Result{
+				{Name: "posts_per_min_during_fault", Unit: "req/min", Value: e.perMinute(sampler.ManagerPodPosts, "fault-start", "fault-end"), LowerIsBetter: true},
+				{Name: "requests_per_min_during_fault", Unit: "req/min", Value: e.managerRequestsPerMinute("fault-start", "fault-end"), LowerIsBetter: true},
+				{Name: "time_to_converge_after_fault", Unit: "s", Value: e.Seconds("fault-cleared", "converged"), LowerIsBetter: true},
+				{Name: "pod_creates", Unit: "requests", Value: e.last(sampler.ManagerPodPosts), LowerIsBetter: true},
+			}
+		},
+		Expect: func(variant string, sz Size, r map[string]float64) error {
+			perTick := float64(sz.Replicas)
+			ticks := time.Minute.Seconds() / sz.Period.Seconds()
+			switch variant {
+			case "legacy":
+				if r["posts_per_min_during_fault"] < 0.5*perTick*ticks {
+					return fmt.Errorf("legacy sent %.0f pod POSTs a minute during the fault, want about %.0f (N every tick)", r["posts_per_min_during_fault"], perTick*ticks)
+				}
+			default:
+				// Slow start sends one create per attempt and the rate
+				// limiter retries after 5 ms, 10 ms, 20 ms, ...: about ten
+				// attempts in the first five seconds whatever N is, then
+				// ever fewer. Over a short window that is still far below
+				// the 2014 rate of N every tick.
+				if r["posts_per_min_during_fault"] > 0.25*perTick*ticks {
+					return fmt.Errorf("modern sent %.0f pod POSTs a minute during the fault, want it backing off (well under the 2014 rate of %.0f)", r["posts_per_min_during_fault"], perTick*ticks)
+				}
+			}
+			return nil
+		},
+	})
+
+	Register(&Scenario{
+		Name:       "watch-drop",
+		Title:      "Watches cut every few seconds during a scale-up",
+		Reproduces: "kubernetes/kubernetes#6770 (thundering herds of relists when watches reconnect)",
+		Explain: "The apiserver closes every watch stream every 3 s while a controller scales up. The 2014 " +
+			"manager waits a whole period before watching again and relies on its tick; the modern informers " +
+			"re-watch from their last resourceVersion at once.",
+		Sizes: func(quick, large bool) []Size { return sizesN(quick, false, 200) },
+		Cluster: func(sz Size) stack.Config {
+			cfg := oneManager(10)(sz)
+			cfg.APIServerArgs = []string{"-close_watches_every=3s"}
+			return cfg
+		},
+		Steps: func(sz Size) []Step {
+			return []Step{{
+				Title: fmt.Sprintf("Scale up to %d with watches cut every 3 s", sz.Replicas),
+				Say:   "Every watch stream is closed by the apiserver every three seconds. Count the re-watches and the relists.",
+				Run: func(ctx context.Context, e *Env) error {
+					e.Mark("created")
+					if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
+						return err
+					}
+					if err := e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
+						return err
+					}
+					e.Mark("converged")
+					return Sleep(ctx, 10*time.Second)
+				},
+			}}
+		},
+		Results: func(e *Env) []Result {
+			return []Result{
+				{Name: "time_to_running", Unit: "s", Value: e.Seconds("created", "converged"), LowerIsBetter: true},
+				{Name: "manager_watches", Unit: "requests", Value: e.last(sampler.ManagerRequests + "WATCH")},
+				{Name: "manager_lists", Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST"), LowerIsBetter: true},
+				{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - float64(e.Size.Replicas), LowerIsBetter: true},
+			}
+		},
+		Expect: func(variant string, sz Size, r map[string]float64) error {
+			if variant != "legacy" && r["extra_pods"] != 0 {
+				return fmt.Errorf("modern created %.0f extra pods", r["extra_pods"])
+			}
+			return nil
+		},
+	})
+}
