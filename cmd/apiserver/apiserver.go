@@ -60,13 +60,19 @@ func main() {
 	}
 	helper := tools.EtcdHelper{Client: tools.NewEtcdClient(servers)}
 
+	// Ours: the laboratory's fault switch wraps every resource's storage
+	// and answers at /admin/faults; without rules it passes every call
+	// through untouched.
 	fs := faults.New(uint64(time.Now().UnixNano()))
+	registry := apiserver.NewRegistry()
 	stopWatches := make(chan struct{})
-	handler := apiserver.Handle(master.NewStorage(helper), apiserver.DefaultPrefix, apiserver.Options{
+	mux := http.NewServeMux()
+	mux.Handle("/admin/faults", fs)
+	mux.Handle("/", apiserver.Handle(fs.Wrap(master.NewStorage(helper), registry), apiserver.DefaultPrefix, apiserver.Options{
 		MaxRequestBytes: *maxRequestBytes,
-		Faults:          fs,
+		Registry:        registry,
 		StopWatches:     stopWatches,
-	})
+	}))
 	if err := fs.Set(faults.Config{Fail: failRules, Latency: latencyRules, CloseWatchesEvery: faults.Duration(*closeWatches)}); err != nil {
 		stopEtcd()
 		fmt.Fprintf(os.Stderr, "apiserver: bad fault flags: %v\n", err)
@@ -86,7 +92,7 @@ func main() {
 	// Watch streams live for minutes, so there is no write timeout; 2014's
 	// five-minute one would have cut them.
 	server := &http.Server{
-		Handler:           handler,
+		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
 		MaxHeaderBytes:    1 << 20,
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/version"
 )
 
@@ -85,9 +84,6 @@ type Options struct {
 	// handler makes its own, with Go runtime and process metrics, so that
 	// several handlers can live in one test binary.
 	Registry *prometheus.Registry
-	// Faults is the fault switch; when nil the handler makes an empty one,
-	// still adjustable through /admin/faults.
-	Faults *faults.Faults
 	// Version is served at /version (default DefaultVersion).
 	Version *VersionInfo
 	// StopWatches, when closed, ends every watch stream cleanly, as if
@@ -97,9 +93,16 @@ type Options struct {
 	StopWatches <-chan struct{}
 }
 
+// NewRegistry returns a metrics registry holding the Go runtime's and the
+// process's collectors, ready for a handler's request metrics.
+func NewRegistry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
+
 // Handle returns the handler serving storage under prefix (normally
-// DefaultPrefix) with the support pages /healthz, /version, /, /metrics and
-// /admin/faults.
+// DefaultPrefix) with the support pages /healthz, /version, / and /metrics.
 func Handle(storage map[string]RESTStorage, prefix string, opts Options) http.Handler {
 	return newAPIServer(storage, prefix, opts)
 }
@@ -113,7 +116,6 @@ type apiServer struct {
 	opts      Options
 	ops       *Operations
 	metrics   *metrics
-	faults    *faults.Faults
 	router    *mux.Router
 }
 
@@ -132,11 +134,7 @@ func newAPIServer(storage map[string]RESTStorage, prefix string, opts Options) *
 		opts.AsyncOpWait = asyncOpWait
 	}
 	if opts.Registry == nil {
-		opts.Registry = prometheus.NewRegistry()
-		opts.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	}
-	if opts.Faults == nil {
-		opts.Faults = faults.New(uint64(time.Now().UnixNano()))
+		opts.Registry = NewRegistry()
 	}
 	if opts.Version == nil {
 		v := DefaultVersion
@@ -155,7 +153,6 @@ func newAPIServer(storage map[string]RESTStorage, prefix string, opts Options) *
 		resources = append(resources, name)
 	}
 	sort.Strings(resources)
-	opts.Faults.SetKnownResources(append([]string{"operations"}, resources...)...)
 
 	s := &apiServer{
 		storage:   served,
@@ -164,7 +161,6 @@ func newAPIServer(storage map[string]RESTStorage, prefix string, opts Options) *
 		opts:      opts,
 		ops:       NewOperations(),
 		metrics:   newMetrics(opts.Registry),
-		faults:    opts.Faults,
 	}
 	s.router = s.routes()
 	return s
@@ -199,7 +195,6 @@ func (s *apiServer) routes() *mux.Router {
 	r.HandleFunc("/healthz", handleHealthz)
 	r.HandleFunc("/version", s.handleVersion)
 	r.Handle("/metrics", promhttp.HandlerFor(s.opts.Registry, promhttp.HandlerOpts{}))
-	r.Handle("/admin/faults", s.faults)
 	r.HandleFunc("/", handleIndex)
 	r.HandleFunc("/index.html", handleIndex)
 	return r

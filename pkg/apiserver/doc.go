@@ -9,6 +9,7 @@
 //
 // Ours: every error is a Status object naming the problem (v0.4 answered
 // client mistakes with a plain-text 404 or a 500); requests are counted and
-// timed for Prometheus at /metrics; and a fault switch (package faults,
-// /admin/faults) can fail, slow or cut requests for benchmarks and demos.
+// timed for Prometheus at /metrics. The laboratory's fault switch
+// (pkg/lab/faults) wraps the storage from outside, in cmd/apiserver; no
+// handler here knows of it.
 package apiserver

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/golang/glog"
 	"github.com/gorilla/mux"
@@ -73,9 +72,6 @@ func (h *WatchHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		errorJSON(w, err)
 		return
 	}
-	if h.server.injectFaults(w, req, verbWatch, resource) {
-		return
-	}
 
 	// The request's context names no namespace, so the watch covers all
 	// of them, as v0.4's did; it also ends when the client goes away.
@@ -103,8 +99,7 @@ type WatchServer struct {
 
 // ServeHTTP writes each event as one JSON line and flushes it. The stream
 // ends, and the storage watch is stopped, when the client goes away, when
-// the storage closes the watch, after an ERROR event, when the fault
-// switch closes every watch, or when the server stops its watches to shut
+// the storage closes the watch, after an ERROR event, or when the server stops its watches to shut
 // down.
 func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	defer s.watching.Stop()
@@ -125,22 +120,12 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	streams.Inc()
 	defer streams.Dec()
 
-	closer := newWatchCloser(s.server)
-	defer closer.stop()
 	encoder := watchjson.NewEncoder(w)
 	for {
 		select {
 		case <-req.Context().Done():
 			return
 		case <-s.server.opts.StopWatches:
-			return
-		case <-closer.changed:
-			closer.rearm()
-		case <-closer.fire:
-			metrics.injectedFaults.WithLabelValues(verbWatch, s.resource, faultCloseWatch).Inc()
-			if glog.V(2) {
-				glog.Infof("fault switch closed a watch on %s", s.resource)
-			}
 			return
 		case event, ok := <-s.watching.ResultChan():
 			if !ok {
@@ -160,37 +145,4 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			}
 		}
 	}
-}
-
-// watchCloser holds the fault switch's timer for one stream.
-type watchCloser struct {
-	server  *apiServer
-	timer   *time.Timer
-	fire    <-chan time.Time
-	changed <-chan struct{}
-}
-
-func newWatchCloser(s *apiServer) *watchCloser {
-	c := &watchCloser{server: s}
-	c.rearm()
-	return c
-}
-
-// rearm reads the current rules and sets the timer from them.
-func (c *watchCloser) rearm() {
-	c.stop()
-	wait, changed := c.server.faults.WatchClose()
-	c.changed = changed
-	if wait > 0 {
-		c.timer = time.NewTimer(wait)
-		c.fire = c.timer.C
-	}
-}
-
-func (c *watchCloser) stop() {
-	if c.timer != nil {
-		c.timer.Stop()
-		c.timer = nil
-	}
-	c.fire = nil
 }
