@@ -155,7 +155,7 @@ func TestOutputFlagsPrintJSONYAMLAndTemplates(t *testing.T) {
 	expectSuccess(t, got, want)
 
 	got = kubecfgAt(s.URL, "", "-yaml", "get", "minions/minion-1")
-	expectSuccess(t, got, "creationTimestamp: null\nid: minion-1\nresourceVersion: 7\n\n")
+	expectSuccess(t, got, "creationTimestamp: null\nid: minion-1\nresourceVersion: 7\nresources: {}\n\n")
 
 	got = kubecfgAt(s.URL, "", "-template", "{{.ID}} {{.DesiredState.Replicas}}", "get", "replicationControllers/nginxController")
 	expectSuccess(t, got, "nginxController 2\n")

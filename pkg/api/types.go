@@ -5,7 +5,11 @@ package api
 // ones, so a 2014 manifest decodes unchanged and our output reads like the
 // original server's.
 
-import "github.com/kube-rewind/kube-rewind/pkg/util"
+import (
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/util"
+)
 
 // TypeMeta is the header every object carries inline.
 type TypeMeta struct {
@@ -206,11 +210,41 @@ const (
 	PodTerminated PodStatus = "Terminated"
 )
 
-// ContainerStatus is what a kubelet reported of one container.
+// ContainerStateWaiting is a container not yet started.
+type ContainerStateWaiting struct {
+	// Reason says why it is not running yet.
+	Reason string `json:"reason,omitempty"`
+}
+
+// ContainerStateRunning is a running container.
+type ContainerStateRunning struct {
+	StartedAt time.Time `json:"startedAt,omitempty"`
+}
+
+// ContainerStateTerminated is a container that has exited.
+type ContainerStateTerminated struct {
+	ExitCode   int       `json:"exitCode"`
+	Signal     int       `json:"signal,omitempty"`
+	Reason     string    `json:"reason,omitempty"`
+	StartedAt  time.Time `json:"startedAt,omitempty"`
+	FinishedAt time.Time `json:"finishedAt,omitempty"`
+}
+
+// ContainerState holds at most one of the states of a container. v1beta1
+// named the last one "termination".
+type ContainerState struct {
+	Waiting     *ContainerStateWaiting    `json:"waiting,omitempty"`
+	Running     *ContainerStateRunning    `json:"running,omitempty"`
+	Termination *ContainerStateTerminated `json:"termination,omitempty"`
+}
+
+// ContainerStatus is what a kubelet reported of one container. Its times
+// are plain time.Time, as in v1beta1, so a zero one still goes on the wire.
 type ContainerStatus struct {
-	RestartCount int    `json:"restartCount"`
-	PodIP        string `json:"podIP,omitempty"`
-	Image        string `json:"image"`
+	State        ContainerState `json:"state,omitempty"`
+	RestartCount int            `json:"restartCount"`
+	PodIP        string         `json:"podIP,omitempty"`
+	Image        string         `json:"image"`
 }
 
 // PodInfo maps container name to its status.
@@ -333,10 +367,29 @@ type EndpointsList struct {
 	Items    []Endpoints `json:"items,omitempty"`
 }
 
+// ResourceName names a resource of a minion: "cpu" (in thousandths of a
+// core) or "memory" (in bytes).
+type ResourceName string
+
+// The resources v0.4 knew.
+const (
+	ResourceCPU    ResourceName = "cpu"
+	ResourceMemory ResourceName = "memory"
+)
+
+// ResourceList maps a resource to its quantity.
+type ResourceList map[ResourceName]util.IntOrString
+
+// NodeResources is what a minion offers.
+type NodeResources struct {
+	Capacity ResourceList `json:"capacity,omitempty"`
+}
+
 // Minion is a host that runs pods.
 type Minion struct {
-	TypeMeta `json:",inline"`
-	HostIP   string `json:"hostIP,omitempty"`
+	TypeMeta      `json:",inline"`
+	HostIP        string        `json:"hostIP,omitempty"`
+	NodeResources NodeResources `json:"resources,omitempty"`
 }
 
 // MinionList is a list of minions; v1beta1 sent the items twice, under the

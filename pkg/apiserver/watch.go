@@ -26,9 +26,13 @@ type WatchHandler struct {
 
 // getWatchParams reads the selectors and resourceVersion of a watch.
 //
-// Ours: v0.4 watched everything when a selector did not parse and handed
-// the registry whatever resourceVersion string came; here either mistake
-// is a 400.
+// Ours: v0.4 watched everything when a selector did not parse; here that
+// is a 400, so a typo no longer opens a watch on every object. A
+// resourceVersion that is not a number reached v0.4's registry, which
+// refused it with 422 Invalid on the field resourceVersion; here it is
+// refused before storage with 400 BadRequest, since it is a query
+// parameter and not a field of any object. A client that looked for 422
+// sees 400.
 func getWatchParams(query url.Values) (label, field labels.Selector, resourceVersion uint64, err error) {
 	if label, err = parseSelector("labels", query.Get("labels")); err != nil {
 		return nil, nil, 0, err

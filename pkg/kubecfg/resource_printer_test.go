@@ -143,7 +143,9 @@ func TestJSONPrinterWritesTheV1beta1Object(t *testing.T) {
 	if err := (&IdentityPrinter{}).PrintObj(&api.Minion{TypeMeta: api.TypeMeta{ID: "m1"}, HostIP: "10.0.0.1"}, &buf); err != nil {
 		t.Fatal(err)
 	}
-	want := `{"kind":"Minion","id":"m1","creationTimestamp":null,"apiVersion":"v1beta1","hostIP":"10.0.0.1"}`
+	// An empty resources object is still written, as v1beta1's struct-valued
+	// "resources" was.
+	want := `{"kind":"Minion","id":"m1","creationTimestamp":null,"apiVersion":"v1beta1","hostIP":"10.0.0.1","resources":{}}`
 	if buf.String() != want {
 		t.Errorf("got  %s\nwant %s", buf.String(), want)
 	}

@@ -3,10 +3,12 @@ package pod
 // Follows kubernetes/kubernetes pkg/registry/pod/rest.go as of v0.4
 // (October 2014).
 //
-// Ours: v0.4's REST also asked the kubelets (through a pod cache refreshed
-// every 30 s) for container info, and computed currentState.status, podIP
-// and hostIP from it on every GET and LIST. There are no kubelets here: the
-// hollow nodes write currentState themselves, and it is returned as stored.
+// Ours: v0.4's REST filled currentState on every GET and LIST: status from
+// the minion list, info and podIP from the kubelets' container info (through
+// a pod cache refreshed every 30 s), and hostIP from the cloud provider
+// (cached 30 s per host, empty without a provider). There are no kubelets
+// here: the hollow nodes write currentState themselves, and it is returned
+// as stored.
 
 import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
