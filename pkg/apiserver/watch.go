@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/golang/glog"
 	"github.com/gorilla/mux"
@@ -103,8 +104,9 @@ type WatchServer struct {
 
 // ServeHTTP writes each event as one JSON line and flushes it. The stream
 // ends, and the storage watch is stopped, when the client goes away, when
-// the storage closes the watch, after an ERROR event, or when the server stops its watches to shut
-// down.
+// the storage closes the watch, after an ERROR event, when the server stops
+// its watches to shut down, or when the http.Server's ReadTimeout has
+// passed.
 func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	defer s.watching.Stop()
 	flusher, ok := w.(http.Flusher)
@@ -124,12 +126,21 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	streams.Inc()
 	defer streams.Dec()
 
+	timedOut, stopTimer := serverTimeout(req)
+	defer stopTimer()
 	encoder := watchjson.NewEncoder(w)
 	for {
 		select {
 		case <-req.Context().Done():
 			return
 		case <-s.server.opts.StopWatches:
+			return
+		case <-timedOut:
+			// The write deadline passes at the same moment: move it a
+			// little, so the client reads the end of the stream rather
+			// than a cut connection.
+			http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Second))
+			glog.V(2).Infof("the server timeout ended a watch on %s", s.resource)
 			return
 		case event, ok := <-s.watching.ResultChan():
 			if !ok {
@@ -149,4 +160,25 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			}
 		}
 	}
+}
+
+// serverTimeout returns a channel that fires when the ReadTimeout of the
+// http.Server serving req has passed, and a function that stops its timer.
+// Without a ReadTimeout the channel never fires.
+//
+// In v0.4 (Go 1.3) the stream ended there by itself: the watch handler
+// waited on CloseNotify, whose background read of the connection kept the
+// request's read deadline, so when ReadTimeout passed the read failed and
+// the client counted as gone, events or no events.
+//
+// Ours: today's net/http clears that deadline for its background read, so
+// an idle stream would outlive ReadTimeout; the handler keeps the time
+// itself, from when it starts, which is a moment after the deadline began.
+func serverTimeout(req *http.Request) (<-chan time.Time, func()) {
+	srv, _ := req.Context().Value(http.ServerContextKey).(*http.Server)
+	if srv == nil || srv.ReadTimeout <= 0 {
+		return nil, func() {}
+	}
+	t := time.NewTimer(srv.ReadTimeout)
+	return t.C, func() { t.Stop() }
 }
