@@ -116,7 +116,9 @@ func TestPollingGivesUpAfterTimeout(t *testing.T) {
 	s := newStubServer(t, func(w http.ResponseWriter, r *http.Request) {
 		writeObject(t, w, http.StatusAccepted, working("9"))
 	})
-	c := newTestClient(t, s, func(c *Config) { c.Timeout = 20 * time.Millisecond })
+	// The timeout runs from the first request: it must outlast that
+	// request on a busy machine, or the client gives up before any poll.
+	c := newTestClient(t, s, func(c *Config) { c.PollPeriod, c.Timeout = 50*time.Millisecond, 2*time.Second })
 	_, err := c.CreatePod(api.NewDefaultContext(), &api.Pod{})
 	if apierrors.CodeOf(err) != http.StatusGatewayTimeout || !strings.Contains(err.Error(), "operation 9") {
 		t.Fatalf("want a timeout naming operation 9, got %v", err)
