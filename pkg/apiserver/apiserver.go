@@ -90,6 +90,9 @@ type Options struct {
 	Faults *faults.Faults
 	// Version is served at /version (default DefaultVersion).
 	Version *VersionInfo
+	// ValidateServers maps each component that <prefix>/validate checks to
+	// its host:port (default DefaultValidateServers).
+	ValidateServers map[string]string
 	// StopWatches, when closed, ends every watch stream cleanly, as if
 	// the storage had closed it. A server shutting down closes it before
 	// it stops its storage, so that clients see the end of their streams
@@ -138,13 +141,16 @@ func newAPIServer(storage map[string]RESTStorage, prefix string, opts Options) *
 	if opts.Faults == nil {
 		opts.Faults = faults.New(uint64(time.Now().UnixNano()))
 	}
+	if opts.ValidateServers == nil {
+		opts.ValidateServers = DefaultValidateServers
+	}
 	if opts.Version == nil {
 		v := DefaultVersion
 		opts.Version = &v
 	}
 	served := map[string]RESTStorage{}
 	for name, st := range storage {
-		if name == "watch" || name == "operations" || name == "" || strings.Contains(name, "/") {
+		if name == "watch" || name == "operations" || name == "validate" || name == "" || strings.Contains(name, "/") {
 			glog.Errorf("storage %q cannot be served: the name is reserved or not one path segment", name)
 			continue
 		}
@@ -189,6 +195,7 @@ func (s *apiServer) routes() *mux.Router {
 	api.Handle("/operations", ops)
 	api.Handle("/operations/", ops)
 	api.Handle("/operations/{id}", ops)
+	api.Handle("/validate", newValidator(s.opts.ValidateServers))
 	api.Handle("/{resource}", rest)
 	api.Handle("/{resource}/", rest)
 	api.Handle("/{resource}/{id}", rest)
