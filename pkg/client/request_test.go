@@ -255,7 +255,7 @@ func TestBodyAcceptsObjectsBytesReadersAndFileNames(t *testing.T) {
 		{"file name", file, `{"kind":"Pod","id":"fromfile"}`},
 		{"bytes", []byte(`{"id":"b"}`), `{"id":"b"}`},
 		{"reader", bytes.NewBufferString(`{"id":"r"}`), `{"id":"r"}`},
-		{"object", &api.Minion{TypeMeta: api.TypeMeta{ID: "m"}}, `{"kind":"Minion","id":"m","creationTimestamp":null,"apiVersion":"v1beta1"}`},
+		{"object", &api.Minion{TypeMeta: api.TypeMeta{ID: "m"}}, `{"kind":"Minion","id":"m","creationTimestamp":null,"apiVersion":"v1beta1","resources":{}}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
