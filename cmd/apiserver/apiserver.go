@@ -33,6 +33,8 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/master"
 	"github.com/kube-rewind/kube-rewind/pkg/tools"
+	"github.com/kube-rewind/kube-rewind/pkg/util"
+	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 )
 
 var (
@@ -58,7 +60,9 @@ func init() {
 
 func main() {
 	flag.Parse()
-	defer glog.Flush()
+	util.InitLogs()
+	defer util.FlushLogs()
+	verflag.PrintAndExitIfRequested()
 
 	servers, stopEtcd, err := etcdClientURLs()
 	if err != nil {

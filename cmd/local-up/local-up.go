@@ -21,21 +21,24 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 )
 
 var (
-	binDir     = flag.String("bin", "", "Directory of the binaries (default: this program's own).")
-	design     = flag.String("design", "legacy", "Which controller-manager to run: legacy (2014) or modern.")
-	dir        = flag.String("dir", "_output/run", "Directory for etcd data and logs; emptied at start unless -keep.")
-	keep       = flag.Bool("keep", false, "Keep the data of the last run instead of starting empty.")
-	port       = flag.Int("port", 8080, "The apiserver's port (8080, as in 2014).")
-	nodes      = flag.Int("nodes", 10, "How many hollow nodes.")
-	example    = flag.String("example", "examples/guestbook", "Directory of *.json objects to create (empty: none).")
-	syncPeriod = flag.Duration("sync_period", 10*time.Second, "The replication manager's synchronize period.")
+	binDir      = flag.String("bin", "", "Directory of the binaries (default: this program's own).")
+	design      = flag.String("design", "legacy", "Which controller-manager to run: legacy (2014) or modern.")
+	dir         = flag.String("dir", "_output/run", "Directory for etcd data and logs; emptied at start unless -keep.")
+	keep        = flag.Bool("keep", false, "Keep the data of the last run instead of starting empty.")
+	port        = flag.Int("port", 8080, "The apiserver's port (8080, as in 2014).")
+	managerPort = flag.Int("manager_port", 10252, "The controller-manager's port (10252, as in 2014, where the apiserver's /api/v1beta1/validate asks).")
+	nodes       = flag.Int("nodes", 10, "How many hollow nodes.")
+	example     = flag.String("example", "examples/guestbook", "Directory of *.json objects to create (empty: none).")
+	syncPeriod  = flag.Duration("sync_period", 10*time.Second, "The replication manager's synchronize period.")
 )
 
 func main() {
 	flag.Parse()
+	verflag.PrintAndExitIfRequested()
 	if *design != "legacy" && *design != "modern" {
 		fail("-design must be legacy or modern, not %q", *design)
 	}
@@ -57,6 +60,7 @@ func main() {
 		Dir:                *dir,
 		Design:             *design,
 		APIPort:            *port,
+		ManagerPort:        *managerPort,
 		Nodes:              *nodes,
 		ControllerManagers: 1,
 		SyncPeriod:         *syncPeriod,
@@ -65,7 +69,7 @@ func main() {
 		},
 	})
 	if err != nil {
-		fail("%v (is port %d taken? try -port)", err, *port)
+		fail("%v (is port %d or %d taken? try -port or -manager_port)", err, *port, *managerPort)
 	}
 
 	signals := make(chan os.Signal, 1)

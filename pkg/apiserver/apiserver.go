@@ -86,6 +86,9 @@ type Options struct {
 	Registry *prometheus.Registry
 	// Version is served at /version (default DefaultVersion).
 	Version *VersionInfo
+	// ValidateServers maps each component that <prefix>/validate checks to
+	// its host:port (default DefaultValidateServers).
+	ValidateServers map[string]string
 	// StopWatches, when closed, ends every watch stream cleanly, as if
 	// the storage had closed it. A server shutting down closes it before
 	// it stops its storage, so that clients see the end of their streams
@@ -136,13 +139,16 @@ func newAPIServer(storage map[string]RESTStorage, prefix string, opts Options) *
 	if opts.Registry == nil {
 		opts.Registry = NewRegistry()
 	}
+	if opts.ValidateServers == nil {
+		opts.ValidateServers = DefaultValidateServers
+	}
 	if opts.Version == nil {
 		v := DefaultVersion
 		opts.Version = &v
 	}
 	served := map[string]RESTStorage{}
 	for name, st := range storage {
-		if name == "watch" || name == "operations" || name == "" || strings.Contains(name, "/") {
+		if name == "watch" || name == "operations" || name == "validate" || name == "" || strings.Contains(name, "/") {
 			glog.Errorf("storage %q cannot be served: the name is reserved or not one path segment", name)
 			continue
 		}
@@ -185,6 +191,7 @@ func (s *apiServer) routes() *mux.Router {
 	api.Handle("/operations", ops)
 	api.Handle("/operations/", ops)
 	api.Handle("/operations/{id}", ops)
+	api.Handle("/validate", newValidator(s.opts.ValidateServers))
 	api.Handle("/{resource}", rest)
 	api.Handle("/{resource}/", rest)
 	api.Handle("/{resource}/{id}", rest)

@@ -26,10 +26,8 @@ var (
 )
 
 // NewStorage returns the REST storage of every resource, keyed by the name
-// it is served under, all on one etcd registry.
-//
-// Ours: v0.4 also served "events" (added that month, unused by the
-// controllers this port recreates); it is left out.
+// it is served under, all on one etcd registry: v0.4's map without
+// "events" (see absent.go).
 func NewStorage(helper tools.EtcdHelper) map[string]apiserver.RESTStorage {
 	registry := etcd.NewRegistry(helper)
 	return map[string]apiserver.RESTStorage{

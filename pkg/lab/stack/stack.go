@@ -20,6 +20,9 @@ type Config struct {
 	Design string
 	// APIPort is the apiserver's port; 0 picks a free one.
 	APIPort int
+	// ManagerPort is the first controller-manager's port; 0 picks a free
+	// one. 10252, v0.4's, is where the apiserver's /validate looks.
+	ManagerPort int
 	// Nodes is the number of hollow nodes; StartDelay their bind-to-Running time.
 	Nodes      int
 	StartDelay time.Duration
@@ -200,7 +203,11 @@ func (s *Stack) StartManager() (int, error) {
 	s.mu.Lock()
 	i := len(s.Managers)
 	s.mu.Unlock()
-	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), 0, s.managerArgs,
+	fixedPort := 0
+	if i == 0 {
+		fixedPort = s.cfg.ManagerPort
+	}
+	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), fixedPort, s.managerArgs,
 		func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
 		return 0, err
@@ -226,7 +233,11 @@ func (s *Stack) RestartManager(i int) error {
 	old := s.Managers[i]
 	s.mu.Unlock()
 	old.Kill(syscall.SIGKILL, 0)
-	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), 0, s.managerArgs,
+	fixedPort := 0
+	if i == 0 {
+		fixedPort = s.cfg.ManagerPort
+	}
+	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), fixedPort, s.managerArgs,
 		func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
 		return err

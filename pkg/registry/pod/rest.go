@@ -128,8 +128,9 @@ func (rs *REST) Watch(ctx api.Context, label, field labels.Selector, resourceVer
 // Update replaces a pod; the update must carry the pod's current
 // resourceVersion.
 //
-// Ours: v0.4 could update a pod only while it was unscheduled, or change
-// the images of a scheduled one; see UpdatePod in registry/etcd.
+// Ours: v0.4 could update a pod freely only while it was unscheduled; of a
+// scheduled one it could change only the labels and the images. Here any
+// change is accepted; see UpdatePod in registry/etcd.
 func (rs *REST) Update(ctx api.Context, obj api.Object) (<-chan api.Object, error) {
 	pod, ok := obj.(*api.Pod)
 	if !ok {
