@@ -242,7 +242,7 @@ func calibrationSection(d *document, cal *Calibration, chart *Chart) {
 	}
 	if len(cal.ListCosts) > 0 {
 		d.p("What a read costs: one LIST of every pod, read as v0.4 read pods (the apiserver's default) and as stored " +
-			"(-read_pod_status=false). " + cal.ListSetup)
+			"(-read_pod_status=false). Setup: " + cal.ListSetup)
 		lt := table{header: []string{"read path", "pods", "LISTs", "p50 ms", "max ms", "KB per answer", "apiserver CPU ms", "MB allocated", "objects allocated", "loopback requests"},
 			numeric: []bool{false, true, true, true, true, true, true, true, true, true}}
 		for _, l := range cal.ListCosts {
