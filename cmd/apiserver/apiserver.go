@@ -29,6 +29,7 @@ import (
 
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/apiserver"
+	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/etcd"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/master"
@@ -47,6 +48,11 @@ var (
 	closeWatches    = flag.Duration("close_watches_every", 0, "Fault: close every watch stream this often (0: never).")
 	failRules       faults.FailRules
 	latencyRules    faults.LatencyRules
+)
+
+var (
+	readPodStatus  = flag.Bool("read_pod_status", true, "Compute each pod's status on every GET and LIST as v0.4 did: one LIST of the minions per bound pod, sent by the apiserver to itself over HTTP, and Terminated when the pod's host is not a registered minion. false: pods are read as stored, cheaper than in 2014.")
+	minionCacheTTL = flag.Duration("minion_cache_ttl", master.DefaultMinionCacheTTL, "How old the list of minions the apiserver serves may be (minions created or deleted through it show at once); 0 reads etcd every time.")
 )
 
 // Ours: v0.4 fixed the server's timeouts at five minutes in its code; the
@@ -71,25 +77,6 @@ func main() {
 	}
 	helper := tools.EtcdHelper{Client: tools.NewEtcdClient(servers)}
 
-	// Ours: the laboratory's fault switch wraps every resource's storage
-	// and answers at /admin/faults; without rules it passes every call
-	// through untouched.
-	fs := faults.New(uint64(time.Now().UnixNano()))
-	registry := apiserver.NewRegistry()
-	stopWatches := make(chan struct{})
-	mux := http.NewServeMux()
-	mux.Handle("/admin/faults", fs)
-	mux.Handle("/", apiserver.Handle(fs.Wrap(master.NewStorage(helper), registry), apiserver.DefaultPrefix, apiserver.Options{
-		MaxRequestBytes: *maxRequestBytes,
-		Registry:        registry,
-		StopWatches:     stopWatches,
-	}))
-	if err := fs.Set(faults.Config{Fail: failRules, Latency: latencyRules, CloseWatchesEvery: faults.Duration(*closeWatches)}); err != nil {
-		stopEtcd()
-		fmt.Fprintf(os.Stderr, "apiserver: bad fault flags: %v\n", err)
-		os.Exit(2)
-	}
-
 	if ip := net.ParseIP(*address); ip == nil || !ip.IsLoopback() {
 		glog.Warningf("serving on %s, which is not a loopback address: anyone who can reach it can change the cluster", *address)
 	}
@@ -100,6 +87,27 @@ func main() {
 		fmt.Fprintf(os.Stderr, "apiserver: cannot listen on %s: %v\n", addr, err)
 		os.Exit(1)
 	}
+	storage := master.New(helper, storageConfig(listener.Addr().(*net.TCPAddr)))
+
+	// Ours: the laboratory's fault switch wraps every resource's storage
+	// and answers at /admin/faults; without rules it passes every call
+	// through untouched.
+	fs := faults.New(uint64(time.Now().UnixNano()))
+	registry := apiserver.NewRegistry()
+	stopWatches := make(chan struct{})
+	mux := http.NewServeMux()
+	mux.Handle("/admin/faults", fs)
+	mux.Handle("/", apiserver.Handle(fs.Wrap(storage, registry), apiserver.DefaultPrefix, apiserver.Options{
+		MaxRequestBytes: *maxRequestBytes,
+		Registry:        registry,
+		StopWatches:     stopWatches,
+	}))
+	if err := fs.Set(faults.Config{Fail: failRules, Latency: latencyRules, CloseWatchesEvery: faults.Duration(*closeWatches)}); err != nil {
+		stopEtcd()
+		fmt.Fprintf(os.Stderr, "apiserver: bad fault flags: %v\n", err)
+		os.Exit(2)
+	}
+
 	// v0.4's five-minute timeouts are what ended its watch streams.
 	server := apiserver.NewHTTPServer(mux, *serverTimeout)
 	glog.Infof("serving the v1beta1 API on http://%s", listener.Addr())
@@ -129,6 +137,28 @@ func main() {
 		<-shutdownDone
 	}
 	stopEtcd()
+}
+
+// storageConfig returns how the storage reads pods and minions. With
+// -read_pod_status the pod storage lists the minions through a client of
+// this very apiserver, at addr, as v0.4's master did with its own client.
+//
+// Ours: the loopback client names its component "apiserver" in its
+// User-Agent, so /metrics counts these requests apart from the callers'.
+func storageConfig(addr *net.TCPAddr) master.Config {
+	config := master.Config{MinionCacheTTL: *minionCacheTTL}
+	if !*readPodStatus {
+		return config
+	}
+	host := addr.IP
+	if host.IsUnspecified() {
+		host = net.IPv4(127, 0, 0, 1)
+	}
+	config.Minions = client.NewOrDie(&client.Config{
+		Host:      "http://" + net.JoinHostPort(host.String(), strconv.Itoa(addr.Port)),
+		UserAgent: "apiserver",
+	})
+	return config
 }
 
 // etcdClientURLs returns the etcd members to use and a function that stops

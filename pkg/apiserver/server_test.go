@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/watch"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -56,7 +57,7 @@ func TestTheServerTimeoutEndsAWatchStream(t *testing.T) {
 							if fake.IsStopped() {
 								return
 							}
-							fake.Add(&Simple{TypeMeta: api.TypeMeta{ID: "a", ResourceVersion: uint64(i + 1)}})
+							addUnlessStopped(fake, &Simple{TypeMeta: api.TypeMeta{ID: "a", ResourceVersion: uint64(i + 1)}})
 						}
 					}
 				}()
@@ -81,4 +82,12 @@ func TestAZeroServerTimeoutSetsNoDeadline(t *testing.T) {
 	if s.ReadTimeout != 0 || s.WriteTimeout != 0 || s.ReadHeaderTimeout <= 0 {
 		t.Errorf("got read %v write %v header %v", s.ReadTimeout, s.WriteTimeout, s.ReadHeaderTimeout)
 	}
+}
+
+// addUnlessStopped pushes obj into fake. The server may stop the fake, and
+// so close its channel, while Add waits to send: that is the end of the
+// stream the test waits for, and the send's panic is swallowed.
+func addUnlessStopped(fake *watch.FakeWatcher, obj api.Object) {
+	defer func() { recover() }()
+	fake.Add(obj)
 }
