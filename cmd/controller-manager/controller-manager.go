@@ -41,7 +41,8 @@ func main() {
 	defer util.FlushLogs()
 	verflag.PrintAndExitIfRequested()
 
-	// As in v0.4: a fatal log line, every goroutine's stack, exit 255.
+	// As in v0.4: a fatal log line and every goroutine's stack, then exit
+	// (255 in 2014, 2 with today's glog; see pkg/util/logs.go).
 	if *master == "" {
 		glog.Fatal("usage: controller-manager -master <master>")
 	}

@@ -30,7 +30,7 @@ var (
 	dir         = flag.String("dir", "_output/run", "Directory for etcd data and logs; emptied at start unless -keep.")
 	keep        = flag.Bool("keep", false, "Keep the data of the last run instead of starting empty.")
 	port        = flag.Int("port", 8080, "The apiserver's port (8080, as in 2014).")
-	managerPort = flag.Int("manager_port", 10252, "The controller-manager's port (10252, as in 2014, where the apiserver's /api/v1beta1/validate asks).")
+	managerPort = flag.Int("manager_port", 10252, "The controller-manager's port (10252, as in 2014, where the apiserver's /api/v1beta1/validate asks; 0: any free port).")
 	nodes       = flag.Int("nodes", 10, "How many hollow nodes.")
 	example     = flag.String("example", "examples/guestbook", "Directory of *.json objects to create (empty: none).")
 	syncPeriod  = flag.Duration("sync_period", 10*time.Second, "The replication manager's synchronize period.")
