@@ -267,20 +267,15 @@ func (w *writer) filePage(f *File, prev, next *File) error {
 			v.Compare = append(v.Compare, link{Href: c.Page, Text: "side by side"})
 		}
 	}
-	for i, sec := range f.Sections {
-		code, err := h.renderRanges(sec.Code, true)
-		if err != nil {
-			return err
-		}
-		sv := sectionView{ID: fmt.Sprintf("s%d", i+1), Prose: ProseHTML(sec.Prose), Code: code}
-		// The introduction sits beside the package clause and imports,
-		// which have no prose of their own, as docco puts a file's first
-		// comment beside its first lines.
-		if i == 0 && len(sec.Prose) == 0 && v.Intro != "" {
-			sv.Prose = `<div class="intro">` + v.Intro + `</div>`
-			v.Intro = ""
-		}
-		v.Sections = append(v.Sections, sv)
+	if v.Sections, err = fileSections(f, h); err != nil {
+		return err
+	}
+	// The introduction sits beside the package clause and imports,
+	// which have no prose of their own, as docco puts a file's first
+	// comment beside its first lines.
+	if len(v.Sections) > 0 && v.Sections[0].Prose == "" && v.Intro != "" {
+		v.Sections[0].Prose = `<div class="intro">` + v.Intro + `</div>`
+		v.Intro = ""
 	}
 	if prev != nil {
 		v.Prev = link{Href: PageName(prev.Path), Text: prev.Path}
