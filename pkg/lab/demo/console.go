@@ -93,6 +93,14 @@ func (c *console) setLive(lines []string, force bool) {
 	c.live = len(lines)
 }
 
+// holdLive delays the next counters when not on a terminal by plainEvery,
+// so that a step's first counters come once the step has had time to act.
+func (c *console) holdLive() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lastLive = time.Now()
+}
+
 // keepLive leaves the live lines on screen as ordinary text.
 func (c *console) keepLive() {
 	c.mu.Lock()
@@ -101,12 +109,14 @@ func (c *console) keepLive() {
 	c.lastLive = time.Time{}
 }
 
-// counterLine is one design's live counters.
-func (c *console) counterLine(s Side) string {
-	name, colour := "2014 ", violet
-	if s.Name == "modern" {
-		name, colour = "today", teal
+// counterLine is one design's live counters; name is what the terminal
+// calls the design.
+func (c *console) counterLine(name string, s Side) string {
+	colour := violet
+	if s.Name != "legacy" {
+		colour = teal
 	}
+	name = fmt.Sprintf("%-5s", name)
 	if !s.Ready {
 		return fmt.Sprintf("  %s  starting…", c.style(name, bold+colour))
 	}
