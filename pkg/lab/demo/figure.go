@@ -17,12 +17,13 @@ var (
 	figureGoroutines = Figure{"go", "goroutines"}
 	figureRequests   = Figure{"rq", "requests/s"}
 	figureCreated    = Figure{"cr", "pods created"}
+	figureLists      = Figure{"lm", "LISTs, last min"}
 )
 
 // figureOf is the figure each scenario is about; the others chart
 // goroutines.
 var figureOf = map[string]Figure{
-	"idle":         figureRequests,
+	"idle":         figureLists,
 	"churn":        figureRequests,
 	"api-errors":   figureRequests,
 	"watch-drop":   figureRequests,
@@ -51,6 +52,8 @@ func figureValue(key string, s Side) float64 {
 		return total
 	case figureCreated.Key:
 		return float64(s.Created)
+	case figureLists.Key:
+		return float64(s.ListsLastMin)
 	}
 	return float64(s.Goroutines)
 }

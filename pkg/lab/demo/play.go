@@ -154,11 +154,7 @@ func (d *demo) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.
 			for len(finished) > 0 {
 				<-finished
 			}
-			// A step over at once (creating a controller) has nothing to
-			// count yet: the managers act after it, in the next step.
-			if max(times[0], times[1]) >= 500*time.Millisecond {
-				d.showCounters(true)
-			}
+			d.showCounters(true)
 			d.con.keepLive()
 			if ctx.Err() != nil {
 				return times, ctx.Err()
@@ -174,11 +170,16 @@ func (d *demo) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.
 // showCounters prints both designs' counters from the latest frame.
 func (d *demo) showCounters(force bool) {
 	f, _, _ := d.hub.current()
-	if len(f.Sides) < 2 {
+	if len(f.Sides) < 2 || (idle(f.Sides[0]) && idle(f.Sides[1])) {
 		return
 	}
 	d.con.setLive([]string{d.con.counterLine(d.talk.Designs[0].Short, f.Sides[0]), d.con.counterLine(d.talk.Designs[1].Short, f.Sides[1])}, force)
 }
+
+// idle reports whether a side has nothing to count yet: no controller has
+// asked for pods and none was ever created. The counters would read 0/0
+// until the managers act.
+func idle(s Side) bool { return s.Desired == 0 && s.Active == 0 && s.Created == 0 }
 
 // waitEnter waits for a line on the input unless the demo runs by itself.
 // When the input ends, the demo goes on by itself.

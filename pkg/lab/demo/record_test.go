@@ -190,3 +190,20 @@ func waitFrame(t *testing.T, url, what string, cond func(Frame) bool) {
 	}
 	t.Fatalf("gave up waiting for %s; last frame: phase %s step %d sides %+v", what, last.Phase, last.Step, last.Sides)
 }
+
+func TestAFileThatIsNotARecordingIsRefusedByName(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, body, want string }{
+		{"not-json", "<html>", "is not a talk recording"},
+		{"other-format", `{"format":"something else","frames":[]}`, `its format is "something else"`},
+		{"empty", `{"format":"` + RecordingFormat + `","frames":[]}`, "nothing to play"},
+	} {
+		file := filepath.Join(dir, tc.name+".json")
+		if err := os.WriteFile(file, []byte(tc.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadRecording(file); err == nil || !bytes.Contains([]byte(err.Error()), []byte(tc.want)) {
+			t.Errorf("%s: ReadRecording = %v, want an error saying %q", tc.name, err, tc.want)
+		}
+	}
+}

@@ -30,7 +30,7 @@
       for (var k in s.rq || {}) total += s.rq[k];
       return total;
     }
-    return key === "cr" ? s.cr : s.go;
+    return key === "cr" ? s.cr : key === "lm" ? s.lm || 0 : s.go;
   }
   function formatFigure(key, v) { return key === "rq" ? rate(v) : thousands(v); }
   function addPoint(f) {
