@@ -176,17 +176,20 @@ func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 
 // demo is one run of talk mode.
 type demo struct {
-	opts  Options
-	sc    *scenario.Scenario
-	size  scenario.Size
-	talk  Talk
-	rec   *recorder
-	steps []scenario.Step
-	con   *console
-	hub   *hub
-	page  *page
-	envs  [2]*scenario.Env
-	lines <-chan string
+	opts Options
+	sc   *scenario.Scenario
+	size scenario.Size
+	talk Talk
+	rec  *recorder
+	// replay is set when the demo plays a recording: there are no
+	// clusters to stop.
+	replay bool
+	steps  []scenario.Step
+	con    *console
+	hub    *hub
+	page   *page
+	envs   [2]*scenario.Env
+	lines  <-chan string
 }
 
 func (d *demo) introduce() { introduce(d.con, d.talk) }

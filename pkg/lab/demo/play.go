@@ -76,10 +76,15 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 
 // holdEnd waits for Enter, or for Hold when it is set.
 func (d *demo) holdEnd(ctx context.Context) error {
-	prompt := "\n  [Enter] stops both clusters and exits; the page stays as it is until then."
+	what := "stops both clusters and exits"
+	if d.replay {
+		what = "ends the replay"
+	}
+	prompt := "\n  [Enter] " + what + "; the page stays as it is until then."
 	if d.opts.Hold <= 0 {
 		return d.waitEnter(ctx, prompt)
 	}
+	prompt = fmt.Sprintf("\n  [Enter], or %v, %s; the page stays as it is until then.", d.opts.Hold, what)
 	if d.lines == nil {
 		select {
 		case <-ctx.Done():
@@ -88,7 +93,6 @@ func (d *demo) holdEnd(ctx context.Context) error {
 			return nil
 		}
 	}
-	prompt = fmt.Sprintf("\n  [Enter], or %v, stops both clusters and exits; the page stays as it is until then.", d.opts.Hold)
 	hold, cancel := context.WithTimeout(ctx, d.opts.Hold)
 	defer cancel()
 	err := d.waitEnter(hold, prompt)

@@ -42,7 +42,7 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) error {
 	talk := rec.Talk
 	d := &demo{
 		opts: Options{Auto: opts.Auto, Hold: opts.Hold, In: opts.In},
-		talk: talk, con: con, hub: newHub(0, talk.Figure.Key),
+		talk: talk, con: con, hub: newHub(0, talk.Figure.Key), replay: true,
 	}
 	d.page = &page{hub: d.hub, talk: talk}
 	frames := rec.Frames
