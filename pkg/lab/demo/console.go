@@ -128,8 +128,14 @@ func (c *console) counterLine(name string, s Side) string {
 	if s.Extra > 0 {
 		extra = c.style(extra, bold+red)
 	}
+	// Before a controller is seen and a pod made there is nothing to
+	// count: a dash, not a 0/0 that reads like a result.
+	running, desired := thousands(s.Running), thousands(s.Desired)
+	if idle(s) {
+		running, desired = "–", "–"
+	}
 	return fmt.Sprintf("  %s  %5s/%-5s running  %6s goroutines  %7s req/s  %6s created  %s",
-		c.style(name, bold+colour), thousands(s.Running), thousands(s.Desired), thousands(s.Goroutines),
+		c.style(name, bold+colour), running, desired, thousands(s.Goroutines),
 		formatRate(reqs), thousands(s.Created), extra)
 }
 
