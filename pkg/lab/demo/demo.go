@@ -33,9 +33,10 @@ type Options struct {
 	// Hold, when set, ends the demo that long after the results even
 	// without Enter.
 	Hold time.Duration
-	// Record, when set, is the file the run is recorded into, for
-	// rcbench replay; the page that plays it by itself goes beside it
-	// (HTMLFile).
+	// Record, when set, is the file the run is recorded into once its
+	// results are in, for rcbench replay; the page that plays it by itself
+	// goes beside it (HTMLFile). A run that fails or is stopped records
+	// nothing.
 	Record string
 	// Addr is where the live page listens, host:port; when it is taken a
 	// free loopback port is used instead.
