@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -29,6 +30,7 @@ var (
 	dir        = flag.String("dir", "_output/run", "Directory for etcd data and logs; emptied at start unless -keep.")
 	keep       = flag.Bool("keep", false, "Keep the data of the last run instead of starting empty.")
 	port       = flag.Int("port", 8080, "The apiserver's port (8080, as in 2014).")
+	mgrPort    = flag.Int("manager_port", 10252, "The controller-manager's port for /healthz and /metrics (10252, as in 2014); another free one when it is taken.")
 	nodes      = flag.Int("nodes", 10, "How many hollow nodes.")
 	example    = flag.String("example", "examples/guestbook", "Directory of *.json objects to create (empty: none).")
 	syncPeriod = flag.Duration("sync_period", 10*time.Second, "The replication manager's synchronize period.")
@@ -51,23 +53,28 @@ func main() {
 	}
 
 	var mu sync.Mutex
+	etcdURL := &urlCatcher{pattern: regexp.MustCompile(`embedded etcd at ([^\s,]+)`)}
 	fmt.Printf("starting a %s cluster: apiserver on 127.0.0.1:%d, %d hollow nodes, one controller-manager\n", *design, *port, *nodes)
 	st, err := stack.Start(stack.Config{
 		BinDir:             *binDir,
 		Dir:                *dir,
 		Design:             *design,
 		APIPort:            *port,
+		ManagerPort:        *mgrPort,
 		Nodes:              *nodes,
 		ControllerManagers: 1,
 		SyncPeriod:         *syncPeriod,
 		Output: func(component string) io.Writer {
-			return stack.NewPrefixWriter(os.Stdout, fmt.Sprintf("%-21s| ", component), &mu)
+			w := stack.NewPrefixWriter(os.Stdout, fmt.Sprintf("%-21s| ", component), &mu)
+			if component == "apiserver" {
+				return io.MultiWriter(w, etcdURL)
+			}
+			return w
 		},
 	})
 	if err != nil {
-		fail("%v (is port %d taken? try -port)", err, *port)
+		fail("%v\n(to use another port: make run RUN_FLAGS=-port=%d, or local-up -port=%[2]d)", err, *port+1)
 	}
-
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 
@@ -87,20 +94,16 @@ func main() {
 		mu.Unlock()
 	}
 	mu.Lock()
-	kubecfg := filepath.Join(*binDir, "kubecfg") + " -h " + st.APIURL
-	fmt.Printf(`
-The cluster is up (%s design). In another terminal, try:
-
-  %[2]s list pods
-  %[2]s list replicationControllers
-  %[2]s resize frontendController 5
-  %[2]s delete pods/<an id from the list>   # back within one sync period
-  %[2]s list minions
-  %[2]s get endpoints/frontend
-
-Press Ctrl-C to stop everything.
-
-`, *design, kubecfg)
+	printHints(os.Stdout, st, hintConfig{
+		design:      *design,
+		kubecfg:     filepath.Join(*binDir, "kubecfg"),
+		etcdURL:     etcdURL.url(),
+		dataDir:     *dir,
+		nodes:       *nodes,
+		managerPort: *mgrPort,
+		guestbook:   filepath.Base(*example) == "guestbook",
+		syncPeriod:  syncPeriod.String(),
+	})
 	mu.Unlock()
 
 	ticker := time.NewTicker(500 * time.Millisecond)

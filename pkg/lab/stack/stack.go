@@ -28,6 +28,11 @@ type Config struct {
 	NoHollowNodes bool
 	// ControllerManagers is how many controller-managers to start (0: none).
 	ControllerManagers int
+	// ManagerPort is the port the first controller-manager should serve
+	// /healthz and /metrics on (make run asks for the documented 10252).
+	// When it is taken the manager gets a free port instead, and
+	// ManagerURLs says which; 0, and every further manager, take a free one.
+	ManagerPort int
 	// SyncPeriod and EndpointsPeriod are passed to every controller-manager
 	// when set.
 	SyncPeriod, EndpointsPeriod time.Duration
@@ -111,16 +116,27 @@ func (s *Stack) output(component string) (io.Writer, error) {
 }
 
 // start runs one component and waits for its /healthz, retrying with a new
-// port if the one picked was taken in the meantime.
-func (s *Stack) start(component, binary string, fixedPort int, args func(port int) []string, healthz func(port int) string) (*Process, int, error) {
+// port if the one picked was taken in the meantime. A fixed port is tried
+// once; when it fails, a preferred one (fallback) gives way to free ports
+// and a required one ends the start.
+func (s *Stack) start(component, binary string, fixedPort int, fallback bool, args func(port int) []string, healthz func(port int) string) (*Process, int, error) {
 	out, err := s.output(component)
 	if err != nil {
 		return nil, 0, err
 	}
+	// A fixed port held by another process is caught before starting: its
+	// owner (another cluster's component, say) could answer the /healthz
+	// meant for this one.
+	if fixedPort != 0 && !PortFree(fixedPort) {
+		if !fallback {
+			return nil, 0, fmt.Errorf("%s: port %d on 127.0.0.1 is taken", component, fixedPort)
+		}
+		fixedPort = 0
+	}
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		port := fixedPort
-		if port == 0 {
+		if attempt > 0 || port == 0 {
 			if port, err = FreePort(); err != nil {
 				return nil, 0, err
 			}
@@ -133,7 +149,7 @@ func (s *Stack) start(component, binary string, fixedPort int, args func(port in
 			return p, port, nil
 		}
 		p.Kill(syscall.SIGKILL, 0)
-		if fixedPort != 0 {
+		if fixedPort != 0 && !fallback {
 			break
 		}
 	}
@@ -141,7 +157,7 @@ func (s *Stack) start(component, binary string, fixedPort int, args func(port in
 }
 
 func (s *Stack) startAPIServer() error {
-	p, port, err := s.start("apiserver", "apiserver", s.cfg.APIPort, func(port int) []string {
+	p, port, err := s.start("apiserver", "apiserver", s.cfg.APIPort, false, func(port int) []string {
 		return append([]string{
 			"-logtostderr",
 			"-address=127.0.0.1",
@@ -162,7 +178,7 @@ func (s *Stack) startAPIServer() error {
 }
 
 func (s *Stack) startHollowNode() error {
-	p, port, err := s.start("hollow-node", "hollow-node", 0, func(port int) []string {
+	p, port, err := s.start("hollow-node", "hollow-node", 0, false, func(port int) []string {
 		args := []string{
 			"-logtostderr",
 			"-master=" + s.APIURL,
@@ -200,7 +216,7 @@ func (s *Stack) StartManager() (int, error) {
 	s.mu.Lock()
 	i := len(s.Managers)
 	s.mu.Unlock()
-	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), 0, s.managerArgs,
+	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), s.managerPort(i), true, s.managerArgs,
 		func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
 		return 0, err
@@ -210,6 +226,14 @@ func (s *Stack) StartManager() (int, error) {
 	s.Managers = append(s.Managers, p)
 	s.ManagerURLs = append(s.ManagerURLs, fmt.Sprintf("http://127.0.0.1:%d", port))
 	return i, nil
+}
+
+// managerPort is the fixed port of controller-manager i, or 0 for any.
+func (s *Stack) managerPort(i int) int {
+	if i == 0 {
+		return s.cfg.ManagerPort
+	}
+	return 0
 }
 
 // KillManager stops controller-manager i with sig (SIGKILL: no goodbye).
@@ -226,7 +250,7 @@ func (s *Stack) RestartManager(i int) error {
 	old := s.Managers[i]
 	s.mu.Unlock()
 	old.Kill(syscall.SIGKILL, 0)
-	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), 0, s.managerArgs,
+	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), s.managerPort(i), true, s.managerArgs,
 		func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
 		return err
