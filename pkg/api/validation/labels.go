@@ -7,6 +7,12 @@ import (
 	errs "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 )
 
+// The allowed forms of label keys and values, as errors state them.
+const (
+	FormLabelKey   = "a label key must be 1 to 253 characters without '=', ',', '!', control characters or surrounding spaces"
+	FormLabelValue = "a label value must be at most 63 characters without '=', ',', '!' or control characters"
+)
+
 // validateLabels refuses label keys and values that a selector could not
 // express.
 //
@@ -17,10 +23,10 @@ func validateLabels(field string, set map[string]string) errs.ErrorList {
 	allErrs := errs.ErrorList{}
 	for k, v := range set {
 		if k == "" || len(k) > 253 || strings.ContainsAny(k, "=,!") || strings.TrimSpace(k) != k || hasControl(k) {
-			allErrs = append(allErrs, errs.NewFieldInvalid(field, k))
+			allErrs = append(allErrs, errs.NewFieldInvalidForm(field, k, FormLabelKey))
 		}
 		if len(v) > 63 || strings.ContainsAny(v, "=,!") || hasControl(v) {
-			allErrs = append(allErrs, errs.NewFieldInvalid(field+"["+k+"]", v))
+			allErrs = append(allErrs, errs.NewFieldInvalidForm(field+"["+k+"]", v, FormLabelValue))
 		}
 	}
 	return allErrs
