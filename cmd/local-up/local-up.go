@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
@@ -92,6 +93,16 @@ func main() {
 		mu.Lock()
 		fmt.Printf("\ncreated %s\n", strings.Join(created, ", "))
 		mu.Unlock()
+		if services := servicesIn(created); len(services) > 0 {
+			mu.Lock()
+			fmt.Printf("waiting for the endpoints controller to fill the endpoints of %s (up to one %v pass)\n", strings.Join(services, ", "), *syncPeriod)
+			mu.Unlock()
+			if missing := waitForEndpoints(kubeClient, services, 6**syncPeriod); len(missing) > 0 {
+				mu.Lock()
+				fmt.Printf("still no endpoints for %s; get endpoints/<service> fails until there are\n", strings.Join(missing, ", "))
+				mu.Unlock()
+			}
+		}
 	}
 	mu.Lock()
 	printHints(os.Stdout, st, hintConfig{
@@ -121,6 +132,37 @@ func main() {
 				os.Exit(1)
 			}
 		}
+	}
+}
+
+// servicesIn returns the ids of the services among created ("Service/<id>").
+func servicesIn(created []string) []string {
+	var out []string
+	for _, c := range created {
+		if id, ok := strings.CutPrefix(c, "Service/"); ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// waitForEndpoints waits until each service has an endpoints object with at
+// least one address, so that the hints' get endpoints/<service> answers
+// from the start, and returns the services still without.
+func waitForEndpoints(c client.Interface, services []string, timeout time.Duration) []string {
+	ctx := api.NewDefaultContext()
+	stop := time.Now().Add(timeout)
+	for {
+		var missing []string
+		for _, id := range services {
+			if e, err := c.GetEndpoints(ctx, id); err != nil || len(e.Endpoints) == 0 {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) == 0 || time.Now().After(stop) {
+			return missing
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }
 

@@ -31,7 +31,7 @@ func startLocalUp(t *testing.T, flags ...string) (string, *testutil.Buffer) {
 		"-port=" + strconv.Itoa(port), "-sync_period=10s"}, flags...)
 	_, out := command(t, binary(t, "local-up"), args...)
 	stacktest.Eventually(t, deadline, "local-up's hints", func() (bool, error) {
-		if strings.Contains(out.String(), "local-up: ") {
+		if regexp.MustCompile(`(?m)^local-up: `).MatchString(out.String()) {
 			t.Fatalf("local-up failed:\n%s", out)
 		}
 		return strings.Contains(out.String(), "Press Ctrl-C to stop everything."), nil
