@@ -33,9 +33,11 @@ build:
 RUN_FLAGS ?=
 RUN_CMDS  := apiserver hollow-node kubecfg local-up $(if $(filter modern,$(DESIGN)),,controller-manager)
 RUN_BINS  := $(addprefix $(BIN)/,$(RUN_CMDS) $(if $(filter modern,$(DESIGN)),controller-manager-modern))
+COMMA     := ,
+RUN_SLOW  := $(if $(filter modern,$(DESIGN)),$(COMMA) and several more for controller-manager-modern$(COMMA) which links client-go)
 run:
 	@for b in $(RUN_BINS); do test -x $$b || { \
-	  echo "make run, first run: building $(notdir $(RUN_BINS)) into $(BIN), a minute or two$(if $(filter modern,$(DESIGN)), and several more for controller-manager-modern, which links client-go,) on a busy machine; later runs rebuild only what changed"; \
+	  echo "make run, first run: building $(notdir $(RUN_BINS)) into $(BIN): a minute or two on a busy machine$(RUN_SLOW); later runs rebuild only what changed"; \
 	  break; }; done
 	$(GO) build -o $(BIN)/ $(addprefix ./cmd/,$(RUN_CMDS))
 ifeq ($(DESIGN),modern)
