@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 )
 
 var (
@@ -21,6 +22,7 @@ var (
 
 func main() {
 	flag.Parse()
+	verflag.PrintAndExitIfRequested()
 	res, err := annotate.Build(*root, *out)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "annotate: %v\n", err)

@@ -2,11 +2,14 @@
 // default, or the external members named by -etcd_servers.
 //
 // Follows kubernetes/kubernetes cmd/apiserver/apiserver.go as of v0.4
-// (October 2014), which required -etcd_servers and -machines.
+// (October 2014), which stopped at start-up unless exactly one of
+// -etcd_servers and -etcd_config was given, and registered the minions
+// listed in -machines (an empty list was only logged).
 //
 // Ours: etcd is embedded unless -etcd_servers is given, so one command
-// starts a working apiserver; minions register themselves instead of coming
-// from -machines; the fault flags and /admin/faults are this project's.
+// starts a working apiserver, and there is no -etcd_config; minions
+// register themselves instead of coming from -machines; the fault flags and
+// /admin/faults are this project's.
 package main
 
 import (
@@ -26,10 +29,13 @@ import (
 
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/apiserver"
+	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/etcd"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/master"
 	"github.com/kube-rewind/kube-rewind/pkg/tools"
+	"github.com/kube-rewind/kube-rewind/pkg/util"
+	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 )
 
 var (
@@ -44,6 +50,15 @@ var (
 	latencyRules    faults.LatencyRules
 )
 
+var (
+	readPodStatus  = flag.Bool("read_pod_status", true, "Compute each pod's status on every GET and LIST as v0.4 did: one LIST of the minions per bound pod, sent by the apiserver to itself over HTTP, and Terminated when the pod's host is not a registered minion. false: pods are read as stored, cheaper than in 2014.")
+	minionCacheTTL = flag.Duration("minion_cache_ttl", master.DefaultMinionCacheTTL, "How old the list of minions the apiserver serves may be (minions created or deleted through it show at once); 0 reads etcd every time.")
+)
+
+// Ours: v0.4 fixed the server's timeouts at five minutes in its code; the
+// flag keeps that default and lets tests shorten it.
+var serverTimeout = flag.Duration("server_timeout", apiserver.DefaultServerTimeout, "ReadTimeout and WriteTimeout of the HTTP server, v0.4's fixed 5m: a watch stream ends after this long and its client must watch again (0: no limit).")
+
 func init() {
 	flag.Var(&failRules, "fail", "Fault: VERB:RESOURCE:FRACTION:CODE, e.g. POST:pods:0.1:500 (repeatable; * matches any).")
 	flag.Var(&latencyRules, "latency", "Fault: VERB:RESOURCE:DURATION, e.g. POST:pods:50ms (repeatable).")
@@ -51,7 +66,9 @@ func init() {
 
 func main() {
 	flag.Parse()
-	defer glog.Flush()
+	util.InitLogs()
+	defer util.FlushLogs()
+	verflag.PrintAndExitIfRequested()
 
 	servers, stopEtcd, err := etcdClientURLs()
 	if err != nil {
@@ -59,19 +76,6 @@ func main() {
 		os.Exit(1)
 	}
 	helper := tools.EtcdHelper{Client: tools.NewEtcdClient(servers)}
-
-	fs := faults.New(uint64(time.Now().UnixNano()))
-	stopWatches := make(chan struct{})
-	handler := apiserver.Handle(master.NewStorage(helper), apiserver.DefaultPrefix, apiserver.Options{
-		MaxRequestBytes: *maxRequestBytes,
-		Faults:          fs,
-		StopWatches:     stopWatches,
-	})
-	if err := fs.Set(faults.Config{Fail: failRules, Latency: latencyRules, CloseWatchesEvery: faults.Duration(*closeWatches)}); err != nil {
-		stopEtcd()
-		fmt.Fprintf(os.Stderr, "apiserver: bad fault flags: %v\n", err)
-		os.Exit(2)
-	}
 
 	if ip := net.ParseIP(*address); ip == nil || !ip.IsLoopback() {
 		glog.Warningf("serving on %s, which is not a loopback address: anyone who can reach it can change the cluster", *address)
@@ -83,13 +87,29 @@ func main() {
 		fmt.Fprintf(os.Stderr, "apiserver: cannot listen on %s: %v\n", addr, err)
 		os.Exit(1)
 	}
-	// Watch streams live for minutes, so there is no write timeout; 2014's
-	// five-minute one would have cut them.
-	server := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		MaxHeaderBytes:    1 << 20,
+	storage := master.New(helper, storageConfig(listener.Addr().(*net.TCPAddr)))
+
+	// Ours: the laboratory's fault switch wraps every resource's storage
+	// and answers at /admin/faults; without rules it passes every call
+	// through untouched.
+	fs := faults.New(uint64(time.Now().UnixNano()))
+	registry := apiserver.NewRegistry()
+	stopWatches := make(chan struct{})
+	mux := http.NewServeMux()
+	mux.Handle("/admin/faults", fs)
+	mux.Handle("/", apiserver.Handle(fs.Wrap(storage, registry), apiserver.DefaultPrefix, apiserver.Options{
+		MaxRequestBytes: *maxRequestBytes,
+		Registry:        registry,
+		StopWatches:     stopWatches,
+	}))
+	if err := fs.Set(faults.Config{Fail: failRules, Latency: latencyRules, CloseWatchesEvery: faults.Duration(*closeWatches)}); err != nil {
+		stopEtcd()
+		fmt.Fprintf(os.Stderr, "apiserver: bad fault flags: %v\n", err)
+		os.Exit(2)
 	}
+
+	// v0.4's five-minute timeouts are what ended its watch streams.
+	server := apiserver.NewHTTPServer(mux, *serverTimeout)
 	glog.Infof("serving the v1beta1 API on http://%s", listener.Addr())
 
 	// Ours: a shutdown ends the watch streams cleanly and waits for every
@@ -117,6 +137,28 @@ func main() {
 		<-shutdownDone
 	}
 	stopEtcd()
+}
+
+// storageConfig returns how the storage reads pods and minions. With
+// -read_pod_status the pod storage lists the minions through a client of
+// this very apiserver, at addr, as v0.4's master did with its own client.
+//
+// Ours: the loopback client names its component "apiserver" in its
+// User-Agent, so /metrics counts these requests apart from the callers'.
+func storageConfig(addr *net.TCPAddr) master.Config {
+	config := master.Config{MinionCacheTTL: *minionCacheTTL}
+	if !*readPodStatus {
+		return config
+	}
+	host := addr.IP
+	if host.IsUnspecified() {
+		host = net.IPv4(127, 0, 0, 1)
+	}
+	config.Minions = client.NewOrDie(&client.Config{
+		Host:      "http://" + net.JoinHostPort(host.String(), strconv.Itoa(addr.Port)),
+		UserAgent: "apiserver",
+	})
+	return config
 }
 
 // etcdClientURLs returns the etcd members to use and a function that stops

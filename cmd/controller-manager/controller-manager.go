@@ -8,10 +8,8 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"time"
 
@@ -19,6 +17,8 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/controller"
 	"github.com/kube-rewind/kube-rewind/pkg/service"
+	"github.com/kube-rewind/kube-rewind/pkg/util"
+	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -37,11 +37,14 @@ var (
 
 func main() {
 	flag.Parse()
-	defer glog.Flush()
+	util.InitLogs()
+	defer util.FlushLogs()
+	verflag.PrintAndExitIfRequested()
 
+	// As in v0.4: a fatal log line and every goroutine's stack, then exit
+	// (255 in 2014, 2 with today's glog; see pkg/util/logs.go).
 	if *master == "" {
-		fmt.Fprintln(os.Stderr, "usage: controller-manager -master <master>")
-		os.Exit(2)
+		glog.Fatal("usage: controller-manager -master <master>")
 	}
 
 	registry := prometheus.NewRegistry()
@@ -60,6 +63,10 @@ func main() {
 // serveHTTP starts the /healthz and /metrics server.
 //
 // Ours: v0.4 served only /healthz; /metrics is for benchmarks and talks.
+// v0.4 also dropped the error of a failed listen (a second manager on one
+// host ran on without /healthz); here the process stops, because the stack
+// and the benchmark find, wait for and measure a manager at its port, and
+// one without it would be taken for whatever else answers there.
 func serveHTTP(registry *prometheus.Registry) {
 	if ip := net.ParseIP(*address); ip == nil || !ip.IsLoopback() {
 		glog.Warningf("serving /healthz and /metrics on %s, which is not a loopback address", *address)

@@ -76,16 +76,11 @@ const maxConnsPerHost = 100
 // modernTransport returns a connection pool of at most maxConnsPerHost
 // connections; requests beyond that wait for a free one.
 //
-// Ours: client-go talks HTTP/2 to kube-apiserver, so all of a
-// controller-manager's requests, however many are in flight, share one
-// connection and its couple of goroutines. Our apiserver speaks HTTP/1.1,
-// where every request in flight holds a connection of its own with two
-// goroutines (a reader and a writer) for as long as the connection lives.
-// Unbounded, a slow-start batch of 245 creates would bring 490 connection
-// goroutines along and the modern manager's goroutine count would measure
-// the transport, not the design. The bound stands in for HTTP/2's
-// multiplexing. The 2014 build keeps the shared pool: its clients did use
-// HTTP/1.1, one connection per request in flight.
+// Ours: the bound stands in for HTTP/2, on which client-go multiplexes
+// every request over one connection. Over our HTTP/1.1 each request in
+// flight holds a connection and two goroutines, so an unbounded batch of
+// 245 creates would make the goroutine count measure the transport, not
+// the design. The 2014 build keeps the unbounded pool its clients had.
 func modernTransport() http.RoundTripper {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxConnsPerHost = maxConnsPerHost

@@ -17,6 +17,8 @@ import (
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/hollownode"
+	"github.com/kube-rewind/kube-rewind/pkg/util"
+	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -37,7 +39,9 @@ var (
 
 func main() {
 	flag.Parse()
-	defer glog.Flush()
+	util.InitLogs()
+	defer util.FlushLogs()
+	verflag.PrintAndExitIfRequested()
 	if *master == "" {
 		fmt.Fprintln(os.Stderr, "usage: hollow-node -master <master> [-nodes N]")
 		os.Exit(2)

@@ -155,7 +155,7 @@ func TestOutputFlagsPrintJSONYAMLAndTemplates(t *testing.T) {
 	expectSuccess(t, got, want)
 
 	got = kubecfgAt(s.URL, "", "-yaml", "get", "minions/minion-1")
-	expectSuccess(t, got, "creationTimestamp: null\nid: minion-1\nresourceVersion: 7\n\n")
+	expectSuccess(t, got, "id: minion-1\ncreationTimestamp: \"null\"\nresourceVersion: \"7\"\nresources: {}\n\n")
 
 	got = kubecfgAt(s.URL, "", "-template", "{{.ID}} {{.DesiredState.Replicas}}", "get", "replicationControllers/nginxController")
 	expectSuccess(t, got, "nginxController 2\n")
@@ -217,6 +217,10 @@ func TestControllerVerbsReadThenWrite(t *testing.T) {
 	got := kubecfgAt(s.URL, "", "resize", "nginxController", "5")
 	if got.code != 0 || !strings.Contains(got.stdout, "replicas: 5") {
 		t.Fatalf("got %+v", got)
+	}
+	// The echo is v0.4's YAML: fields in order, resourceVersion quoted.
+	if !strings.HasPrefix(got.stdout, "id: nginxController\ncreationTimestamp: ") || !strings.Contains(got.stdout, "\nresourceVersion: \"") {
+		t.Errorf("resize echo is not v0.4's YAML:\n%s", got.stdout)
 	}
 	if rc := s.get("replicationControllers", "nginxController").(*api.ReplicationController); rc.DesiredState.Replicas != 5 {
 		t.Errorf("stored replicas %d", rc.DesiredState.Replicas)

@@ -148,8 +148,7 @@ func TestAnInvalidNameSaysWhatIsAllowed(t *testing.T) {
 	got := kubecfgAt(url, "", "run", "dockerfile/nginx", "2", "Bad_Name!")
 	expectFailure(t, got, `replicationController "Bad_Name!" is invalid: id: invalid value 'Bad_Name!': `+
 		`must be at most 63 letters (either case), digits, '-', '_' and '.', starting and ending with a letter or digit, with no '..'; `+
-		`desiredState.replicaSelector[simpleService]: invalid value 'Bad_Name!': a label value must be at most 63 characters without '=', ',', '!' or control characters; `+
-		`desiredState.podTemplate.labels[simpleService]: invalid value 'Bad_Name!': a label value must be at most 63 characters without '=', ',', '!' or control characters; `+
+		`desiredState.replicaSelector[simpleService]: invalid value 'Bad_Name!': a selector value must hold no '=', ',', '!' or control characters; `+
 		`desiredState.podTemplate.desiredState.manifest.containers[0].name: invalid value 'bad_name!': must be a DNS label: at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit`)
 	pod := writeFile(t, "pod.json", `{"id":"Web_1","desiredState":{"manifest":{"version":"v1beta1","containers":[{"name":"Web","image":"nginx"}]}}}`)
 	got = kubecfgAt(url, "", "-c", pod, "create", "pods")

@@ -41,7 +41,7 @@ func printHints(w io.Writer, st *stack.Stack, hc hintConfig) {
 	fmt.Fprintf(tw, "  hollow-node\t%s\t%d minions; /healthz, /metrics\n", st.HollowURL, hc.nodes)
 	tw.Flush()
 	if want := fmt.Sprintf("127.0.0.1:%d", hc.managerPort); hc.managerPort != 0 && !strings.HasSuffix(managerURL, want) {
-		fmt.Fprintf(w, "\nPort %d was taken, so the controller-manager serves on %s instead:\nuse that address where the README and examples say 127.0.0.1:%d.\n",
+		fmt.Fprintf(w, "\nPort %d was taken, so the controller-manager serves on %s instead:\nuse that address where the README and examples say 127.0.0.1:%d\n(the apiserver's /api/v1beta1/validate, which asks port %[1]d, will not find it).\n",
 			hc.managerPort, strings.TrimPrefix(managerURL, "http://"), hc.managerPort)
 	}
 

@@ -23,6 +23,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 )
 
 var (
@@ -31,7 +32,7 @@ var (
 	dir        = flag.String("dir", "_output/run", "Directory for etcd data and logs; emptied at start unless -keep.")
 	keep       = flag.Bool("keep", false, "Keep the data of the last run instead of starting empty.")
 	port       = flag.Int("port", 8080, "The apiserver's port (8080, as in 2014).")
-	mgrPort    = flag.Int("manager_port", 10252, "The controller-manager's port for /healthz and /metrics (10252, as in 2014); another free one when it is taken.")
+	mgrPort    = flag.Int("manager_port", 10252, "The controller-manager's port for /healthz and /metrics (10252, as in 2014, where the apiserver's /api/v1beta1/validate asks); another free one when it is taken; 0: any free port.")
 	nodes      = flag.Int("nodes", 10, "How many hollow nodes.")
 	example    = flag.String("example", "examples/guestbook", "Directory of *.json objects to create (empty: none).")
 	syncPeriod = flag.Duration("sync_period", 10*time.Second, "The replication manager's synchronize period.")
@@ -39,6 +40,7 @@ var (
 
 func main() {
 	flag.Parse()
+	verflag.PrintAndExitIfRequested()
 	if *design != "legacy" && *design != "modern" {
 		fail("-design must be legacy or modern, not %q", *design)
 	}

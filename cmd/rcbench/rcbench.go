@@ -8,12 +8,15 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 )
 
 // subcommands are registered by the files of this package, one each, and
@@ -30,6 +33,16 @@ var (
 )
 
 func main() {
+	// -version comes before any subcommand, as on every other binary.
+	if len(os.Args) == 2 && strings.HasPrefix(os.Args[1], "-") {
+		fs := flag.NewFlagSet("rcbench", flag.ExitOnError)
+		var v verflag.Value
+		fs.Var(&v, "version", "Print version information and quit")
+		fs.Parse(os.Args[1:])
+		if verflag.Print(os.Stdout, v) {
+			os.Exit(0)
+		}
+	}
 	if len(os.Args) < 2 || subcommands[os.Args[1]] == nil {
 		os.Exit(usage(os.Args[1:], os.Stdout, os.Stderr))
 	}

@@ -132,6 +132,34 @@ func TestDecodeIntoRefusesAnythingAfterTheObject(t *testing.T) {
 	}
 }
 
+func TestV1beta1ContainerStateAndMinionResourcesRoundTrip(t *testing.T) {
+	const podBody = `{"kind":"Pod","id":"php","currentState":{"info":{"nginx":{"state":{"running":{"startedAt":"2014-10-14T16:46:22Z"}},"restartCount":1,"image":"dockerfile/nginx"}}}}`
+	var pod Pod
+	if err := DecodeInto([]byte(podBody), &pod); err != nil {
+		t.Fatal(err)
+	}
+	status := pod.CurrentState.Info["nginx"]
+	if status.State.Running == nil || status.State.Running.StartedAt.Year() != 2014 || status.RestartCount != 1 {
+		t.Fatalf("decoded %+v", status)
+	}
+	data, err := Encode(&pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"info":{"nginx":{"state":{"running":{"startedAt":"2014-10-14T16:46:22Z"}},"restartCount":1,"image":"dockerfile/nginx"}}`; !strings.Contains(string(data), want) {
+		t.Errorf("encoded %s\nwant it to hold %s", data, want)
+	}
+
+	var minion Minion
+	if err := DecodeInto([]byte(`{"id":"m1","resources":{"capacity":{"cpu":1000,"memory":"3Gi"}}}`), &minion); err != nil {
+		t.Fatal(err)
+	}
+	capacity := minion.NodeResources.Capacity
+	if capacity[ResourceCPU].IntVal != 1000 || capacity[ResourceMemory].StrVal != "3Gi" {
+		t.Errorf("capacity %+v", capacity)
+	}
+}
+
 func TestJSONThatIsNotJSONSaysWhereItBroke(t *testing.T) {
 	for name, tc := range map[string]struct{ body, want string }{
 		"truncated": {"{\"kind\": \"Pod\", \"id\": \"a\"",

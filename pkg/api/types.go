@@ -5,7 +5,11 @@ package api
 // ones, so a 2014 manifest decodes unchanged and our output reads like the
 // original server's.
 
-import "github.com/kube-rewind/kube-rewind/pkg/util"
+import (
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/util"
+)
 
 // TypeMeta is the header every object carries inline.
 type TypeMeta struct {
@@ -206,11 +210,41 @@ const (
 	PodTerminated PodStatus = "Terminated"
 )
 
-// ContainerStatus is what a kubelet reported of one container.
+// ContainerStateWaiting is a container not yet started.
+type ContainerStateWaiting struct {
+	// Reason says why it is not running yet.
+	Reason string `json:"reason,omitempty"`
+}
+
+// ContainerStateRunning is a running container.
+type ContainerStateRunning struct {
+	StartedAt time.Time `json:"startedAt,omitempty"`
+}
+
+// ContainerStateTerminated is a container that has exited.
+type ContainerStateTerminated struct {
+	ExitCode   int       `json:"exitCode"`
+	Signal     int       `json:"signal,omitempty"`
+	Reason     string    `json:"reason,omitempty"`
+	StartedAt  time.Time `json:"startedAt,omitempty"`
+	FinishedAt time.Time `json:"finishedAt,omitempty"`
+}
+
+// ContainerState holds at most one of the states of a container. v1beta1
+// named the last one "termination".
+type ContainerState struct {
+	Waiting     *ContainerStateWaiting    `json:"waiting,omitempty"`
+	Running     *ContainerStateRunning    `json:"running,omitempty"`
+	Termination *ContainerStateTerminated `json:"termination,omitempty"`
+}
+
+// ContainerStatus is what a kubelet reported of one container. Its times
+// are plain time.Time, as in v1beta1, so a zero one still goes on the wire.
 type ContainerStatus struct {
-	RestartCount int    `json:"restartCount"`
-	PodIP        string `json:"podIP,omitempty"`
-	Image        string `json:"image"`
+	State        ContainerState `json:"state,omitempty"`
+	RestartCount int            `json:"restartCount"`
+	PodIP        string         `json:"podIP,omitempty"`
+	Image        string         `json:"image"`
 }
 
 // PodInfo maps container name to its status.
@@ -333,10 +367,29 @@ type EndpointsList struct {
 	Items    []Endpoints `json:"items,omitempty"`
 }
 
+// ResourceName names a resource of a minion: "cpu" (in thousandths of a
+// core) or "memory" (in bytes).
+type ResourceName string
+
+// The resources v0.4 knew.
+const (
+	ResourceCPU    ResourceName = "cpu"
+	ResourceMemory ResourceName = "memory"
+)
+
+// ResourceList maps a resource to its quantity.
+type ResourceList map[ResourceName]util.IntOrString
+
+// NodeResources is what a minion offers.
+type NodeResources struct {
+	Capacity ResourceList `json:"capacity,omitempty"`
+}
+
 // Minion is a host that runs pods.
 type Minion struct {
-	TypeMeta `json:",inline"`
-	HostIP   string `json:"hostIP,omitempty"`
+	TypeMeta      `json:",inline"`
+	HostIP        string        `json:"hostIP,omitempty"`
+	NodeResources NodeResources `json:"resources,omitempty"`
 }
 
 // MinionList is a list of minions; v1beta1 sent the items twice, under the
@@ -353,78 +406,6 @@ type Binding struct {
 	PodID    string `json:"podID"`
 	Host     string `json:"host"`
 }
-
-// Status is the answer to a call that returns no object, and every error.
-type Status struct {
-	TypeMeta `json:",inline"`
-	// Status is Success, Failure or Working.
-	Status  string         `json:"status,omitempty"`
-	Message string         `json:"message,omitempty"`
-	Reason  StatusReason   `json:"reason,omitempty"`
-	Details *StatusDetails `json:"details,omitempty"`
-	// Code is the HTTP status code, omitted when 0.
-	Code int `json:"code,omitempty"`
-}
-
-// StatusDetails names the object an error is about and its causes.
-type StatusDetails struct {
-	ID     string        `json:"id,omitempty"`
-	Kind   string        `json:"kind,omitempty"`
-	Causes []StatusCause `json:"causes,omitempty"`
-}
-
-// Values of Status.Status, capitalised from v0.4 on.
-const (
-	StatusSuccess = "Success"
-	StatusFailure = "Failure"
-	StatusWorking = "Working"
-)
-
-// StatusReason is the machine-readable reason of a Status.
-type StatusReason string
-
-// The v0.4 reasons.
-const (
-	StatusReasonUnknown       StatusReason = ""
-	StatusReasonWorking       StatusReason = "Working"
-	StatusReasonNotFound      StatusReason = "NotFound"
-	StatusReasonAlreadyExists StatusReason = "AlreadyExists"
-	StatusReasonConflict      StatusReason = "Conflict"
-	StatusReasonInvalid       StatusReason = "Invalid"
-)
-
-// Ours: reasons for the client errors v0.4 answered with a plain-text 404 or
-// a 500. The names are the ones Kubernetes adopted later.
-const (
-	StatusReasonBadRequest            StatusReason = "BadRequest"
-	StatusReasonMethodNotAllowed      StatusReason = "MethodNotAllowed"
-	StatusReasonGone                  StatusReason = "Gone"
-	StatusReasonRequestEntityTooLarge StatusReason = "RequestEntityTooLarge"
-	StatusReasonUnsupportedMediaType  StatusReason = "UnsupportedMediaType"
-	StatusReasonTimeout               StatusReason = "Timeout"
-	StatusReasonInternalError         StatusReason = "InternalError"
-	StatusReasonServiceUnavailable    StatusReason = "ServiceUnavailable"
-)
-
-// StatusCause is one reason an object was refused; its type goes on the
-// wire under the key "reason".
-type StatusCause struct {
-	Type    CauseType `json:"reason,omitempty"`
-	Message string    `json:"message,omitempty"`
-	Field   string    `json:"field,omitempty"`
-}
-
-// CauseType is the machine-readable kind of a StatusCause.
-type CauseType string
-
-// The v0.4 cause types, one per kind of field error.
-const (
-	CauseTypeFieldValueNotFound     CauseType = "FieldValueNotFound"
-	CauseTypeFieldValueRequired     CauseType = "FieldValueRequired"
-	CauseTypeFieldValueDuplicate    CauseType = "FieldValueDuplicate"
-	CauseTypeFieldValueInvalid      CauseType = "FieldValueInvalid"
-	CauseTypeFieldValueNotSupported CauseType = "FieldValueNotSupported"
-)
 
 // ServerOp is one asynchronous operation the apiserver is tracking.
 type ServerOp struct {

@@ -17,7 +17,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/version"
 )
 
@@ -85,11 +84,11 @@ type Options struct {
 	// handler makes its own, with Go runtime and process metrics, so that
 	// several handlers can live in one test binary.
 	Registry *prometheus.Registry
-	// Faults is the fault switch; when nil the handler makes an empty one,
-	// still adjustable through /admin/faults.
-	Faults *faults.Faults
 	// Version is served at /version (default DefaultVersion).
 	Version *VersionInfo
+	// ValidateServers maps each component that <prefix>/validate checks to
+	// its host:port (default DefaultValidateServers).
+	ValidateServers map[string]string
 	// StopWatches, when closed, ends every watch stream cleanly, as if
 	// the storage had closed it. A server shutting down closes it before
 	// it stops its storage, so that clients see the end of their streams
@@ -97,9 +96,16 @@ type Options struct {
 	StopWatches <-chan struct{}
 }
 
+// NewRegistry returns a metrics registry holding the Go runtime's and the
+// process's collectors, ready for a handler's request metrics.
+func NewRegistry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
+
 // Handle returns the handler serving storage under prefix (normally
-// DefaultPrefix) with the support pages /healthz, /version, /, /metrics and
-// /admin/faults.
+// DefaultPrefix) with the support pages /healthz, /version, / and /metrics.
 func Handle(storage map[string]RESTStorage, prefix string, opts Options) http.Handler {
 	return newAPIServer(storage, prefix, opts)
 }
@@ -113,7 +119,6 @@ type apiServer struct {
 	opts      Options
 	ops       *Operations
 	metrics   *metrics
-	faults    *faults.Faults
 	router    *mux.Router
 }
 
@@ -132,11 +137,10 @@ func newAPIServer(storage map[string]RESTStorage, prefix string, opts Options) *
 		opts.AsyncOpWait = asyncOpWait
 	}
 	if opts.Registry == nil {
-		opts.Registry = prometheus.NewRegistry()
-		opts.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		opts.Registry = NewRegistry()
 	}
-	if opts.Faults == nil {
-		opts.Faults = faults.New(uint64(time.Now().UnixNano()))
+	if opts.ValidateServers == nil {
+		opts.ValidateServers = DefaultValidateServers
 	}
 	if opts.Version == nil {
 		v := DefaultVersion
@@ -144,7 +148,7 @@ func newAPIServer(storage map[string]RESTStorage, prefix string, opts Options) *
 	}
 	served := map[string]RESTStorage{}
 	for name, st := range storage {
-		if name == "watch" || name == "operations" || name == "" || strings.Contains(name, "/") {
+		if name == "watch" || name == "operations" || name == "validate" || name == "" || strings.Contains(name, "/") {
 			glog.Errorf("storage %q cannot be served: the name is reserved or not one path segment", name)
 			continue
 		}
@@ -155,7 +159,6 @@ func newAPIServer(storage map[string]RESTStorage, prefix string, opts Options) *
 		resources = append(resources, name)
 	}
 	sort.Strings(resources)
-	opts.Faults.SetKnownResources(append([]string{"operations"}, resources...)...)
 
 	s := &apiServer{
 		storage:   served,
@@ -164,7 +167,6 @@ func newAPIServer(storage map[string]RESTStorage, prefix string, opts Options) *
 		opts:      opts,
 		ops:       NewOperations(),
 		metrics:   newMetrics(opts.Registry),
-		faults:    opts.Faults,
 	}
 	s.router = s.routes()
 	return s
@@ -189,6 +191,7 @@ func (s *apiServer) routes() *mux.Router {
 	api.Handle("/operations", ops)
 	api.Handle("/operations/", ops)
 	api.Handle("/operations/{id}", ops)
+	api.Handle("/validate", newValidator(s.opts.ValidateServers))
 	api.Handle("/{resource}", rest)
 	api.Handle("/{resource}/", rest)
 	api.Handle("/{resource}/{id}", rest)
@@ -199,7 +202,6 @@ func (s *apiServer) routes() *mux.Router {
 	r.HandleFunc("/healthz", handleHealthz)
 	r.HandleFunc("/version", s.handleVersion)
 	r.Handle("/metrics", promhttp.HandlerFor(s.opts.Registry, promhttp.HandlerOpts{}))
-	r.Handle("/admin/faults", s.faults)
 	r.HandleFunc("/", handleIndex)
 	r.HandleFunc("/index.html", handleIndex)
 	return r

@@ -41,13 +41,12 @@ const (
 )
 
 type metrics struct {
-	requests       *prometheus.CounterVec
-	duration       *prometheus.HistogramVec
-	inflight       prometheus.Gauge
-	watchStreams   *prometheus.GaugeVec
-	watchEvents    *prometheus.CounterVec
-	watchErrors    *prometheus.CounterVec
-	injectedFaults *prometheus.CounterVec
+	requests     *prometheus.CounterVec
+	duration     *prometheus.HistogramVec
+	inflight     prometheus.Gauge
+	watchStreams *prometheus.GaugeVec
+	watchEvents  *prometheus.CounterVec
+	watchErrors  *prometheus.CounterVec
 
 	// components holds the client names seen so far, at most maxComponents.
 	mu         sync.RWMutex
@@ -81,10 +80,6 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Name: "apiserver_watch_errors_total",
 			Help: "Watch streams ended by an ERROR event, by resource and client component; most are 410 Gone, a watch from a version etcd's event window no longer holds.",
 		}, []string{"resource", "component"})),
-		injectedFaults: register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "apiserver_injected_faults_total",
-			Help: "Faults injected by the fault switch, by verb, resource and kind (fail, latency, close_watch).",
-		}, []string{"verb", "resource", "kind"})),
 		components: map[string]bool{},
 	}
 }

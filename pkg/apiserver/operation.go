@@ -46,9 +46,6 @@ func (h *OperationHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		methodNotAllowed(w, req, "GET", "operations are read-only")
 		return
 	}
-	if h.server.injectFaults(w, req, verb, resourceOperations) {
-		return
-	}
 	ops := h.server.ops
 	if !hasID {
 		writeJSON(w, http.StatusOK, ops.List())

@@ -63,9 +63,6 @@ func (h *RESTHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		errorJSON(w, err)
 		return
 	}
-	if h.server.injectFaults(w, req, verb, resource) {
-		return
-	}
 
 	switch verb {
 	case verbList:

@@ -27,9 +27,13 @@ type WatchHandler struct {
 
 // getWatchParams reads the selectors and resourceVersion of a watch.
 //
-// Ours: v0.4 watched everything when a selector did not parse and handed
-// the registry whatever resourceVersion string came; here either mistake
-// is a 400.
+// Ours: v0.4 watched everything when a selector did not parse; here that
+// is a 400, so a typo no longer opens a watch on every object. A
+// resourceVersion that is not a number reached v0.4's registry, which
+// refused it with 422 Invalid on the field resourceVersion; here it is
+// refused before storage with 400 BadRequest, since it is a query
+// parameter and not a field of any object. A client that looked for 422
+// sees 400.
 func getWatchParams(query url.Values) (label, field labels.Selector, resourceVersion uint64, err error) {
 	if label, err = parseSelector("labels", query.Get("labels")); err != nil {
 		return nil, nil, 0, err
@@ -73,9 +77,6 @@ func (h *WatchHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		errorJSON(w, err)
 		return
 	}
-	if h.server.injectFaults(w, req, verbWatch, resource) {
-		return
-	}
 
 	// The request's context names no namespace, so the watch covers all
 	// of them, as v0.4's did; it also ends when the client goes away.
@@ -103,9 +104,9 @@ type WatchServer struct {
 
 // ServeHTTP writes each event as one JSON line and flushes it. The stream
 // ends, and the storage watch is stopped, when the client goes away, when
-// the storage closes the watch, after an ERROR event, when the fault
-// switch closes every watch, or when the server stops its watches to shut
-// down.
+// the storage closes the watch, after an ERROR event, when the server stops
+// its watches to shut down, or when the http.Server's ReadTimeout has
+// passed.
 func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	defer s.watching.Stop()
 	flusher, ok := w.(http.Flusher)
@@ -125,8 +126,8 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	streams.Inc()
 	defer streams.Dec()
 
-	closer := newWatchCloser(s.server)
-	defer closer.stop()
+	timedOut, stopTimer := serverTimeout(req)
+	defer stopTimer()
 	encoder := watchjson.NewEncoder(w)
 	for {
 		select {
@@ -134,13 +135,12 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			return
 		case <-s.server.opts.StopWatches:
 			return
-		case <-closer.changed:
-			closer.rearm()
-		case <-closer.fire:
-			metrics.injectedFaults.WithLabelValues(verbWatch, s.resource, faultCloseWatch).Inc()
-			if glog.V(2) {
-				glog.Infof("fault switch closed a watch on %s", s.resource)
-			}
+		case <-timedOut:
+			// The write deadline passes at the same moment: move it a
+			// little, so the client reads the end of the stream rather
+			// than a cut connection.
+			http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Second))
+			glog.V(2).Infof("the server timeout ended a watch on %s", s.resource)
 			return
 		case event, ok := <-s.watching.ResultChan():
 			if !ok {
@@ -162,35 +162,23 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 }
 
-// watchCloser holds the fault switch's timer for one stream.
-type watchCloser struct {
-	server  *apiServer
-	timer   *time.Timer
-	fire    <-chan time.Time
-	changed <-chan struct{}
-}
-
-func newWatchCloser(s *apiServer) *watchCloser {
-	c := &watchCloser{server: s}
-	c.rearm()
-	return c
-}
-
-// rearm reads the current rules and sets the timer from them.
-func (c *watchCloser) rearm() {
-	c.stop()
-	wait, changed := c.server.faults.WatchClose()
-	c.changed = changed
-	if wait > 0 {
-		c.timer = time.NewTimer(wait)
-		c.fire = c.timer.C
+// serverTimeout returns a channel that fires when the ReadTimeout of the
+// http.Server serving req has passed, and a function that stops its timer.
+// Without a ReadTimeout the channel never fires.
+//
+// In v0.4 (Go 1.3) the stream ended there by itself: the watch handler
+// waited on CloseNotify, whose background read of the connection kept the
+// request's read deadline, so when ReadTimeout passed the read failed and
+// the client counted as gone, events or no events.
+//
+// Ours: today's net/http clears that deadline for its background read, so
+// an idle stream would outlive ReadTimeout; the handler keeps the time
+// itself, from when it starts, which is a moment after the deadline began.
+func serverTimeout(req *http.Request) (<-chan time.Time, func()) {
+	srv, _ := req.Context().Value(http.ServerContextKey).(*http.Server)
+	if srv == nil || srv.ReadTimeout <= 0 {
+		return nil, func() {}
 	}
-}
-
-func (c *watchCloser) stop() {
-	if c.timer != nil {
-		c.timer.Stop()
-		c.timer = nil
-	}
-	c.fire = nil
+	t := time.NewTimer(srv.ReadTimeout)
+	return t.C, func() { t.Stop() }
 }

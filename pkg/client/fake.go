@@ -24,16 +24,11 @@ type FakeAction struct {
 // Fake implements Interface without a server. Set the canned values before
 // use; every call returns Err alongside its answer.
 //
-// Ours: v0.4's Fake appended to a public Actions slice with no lock, which
-// the 2014 manager's goroutine-per-pod would race on. Here the record is
-// guarded by a mutex and read through Actions(), answers are deep copies,
-// every call returns Err (v0.4 did so for services and endpoints only), and
-// the calls v0.4 lacked (pod watch, bindings, endpoint writes, minion
-// writes) are recorded too. create-pod records the pod and get-endpoints the
-// id, where v0.4 recorded nothing. Creates and updates answer a copy of what
-// was sent and gets look the id up in the canned lists, where v0.4 answered
-// empty objects. Watch is a *watch.FakeWatcher so tests can push events,
-// and Version stands in for v0.4's compiled-in version.
+// Ours: v0.4's Fake appended to a public Actions slice with no lock, a race
+// under the manager's goroutine per pod; here a mutex guards the record,
+// read through Actions(). Every call returns Err and is recorded with its
+// argument, answers are deep copies (gets look the id up in the canned
+// lists), and Watch is a *watch.FakeWatcher tests can push events into.
 type Fake struct {
 	Pods      api.PodList
 	Ctrl      api.ReplicationController

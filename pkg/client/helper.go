@@ -43,8 +43,10 @@ type Config struct {
 	// Zero means DefaultPollPeriod; a negative value turns polling off, so
 	// a 202 comes back as a StatusError.
 	PollPeriod time.Duration
-	// Timeout bounds a sync request on the server and the polling of an
-	// operation on the client. Zero means DefaultTimeout.
+	// Timeout bounds a sync request on the server (sent as timeout=). It
+	// does not bound the polling of an operation, which goes on, as in
+	// v0.4, until the server stops answering "working". Zero means
+	// DefaultTimeout.
 	Timeout time.Duration
 
 	// QPS and Burst size a client-side token bucket. QPS 0 means no limit.
@@ -59,8 +61,9 @@ type Config struct {
 // zero unless a caller set it, so sync requests carried no timeout and the
 // server's 30 s applied.
 //
-// Ours: Timeout defaults to v0.2's 20 s in every build, and also bounds the
-// client's polling (v0.4 polled for as long as the server said "working").
+// Ours: Timeout defaults to v0.2's 20 s in every build. It only travels with
+// sync requests, so a server told to wait answers after 20 s instead of 30;
+// the client then polls the operation like any other.
 const (
 	DefaultPollPeriod = 2 * time.Second
 	DefaultTimeout    = 20 * time.Second

@@ -229,10 +229,17 @@ func (r *Request) newHTTPRequest() (*http.Request, error) {
 }
 
 // Do sends the request and returns its result. A "working" Status with an
-// operation id is followed: sleep PollPeriod, GET /operations/<id>, again,
-// until the operation answers or Timeout has passed.
+// operation id is followed, as v0.4 followed it: sleep PollPeriod, GET
+// /operations/<id>, again, for as long as the server answers "working".
+// Only an answer that is not "working" (the result, or any error: the
+// operation expired, the server went away) or the request's context ends
+// the polling; Timeout does not.
+//
+// No client-side limit is the 2014 behaviour the legacy manager depends on:
+// its sync waits for every create it sent, so the next tick lists the pods
+// only after the slow creates have landed. A client that gave up after
+// Timeout would let that tick create the same pods again.
 func (r *Request) Do() Result {
-	start := time.Now()
 	for {
 		if r.err != nil {
 			return Result{err: r.err}
@@ -245,13 +252,6 @@ func (r *Request) Do() Result {
 		id, working := operationID(err)
 		if !working || r.pollPeriod == 0 {
 			return Result{body: body, err: err}
-		}
-		// Ours: v0.4 polled for as long as the server kept answering
-		// "working". A client that gives up after Timeout does not hang
-		// a component on an operation the server lost.
-		if r.timeout > 0 && time.Since(start) >= r.timeout {
-			return Result{err: apierrors.NewTimeout(fmt.Sprintf(
-				"operation %s did not finish within %v; the server may still complete it", id, r.timeout))}
 		}
 		// Ours: logged at V(2) where v0.4 logged every poll at Info; a
 		// resize to 1000 pods polls about a thousand times.

@@ -112,17 +112,49 @@ func TestPollPeriodZeroHandsTheWorkingStatusBack(t *testing.T) {
 	}
 }
 
-func TestPollingGivesUpAfterTimeout(t *testing.T) {
+// In v0.4 nothing but the server's answer ended the polling: a create that
+// took longer than the client's timeout still came back as the pod.
+func TestPollingGoesOnPastTheTimeoutUntilTheOperationAnswers(t *testing.T) {
+	var polls int32
+	var pastTimeout atomic.Bool
+	start := time.Now()
 	s := newStubServer(t, func(w http.ResponseWriter, r *http.Request) {
-		writeObject(t, w, http.StatusAccepted, working("9"))
+		if r.Method == "POST" {
+			writeObject(t, w, http.StatusAccepted, working("9"))
+			return
+		}
+		atomic.AddInt32(&polls, 1)
+		if time.Since(start) < 100*time.Millisecond {
+			writeObject(t, w, http.StatusAccepted, working("9"))
+			return
+		}
+		pastTimeout.Store(true)
+		writeObject(t, w, http.StatusOK, &api.Pod{TypeMeta: api.TypeMeta{ID: "late"}})
 	})
-	c := newTestClient(t, s, func(c *Config) { c.Timeout = 20 * time.Millisecond })
-	_, err := c.CreatePod(api.NewDefaultContext(), &api.Pod{})
-	if apierrors.CodeOf(err) != http.StatusGatewayTimeout || !strings.Contains(err.Error(), "operation 9") {
-		t.Fatalf("want a timeout naming operation 9, got %v", err)
+	c := newTestClient(t, s, func(c *Config) { c.Timeout = 10 * time.Millisecond; c.PollPeriod = time.Millisecond })
+	pod, err := c.CreatePod(api.NewDefaultContext(), &api.Pod{})
+	if err != nil || pod.ID != "late" {
+		t.Fatalf("want the pod the operation made, got %+v, %v", pod, err)
 	}
-	if n := s.count(); n < 2 {
-		t.Errorf("want at least one poll before giving up, got %d requests", n)
+	if !pastTimeout.Load() || atomic.LoadInt32(&polls) < 2 {
+		t.Errorf("want polls past the timeout, got %d", atomic.LoadInt32(&polls))
+	}
+}
+
+func TestPollingStopsAtTheFirstAnswerThatIsNotWorking(t *testing.T) {
+	s := newStubServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == "POST" {
+			writeObject(t, w, http.StatusAccepted, working("3"))
+			return
+		}
+		writeObject(t, w, http.StatusNotFound, apierrorsStatus(apierrors.NewNotFound("operation", "3")))
+	})
+	_, err := newTestClient(t, s, nil).CreatePod(api.NewDefaultContext(), &api.Pod{})
+	if !apierrors.IsNotFound(err) {
+		t.Fatalf("want the NotFound of the lost operation, got %v", err)
+	}
+	if n := s.count(); n != 2 {
+		t.Errorf("want the create and one poll, got %d requests", n)
 	}
 }
 
@@ -255,7 +287,7 @@ func TestBodyAcceptsObjectsBytesReadersAndFileNames(t *testing.T) {
 		{"file name", file, `{"kind":"Pod","id":"fromfile"}`},
 		{"bytes", []byte(`{"id":"b"}`), `{"id":"b"}`},
 		{"reader", bytes.NewBufferString(`{"id":"r"}`), `{"id":"r"}`},
-		{"object", &api.Minion{TypeMeta: api.TypeMeta{ID: "m"}}, `{"kind":"Minion","id":"m","creationTimestamp":null,"apiVersion":"v1beta1"}`},
+		{"object", &api.Minion{TypeMeta: api.TypeMeta{ID: "m"}}, `{"kind":"Minion","id":"m","creationTimestamp":null,"apiVersion":"v1beta1","resources":{}}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

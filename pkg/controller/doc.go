@@ -8,7 +8,16 @@
 // to create or delete, with no bound and no memory of what it already asked
 // for. Built with -tags modern it is today's design instead: shared
 // informers, a rate-limited workqueue, expectations, ControllerRef, slow-start
-// batches and a burst cap. Files that differ come in pairs
-// (replication_controller.go / replication_controller_modern.go); what both
-// builds share is untagged.
+// batches and a burst cap.
+//
+// The 2014 manager is two files: replication_controller.go (the watch, the
+// tick, the sync) and pod_control.go (a create or delete per call), which
+// upstream kept in the one file. Today's design is split by concern into the _modern.go files:
+// replication_controller_modern.go (informers, workqueue, workers),
+// replication_handlers_modern.go (what each pod or controller event
+// enqueues), replication_manage_modern.go (slow start, burst cap, ranked
+// deletion), replication_status_modern.go (status writes),
+// expectations_modern.go, controller_ref_manager_modern.go (adopt and
+// release), controller_utils_modern.go (active pods and their ranking) and
+// pod_control_modern.go. metrics.go, untagged, is what both builds share.
 package controller

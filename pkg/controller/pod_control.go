@@ -31,7 +31,8 @@ type RealPodControl struct {
 
 // createReplica posts a pod built from the controller's template. The pod has
 // no id: the apiserver assigns one. An error is logged and forgotten; the
-// next sync will notice the pod is still missing and try again.
+// next sync will notice the pod is still missing and try again. The log line
+// is v0.4's: the error as a Go value, naming neither controller nor pod.
 func (r RealPodControl) createReplica(ctx api.Context, controllerSpec api.ReplicationController) {
 	pod := &api.Pod{
 		DesiredState: controllerSpec.DesiredState.PodTemplate.DesiredState,
@@ -40,7 +41,7 @@ func (r RealPodControl) createReplica(ctx api.Context, controllerSpec api.Replic
 	podCreates.Inc()
 	if _, err := r.kubeClient.CreatePod(ctx, pod); err != nil {
 		podCreateErrors.Inc()
-		glog.Errorf("failed to create a replica of %s: %v", controllerSpec.ID, err)
+		glog.Errorf("%#v\n", err)
 	}
 }
 
@@ -52,8 +53,10 @@ func (r RealPodControl) createReplica(ctx api.Context, controllerSpec api.Replic
 // Ours: v0.4 wrote the extra label into the template's own map, shared by
 // every goroutine creating a replica of that controller at the same moment.
 // Today's Go runtime stops the process on such concurrent map writes, so the
-// labels are copied first (as v0.5 did, kubernetes/kubernetes commit
-// 1ffc82dfe, which also dropped the extra label).
+// labels are copied first, as upstream did from kubernetes/kubernetes commit
+// 1ffc82dfe (October 2014, after v0.4). The extra label itself went a little
+// later, in e2365b1f9 (kubernetes/kubernetes#1830, merged 2014-10-27), and
+// v0.5 no longer stamped it.
 func replicaLabels(controllerSpec api.ReplicationController) map[string]string {
 	template := controllerSpec.DesiredState.PodTemplate.Labels
 	if template == nil {

@@ -4,8 +4,10 @@ package controller
 
 // Follows kubernetes/kubernetes pkg/controller/replication_controller.go as
 // of v0.4 (commit 4452163, October 2014). Names, control flow and constants
-// are upstream's; the code and the commentary are this project's. The
-// modern design is in replication_controller_modern.go (-tags modern).
+// are upstream's; the code and the commentary are this project's. Log
+// messages keep v0.4's wording and levels, capitals and %#v dumps included,
+// so a 2014 log reads the same. The modern design is in
+// replication_controller_modern.go (-tags modern).
 
 import (
 	"sync"
@@ -56,8 +58,12 @@ func (rm *ReplicationManager) Run(period time.Duration) {
 	// than queueing up.
 	rm.syncTime = time.Tick(period)
 	// The resourceVersion outlives each watch, so a restarted watch resumes
-	// after the last event it saw. "0" (here, 0) asks the apiserver for the
-	// current state first, which syncs every controller at start-up.
+	// after the last event it saw. v0.4 started from "", which its registry
+	// read as "send the current state first", so every controller is synced
+	// at start-up.
+	//
+	// Ours: the client takes the version as a number, and 0 stands for
+	// v0.4's empty string; the apiserver answers both alike.
 	resourceVersion := uint64(0)
 	// util.Forever calls watchControllers again, after sleeping the period,
 	// whenever it returns: when the watch stream ends or cannot be opened.
@@ -79,7 +85,7 @@ func (rm *ReplicationManager) watchControllers(resourceVersion *uint64) {
 		// Five seconds here, then the period in util.Forever: a manager that
 		// cannot reach the apiserver retries every 15 s, and runs no
 		// periodic sync meanwhile, because the tick is only read below.
-		glog.Errorf("unexpected failure to watch: %v", err)
+		glog.Errorf("Unexpected failure to watch: %v", err)
 		time.Sleep(5 * time.Second)
 		return
 	}
@@ -103,7 +109,7 @@ func (rm *ReplicationManager) watchControllers(resourceVersion *uint64) {
 				// from the last resourceVersion, one period from now.
 				return
 			}
-			glog.V(4).Infof("got watch: %#v", event)
+			glog.V(4).Infof("Got watch: %#v", event)
 			rc, ok := event.Object.(*api.ReplicationController)
 			if !ok {
 				// An ERROR event lands here: its object is a Status, not a
@@ -113,7 +119,7 @@ func (rm *ReplicationManager) watchControllers(resourceVersion *uint64) {
 				// moved past that version, every retry fails the same way
 				// (etcd-io/etcd#925) and only the tick keeps the manager
 				// working.
-				glog.Errorf("unexpected object in the watch stream: %#v", event.Object)
+				glog.Errorf("unexpected object: %#v", event.Object)
 				continue
 			}
 			// Remember where we are, so a reconnect resumes here.
@@ -122,7 +128,7 @@ func (rm *ReplicationManager) watchControllers(resourceVersion *uint64) {
 			// synced like any other: the deleted controller's pods are left
 			// in place, and even topped up to its last replica count. After
 			// that nothing owns them — no later pass lists that controller.
-			glog.V(4).Infof("about to sync from watch: %v", rc.ID)
+			glog.V(4).Infof("About to sync from watch: %v", rc.ID)
 			rm.syncHandler(*rc)
 		}
 	}
@@ -164,7 +170,7 @@ func (rm *ReplicationManager) syncReplicationController(controllerSpec api.Repli
 		// expectations recording what is in flight (#6866).
 		wait := sync.WaitGroup{}
 		wait.Add(diff)
-		glog.V(2).Infof("too few replicas, creating %d", diff)
+		glog.V(2).Infof("Too few replicas, creating %d\n", diff)
 		for i := 0; i < diff; i++ {
 			go func() {
 				defer wait.Done()
@@ -179,7 +185,7 @@ func (rm *ReplicationManager) syncReplicationController(controllerSpec api.Repli
 		// pending and not-ready pods go first (2015), spreading survivors
 		// across nodes and, since #99212, choosing among equally old pods at
 		// random.
-		glog.V(2).Infof("too many replicas, deleting %d", diff)
+		glog.V(2).Infof("Too many replicas, deleting %d\n", diff)
 		wait := sync.WaitGroup{}
 		wait.Add(diff)
 		for i := 0; i < diff; i++ {
@@ -211,7 +217,7 @@ func (rm *ReplicationManager) synchronize() {
 	ctx := api.NewContext()
 	list, err := rm.kubeClient.ListReplicationControllers(ctx, labels.Everything())
 	if err != nil {
-		glog.Errorf("synchronization error: %v", err)
+		glog.Errorf("Synchronization error: %v (%#v)", err, err)
 		return
 	}
 	controllerSpecs = list.Items
@@ -222,7 +228,7 @@ func (rm *ReplicationManager) synchronize() {
 			defer wg.Done()
 			glog.V(4).Infof("periodic sync of %v", controllerSpecs[ix].ID)
 			if err := rm.syncHandler(controllerSpecs[ix]); err != nil {
-				glog.Errorf("error synchronizing: %v", err)
+				glog.Errorf("Error synchronizing: %#v", err)
 			}
 		}(ix)
 	}

@@ -281,10 +281,11 @@ func ExecuteAPIRequest(ctx api.Context, c *client.Client, args []string, opts *O
 		if err != nil {
 			return true, err
 		}
-		// Ours: v0.4 logged this through glog.Infof, which by default
-		// went to a log file under /tmp; -verbose now shows it on stderr.
+		// Ours: v0.4 logged this with glog.Infof, and since every v0.4
+		// binary logged to stderr it appeared there behind glog's line
+		// header; here it is the same text on stderr without the header.
 		if opts.Verbose {
-			fmt.Fprintf(opts.Stderr, "parsed config file successfully; sending:\n%s\n", data)
+			fmt.Fprintf(opts.Stderr, "Parsed config file successfully; sending:\n%s\n", data)
 		}
 		r.Body(data)
 	}

@@ -21,7 +21,6 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
-	"sigs.k8s.io/yaml"
 )
 
 // GetServerVersion reads the apiserver's version.
@@ -194,7 +193,7 @@ func ResizeController(ctx api.Context, name string, replicas int, c client.Inter
 }
 
 func printYAML(obj interface{}, out io.Writer) error {
-	data, err := yaml.Marshal(obj)
+	data, err := MarshalYAML(obj)
 	if err != nil {
 		return err
 	}

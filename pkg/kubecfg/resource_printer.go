@@ -64,10 +64,11 @@ func (y *YAMLPrinter) Print(data []byte, w io.Writer) error {
 	return err
 }
 
-// PrintObj writes obj as YAML. Decoded objects carry no kind or apiVersion,
-// so neither appears, as in 2014.
+// PrintObj writes obj as v0.4 did (see MarshalYAML): keys in the order of
+// the object's fields, resourceVersion quoted. Decoded objects carry no kind
+// or apiVersion, so neither appears, as in 2014.
 func (y *YAMLPrinter) PrintObj(obj api.Object, w io.Writer) error {
-	output, err := yaml.Marshal(obj)
+	output, err := MarshalYAML(obj)
 	if err != nil {
 		return err
 	}

@@ -26,19 +26,24 @@ type realServer struct {
 	client *http.Client
 }
 
+// bodyReadTimeout is short, so that the stalled body's case ends soon, yet
+// far longer than the largest bad body (3 MB) takes to arrive on a busy
+// machine: a 413 must not turn into a 408.
+const bodyReadTimeout = 3 * time.Second
+
 func startRealServer(t *testing.T) *realServer {
 	t.Helper()
 	helper := rt.NewHelper(t, etcdURL)
-	srv := httptest.NewServer(apiserver.Handle(NewStorage(helper), apiserver.DefaultPrefix, apiserver.Options{BodyReadTimeout: time.Second}))
+	srv := httptest.NewServer(apiserver.Handle(NewStorage(helper), apiserver.DefaultPrefix, apiserver.Options{BodyReadTimeout: bodyReadTimeout}))
 	t.Cleanup(srv.Close)
 	return &realServer{url: srv.URL, helper: helper, client: srv.Client()}
 }
 
 // do sends one request and returns the code and body; it fails t if no
-// answer comes within 10 s.
+// answer comes within 60 s.
 func (s *realServer) do(t *testing.T, method, path string, body io.Reader, header ...string) (int, []byte) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, s.url+path, body)
 	if err != nil {

@@ -31,8 +31,12 @@ func CheckNamespace(ctx api.Context, kind string, meta *api.TypeMeta) error {
 // stamps a new one with its creation time and a uid.
 //
 // Ours: v0.4 failed such a create deep in storage with a plain error (a
-// 500); it is a 422 on the field here. The uid did not exist in 2014's
-// objects; the modern build's ownerReferences point at it.
+// 500); it is a 422 on the field here. v0.4's objects had a uid field
+// (kubernetes/kubernetes commit 0a4d4b43f, 2014-10-03), but its server
+// never filled it, and its v1beta1 conversion dropped any uid a client
+// sent, so no 2014 answer carried one. Here every object gets a uid on
+// create and every answer shows it, because the modern build's
+// ownerReferences point at it.
 func BeforeCreate(kind string, meta *api.TypeMeta) error {
 	if meta.ResourceVersion != 0 {
 		return apierrors.NewInvalid(kind, meta.ID, apierrors.ErrorList{apierrors.NewFieldInvalid("resourceVersion", meta.ResourceVersion)})

@@ -4,8 +4,9 @@ package service
 
 // Follows kubernetes/kubernetes pkg/service/endpoints_controller.go as of
 // v0.4 (commit 4452163, October 2014), when it had just moved from the
-// apiserver into the controller-manager. The modern controller is in
-// endpoints_controller_modern.go (-tags modern).
+// apiserver into the controller-manager. Log messages keep v0.4's wording
+// and levels. The modern controller is in endpoints_controller_modern.go
+// (-tags modern).
 
 import (
 	"net"
@@ -48,7 +49,7 @@ func (e *EndpointController) SyncServiceEndpoints() error {
 	services, err := e.client.ListServices(ctx, labels.Everything())
 	if err != nil {
 		errorsTotal.Inc()
-		glog.Errorf("failed to list services: %v", err)
+		glog.Errorf("Failed to list services: %v", err)
 		return err
 	}
 	var resultErr error
@@ -60,7 +61,7 @@ func (e *EndpointController) SyncServiceEndpoints() error {
 			// One service's failure does not stop the pass; the last error
 			// is returned at the end (util.Forever ignores it).
 			errorsTotal.Inc()
-			glog.Errorf("error syncing service %s, skipping: %v", service.ID, err)
+			glog.Errorf("Error syncing service: %#v, skipping.", service)
 			resultErr = err
 			continue
 		}
@@ -68,13 +69,15 @@ func (e *EndpointController) SyncServiceEndpoints() error {
 		for _, pod := range pods.Items {
 			port, err := findPort(&pod.DesiredState.Manifest, service.ContainerPort)
 			if err != nil {
-				glog.Errorf("failed to find a port of pod %s for service %s: %v", pod.ID, service.ID, err)
+				glog.Errorf("Failed to find port for service: %v, %v", service, err)
 				continue
 			}
 			// A pod without an IP is not running yet (or not scheduled); it
-			// is left out, and joins the list on a later pass.
+			// is left out, and joins the list on a later pass. v0.4 logged
+			// this ordinary state as an error, the whole pod with it, for
+			// every such pod at every pass.
 			if len(pod.CurrentState.PodIP) == 0 {
-				glog.V(4).Infof("pod %s has no IP yet, leaving it out of %s", pod.ID, service.ID)
+				glog.Errorf("Failed to find an IP for pod: %v", pod)
 				continue
 			}
 			endpoints = append(endpoints, net.JoinHostPort(pod.CurrentState.PodIP, strconv.Itoa(port)))
@@ -83,7 +86,7 @@ func (e *EndpointController) SyncServiceEndpoints() error {
 		if err != nil {
 			if !errors.IsNotFound(err) {
 				errorsTotal.Inc()
-				glog.Errorf("error getting endpoints of %s: %v", service.ID, err)
+				glog.Errorf("Error getting endpoints: %#v", err)
 				continue
 			}
 			currentEndpoints = &api.Endpoints{TypeMeta: api.TypeMeta{ID: service.ID}}
@@ -101,7 +104,7 @@ func (e *EndpointController) SyncServiceEndpoints() error {
 			_, err = e.client.CreateEndpoints(nsCtx, newEndpoints)
 		} else {
 			if endpointsEqual(currentEndpoints, endpoints) {
-				glog.V(4).Infof("endpoints of %s are unchanged, skipping the update", service.ID)
+				glog.V(2).Infof("endpoints are equal for %s, skipping update", service.ID)
 				continue
 			}
 			writes.WithLabelValues("PUT").Inc()
@@ -109,7 +112,7 @@ func (e *EndpointController) SyncServiceEndpoints() error {
 		}
 		if err != nil {
 			errorsTotal.Inc()
-			glog.Errorf("error writing endpoints of %s: %v", service.ID, err)
+			glog.Errorf("Error updating endpoints: %#v", err)
 			continue
 		}
 	}

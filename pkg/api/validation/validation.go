@@ -101,10 +101,13 @@ func validateEnv(vars []api.EnvVar) errs.ErrorList {
 	for i := range vars {
 		ev := &vars[i]
 		vErrs := errs.ErrorList{}
-		// v1beta1 still accepted the older "key" for the name.
-		if ev.Name == "" && ev.Key != "" {
+		// v1beta1 still accepted the older "key" for the name. v0.4 read
+		// "name", or "key" when "name" was empty, and wrote the name back
+		// under both, so a stored entry carries both keys.
+		if ev.Name == "" {
 			ev.Name = ev.Key
 		}
+		ev.Key = ev.Name
 		if ev.Name == "" {
 			vErrs = append(vErrs, errs.NewFieldRequired("name", ev.Name))
 		} else if !util.IsCIdentifier(ev.Name) {
@@ -125,6 +128,14 @@ func validateVolumeMounts(mounts []api.VolumeMount, volumes map[string]bool) err
 		} else if !volumes[mnt.Name] {
 			mErrs = append(mErrs, errs.NewFieldNotFound("name", mnt.Name))
 		}
+		// v1beta1 still accepted the older "path" for the mount path. v0.4
+		// read "mountPath", or "path" when "mountPath" was empty, wrote the
+		// result back under both, and dropped "mountType".
+		if mnt.MountPath == "" {
+			mnt.MountPath = mnt.Path
+		}
+		mnt.Path = mnt.MountPath
+		mnt.MountType = ""
 		if mnt.MountPath == "" {
 			mErrs = append(mErrs, errs.NewFieldRequired("mountPath", mnt.MountPath))
 		}
@@ -252,7 +263,7 @@ func ValidateService(service *api.Service) errs.ErrorList {
 		allErrs = append(allErrs, errs.NewFieldRequired("selector", service.Selector))
 	}
 	allErrs = append(allErrs, validateLabels("labels", service.Labels)...)
-	allErrs = append(allErrs, validateLabels("selector", service.Selector)...)
+	allErrs = append(allErrs, validateSelector("selector", service.Selector)...)
 	return allErrs
 }
 
@@ -283,7 +294,7 @@ func ValidateReplicationControllerState(state *api.ReplicationControllerState) e
 	if state.MinReadySeconds < 0 {
 		allErrs = append(allErrs, errs.NewFieldInvalid("minReadySeconds", state.MinReadySeconds))
 	}
-	allErrs = append(allErrs, validateLabels("replicaSelector", state.ReplicaSelector)...)
+	allErrs = append(allErrs, validateSelector("replicaSelector", state.ReplicaSelector)...)
 	allErrs = append(allErrs, validateLabels("podTemplate.labels", state.PodTemplate.Labels)...)
 	allErrs = append(allErrs, ValidateManifest(&state.PodTemplate.DesiredState.Manifest).Prefix("podTemplate.desiredState.manifest")...)
 	return allErrs

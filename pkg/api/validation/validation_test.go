@@ -128,3 +128,40 @@ func TestInvalidErrorCarriesOneCausePerField(t *testing.T) {
 		t.Errorf("message %q", status.Message)
 	}
 }
+
+func TestLabelValuesAreAcceptedAsIn2014ButSelectorsMustParse(t *testing.T) {
+	rc := validController()
+	rc.DesiredState.PodTemplate.Labels["uses"] = "redisslave,redis-master"
+	rc.Labels = map[string]string{"note": "a=b!c," + strings.Repeat("x", 100)}
+	if list := ValidateReplicationController(rc); len(list) != 0 {
+		t.Errorf("labels v0.4 stored were refused: %v", list.ToError())
+	}
+	rc = validController()
+	rc.DesiredState.ReplicaSelector["uses"] = "redisslave,redis-master"
+	rc.DesiredState.PodTemplate.Labels["uses"] = "redisslave,redis-master"
+	if got := fields(ValidateReplicationController(rc)); got != "desiredState.replicaSelector[uses]" {
+		t.Errorf("a selector no query can express: fields %q", got)
+	}
+	svc := &api.Service{TypeMeta: api.TypeMeta{ID: "frontend", Namespace: "default"}, Port: 80, Selector: map[string]string{"name": "a,b"}}
+	if got := fields(ValidateService(svc)); got != "selector[name]" {
+		t.Errorf("service selector: fields %q", got)
+	}
+}
+
+func TestOldMountPathAndEnvKeyAreConvertedAsV04Did(t *testing.T) {
+	rc := validController()
+	m := &rc.DesiredState.PodTemplate.DesiredState.Manifest
+	m.Volumes = []api.Volume{{Name: "data", Source: &api.VolumeSource{EmptyDir: &api.EmptyDir{}}}}
+	m.Containers[0].VolumeMounts = []api.VolumeMount{{Name: "data", Path: "/data", MountType: "LOCAL"}}
+	m.Containers[0].Env = []api.EnvVar{{Key: "MODE", Value: "old"}, {Name: "LEVEL", Value: "new"}}
+	if list := ValidateReplicationController(rc); len(list) != 0 {
+		t.Fatal(list.ToError())
+	}
+	if got, want := m.Containers[0].VolumeMounts[0], (api.VolumeMount{Name: "data", MountPath: "/data", Path: "/data"}); got != want {
+		t.Errorf("mount %+v, want %+v", got, want)
+	}
+	env := m.Containers[0].Env
+	if env[0] != (api.EnvVar{Name: "MODE", Key: "MODE", Value: "old"}) || env[1] != (api.EnvVar{Name: "LEVEL", Key: "LEVEL", Value: "new"}) {
+		t.Errorf("env %+v", env)
+	}
+}

@@ -31,6 +31,10 @@ type Calibration struct {
 	// largest scale-up size of the plan (nil when scale-up is not run).
 	Reference      *ReferenceScaleUp `json:"reference,omitempty"`
 	ReferenceSetup string            `json:"referenceSetup,omitempty"`
+	// ListCosts are one LIST of ListPods running pods, read as v0.4 read
+	// them and as stored.
+	ListCosts []ListCost `json:"listCosts,omitempty"`
+	ListSetup string     `json:"listSetup,omitempty"`
 }
 
 // Level is one target at one concurrency.
@@ -178,6 +182,17 @@ func (r *Runner) calibrateStack(ctx context.Context, dir string, p *Plan) (*Cali
 		r.say("  reference scale-up of %d pods, no manager, %d clients: all created after %.2f s, all running after %.2f s",
 			ref.Replicas, FloorClients, ref.CreateSeconds, ref.RunningSeconds)
 		cal.Reference, cal.ReferenceSetup = &ref, referenceSetup
+	}
+	for _, path := range []string{ReadV04, ReadStored} {
+		if ctx.Err() != nil {
+			return cal, ctx.Err()
+		}
+		lc, err := calibrateList(ctx, r.Opts.BinDir, filepath.Join(dir, "list-"+path), path, r.Opts.Seed)
+		if err != nil {
+			return cal, fmt.Errorf("LIST of %d pods read %s: %v", ListPods, path, err)
+		}
+		r.say("  %s", lc)
+		cal.ListCosts, cal.ListSetup = append(cal.ListCosts, lc), listSetup
 	}
 	return cal, nil
 }

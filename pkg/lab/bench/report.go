@@ -240,6 +240,17 @@ func calibrationSection(d *document, cal *Calibration, chart *Chart) {
 		d.p(fmt.Sprintf("Manager-less reference scale-up of %d pods: all created after %s s, all running after %s s. %s",
 			ref.Replicas, formatNumber(ref.CreateSeconds), formatNumber(ref.RunningSeconds), cal.ReferenceSetup))
 	}
+	if len(cal.ListCosts) > 0 {
+		d.p("What a read costs: one LIST of every pod, read as v0.4 read pods (the apiserver's default) and as stored " +
+			"(-read_pod_status=false). Setup: " + cal.ListSetup)
+		lt := table{header: []string{"read path", "pods", "LISTs", "p50 ms", "max ms", "KB per answer", "apiserver CPU ms", "MB allocated", "objects allocated", "loopback requests"},
+			numeric: []bool{false, true, true, true, true, true, true, true, true, true}}
+		for _, l := range cal.ListCosts {
+			lt.rows = append(lt.rows, []string{l.ReadPath, fmt.Sprint(l.Pods), fmt.Sprint(l.Lists), formatNumber(l.P50Ms), formatNumber(l.MaxMs),
+				formatNumber(float64(l.Bytes) / 1024), formatNumber(l.CPUMs), formatNumber(l.AllocBytes / 1e6), formatNumber(l.Allocs), formatNumber(l.LoopbackRequests)})
+		}
+		d.table(lt)
+	}
 	for _, l := range cal.Levels {
 		if l.Errors > 0 {
 			d.note(fmt.Sprintf("%s at %d clients: %d requests failed; the first: %s", l.Target, l.Clients, l.Errors, l.FirstError))

@@ -193,7 +193,7 @@ func TestEveryCommandListensOnLoopbackOnlyByDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, upOut := command(t, binary(t, "local-up"), "-bin="+dir, "-dir="+t.TempDir(), "-port="+strconv.Itoa(port), "-example=", "-nodes=1")
+	up, upOut := command(t, binary(t, "local-up"), "-bin="+dir, "-dir="+t.TempDir(), "-port="+strconv.Itoa(port), "-manager_port=0", "-example=", "-nodes=1")
 	// The apiserver with its etcd, the hollow nodes and a manager.
 	expectLoopbackOnly(t, "local-up and its children", waitListening(t, up.Process.Pid, 5, upOut))
 

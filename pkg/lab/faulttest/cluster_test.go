@@ -229,6 +229,7 @@ func (fc *faultCluster) checkNothingLost() {
 // the count is only logged.
 func (fc *faultCluster) checkCreations(fault string) {
 	fc.t.Helper()
+	fc.waitCounted()
 	// A late duplicate create would show within a sync period or two.
 	time.Sleep(3 * time.Second)
 	created, want := fc.created.count(), fc.total()
@@ -239,6 +240,25 @@ func (fc *faultCluster) checkCreations(fault string) {
 	if stacktest.Design == "modern" && created != want {
 		fc.t.Errorf("the modern manager created %d pods for %d replicas: %d extra", created, want, created-want)
 	}
+}
+
+// waitCounted waits until the pod counter has seen every pod the apiserver
+// lists: its watch may trail the list, more so on a busy machine, and a
+// count read before it caught up would miss pods that were created.
+func (fc *faultCluster) waitCounted() {
+	fc.t.Helper()
+	stacktest.Eventually(fc.t, deadline, "the pod counter to see every pod", func() (bool, error) {
+		list, err := fc.c.ListPods(api.NewDefaultContext(), labels.Everything())
+		if err != nil {
+			return false, err
+		}
+		for _, p := range list.Items {
+			if !fc.created.has(p.ID) {
+				return false, fmt.Errorf("pod %s not counted yet", p.ID)
+			}
+		}
+		return true, nil
+	})
 }
 
 // podCounter counts every pod ever added, by id, from a watch of all pods
@@ -308,6 +328,12 @@ func (pc *podCounter) fail(err error) {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	pc.lost = fmt.Errorf("stopped counting: %v", err)
+}
+
+func (pc *podCounter) has(id string) bool {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	return pc.ids[id]
 }
 
 func (pc *podCounter) count() int {

@@ -151,6 +151,7 @@ func TestTheEmbeddedEtcdKeepsEveryObjectAcrossAnAPIServerRestart(t *testing.T) {
 	fc.resize(map[string]int{"web": 4, "db": 3})
 	fc.waitExact(deadline)
 	before := fc.snapshot()
+	fc.waitCounted()
 	created := fc.created.count()
 	if err := fc.st.RestartAPIServer(syscall.SIGKILL); err != nil {
 		t.Fatal(err)

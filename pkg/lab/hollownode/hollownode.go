@@ -93,6 +93,14 @@ func (h *Cluster) NodeName(i int) string {
 	return fmt.Sprintf("%s%d", h.cfg.NamePrefix, i)
 }
 
+// minionResources is the capacity every minion registers with: what v0.4's
+// apiserver gave each minion of -machines by default (-node_milli_cpu=1000,
+// -node_memory=3 GiB). Nothing here schedules by it.
+var minionResources = api.NodeResources{Capacity: api.ResourceList{
+	api.ResourceCPU:    util.NewIntOrStringFromInt(1000),
+	api.ResourceMemory: util.NewIntOrStringFromInt(3 * 1024 * 1024 * 1024),
+}}
+
 // hostIP returns the address of node i: 10.240.x.y.
 func hostIP(i int) string {
 	return net.IPv4(10, 240, byte(i>>8), byte(i)+1).String()
@@ -102,7 +110,7 @@ func hostIP(i int) string {
 func (h *Cluster) Run(stopCh <-chan struct{}) error {
 	ctx := api.NewDefaultContext()
 	for i := 0; i < h.cfg.Nodes; i++ {
-		minion := &api.Minion{TypeMeta: api.TypeMeta{ID: h.NodeName(i)}, HostIP: hostIP(i)}
+		minion := &api.Minion{TypeMeta: api.TypeMeta{ID: h.NodeName(i)}, HostIP: hostIP(i), NodeResources: minionResources}
 		if _, err := h.client.CreateMinion(minion); err != nil && !errors.IsAlreadyExists(err) {
 			return fmt.Errorf("registering minion %s: %v", minion.ID, err)
 		}

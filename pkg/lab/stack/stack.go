@@ -29,9 +29,10 @@ type Config struct {
 	// ControllerManagers is how many controller-managers to start (0: none).
 	ControllerManagers int
 	// ManagerPort is the port the first controller-manager should serve
-	// /healthz and /metrics on (make run asks for the documented 10252).
-	// When it is taken the manager gets a free port instead, and
-	// ManagerURLs says which; 0, and every further manager, take a free one.
+	// /healthz and /metrics on (make run asks for the documented 10252, v0.4's,
+	// which is also where the apiserver's /validate looks). When it is
+	// taken the manager gets a free port instead, and ManagerURLs says
+	// which; 0, and every further manager, take a free one.
 	ManagerPort int
 	// SyncPeriod and EndpointsPeriod are passed to every controller-manager
 	// when set.

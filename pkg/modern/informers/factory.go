@@ -100,160 +100,149 @@ func (f *SharedInformerFactory) Shutdown() {
 
 // Pods returns the shared pod informer.
 func (f *SharedInformerFactory) Pods() coreinformers.PodInformer {
-	return &podInformer{f}
+	return &informer[corelisters.PodLister]{f, pods}
 }
 
 // ReplicationControllers returns the shared replication controller informer.
 func (f *SharedInformerFactory) ReplicationControllers() coreinformers.ReplicationControllerInformer {
-	return &rcInformer{f}
+	return &informer[corelisters.ReplicationControllerLister]{f, replicationControllers}
 }
 
 // Services returns the shared service informer.
 func (f *SharedInformerFactory) Services() coreinformers.ServiceInformer {
-	return &serviceInformer{f}
+	return &informer[corelisters.ServiceLister]{f, services}
 }
 
 // Endpoints returns the shared endpoints informer.
 func (f *SharedInformerFactory) Endpoints() coreinformers.EndpointsInformer {
-	return &endpointsInformer{f}
+	return &informer[corelisters.EndpointsLister]{f, endpoints}
 }
 
-type podInformer struct{ f *SharedInformerFactory }
+// resource says how one resource is listed and watched through our
+// client, how its objects cross to client-go's types, and how its lister
+// reads the cache. L is the lister's type.
+type resource[L any] struct {
+	name    string
+	example runtime.Object
+	list    func(c client.Interface, ctx api.Context) (runtime.Object, error)
+	watch   func(c client.Interface, ctx api.Context, rv uint64) (watch.Interface, error)
+	convert func(obj api.Object) (runtime.Object, bool)
+	lister  func(cache.Indexer) L
+}
 
-func (i *podInformer) Informer() cache.SharedIndexInformer {
+// informer is one resource's shared informer and lister; it satisfies
+// client-go's coreinformers interface for that resource.
+type informer[L any] struct {
+	f *SharedInformerFactory
+	r resource[L]
+}
+
+func (i *informer[L]) Informer() cache.SharedIndexInformer {
 	c := i.f.client
-	return i.f.informerFor("pods", &v1.Pod{}, NewListWatch(
-		func(ctx api.Context) (runtime.Object, error) {
-			list, err := c.ListPods(ctx, labels.Everything())
-			if err != nil {
-				return nil, err
-			}
-			out := &v1.PodList{}
-			out.ResourceVersion = conversion.ResourceVersionToV1(list.ResourceVersion)
-			out.Items = make([]v1.Pod, len(list.Items))
-			for j := range list.Items {
-				out.Items[j] = *conversion.PodToV1(&list.Items[j])
-			}
-			return out, nil
-		},
-		func(ctx api.Context, rv uint64) (watch.Interface, error) {
-			return c.WatchPods(ctx, labels.Everything(), labels.Everything(), rv)
-		},
-		func(obj api.Object) (runtime.Object, bool) {
-			pod, ok := obj.(*api.Pod)
-			if !ok {
-				return nil, false
-			}
-			return conversion.PodToV1(pod), true
-		},
+	return i.f.informerFor(i.r.name, i.r.example, NewListWatch(
+		func(ctx api.Context) (runtime.Object, error) { return i.r.list(c, ctx) },
+		func(ctx api.Context, rv uint64) (watch.Interface, error) { return i.r.watch(c, ctx, rv) },
+		i.r.convert,
 	))
 }
 
-func (i *podInformer) Lister() corelisters.PodLister {
-	return corelisters.NewPodLister(i.Informer().GetIndexer())
+func (i *informer[L]) Lister() L {
+	return i.r.lister(i.Informer().GetIndexer())
 }
 
-type rcInformer struct{ f *SharedInformerFactory }
-
-func (i *rcInformer) Informer() cache.SharedIndexInformer {
-	c := i.f.client
-	return i.f.informerFor("replicationControllers", &v1.ReplicationController{}, NewListWatch(
-		func(ctx api.Context) (runtime.Object, error) {
-			list, err := c.ListReplicationControllers(ctx, labels.Everything())
-			if err != nil {
-				return nil, err
-			}
-			out := &v1.ReplicationControllerList{}
-			out.ResourceVersion = conversion.ResourceVersionToV1(list.ResourceVersion)
-			out.Items = make([]v1.ReplicationController, len(list.Items))
-			for j := range list.Items {
-				out.Items[j] = *conversion.ReplicationControllerToV1(&list.Items[j])
-			}
-			return out, nil
-		},
-		func(ctx api.Context, rv uint64) (watch.Interface, error) {
-			return c.WatchReplicationControllers(ctx, labels.Everything(), labels.Everything(), rv)
-		},
-		func(obj api.Object) (runtime.Object, bool) {
-			rc, ok := obj.(*api.ReplicationController)
-			if !ok {
-				return nil, false
-			}
-			return conversion.ReplicationControllerToV1(rc), true
-		},
-	))
+// items converts every object of a 2014 list.
+func items[O, N any](in []O, convert func(*O) *N) []N {
+	out := make([]N, len(in))
+	for j := range in {
+		out[j] = *convert(&in[j])
+	}
+	return out
 }
 
-func (i *rcInformer) Lister() corelisters.ReplicationControllerLister {
-	return corelisters.NewReplicationControllerLister(i.Informer().GetIndexer())
+// converter turns a 2014 object of type O from a watch event into its
+// client-go form, and refuses any other type.
+func converter[O api.Object, N runtime.Object](convert func(O) N) func(api.Object) (runtime.Object, bool) {
+	return func(obj api.Object) (runtime.Object, bool) {
+		o, ok := obj.(O)
+		if !ok {
+			return nil, false
+		}
+		return convert(o), true
+	}
 }
 
-type serviceInformer struct{ f *SharedInformerFactory }
-
-func (i *serviceInformer) Informer() cache.SharedIndexInformer {
-	c := i.f.client
-	return i.f.informerFor("services", &v1.Service{}, NewListWatch(
-		func(ctx api.Context) (runtime.Object, error) {
-			list, err := c.ListServices(ctx, labels.Everything())
-			if err != nil {
-				return nil, err
-			}
-			out := &v1.ServiceList{}
-			out.ResourceVersion = conversion.ResourceVersionToV1(list.ResourceVersion)
-			out.Items = make([]v1.Service, len(list.Items))
-			for j := range list.Items {
-				out.Items[j] = *conversion.ServiceToV1(&list.Items[j])
-			}
-			return out, nil
-		},
-		func(ctx api.Context, rv uint64) (watch.Interface, error) {
-			return c.WatchServices(ctx, labels.Everything(), labels.Everything(), rv)
-		},
-		func(obj api.Object) (runtime.Object, bool) {
-			svc, ok := obj.(*api.Service)
-			if !ok {
-				return nil, false
-			}
-			return conversion.ServiceToV1(svc), true
-		},
-	))
+var pods = resource[corelisters.PodLister]{
+	name:    "pods",
+	example: &v1.Pod{},
+	list: func(c client.Interface, ctx api.Context) (runtime.Object, error) {
+		list, err := c.ListPods(ctx, labels.Everything())
+		if err != nil {
+			return nil, err
+		}
+		out := &v1.PodList{Items: items(list.Items, conversion.PodToV1)}
+		out.ResourceVersion = conversion.ResourceVersionToV1(list.ResourceVersion)
+		return out, nil
+	},
+	watch: func(c client.Interface, ctx api.Context, rv uint64) (watch.Interface, error) {
+		return c.WatchPods(ctx, labels.Everything(), labels.Everything(), rv)
+	},
+	convert: converter(conversion.PodToV1),
+	lister:  corelisters.NewPodLister,
 }
 
-func (i *serviceInformer) Lister() corelisters.ServiceLister {
-	return corelisters.NewServiceLister(i.Informer().GetIndexer())
+var replicationControllers = resource[corelisters.ReplicationControllerLister]{
+	name:    "replicationControllers",
+	example: &v1.ReplicationController{},
+	list: func(c client.Interface, ctx api.Context) (runtime.Object, error) {
+		list, err := c.ListReplicationControllers(ctx, labels.Everything())
+		if err != nil {
+			return nil, err
+		}
+		out := &v1.ReplicationControllerList{Items: items(list.Items, conversion.ReplicationControllerToV1)}
+		out.ResourceVersion = conversion.ResourceVersionToV1(list.ResourceVersion)
+		return out, nil
+	},
+	watch: func(c client.Interface, ctx api.Context, rv uint64) (watch.Interface, error) {
+		return c.WatchReplicationControllers(ctx, labels.Everything(), labels.Everything(), rv)
+	},
+	convert: converter(conversion.ReplicationControllerToV1),
+	lister:  corelisters.NewReplicationControllerLister,
 }
 
-type endpointsInformer struct{ f *SharedInformerFactory }
-
-func (i *endpointsInformer) Informer() cache.SharedIndexInformer {
-	c := i.f.client
-	return i.f.informerFor("endpoints", &v1.Endpoints{}, NewListWatch(
-		func(ctx api.Context) (runtime.Object, error) {
-			list, err := c.ListEndpoints(ctx, labels.Everything())
-			if err != nil {
-				return nil, err
-			}
-			out := &v1.EndpointsList{}
-			out.ResourceVersion = conversion.ResourceVersionToV1(list.ResourceVersion)
-			out.Items = make([]v1.Endpoints, len(list.Items))
-			for j := range list.Items {
-				out.Items[j] = *conversion.EndpointsToV1(&list.Items[j])
-			}
-			return out, nil
-		},
-		func(ctx api.Context, rv uint64) (watch.Interface, error) {
-			return c.WatchEndpoints(ctx, labels.Everything(), labels.Everything(), rv)
-		},
-		func(obj api.Object) (runtime.Object, bool) {
-			eps, ok := obj.(*api.Endpoints)
-			if !ok {
-				return nil, false
-			}
-			return conversion.EndpointsToV1(eps), true
-		},
-	))
+var services = resource[corelisters.ServiceLister]{
+	name:    "services",
+	example: &v1.Service{},
+	list: func(c client.Interface, ctx api.Context) (runtime.Object, error) {
+		list, err := c.ListServices(ctx, labels.Everything())
+		if err != nil {
+			return nil, err
+		}
+		out := &v1.ServiceList{Items: items(list.Items, conversion.ServiceToV1)}
+		out.ResourceVersion = conversion.ResourceVersionToV1(list.ResourceVersion)
+		return out, nil
+	},
+	watch: func(c client.Interface, ctx api.Context, rv uint64) (watch.Interface, error) {
+		return c.WatchServices(ctx, labels.Everything(), labels.Everything(), rv)
+	},
+	convert: converter(conversion.ServiceToV1),
+	lister:  corelisters.NewServiceLister,
 }
 
-func (i *endpointsInformer) Lister() corelisters.EndpointsLister {
-	return corelisters.NewEndpointsLister(i.Informer().GetIndexer())
+var endpoints = resource[corelisters.EndpointsLister]{
+	name:    "endpoints",
+	example: &v1.Endpoints{},
+	list: func(c client.Interface, ctx api.Context) (runtime.Object, error) {
+		list, err := c.ListEndpoints(ctx, labels.Everything())
+		if err != nil {
+			return nil, err
+		}
+		out := &v1.EndpointsList{Items: items(list.Items, conversion.EndpointsToV1)}
+		out.ResourceVersion = conversion.ResourceVersionToV1(list.ResourceVersion)
+		return out, nil
+	},
+	watch: func(c client.Interface, ctx api.Context, rv uint64) (watch.Interface, error) {
+		return c.WatchEndpoints(ctx, labels.Everything(), labels.Everything(), rv)
+	},
+	convert: converter(conversion.EndpointsToV1),
+	lister:  corelisters.NewEndpointsLister,
 }

@@ -144,10 +144,13 @@ func TestTwoCandidatesElectOneLeaderAndTheOtherTakesOverWhenItLeaves(t *testing.
 	started := 0
 	run := func(ctx context.Context, id string) chan struct{} {
 		done := make(chan struct{})
+		// The lease is long enough that a leader stalled on a busy
+		// machine keeps it; the handover below does not wait for it to
+		// run out, since the leader releases the lock as it leaves.
 		le, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
 			Lock:            newLock(s, id),
-			LeaseDuration:   3 * time.Second,
-			RenewDeadline:   2 * time.Second,
+			LeaseDuration:   60 * time.Second,
+			RenewDeadline:   40 * time.Second,
 			RetryPeriod:     100 * time.Millisecond,
 			ReleaseOnCancel: true,
 			Callbacks: leaderelection.LeaderCallbacks{

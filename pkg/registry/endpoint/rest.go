@@ -63,7 +63,10 @@ func (rs *REST) Watch(ctx api.Context, label, field labels.Selector, resourceVer
 // as v0.4 did.
 //
 // Ours: the object is validated (an id that is a service id, "host:port"
-// entries); v0.4 checked only that the id was set.
+// entries); v0.4 checked only that the id was set. v0.4 also ignored the
+// namespace of endpoints, so the ones its controller wrote had none; here
+// it is checked against the request's and filled in, as for every other
+// resource, and stored endpoints carry "namespace": "default".
 func (rs *REST) Create(ctx api.Context, obj api.Object) (<-chan api.Object, error) {
 	endpoints, ok := obj.(*api.Endpoints)
 	if !ok {

@@ -110,10 +110,10 @@ func (r *Registry) CreatePod(ctx api.Context, pod *api.Pod) error {
 // UpdatePod replaces a pod, compare-and-swap on its resourceVersion. A pod
 // already bound keeps its host whatever the update says.
 //
-// Ours: v0.4 allowed only image changes to a bound pod
-// (validation.ValidatePodUpdate). The hollow nodes update currentState and
-// the modern build writes ownerReferences, so any change is accepted; the
-// host still cannot move. uid and creationTimestamp are kept from the
+// Ours: v0.4 allowed a bound pod's update to change only its labels and
+// its containers' images (validation.ValidatePodUpdate). The hollow nodes
+// update currentState and the modern build writes ownerReferences, so any
+// change is accepted; the host still cannot move. uid and creationTimestamp are kept from the
 // stored pod when the update leaves them out, so that a client that PUTs a
 // hand-written pod does not change the pod's identity.
 func (r *Registry) UpdatePod(ctx api.Context, pod *api.Pod) error {

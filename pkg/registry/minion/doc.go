@@ -3,5 +3,6 @@
 // updated.
 //
 // Follows kubernetes/kubernetes pkg/registry/minion as of v0.4 (October
-// 2014), without its cloud, caching and health-checking registries.
+// 2014), with its caching registry and without its cloud and
+// health-checking ones.
 package minion

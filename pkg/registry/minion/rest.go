@@ -3,9 +3,12 @@ package minion
 // Follows kubernetes/kubernetes pkg/registry/minion/rest.go as of v0.4
 // (October 2014).
 //
-// Ours: v0.4's master wrapped this registry in a health-checking and a
-// caching one that polled each kubelet. Hollow nodes have no kubelet port
-// to poll, so minions are served as stored.
+// Ours: v0.4's master put this registry behind a health-checking one, which
+// called every kubelet's /healthz on each refresh of the minion cache
+// (caching_registry.go) and left out the minions that did not answer.
+// Hollow nodes serve no kubelet port, so every stored minion is listed: a
+// minion stops counting only when it is deleted, and the health checks'
+// calls are missing from the apiserver's load.
 
 import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"

@@ -1,12 +1,8 @@
 package pod
 
 // Follows kubernetes/kubernetes pkg/registry/pod/rest.go as of v0.4
-// (October 2014).
-//
-// Ours: v0.4's REST also asked the kubelets (through a pod cache refreshed
-// every 30 s) for container info, and computed currentState.status, podIP
-// and hostIP from it on every GET and LIST. There are no kubelets here: the
-// hollow nodes write currentState themselves, and it is returned as stored.
+// (October 2014). Every GET and LIST computes each pod's status on the way
+// out, as v0.4 did (status.go); a watch sends pods as stored, as v0.4's did.
 
 import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
@@ -21,11 +17,17 @@ import (
 // REST serves pods.
 type REST struct {
 	registry Registry
+	minions  MinionLister
 }
 
-// NewREST returns the REST storage of pods on registry.
-func NewREST(registry Registry) *REST {
-	return &REST{registry: registry}
+// NewREST returns the REST storage of pods on registry. Reads list the
+// minions through minions, as v0.4's did.
+//
+// Ours: with minions nil, pods are read as stored: no minion LIST, no
+// Terminated for a pod whose minion is gone. Reads then cost less than in
+// 2014; the apiserver's -read_pod_status=false chooses it.
+func NewREST(registry Registry, minions MinionLister) *REST {
+	return &REST{registry: registry, minions: minions}
 }
 
 var (
@@ -81,9 +83,16 @@ func (rs *REST) Delete(ctx api.Context, id string) (<-chan api.Object, error) {
 	}), nil
 }
 
-// Get returns the pod id.
+// Get returns the pod id, with its status computed.
 func (rs *REST) Get(ctx api.Context, id string) (api.Object, error) {
-	return rs.registry.GetPod(ctx, id)
+	pod, err := rs.registry.GetPod(ctx, id)
+	if err != nil || rs.minions == nil {
+		return pod, err
+	}
+	if err := rs.fillStatus(pod); err != nil {
+		return nil, err
+	}
+	return pod, nil
 }
 
 // podFields are the field names pods can be selected by, as v0.4 spelt
@@ -106,13 +115,25 @@ func filterFunc(label, field labels.Selector) func(*api.Pod) bool {
 	}
 }
 
-// List returns the pods that match label and field. Every pod is read and
-// decoded; the selectors only decide what is returned.
+// List returns the pods that match label and field, each with its status
+// computed. Every pod is read and decoded; the selectors only decide what
+// is returned. The statuses are computed one pod after another, each bound
+// pod with its own LIST of the minions: a LIST of 1 000 running pods sends
+// the apiserver 1 000 requests of its own.
 func (rs *REST) List(ctx api.Context, label, field labels.Selector) (api.Object, error) {
 	if err := registry.CheckFields("pods", field, podFields...); err != nil {
 		return nil, err
 	}
-	return rs.registry.ListPodsPredicate(ctx, filterFunc(label, field))
+	pods, err := rs.registry.ListPodsPredicate(ctx, filterFunc(label, field))
+	if err != nil || rs.minions == nil {
+		return pods, err
+	}
+	for i := range pods.Items {
+		if err := rs.fillStatus(&pods.Items[i]); err != nil {
+			return nil, err
+		}
+	}
+	return pods, nil
 }
 
 // Watch watches the pods that match label and field.
@@ -126,8 +147,9 @@ func (rs *REST) Watch(ctx api.Context, label, field labels.Selector, resourceVer
 // Update replaces a pod; the update must carry the pod's current
 // resourceVersion.
 //
-// Ours: v0.4 could update a pod only while it was unscheduled, or change
-// the images of a scheduled one; see UpdatePod in registry/etcd.
+// Ours: v0.4 could update a pod freely only while it was unscheduled; of a
+// scheduled one it could change only the labels and the images. Here any
+// change is accepted; see UpdatePod in registry/etcd.
 func (rs *REST) Update(ctx api.Context, obj api.Object) (<-chan api.Object, error) {
 	pod, ok := obj.(*api.Pod)
 	if !ok {

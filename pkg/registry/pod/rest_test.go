@@ -15,7 +15,7 @@ import (
 
 func newStorage(t *testing.T) (*REST, *etcd.Registry) {
 	registry := etcd.NewRegistry(rt.NewHelper(t, etcdURL))
-	return NewREST(registry), registry
+	return NewREST(registry, nil), registry
 }
 
 var ctx = rt.Ctx()
