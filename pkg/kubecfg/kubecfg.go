@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
@@ -175,21 +176,39 @@ func StopController(ctx api.Context, name string, c client.Interface, out io.Wri
 	return ResizeController(ctx, name, 0, c, out)
 }
 
+// resizeAttempts bounds how often ResizeController reads and writes again
+// after a conflict.
+const resizeAttempts = 5
+
 // ResizeController sets the replicas of the controller name and prints
 // what the server stored, as YAML. It reads first, to send back the
 // resourceVersion; a concurrent change makes the write fail with a
 // conflict rather than overwrite it.
+//
+// Ours: on a conflict it reads and writes again, up to resizeAttempts
+// times. v0.4 failed at once, which was rare in 2014, when nothing else
+// wrote a controller; today's manager writes the controller's status as
+// its pods come and go, so a resize or stop under DESIGN=modern often
+// lost that race.
 func ResizeController(ctx api.Context, name string, replicas int, c client.Interface, out io.Writer) error {
-	controller, err := c.GetReplicationController(ctx, name)
-	if err != nil {
-		return err
+	var err error
+	for attempt := 0; attempt < resizeAttempts; attempt++ {
+		var controller *api.ReplicationController
+		controller, err = c.GetReplicationController(ctx, name)
+		if err != nil {
+			return err
+		}
+		controller.DesiredState.Replicas = replicas
+		var controllerOut *api.ReplicationController
+		controllerOut, err = c.UpdateReplicationController(ctx, controller)
+		if err == nil {
+			return printYAML(controllerOut, out)
+		}
+		if !apierrors.IsConflict(err) {
+			return err
+		}
 	}
-	controller.DesiredState.Replicas = replicas
-	controllerOut, err := c.UpdateReplicationController(ctx, controller)
-	if err != nil {
-		return err
-	}
-	return printYAML(controllerOut, out)
+	return err
 }
 
 func printYAML(obj interface{}, out io.Writer) error {

@@ -2,6 +2,7 @@ package kubecfg
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 )
@@ -344,4 +346,36 @@ func TestLoadAuthInfoReadsTheFileOrPromptsAndWritesIt(t *testing.T) {
 			t.Errorf("auth file mode: %v, %v", info.Mode(), err)
 		}
 	})
+}
+
+// conflicting fails the first conflicts updates with a 409, as a write of
+// today's manager between resize's read and write makes the apiserver do.
+type conflicting struct {
+	*client.Fake
+	conflicts, updates int
+}
+
+func (c *conflicting) UpdateReplicationController(ctx api.Context, rc *api.ReplicationController) (*api.ReplicationController, error) {
+	c.updates++
+	if c.updates <= c.conflicts {
+		return nil, apierrors.NewConflict("replicationController", rc.ID, errors.New("101: Compare failed"))
+	}
+	return c.Fake.UpdateReplicationController(ctx, rc)
+}
+
+func TestResizeReadsAndWritesAgainAfterAConflict(t *testing.T) {
+	c := &conflicting{Fake: &client.Fake{}, conflicts: 2}
+	var out bytes.Buffer
+	if err := ResizeController(api.NewDefaultContext(), "foo", 4, c, &out); err != nil {
+		t.Fatal(err)
+	}
+	if c.updates != 3 || !strings.Contains(out.String(), "replicas: 4") {
+		t.Errorf("%d updates, printed\n%s", c.updates, out.String())
+	}
+
+	c = &conflicting{Fake: &client.Fake{}, conflicts: 1000}
+	err := StopController(api.NewDefaultContext(), "foo", c, io.Discard)
+	if !apierrors.IsConflict(err) || c.updates != resizeAttempts {
+		t.Errorf("a controller that always changes: %v after %d updates, want a conflict after %d", err, c.updates, resizeAttempts)
+	}
 }
