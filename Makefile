@@ -1,7 +1,8 @@
 # kube-rewind: the 2014 Kubernetes control loop, runnable.
 #
 #   make build   all binaries into _output/bin
-#   make run     a whole cluster on loopback with the guestbook (DESIGN=modern for today's manager)
+#   make run     a whole cluster on loopback with the guestbook (DESIGN=modern for today's manager,
+#                RUN_FLAGS='-port=8081' for local-up's flags)
 #   make test    vet and tests, for both builds (once where the tag changes nothing)
 #   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: under 2 minutes)
 #   make docs    the annotated source, as static HTML, into _output/docs
@@ -24,8 +25,25 @@ build:
 	$(GO) build -o $(BIN)/ $(addprefix ./cmd/,$(CMDS))
 	$(GO) build -tags modern -o $(BIN)/controller-manager-modern ./cmd/controller-manager
 
-run: build
-	$(BIN)/local-up -bin=$(BIN) -design=$(DESIGN)
+# make run builds only what it runs: the 2014 controller-manager, or with
+# DESIGN=modern controller-manager-modern, which links client-go and takes
+# minutes to build the first time. RUN_FLAGS go to local-up: -port=N moves
+# the apiserver off 8080, -manager_port=N the controller-manager off 10252,
+# -example='' starts empty (local-up -h lists them all).
+RUN_FLAGS ?=
+RUN_CMDS  := apiserver hollow-node kubecfg local-up $(if $(filter modern,$(DESIGN)),,controller-manager)
+RUN_BINS  := $(addprefix $(BIN)/,$(RUN_CMDS) $(if $(filter modern,$(DESIGN)),controller-manager-modern))
+COMMA     := ,
+RUN_SLOW  := $(if $(filter modern,$(DESIGN)),$(COMMA) and several more for controller-manager-modern$(COMMA) which links client-go)
+run:
+	@for b in $(RUN_BINS); do test -x $$b || { \
+	  echo "make run, first run: building $(notdir $(RUN_BINS)) into $(BIN): a minute or two on a busy machine$(RUN_SLOW); later runs rebuild only what changed"; \
+	  break; }; done
+	$(GO) build -o $(BIN)/ $(addprefix ./cmd/,$(RUN_CMDS))
+ifeq ($(DESIGN),modern)
+	$(GO) build -tags modern -o $(BIN)/controller-manager-modern ./cmd/controller-manager
+endif
+	$(BIN)/local-up -bin=$(BIN) -design=$(DESIGN) $(RUN_FLAGS)
 
 # The report lands in _output/bench/<time>/, and _output/bench/latest
 # points at it. BENCH_FLAGS go to rcbench bench: -quick, -large, -runs=N,

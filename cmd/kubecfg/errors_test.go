@@ -11,6 +11,7 @@ func TestFailuresPrintOneLineAndExit255(t *testing.T) {
 	s := seeded(t)
 	missing := filepath.Join(t.TempDir(), "nope.json")
 	service := writeFile(t, "service.json", `{"kind":"Service","id":"frontend","port":80}`)
+	truncated := writeFile(t, "truncated.json", "{\n  \"kind\": \"Pod\",\n  \"id\": \"nginx\",\n  \"desiredState\": {")
 	cases := []struct {
 		name   string
 		args   []string
@@ -28,6 +29,9 @@ func TestFailuresPrintOneLineAndExit255(t *testing.T) {
 		{"no file", []string{"create", "pods"}, "Need config file (-c)"},
 		{"file of another kind", []string{"-c", service, "create", "pods"},
 			"Error parsing " + service + " as an object for pods: data of kind 'Service', obj of type 'Pod'"},
+		{"truncated JSON", []string{"-c", truncated, "create", "pods"},
+			"Error parsing " + truncated + " as an object for pods: invalid JSON at line 4, column 19, the end of the input: " +
+				"unexpected end of JSON input (nor is it YAML: yaml: line 4: did not find expected node content)"},
 		{"server Status", []string{"resize", "nginxController", "-1"},
 			`replicationController "nginxController" is invalid: desiredState.replicas: invalid value '-1'`},
 		{"not found", []string{"get", "pods/nope"}, `pod "nope" not found`},

@@ -267,7 +267,7 @@ func TestRollingUpdateWithoutPodsOnlyLooks(t *testing.T) {
 	s := newStubAPIServer(t)
 	s.add("replicationControllers", &api.ReplicationController{TypeMeta: api.TypeMeta{ID: "idle"},
 		DesiredState: api.ReplicationControllerState{ReplicaSelector: map[string]string{"name": "idle"}}})
-	expectSuccess(t, kubecfgAt(s.URL, "", "-u", "1ms", "rollingupdate", "idle"), "")
+	expectSuccess(t, kubecfgAt(s.URL, "", "-u", "1ms", "rollingupdate", "idle"), "idle: no pods match name=idle; nothing to update\n")
 	expectRequests(t, s, "GET /api/v1beta1/replicationControllers/idle", "GET /api/v1beta1/pods?labels=name%3Didle")
 }
 

@@ -140,3 +140,19 @@ func readFileString(t *testing.T, path string) string {
 	}
 	return string(data)
 }
+
+// TestAnInvalidNameSaysWhatIsAllowed: the 2014 message named only the bad
+// value; this one keeps that shape and adds the allowed form.
+func TestAnInvalidNameSaysWhatIsAllowed(t *testing.T) {
+	url, _ := realAPIServer(t)
+	got := kubecfgAt(url, "", "run", "dockerfile/nginx", "2", "Bad_Name!")
+	expectFailure(t, got, `replicationController "Bad_Name!" is invalid: id: invalid value 'Bad_Name!': `+
+		`must be at most 63 letters (either case), digits, '-', '_' and '.', starting and ending with a letter or digit, with no '..'; `+
+		`desiredState.replicaSelector[simpleService]: invalid value 'Bad_Name!': a selector value must hold no '=', ',', '!' or control characters; `+
+		`desiredState.podTemplate.desiredState.manifest.containers[0].name: invalid value 'bad_name!': must be a DNS label: at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit`)
+	pod := writeFile(t, "pod.json", `{"id":"Web_1","desiredState":{"manifest":{"version":"v1beta1","containers":[{"name":"Web","image":"nginx"}]}}}`)
+	got = kubecfgAt(url, "", "-c", pod, "create", "pods")
+	expectFailure(t, got, `pod "Web_1" is invalid: id: invalid value 'Web_1': must be a DNS subdomain: at most 253 characters, `+
+		`DNS labels (lower-case letters, digits and '-', starting and ending with a letter or digit) joined by '.'; `+
+		`desiredState.manifest.containers[0].name: invalid value 'Web': must be a DNS label: at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit`)
+}

@@ -14,26 +14,28 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 )
 
 var (
-	binDir      = flag.String("bin", "", "Directory of the binaries (default: this program's own).")
-	design      = flag.String("design", "legacy", "Which controller-manager to run: legacy (2014) or modern.")
-	dir         = flag.String("dir", "_output/run", "Directory for etcd data and logs; emptied at start unless -keep.")
-	keep        = flag.Bool("keep", false, "Keep the data of the last run instead of starting empty.")
-	port        = flag.Int("port", 8080, "The apiserver's port (8080, as in 2014).")
-	managerPort = flag.Int("manager_port", 10252, "The controller-manager's port (10252, as in 2014, where the apiserver's /api/v1beta1/validate asks; 0: any free port).")
-	nodes       = flag.Int("nodes", 10, "How many hollow nodes.")
-	example     = flag.String("example", "examples/guestbook", "Directory of *.json objects to create (empty: none).")
-	syncPeriod  = flag.Duration("sync_period", 10*time.Second, "The replication manager's synchronize period.")
+	binDir     = flag.String("bin", "", "Directory of the binaries (default: this program's own).")
+	design     = flag.String("design", "legacy", "Which controller-manager to run: legacy (2014) or modern.")
+	dir        = flag.String("dir", "_output/run", "Directory for etcd data and logs; emptied at start unless -keep.")
+	keep       = flag.Bool("keep", false, "Keep the data of the last run instead of starting empty.")
+	port       = flag.Int("port", 8080, "The apiserver's port (8080, as in 2014).")
+	mgrPort    = flag.Int("manager_port", 10252, "The controller-manager's port for /healthz and /metrics (10252, as in 2014, where the apiserver's /api/v1beta1/validate asks); another free one when it is taken; 0: any free port.")
+	nodes      = flag.Int("nodes", 10, "How many hollow nodes.")
+	example    = flag.String("example", "examples/guestbook", "Directory of *.json objects to create (empty: none).")
+	syncPeriod = flag.Duration("sync_period", 10*time.Second, "The replication manager's synchronize period.")
 )
 
 func main() {
@@ -54,24 +56,28 @@ func main() {
 	}
 
 	var mu sync.Mutex
+	etcdURL := &urlCatcher{pattern: regexp.MustCompile(`embedded etcd at ([^\s,]+)`)}
 	fmt.Printf("starting a %s cluster: apiserver on 127.0.0.1:%d, %d hollow nodes, one controller-manager\n", *design, *port, *nodes)
 	st, err := stack.Start(stack.Config{
 		BinDir:             *binDir,
 		Dir:                *dir,
 		Design:             *design,
 		APIPort:            *port,
-		ManagerPort:        *managerPort,
+		ManagerPort:        *mgrPort,
 		Nodes:              *nodes,
 		ControllerManagers: 1,
 		SyncPeriod:         *syncPeriod,
 		Output: func(component string) io.Writer {
-			return stack.NewPrefixWriter(os.Stdout, fmt.Sprintf("%-21s| ", component), &mu)
+			w := stack.NewPrefixWriter(os.Stdout, fmt.Sprintf("%-21s| ", component), &mu)
+			if component == "apiserver" {
+				return io.MultiWriter(w, etcdURL)
+			}
+			return w
 		},
 	})
 	if err != nil {
-		fail("%v (is port %d or %d taken? try -port or -manager_port)", err, *port, *managerPort)
+		fail("%v\n(to use another port: make run RUN_FLAGS=-port=%d, or local-up -port=%[2]d)", err, *port+1)
 	}
-
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 
@@ -89,22 +95,28 @@ func main() {
 		mu.Lock()
 		fmt.Printf("\ncreated %s\n", strings.Join(created, ", "))
 		mu.Unlock()
+		if services := servicesIn(created); len(services) > 0 {
+			mu.Lock()
+			fmt.Printf("waiting for the endpoints controller to fill the endpoints of %s (up to one %v pass)\n", strings.Join(services, ", "), *syncPeriod)
+			mu.Unlock()
+			if missing := waitForEndpoints(kubeClient, services, 6**syncPeriod); len(missing) > 0 {
+				mu.Lock()
+				fmt.Printf("still no endpoints for %s; get endpoints/<service> fails until there are\n", strings.Join(missing, ", "))
+				mu.Unlock()
+			}
+		}
 	}
 	mu.Lock()
-	kubecfg := filepath.Join(*binDir, "kubecfg") + " -h " + st.APIURL
-	fmt.Printf(`
-The cluster is up (%s design). In another terminal, try:
-
-  %[2]s list pods
-  %[2]s list replicationControllers
-  %[2]s resize frontendController 5
-  %[2]s delete pods/<an id from the list>   # back within one sync period
-  %[2]s list minions
-  %[2]s get endpoints/frontend
-
-Press Ctrl-C to stop everything.
-
-`, *design, kubecfg)
+	printHints(os.Stdout, st, hintConfig{
+		design:      *design,
+		kubecfg:     filepath.Join(*binDir, "kubecfg"),
+		etcdURL:     etcdURL.url(),
+		dataDir:     *dir,
+		nodes:       *nodes,
+		managerPort: *mgrPort,
+		guestbook:   filepath.Base(*example) == "guestbook",
+		syncPeriod:  syncPeriod.String(),
+	})
 	mu.Unlock()
 
 	ticker := time.NewTicker(500 * time.Millisecond)
@@ -122,6 +134,37 @@ Press Ctrl-C to stop everything.
 				os.Exit(1)
 			}
 		}
+	}
+}
+
+// servicesIn returns the ids of the services among created ("Service/<id>").
+func servicesIn(created []string) []string {
+	var out []string
+	for _, c := range created {
+		if id, ok := strings.CutPrefix(c, "Service/"); ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// waitForEndpoints waits until each service has an endpoints object with at
+// least one address, so that the hints' get endpoints/<service> answers
+// from the start, and returns the services still without.
+func waitForEndpoints(c client.Interface, services []string, timeout time.Duration) []string {
+	ctx := api.NewDefaultContext()
+	stop := time.Now().Add(timeout)
+	for {
+		var missing []string
+		for _, id := range services {
+			if e, err := c.GetEndpoints(ctx, id); err != nil || len(e.Endpoints) == 0 {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) == 0 || time.Now().After(stop) {
+			return missing
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }
 

@@ -34,6 +34,9 @@ func demoCommand(args []string) int {
 	period := fs.Duration("period", 0, "Override the managers' sync period (default: 10 s, as 2014).")
 	window := fs.Duration("window", 0, "Override how long the scenario watches a steady state or a fault.")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	if *showList {

@@ -10,6 +10,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -18,10 +19,18 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 )
 
-// subcommands are registered by the files of this package, one each.
-var subcommands = map[string]func(args []string) int{
-	"list": list,
-}
+// subcommands are registered by the files of this package, one each, and
+// summaries say in a line what each does, for the usage text.
+var (
+	subcommands = map[string]func(args []string) int{
+		"list": list,
+	}
+	summaries = map[string]string{
+		"list":  "list the scenarios, each with the incident it reproduces",
+		"bench": "measure the 2014 and modern designs over repeated runs and write a report (make bench)",
+		"demo":  "play one scenario on both designs at once, narrated, with a live page (make demo)",
+	}
+)
 
 func main() {
 	// -version comes before any subcommand, as on every other binary.
@@ -35,26 +44,37 @@ func main() {
 		}
 	}
 	if len(os.Args) < 2 || subcommands[os.Args[1]] == nil {
-		names := make([]string, 0, len(subcommands))
-		for n := range subcommands {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		fmt.Fprintf(os.Stderr, "usage: rcbench <%s> [flags]\n", joinBar(names))
-		os.Exit(2)
+		os.Exit(usage(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(subcommands[os.Args[1]](os.Args[2:]))
 }
 
-func joinBar(names []string) string {
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += "|"
+// usage prints what rcbench does and its subcommands: on stdout with exit
+// status 0 when help was asked for, on stderr with 2 otherwise.
+func usage(args []string, stdout, stderr io.Writer) int {
+	w, code := stderr, 2
+	if len(args) > 0 {
+		switch args[0] {
+		case "-h", "-help", "--help", "help":
+			w, code = stdout, 0
+		default:
+			fmt.Fprintf(stderr, "rcbench: unknown command %q\n\n", args[0])
 		}
-		out += n
 	}
-	return out
+	names := make([]string, 0, len(subcommands))
+	width := 0
+	for n := range subcommands {
+		names = append(names, n)
+		width = max(width, len(n))
+	}
+	sort.Strings(names)
+	fmt.Fprintf(w, "usage: rcbench <command> [flags]\n\n")
+	fmt.Fprintf(w, "rcbench runs the scenarios of kube-rewind on real clusters on loopback.\n\nCommands:\n")
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-*s   %s\n", width, n, summaries[n])
+	}
+	fmt.Fprintf(w, "\n\"rcbench <command> -h\" lists a command's flags.\n")
+	return code
 }
 
 // list prints every scenario with what it reproduces.

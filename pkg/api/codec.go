@@ -112,6 +112,9 @@ func toJSON(data []byte) ([]byte, error) {
 	}
 	out, err := yaml.YAMLToJSON(trimmed)
 	if err != nil {
+		if trimmed[0] == '{' {
+			return nil, jsonSyntaxError(trimmed, err)
+		}
 		return nil, fmt.Errorf("neither JSON nor YAML: %v", err)
 	}
 	if len(out) == 0 || out[0] != '{' {
@@ -121,6 +124,31 @@ func toJSON(data []byte) ([]byte, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// jsonSyntaxError explains why data, which opens like JSON and is not YAML
+// either, is not JSON: the JSON parser's complaint and where it arose (a
+// truncated file ends at its last byte), then the YAML parser's.
+//
+// Ours: v0.4 reported only the YAML parser's error, whose line numbers and
+// wording say nothing about the JSON a user wrote.
+func jsonSyntaxError(data []byte, yamlErr error) error {
+	var probe interface{}
+	err := json.Unmarshal(data, &probe)
+	syntax, ok := err.(*json.SyntaxError)
+	if !ok {
+		return fmt.Errorf("neither JSON nor YAML: %v", yamlErr)
+	}
+	// Offset counts the bytes read when the parser gave up, so the byte at
+	// fault is the one before it.
+	i := max(0, min(int(syntax.Offset), len(data))-1)
+	line := bytes.Count(data[:i], []byte("\n")) + 1
+	column := i - bytes.LastIndexByte(data[:i], '\n')
+	where := fmt.Sprintf("line %d, column %d", line, column)
+	if int(syntax.Offset) >= len(data) {
+		where += ", the end of the input"
+	}
+	return fmt.Errorf("invalid JSON at %s: %v (nor is it YAML: %v)", where, syntax, yamlErr)
 }
 
 // checkSingleDocument refuses YAML with anything after its first document.

@@ -159,3 +159,17 @@ func TestV1beta1ContainerStateAndMinionResourcesRoundTrip(t *testing.T) {
 		t.Errorf("capacity %+v", capacity)
 	}
 }
+
+func TestJSONThatIsNotJSONSaysWhereItBroke(t *testing.T) {
+	for name, tc := range map[string]struct{ body, want string }{
+		"truncated": {"{\"kind\": \"Pod\", \"id\": \"a\"",
+			"invalid JSON at line 1, column 25, the end of the input: unexpected end of JSON input (nor is it YAML: "},
+		"missing comma": {"{\n  \"id\": \"a\"\n  \"kind\": \"Pod\"\n}",
+			"invalid JSON at line 3, column 3: invalid character '\"' after object key:value pair (nor is it YAML: "},
+	} {
+		err := DecodeInto([]byte(tc.body), &Pod{})
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: got %v\nwant %s...", name, err, tc.want)
+		}
+	}
+}

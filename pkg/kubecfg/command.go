@@ -322,7 +322,7 @@ func ExecuteControllerRequest(ctx api.Context, c client.Interface, args []string
 		case "rm":
 			err = DeleteController(ctx, name, c)
 		default:
-			err = Update(ctx, name, c, opts.UpdatePeriod, opts.Image)
+			err = Update(ctx, name, c, opts.UpdatePeriod, opts.Image, opts.Stdout)
 		}
 	case "run":
 		if len(args) != 4 {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
@@ -84,7 +85,10 @@ var (
 // them (pulling the new image). It then waits until the pod count is back.
 // 2014 had no real rolling update: a pod deleted before its replacement
 // runs is capacity lost, and nothing stops if the new image fails.
-func Update(ctx api.Context, name string, c client.Interface, updatePeriod time.Duration, imageName string) error {
+//
+// Ours: v0.4 printed nothing for the whole run, minutes with the default
+// -u of 60 s per pod; each step is reported on out as it happens.
+func Update(ctx api.Context, name string, c client.Interface, updatePeriod time.Duration, imageName string, out io.Writer) error {
 	controller, err := c.GetReplicationController(ctx, name)
 	if err != nil {
 		return err
@@ -102,6 +106,7 @@ func Update(ctx api.Context, name string, c client.Interface, updatePeriod time.
 		if err != nil {
 			return err
 		}
+		fmt.Fprintf(out, "%s: template image set to %s\n", name, imageName)
 	}
 
 	s := labels.Set(controller.DesiredState.ReplicaSelector).AsSelector()
@@ -111,21 +116,34 @@ func Update(ctx api.Context, name string, c client.Interface, updatePeriod time.
 	}
 	expected := len(podList.Items)
 	if expected == 0 {
+		fmt.Fprintf(out, "%s: no pods match %s; nothing to update\n", name, s)
 		return nil
 	}
-	for _, pod := range podList.Items {
+	fmt.Fprintf(out, "%s: deleting its %d pods one by one, %v apart; the controller replaces each\n", name, expected, updatePeriod)
+	for i, pod := range podList.Items {
 		if err := c.DeletePod(ctx, pod.ID); err != nil {
 			return err
 		}
+		fmt.Fprintf(out, "%s: deleted pod %s (%d of %d)\n", name, pod.ID, i+1, expected)
 		time.Sleep(updatePeriod)
 	}
-	return poll(rollingUpdatePollInterval, rollingUpdateTimeout, func() (bool, error) {
+	fmt.Fprintf(out, "%s: waiting until %d pods match again\n", name, expected)
+	last := -1
+	err = poll(rollingUpdatePollInterval, rollingUpdateTimeout, func() (bool, error) {
 		podList, err := c.ListPods(ctx, s)
 		if err != nil {
 			return false, err
 		}
+		if n := len(podList.Items); n != last && n != expected {
+			fmt.Fprintf(out, "%s: %d of %d pods\n", name, n, expected)
+			last = n
+		}
 		return len(podList.Items) == expected, nil
 	})
+	if err == nil {
+		fmt.Fprintf(out, "%s: %d of %d pods again; rolling update done\n", name, expected, expected)
+	}
+	return err
 }
 
 // poll checks condition every interval, the first time after one interval,
@@ -158,21 +176,39 @@ func StopController(ctx api.Context, name string, c client.Interface, out io.Wri
 	return ResizeController(ctx, name, 0, c, out)
 }
 
+// resizeAttempts bounds how often ResizeController reads and writes again
+// after a conflict.
+const resizeAttempts = 5
+
 // ResizeController sets the replicas of the controller name and prints
 // what the server stored, as YAML. It reads first, to send back the
 // resourceVersion; a concurrent change makes the write fail with a
 // conflict rather than overwrite it.
+//
+// Ours: on a conflict it reads and writes again, up to resizeAttempts
+// times. v0.4 failed at once, which was rare in 2014, when nothing else
+// wrote a controller; today's manager writes the controller's status as
+// its pods come and go, so a resize or stop under DESIGN=modern often
+// lost that race.
 func ResizeController(ctx api.Context, name string, replicas int, c client.Interface, out io.Writer) error {
-	controller, err := c.GetReplicationController(ctx, name)
-	if err != nil {
-		return err
+	var err error
+	for attempt := 0; attempt < resizeAttempts; attempt++ {
+		var controller *api.ReplicationController
+		controller, err = c.GetReplicationController(ctx, name)
+		if err != nil {
+			return err
+		}
+		controller.DesiredState.Replicas = replicas
+		var controllerOut *api.ReplicationController
+		controllerOut, err = c.UpdateReplicationController(ctx, controller)
+		if err == nil {
+			return printYAML(controllerOut, out)
+		}
+		if !apierrors.IsConflict(err) {
+			return err
+		}
 	}
-	controller.DesiredState.Replicas = replicas
-	controllerOut, err := c.UpdateReplicationController(ctx, controller)
-	if err != nil {
-		return err
-	}
-	return printYAML(controllerOut, out)
+	return err
 }
 
 func printYAML(obj interface{}, out io.Writer) error {

@@ -2,6 +2,8 @@ package kubecfg
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 )
@@ -56,8 +59,17 @@ func shortPolls(t *testing.T) {
 func TestRollingUpdateDeletesEachPodThenWaitsForTheCountToReturn(t *testing.T) {
 	shortPolls(t)
 	fake := &client.Fake{Pods: twoPods()}
-	if err := Update(api.NewDefaultContext(), "foo", fake, 0, ""); err != nil {
+	var out bytes.Buffer
+	if err := Update(api.NewDefaultContext(), "foo", fake, 0, "", &out); err != nil {
 		t.Fatal(err)
+	}
+	want := "foo: deleting its 2 pods one by one, 0s apart; the controller replaces each\n" +
+		"foo: deleted pod pod-1 (1 of 2)\n" +
+		"foo: deleted pod pod-2 (2 of 2)\n" +
+		"foo: waiting until 2 pods match again\n" +
+		"foo: 2 of 2 pods again; rolling update done\n"
+	if out.String() != want {
+		t.Errorf("progress:\n%s\nwant:\n%s", out.String(), want)
 	}
 	expectActions(t, fake,
 		client.FakeAction{Action: "get-controller", Value: "foo"},
@@ -70,7 +82,7 @@ func TestRollingUpdateDeletesEachPodThenWaitsForTheCountToReturn(t *testing.T) {
 
 func TestRollingUpdateWithNoPodsOnlyLooks(t *testing.T) {
 	fake := &client.Fake{}
-	if err := Update(api.NewDefaultContext(), "foo", fake, 0, ""); err != nil {
+	if err := Update(api.NewDefaultContext(), "foo", fake, 0, "", io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	expectActions(t, fake,
@@ -89,7 +101,7 @@ func TestRollingUpdateWithAnImageUpdatesTheTemplateFirst(t *testing.T) {
 			}}},
 		}},
 	}
-	if err := Update(api.NewDefaultContext(), "foo", fake, 0, "fooImage:2"); err != nil {
+	if err := Update(api.NewDefaultContext(), "foo", fake, 0, "fooImage:2", io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	got := expectActions(t, fake,
@@ -108,7 +120,7 @@ func TestRollingUpdateWithAnImageUpdatesTheTemplateFirst(t *testing.T) {
 
 func TestRollingUpdateOfATemplateWithoutContainersFailsCleanly(t *testing.T) {
 	fake := &client.Fake{}
-	if err := Update(api.NewDefaultContext(), "foo", fake, 0, "img"); err == nil {
+	if err := Update(api.NewDefaultContext(), "foo", fake, 0, "img", io.Discard); err == nil {
 		t.Error("want an error")
 	}
 	expectActions(t, fake, client.FakeAction{Action: "get-controller", Value: "foo"})
@@ -135,9 +147,13 @@ func TestRollingUpdateGivesUpWhenThePodsDoNotComeBack(t *testing.T) {
 	rollingUpdatePollInterval, rollingUpdateTimeout = time.Millisecond, 20*time.Millisecond
 	defer func() { rollingUpdatePollInterval, rollingUpdateTimeout = interval, timeout }()
 	c := &losingPods{Fake: &client.Fake{}}
-	err := Update(api.NewDefaultContext(), "foo", c, 0, "")
+	var out bytes.Buffer
+	err := Update(api.NewDefaultContext(), "foo", c, 0, "", &out)
 	if err == nil || !strings.Contains(err.Error(), "timed out") {
 		t.Errorf("got %v", err)
+	}
+	if !strings.Contains(out.String(), "foo: 1 of 2 pods\n") || strings.Contains(out.String(), "done") {
+		t.Errorf("progress of a rolling update that never finishes:\n%s", out.String())
 	}
 	if c.lists < 2 {
 		t.Errorf("listed %d times, want the initial list and at least one check", c.lists)
@@ -330,4 +346,36 @@ func TestLoadAuthInfoReadsTheFileOrPromptsAndWritesIt(t *testing.T) {
 			t.Errorf("auth file mode: %v, %v", info.Mode(), err)
 		}
 	})
+}
+
+// conflicting fails the first conflicts updates with a 409, as a write of
+// today's manager between resize's read and write makes the apiserver do.
+type conflicting struct {
+	*client.Fake
+	conflicts, updates int
+}
+
+func (c *conflicting) UpdateReplicationController(ctx api.Context, rc *api.ReplicationController) (*api.ReplicationController, error) {
+	c.updates++
+	if c.updates <= c.conflicts {
+		return nil, apierrors.NewConflict("replicationController", rc.ID, errors.New("101: Compare failed"))
+	}
+	return c.Fake.UpdateReplicationController(ctx, rc)
+}
+
+func TestResizeReadsAndWritesAgainAfterAConflict(t *testing.T) {
+	c := &conflicting{Fake: &client.Fake{}, conflicts: 2}
+	var out bytes.Buffer
+	if err := ResizeController(api.NewDefaultContext(), "foo", 4, c, &out); err != nil {
+		t.Fatal(err)
+	}
+	if c.updates != 3 || !strings.Contains(out.String(), "replicas: 4") {
+		t.Errorf("%d updates, printed\n%s", c.updates, out.String())
+	}
+
+	c = &conflicting{Fake: &client.Fake{}, conflicts: 1000}
+	err := StopController(api.NewDefaultContext(), "foo", c, io.Discard)
+	if !apierrors.IsConflict(err) || c.updates != resizeAttempts {
+		t.Errorf("a controller that always changes: %v after %d updates, want a conflict after %d", err, c.updates, resizeAttempts)
+	}
 }

@@ -199,36 +199,52 @@ type ValidationError struct {
 	Type     ValidationErrorType
 	Field    string
 	BadValue interface{}
+	// Form says what the field accepts, when a rule of names rejected it.
+	//
+	// Ours: v0.4's message named the bad value only, so a user had to read
+	// the source to learn the allowed form of an id.
+	Form string
 }
 
-// Error reads "<field>: <kind of problem> '<value>'".
+// Error reads "<field>: <kind of problem> '<value>'", as in v0.4, followed
+// by ": <form>" when the allowed form is known.
 func (v ValidationError) Error() string {
-	return fmt.Sprintf("%s: %s '%v'", v.Field, typeText[v.Type], v.BadValue)
+	msg := fmt.Sprintf("%s: %s '%v'", v.Field, typeText[v.Type], v.BadValue)
+	if v.Form != "" {
+		msg += ": " + v.Form
+	}
+	return msg
 }
 
 // NewFieldRequired says field must be set.
 func NewFieldRequired(field string, value interface{}) ValidationError {
-	return ValidationError{ValidationErrorTypeRequired, field, value}
+	return ValidationError{Type: ValidationErrorTypeRequired, Field: field, BadValue: value}
 }
 
 // NewFieldInvalid says field has a value that is not allowed.
 func NewFieldInvalid(field string, value interface{}) ValidationError {
-	return ValidationError{ValidationErrorTypeInvalid, field, value}
+	return ValidationError{Type: ValidationErrorTypeInvalid, Field: field, BadValue: value}
+}
+
+// NewFieldInvalidForm says field has a value that is not allowed and what
+// the allowed form is ("must be ...").
+func NewFieldInvalidForm(field string, value interface{}, form string) ValidationError {
+	return ValidationError{Type: ValidationErrorTypeInvalid, Field: field, BadValue: value, Form: form}
 }
 
 // NewFieldNotSupported says field names something the server does not know.
 func NewFieldNotSupported(field string, value interface{}) ValidationError {
-	return ValidationError{ValidationErrorTypeNotSupported, field, value}
+	return ValidationError{Type: ValidationErrorTypeNotSupported, Field: field, BadValue: value}
 }
 
 // NewFieldDuplicate says field repeats a value that must be unique.
 func NewFieldDuplicate(field string, value interface{}) ValidationError {
-	return ValidationError{ValidationErrorTypeDuplicate, field, value}
+	return ValidationError{Type: ValidationErrorTypeDuplicate, Field: field, BadValue: value}
 }
 
 // NewFieldNotFound says field refers to something that does not exist.
 func NewFieldNotFound(field string, value interface{}) ValidationError {
-	return ValidationError{ValidationErrorTypeNotFound, field, value}
+	return ValidationError{Type: ValidationErrorTypeNotFound, Field: field, BadValue: value}
 }
 
 // ErrorList is a list of field errors.

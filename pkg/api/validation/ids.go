@@ -52,15 +52,33 @@ var IDChecks = map[string]func(string) bool{
 	"minions":                IsValidObjectID,
 }
 
+// The allowed forms of names, as the error for a name that breaks its rule
+// states them.
+const (
+	FormDNSLabel     = "must be a DNS label: at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit"
+	FormDNSSubdomain = "must be a DNS subdomain: at most 253 characters, DNS labels (lower-case letters, digits and '-', starting and ending with a letter or digit) joined by '.'"
+	FormDNS952Label  = "must be an RFC 952 name: at most 24 lower-case letters, digits and '-', starting with a letter and ending with a letter or digit"
+	FormControllerID = "must be at most 63 letters (either case), digits, '-', '_' and '.', starting and ending with a letter or digit, with no '..'"
+)
+
+// IDForms says in words what IDChecks accepts, by resource.
+var IDForms = map[string]string{
+	"pods":                   FormDNSSubdomain,
+	"replicationControllers": FormControllerID,
+	"services":               FormDNS952Label,
+	"endpoints":              FormDNS952Label,
+	"minions":                FormDNSSubdomain,
+}
+
 // ValidateID checks id against the rule for resource and returns a field
-// error on "id" when it fails.
+// error on "id", stating the allowed form, when it fails.
 func ValidateID(resource, id string) errs.ErrorList {
 	if id == "" {
 		return errs.ErrorList{errs.NewFieldRequired("id", id)}
 	}
 	check, ok := IDChecks[resource]
 	if !ok || !check(id) {
-		return errs.ErrorList{errs.NewFieldInvalid("id", id)}
+		return errs.ErrorList{errs.NewFieldInvalidForm("id", id, IDForms[resource])}
 	}
 	return nil
 }

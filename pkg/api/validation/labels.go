@@ -7,6 +7,14 @@ import (
 	errs "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 )
 
+// The allowed forms of label keys, label values and selector values, as
+// errors state them.
+const (
+	FormLabelKey      = "a label key must be 1 to 253 characters without '=', ',', '!', control characters or surrounding spaces"
+	FormLabelValue    = "a label value must hold no control characters"
+	FormSelectorValue = "a selector value must hold no '=', ',', '!' or control characters"
+)
+
 // validateLabels checks the labels of an object. v0.4 stored any label, and
 // a label value is only ever compared, never parsed or made into a key, so
 // values such as "redisslave,redis-master" (the v0.5 guestbook's "uses"
@@ -21,10 +29,10 @@ func validateLabels(field string, set map[string]string) errs.ErrorList {
 	allErrs := errs.ErrorList{}
 	for k, v := range set {
 		if !validLabelKey(k) {
-			allErrs = append(allErrs, errs.NewFieldInvalid(field, k))
+			allErrs = append(allErrs, errs.NewFieldInvalidForm(field, k, FormLabelKey))
 		}
 		if hasControl(v) {
-			allErrs = append(allErrs, errs.NewFieldInvalid(field+"["+k+"]", v))
+			allErrs = append(allErrs, errs.NewFieldInvalidForm(field+"["+k+"]", v, FormLabelValue))
 		}
 	}
 	return allErrs
@@ -42,10 +50,10 @@ func validateSelector(field string, set map[string]string) errs.ErrorList {
 	allErrs := errs.ErrorList{}
 	for k, v := range set {
 		if !validLabelKey(k) {
-			allErrs = append(allErrs, errs.NewFieldInvalid(field, k))
+			allErrs = append(allErrs, errs.NewFieldInvalidForm(field, k, FormLabelKey))
 		}
 		if strings.ContainsAny(v, "=,!") || hasControl(v) {
-			allErrs = append(allErrs, errs.NewFieldInvalid(field+"["+k+"]", v))
+			allErrs = append(allErrs, errs.NewFieldInvalidForm(field+"["+k+"]", v, FormSelectorValue))
 		}
 	}
 	return allErrs

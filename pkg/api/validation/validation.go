@@ -35,7 +35,7 @@ func validateVolumes(volumes []api.Volume) (map[string]bool, errs.ErrorList) {
 		case vol.Name == "":
 			vErrs = append(vErrs, errs.NewFieldRequired("name", vol.Name))
 		case !util.IsDNSLabel(vol.Name):
-			vErrs = append(vErrs, errs.NewFieldInvalid("name", vol.Name))
+			vErrs = append(vErrs, errs.NewFieldInvalidForm("name", vol.Name, FormDNSLabel))
 		case names[vol.Name]:
 			vErrs = append(vErrs, errs.NewFieldDuplicate("name", vol.Name))
 		default:
@@ -70,7 +70,7 @@ func validatePorts(ports []api.Port) errs.ErrorList {
 		if port.Name != "" {
 			switch {
 			case !util.IsDNSLabel(port.Name):
-				pErrs = append(pErrs, errs.NewFieldInvalid("name", port.Name))
+				pErrs = append(pErrs, errs.NewFieldInvalidForm("name", port.Name, FormDNSLabel))
 			case names[port.Name]:
 				pErrs = append(pErrs, errs.NewFieldDuplicate("name", port.Name))
 			default:
@@ -174,7 +174,7 @@ func validateContainers(containers []api.Container, volumes map[string]bool) err
 		case ctr.Name == "":
 			cErrs = append(cErrs, errs.NewFieldRequired("name", ctr.Name))
 		case !util.IsDNSLabel(ctr.Name):
-			cErrs = append(cErrs, errs.NewFieldInvalid("name", ctr.Name))
+			cErrs = append(cErrs, errs.NewFieldInvalidForm("name", ctr.Name, FormDNSLabel))
 		case names[ctr.Name]:
 			cErrs = append(cErrs, errs.NewFieldDuplicate("name", ctr.Name))
 		default:
@@ -232,7 +232,7 @@ func ValidateManifest(manifest *api.ContainerManifest) errs.ErrorList {
 
 func validateNamespace(namespace string) errs.ErrorList {
 	if !util.IsDNSSubdomain(namespace) {
-		return errs.ErrorList{errs.NewFieldInvalid("namespace", namespace)}
+		return errs.ErrorList{errs.NewFieldInvalidForm("namespace", namespace, FormDNSSubdomain)}
 	}
 	return nil
 }

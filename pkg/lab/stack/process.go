@@ -90,6 +90,16 @@ func FreePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
+// PortFree reports whether port can be listened on at 127.0.0.1 now.
+func PortFree(port int) bool {
+	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", itoa(port)))
+	if err != nil {
+		return false
+	}
+	l.Close()
+	return true
+}
+
 // waitHealthy polls url until it answers 200, the process exits, or the
 // deadline passes.
 func waitHealthy(p *Process, url string, deadline time.Duration) error {

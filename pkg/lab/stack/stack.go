@@ -20,9 +20,6 @@ type Config struct {
 	Design string
 	// APIPort is the apiserver's port; 0 picks a free one.
 	APIPort int
-	// ManagerPort is the first controller-manager's port; 0 picks a free
-	// one. 10252, v0.4's, is where the apiserver's /validate looks.
-	ManagerPort int
 	// Nodes is the number of hollow nodes; StartDelay their bind-to-Running time.
 	Nodes      int
 	StartDelay time.Duration
@@ -31,6 +28,12 @@ type Config struct {
 	NoHollowNodes bool
 	// ControllerManagers is how many controller-managers to start (0: none).
 	ControllerManagers int
+	// ManagerPort is the port the first controller-manager should serve
+	// /healthz and /metrics on (make run asks for the documented 10252, v0.4's,
+	// which is also where the apiserver's /validate looks). When it is
+	// taken the manager gets a free port instead, and ManagerURLs says
+	// which; 0, and every further manager, take a free one.
+	ManagerPort int
 	// SyncPeriod and EndpointsPeriod are passed to every controller-manager
 	// when set.
 	SyncPeriod, EndpointsPeriod time.Duration
@@ -114,16 +117,27 @@ func (s *Stack) output(component string) (io.Writer, error) {
 }
 
 // start runs one component and waits for its /healthz, retrying with a new
-// port if the one picked was taken in the meantime.
-func (s *Stack) start(component, binary string, fixedPort int, args func(port int) []string, healthz func(port int) string) (*Process, int, error) {
+// port if the one picked was taken in the meantime. A fixed port is tried
+// once; when it fails, a preferred one (fallback) gives way to free ports
+// and a required one ends the start.
+func (s *Stack) start(component, binary string, fixedPort int, fallback bool, args func(port int) []string, healthz func(port int) string) (*Process, int, error) {
 	out, err := s.output(component)
 	if err != nil {
 		return nil, 0, err
 	}
+	// A fixed port held by another process is caught before starting: its
+	// owner (another cluster's component, say) could answer the /healthz
+	// meant for this one.
+	if fixedPort != 0 && !PortFree(fixedPort) {
+		if !fallback {
+			return nil, 0, fmt.Errorf("%s: port %d on 127.0.0.1 is taken", component, fixedPort)
+		}
+		fixedPort = 0
+	}
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		port := fixedPort
-		if port == 0 {
+		if attempt > 0 || port == 0 {
 			if port, err = FreePort(); err != nil {
 				return nil, 0, err
 			}
@@ -136,7 +150,7 @@ func (s *Stack) start(component, binary string, fixedPort int, args func(port in
 			return p, port, nil
 		}
 		p.Kill(syscall.SIGKILL, 0)
-		if fixedPort != 0 {
+		if fixedPort != 0 && !fallback {
 			break
 		}
 	}
@@ -144,7 +158,7 @@ func (s *Stack) start(component, binary string, fixedPort int, args func(port in
 }
 
 func (s *Stack) startAPIServer() error {
-	p, port, err := s.start("apiserver", "apiserver", s.cfg.APIPort, func(port int) []string {
+	p, port, err := s.start("apiserver", "apiserver", s.cfg.APIPort, false, func(port int) []string {
 		return append([]string{
 			"-logtostderr",
 			"-address=127.0.0.1",
@@ -165,7 +179,7 @@ func (s *Stack) startAPIServer() error {
 }
 
 func (s *Stack) startHollowNode() error {
-	p, port, err := s.start("hollow-node", "hollow-node", 0, func(port int) []string {
+	p, port, err := s.start("hollow-node", "hollow-node", 0, false, func(port int) []string {
 		args := []string{
 			"-logtostderr",
 			"-master=" + s.APIURL,
@@ -203,11 +217,7 @@ func (s *Stack) StartManager() (int, error) {
 	s.mu.Lock()
 	i := len(s.Managers)
 	s.mu.Unlock()
-	fixedPort := 0
-	if i == 0 {
-		fixedPort = s.cfg.ManagerPort
-	}
-	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), fixedPort, s.managerArgs,
+	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), s.managerPort(i), true, s.managerArgs,
 		func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
 		return 0, err
@@ -217,6 +227,14 @@ func (s *Stack) StartManager() (int, error) {
 	s.Managers = append(s.Managers, p)
 	s.ManagerURLs = append(s.ManagerURLs, fmt.Sprintf("http://127.0.0.1:%d", port))
 	return i, nil
+}
+
+// managerPort is the fixed port of controller-manager i, or 0 for any.
+func (s *Stack) managerPort(i int) int {
+	if i == 0 {
+		return s.cfg.ManagerPort
+	}
+	return 0
 }
 
 // KillManager stops controller-manager i with sig (SIGKILL: no goodbye).
@@ -233,11 +251,7 @@ func (s *Stack) RestartManager(i int) error {
 	old := s.Managers[i]
 	s.mu.Unlock()
 	old.Kill(syscall.SIGKILL, 0)
-	fixedPort := 0
-	if i == 0 {
-		fixedPort = s.cfg.ManagerPort
-	}
-	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), fixedPort, s.managerArgs,
+	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), s.managerPort(i), true, s.managerArgs,
 		func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
 		return err

@@ -1,0 +1,151 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
+)
+
+// startLocalUp runs local-up, as make run does, for this test binary's
+// design on a free apiserver port, with extra flags, and waits for its
+// hints. It returns the apiserver's URL and everything printed so far.
+func startLocalUp(t *testing.T, flags ...string) (string, *testutil.Buffer) {
+	t.Helper()
+	port, err := stack.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"-bin=" + stacktest.BinDir(t), "-dir=" + t.TempDir(), "-design=" + stacktest.Design,
+		"-port=" + strconv.Itoa(port), "-sync_period=10s"}, flags...)
+	_, out := command(t, binary(t, "local-up"), args...)
+	stacktest.Eventually(t, deadline, "local-up's hints", func() (bool, error) {
+		if regexp.MustCompile(`(?m)^local-up: `).MatchString(out.String()) {
+			t.Fatalf("local-up failed:\n%s", out)
+		}
+		return strings.Contains(out.String(), "Press Ctrl-C to stop everything."), nil
+	})
+	return fmt.Sprintf("http://127.0.0.1:%d", port), out
+}
+
+// hintedURL returns the address local-up printed for component.
+func hintedURL(t *testing.T, out, component string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(component) + ` +(http://127\.0\.0\.1:\d+) `).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("local-up printed no address for %s:\n%s", component, out)
+	}
+	return m[1]
+}
+
+func getBody(t *testing.T, url string) string {
+	t.Helper()
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s\n%s", url, resp.Status, body)
+	}
+	return string(body)
+}
+
+// TestLocalUpServesTheManagerOnItsPortAndPrintsEveryAddress checks what
+// make run promises: the controller-manager's /metrics on the port asked
+// for (10252 under make run; a free one here, so that tests do not
+// collide), and a working address for every component in the hints.
+func TestLocalUpServesTheManagerOnItsPortAndPrintsEveryAddress(t *testing.T) {
+	mgrPort, err := stack.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	apiURL, out := startLocalUp(t, "-example=", "-nodes=1", "-manager_port="+strconv.Itoa(mgrPort))
+	text := out.String()
+	if got := hintedURL(t, text, "apiserver"); got != apiURL {
+		t.Errorf("hints give the apiserver as %s, want %s", got, apiURL)
+	}
+	want := fmt.Sprintf("http://127.0.0.1:%d", mgrPort)
+	if got := hintedURL(t, text, "controller-manager"); got != want {
+		t.Errorf("hints give the controller-manager as %s, want %s", got, want)
+	}
+	if strings.Contains(text, "was taken") {
+		t.Errorf("local-up says a free port was taken:\n%s", text)
+	}
+	if body := getBody(t, want+"/metrics"); !strings.Contains(body, "go_goroutines") {
+		t.Errorf("%s/metrics has no go_goroutines:\n%.500s", want, body)
+	}
+	getBody(t, hintedURL(t, text, "hollow-node")+"/healthz")
+	getBody(t, apiURL+"/healthz")
+	if etcd := hintedURL(t, text, "etcd"); !strings.HasPrefix(etcd, "http://127.0.0.1:") {
+		t.Errorf("etcd's address is %s", etcd)
+	}
+	if !strings.Contains(text, fmt.Sprintf(`alias kubecfg="%s/kubecfg -h %s"`, stacktest.BinDir(t), apiURL)) {
+		t.Errorf("the hints give no kubecfg alias for %s:\n%s", apiURL, text)
+	}
+	if stacktest.Design == "modern" && !strings.Contains(text, "kube-controller-manager in it is the leader-election lock") {
+		t.Errorf("the modern hints do not explain the lock in list endpoints:\n%s", text)
+	}
+	if !strings.Contains(text, "curl -s "+want+"/metrics") {
+		t.Errorf("the hints do not curl the manager's /metrics:\n%s", text)
+	}
+}
+
+// TestLocalUpFallsBackToAFreeManagerPortAndSaysSo holds the port asked for
+// the controller-manager, as another program holding 10252 would.
+func TestLocalUpFallsBackToAFreeManagerPortAndSaysSo(t *testing.T) {
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	heldPort := held.Addr().(*net.TCPAddr).Port
+	_, out := startLocalUp(t, "-example=", "-nodes=1", "-manager_port="+strconv.Itoa(heldPort))
+	text := out.String()
+	got := hintedURL(t, text, "controller-manager")
+	if got == fmt.Sprintf("http://127.0.0.1:%d", heldPort) {
+		t.Fatalf("the manager claims the held port %d:\n%s", heldPort, text)
+	}
+	if !strings.Contains(text, fmt.Sprintf("Port %d was taken, so the controller-manager serves on %s instead", heldPort, strings.TrimPrefix(got, "http://"))) {
+		t.Errorf("local-up does not say that port %d was taken:\n%s", heldPort, text)
+	}
+	if body := getBody(t, got+"/metrics"); !strings.Contains(body, "go_goroutines") {
+		t.Errorf("%s/metrics has no go_goroutines", got)
+	}
+}
+
+// TestLocalUpRefusesATakenAPIPortAndSaysHowToMoveIt: the apiserver's port
+// is in every command of the README, so it does not move by itself.
+func TestLocalUpRefusesATakenAPIPortAndSaysHowToMoveIt(t *testing.T) {
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	heldPort := held.Addr().(*net.TCPAddr).Port
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, binary(t, "local-up"), "-bin="+stacktest.BinDir(t), "-dir="+t.TempDir(), "-design="+stacktest.Design,
+		"-port="+strconv.Itoa(heldPort), "-example=", "-nodes=1").CombinedOutput()
+	if err == nil || ctx.Err() != nil {
+		t.Fatalf("local-up on a taken port: %v (want a failure of its own)\n%s", err, out)
+	}
+	for _, want := range []string{fmt.Sprintf("port %d on 127.0.0.1 is taken", heldPort), "make run RUN_FLAGS=-port="} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("local-up's failure does not say %q:\n%s", want, out)
+		}
+	}
+}
