@@ -87,7 +87,7 @@ func TestInjectedLatencyDelaysWithoutFailing(t *testing.T) {
 	if err := switchboard.Set(faults.Config{Latency: []faults.LatencyRule{{Verb: "*", Resource: "simple", Latency: faults.Duration(time.Millisecond)}}}); err != nil {
 		t.Fatal(err)
 	}
-	ts := newTestServer(t, Options{Faults: switchboard})
+	ts := newTestServer(t, Options{Faults: switchboard, AsyncOpWait: quickEnough})
 	if resp, body := ts.do(t, "POST", "/api/v1beta1/simple", `{"id":"a"}`); resp.StatusCode != 200 {
 		t.Fatalf("HTTP %d %s", resp.StatusCode, body)
 	}
