@@ -64,7 +64,7 @@ func clientConfig() *client.Config {
 		PollPeriod: -1,
 		// Every request of both controllers shares this one bucket, as
 		// one clientset's did in 2015 (kubernetes/kubernetes#15247).
-		QPS:       float32(*kubeAPIQPS),
+		QPS:       float32(wiredQPS()),
 		Burst:     *kubeAPIBurst,
 		Transport: modernTransport(),
 	}
@@ -102,7 +102,9 @@ func run(kubeClient client.Interface, registry *prometheus.Registry) {
 	workqueue.SetProvider(queuemetrics.NewProvider(registry))
 
 	factory := informers.NewSharedInformerFactory(kubeClient, resyncPeriod())
-	rm := controller.NewReplicationManager(factory.Pods(), factory.ReplicationControllers(), kubeClient, *burstReplicas)
+	sw, w := switches()
+	rm := controller.NewReplicationManager(factory.Pods(), factory.ReplicationControllers(), kubeClient, w.burstReplicas)
+	rm.Without = sw
 	rm.RegisterMetrics(registry)
 	endpoints := service.NewEndpointController(factory.Pods(), factory.Services(), factory.Endpoints(), kubeClient)
 
@@ -112,7 +114,7 @@ func run(kubeClient client.Interface, registry *prometheus.Registry) {
 		rm.Run(ctx, *concurrentRCSyncs)
 	}
 
-	if !*leaderElect {
+	if !w.leaderElect {
 		runControllers(context.Background())
 		select {}
 	}

@@ -46,7 +46,11 @@ func (rm *ReplicationManager) manageReplicas(ctx context.Context, filteredPods [
 		// (quota, a sick apiserver) sends one request per sync rather than
 		// 500 (kubernetes/kubernetes#49142, after #49145). 2014: N
 		// goroutines at once, every 10 s, for as long as the refusals last.
-		successfulCreations, err := slowStartBatch(diff, SlowStartInitialBatchSize, func() error {
+		initialBatchSize := SlowStartInitialBatchSize
+		if rm.Without.SlowStart {
+			initialBatchSize = diff
+		}
+		successfulCreations, err := slowStartBatch(diff, initialBatchSize, func() error {
 			err := rm.podControl.CreatePods(ctx, rc.Namespace, rc.Spec.Template, rc, metav1.NewControllerRef(rc, controllerKind))
 			if err != nil && isTimeout(err) {
 				// The apiserver accepted the pod but did not finish in
@@ -69,7 +73,10 @@ func (rm *ReplicationManager) manageReplicas(ctx context.Context, filteredPods [
 		}
 		glog.V(2).Infof("too many replicas for %s, need %d, deleting %d", rcKey, *rc.Spec.Replicas, diff)
 		relatedPods := rm.getIndirectlyRelatedPods(rc)
-		podsToDelete := getPodsToDelete(filteredPods, relatedPods, diff)
+		podsToDelete := filteredPods[:diff]
+		if !rm.Without.RankedDeletion {
+			podsToDelete = getPodsToDelete(filteredPods, relatedPods, diff)
+		}
 		// Expect these pods by key, so a pod seen twice on its way out
 		// counts once (kubernetes/kubernetes#22579).
 		rm.expectations.ExpectDeletions(rcKey, getPodKeys(podsToDelete))

@@ -85,7 +85,7 @@ var Changes = []Change{{
 	With:        "One LIST of pods when the informer starts; syncs read the cache.",
 	Without:     "One LIST of the namespace's pods on every sync.",
 	Code: []Place{
-		{"pkg/controller/replication_controller_modern.go", "ReplicationManager.syncReplicationController"},
+		{"pkg/controller/replication_controller_modern.go", "ReplicationManager.listPods"},
 		{"pkg/controller/replication_controller_modern.go", "NewReplicationManager"},
 	},
 	Switch: "Every sync LISTs the namespace's pods from the apiserver instead of reading the " +
@@ -218,7 +218,10 @@ var Changes = []Change{{
 		{"pkg/controller/replication_controller_modern.go", "ReplicationManager.claimPods"},
 	},
 	Switch: "A controller counts every active pod its selector matches, whoever owns it, and " +
-		"adopts and releases nothing.",
+		"adopts and releases nothing. Ours: the pods it creates still carry its ControllerRef, " +
+		"which the event handlers use to settle expectations, so a pod deleted by a controller " +
+		"that does not own it is not seen as that controller's delete, and it then waits out its " +
+		"expectations (5 min): the fight shows its first round, not every round of 2015.",
 }, {
 	Name:       "slow-start",
 	Title:      "Creates in batches of 1, 2, 4, ...",
