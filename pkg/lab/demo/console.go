@@ -17,6 +17,8 @@ import (
 type console struct {
 	w   io.Writer
 	tty bool
+	// designs label the two sides, left first.
+	designs [2]design
 
 	mu       sync.Mutex
 	live     int
@@ -103,9 +105,9 @@ func (c *console) keepLive() {
 
 // counterLine is one design's live counters.
 func (c *console) counterLine(s Side) string {
-	name, colour := "2014 ", violet
+	name, colour := c.designs[0].Label, violet
 	if s.Name == "modern" {
-		name, colour = "today", teal
+		name, colour = c.designs[1].Label, teal
 	}
 	if !s.Ready {
 		return fmt.Sprintf("  %s  starting…", c.style(name, bold+colour))

@@ -42,6 +42,9 @@ type Options struct {
 	In  io.Reader
 	// PageReady, when set, is called with the page's URL once it serves.
 	PageReady func(url string)
+	// Without names changes of pkg/history; when set, today's manager
+	// without them plays on the left instead of the 2014 one.
+	Without []string
 }
 
 // Report is what a demo leaves behind.
@@ -55,9 +58,6 @@ type Report struct {
 	// StepTimes are how long each design took for each step.
 	StepTimes [][2]time.Duration
 }
-
-// variants are the two designs a demo runs, in the order of the page.
-var variants = [2]scenario.Variant{scenario.Legacy, scenario.Modern}
 
 // PickSize returns the size opts asks of sc.
 func PickSize(sc *scenario.Scenario, opts Options) (scenario.Size, error) {
@@ -103,16 +103,20 @@ func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 	if err != nil {
 		return nil, err
 	}
+	designs, err := designsFor(opts.Without)
+	if err != nil {
+		return nil, err
+	}
 	if opts.Out == nil {
 		opts.Out = io.Discard
 	}
-	con := &console{w: opts.Out, tty: isTerminal(opts.Out)}
+	con := &console{w: opts.Out, tty: isTerminal(opts.Out), designs: designs}
 	steps := sc.Steps(sz)
-	d := &demo{opts: opts, sc: sc, size: sz, steps: steps, con: con, hub: newHub(len(steps))}
+	d := &demo{opts: opts, sc: sc, size: sz, steps: steps, con: con, hub: newHub(len(steps)), designs: designs}
 
 	// The page first, so that its address is the first thing printed and
 	// the audience's browser can be pointed at it while clusters start.
-	d.page = &page{hub: d.hub, sc: sc, size: sz}
+	d.page = &page{hub: d.hub, sc: sc, size: sz, designs: designs}
 	stopPage, err := d.page.serve(opts.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("serving the live page: %v", err)
@@ -172,6 +176,8 @@ type demo struct {
 	page  *page
 	envs  [2]*scenario.Env
 	lines <-chan string
+	// designs are the two columns, left first.
+	designs [2]design
 }
 
 func (d *demo) introduce() {
@@ -180,7 +186,7 @@ func (d *demo) introduce() {
 	c.printf("%s\n", wrap("Reproduces "+d.sc.Reproduces, 78, "  "))
 	c.printf("\n%s\n\n", wrap(d.sc.Explain, 78, "  "))
 	c.printf("  Size %s, sync period %v. Two identical clusters on loopback:\n  %s on the left of the page, %s on the right.\n",
-		d.size.Label, d.size.Period, c.style("2014's controller-manager", violet), c.style("today's", teal))
+		d.size.Label, d.size.Period, c.style(d.designs[0].Heading, violet), c.style(d.designs[1].Heading, teal))
 }
 
 // start brings up both clusters at once; if either fails, neither stays.
@@ -189,7 +195,8 @@ func (d *demo) start(dir string) error {
 	began := time.Now()
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
-	for i, v := range variants {
+	for i, ds := range d.designs {
+		v := ds.Variant
 		wg.Add(1)
 		go func(i int, v scenario.Variant) {
 			defer wg.Done()

@@ -28,20 +28,16 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"rate":      func(v float64) string { return formatRate(v) },
 }).Parse(pageHTML))
 
-// designs are the headings of the two columns.
-var designs = []struct{ Heading, Sub string }{
-	{"2014", "v0.4: a watch, a LIST every 10 s, a goroutine per pod"},
-	{"Today", "informers, workqueue, expectations, slow start"},
-}
-
 // page serves the live page: / (rendered on the server, so it shows the
 // state of the moment without JavaScript), /events (server-sent events,
 // four frames a second) and /state.json (the latest frame).
 type page struct {
-	hub  *hub
-	sc   *scenario.Scenario
-	size scenario.Size
-	url  string
+	hub *hub
+	// designs head the two columns, left first.
+	designs [2]design
+	sc      *scenario.Scenario
+	size    scenario.Size
+	url     string
 	// closing is closed when the demo ends, so open event streams finish
 	// and the server can shut down.
 	closing chan struct{}
@@ -81,6 +77,8 @@ type pageData struct {
 	GorTop   string
 	States   []legendEntry
 	Script   string
+	// Left and Right label the results' columns.
+	Left, Right string
 }
 
 type legendEntry struct {
@@ -108,6 +106,8 @@ func (p *page) index(w http.ResponseWriter, r *http.Request) {
 		PodsTop:  thousands(int(podsTop)),
 		GorTop:   thousands(int(gorTop)),
 		Script:   pageJS,
+		Left:     p.designs[0].Label,
+		Right:    p.designs[1].Label,
 	}
 	for _, c := range []struct {
 		code byte
@@ -116,7 +116,7 @@ func (p *page) index(w http.ResponseWriter, r *http.Request) {
 		data.States = append(data.States, legendEntry{c.name, stateColour[c.code]})
 	}
 	for i, s := range frame.Sides {
-		v := sideView{Side: s, Index: i, Heading: designs[i].Heading, Sub: designs[i].Sub,
+		v := sideView{Side: s, Index: i, Heading: p.designs[i].Heading, Sub: p.designs[i].Sub,
 			Grid:     gridSVG(fmt.Sprintf("s%d", i), s.Grid, s.Cells),
 			PodsLine: chartLine(points, 1+2*i, podsTop, frame.T),
 			GorLine:  chartLine(points, 2+2*i, gorTop, frame.T),

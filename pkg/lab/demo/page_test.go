@@ -28,7 +28,7 @@ func fixedPage(t *testing.T) (*page, *hub, *httptest.Server) {
 	h.update(func(f *Frame) {
 		f.Phase, f.Step, f.Title, f.Say = PhaseRunning, 2, "Create a controller of 20", "One controller asks for 20 pods."
 	})
-	p := &page{hub: h, sc: sc, size: sc.Sizes(true, false)[0], url: "http://127.0.0.1:7014/", closing: make(chan struct{})}
+	p := &page{hub: h, sc: sc, size: sc.Sizes(true, false)[0], url: "http://127.0.0.1:7014/", closing: make(chan struct{}), designs: designs2014}
 	go h.run()
 	srv := httptest.NewServer(p.routes())
 	t.Cleanup(func() {

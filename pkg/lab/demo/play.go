@@ -46,7 +46,7 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 	}
 	rep.Legacy = d.sc.Results(d.envs[0])
 	rep.Modern = d.sc.Results(d.envs[1])
-	rep.Rows = compare(rep.Legacy, rep.Modern)
+	rep.Rows = compareAs([2]string{d.designs[0].Label, d.designs[1].Label}, rep.Legacy, rep.Modern)
 	d.hub.update(func(f *Frame) {
 		f.Phase, f.Results = PhaseDone, rep.Rows
 		f.Note = "Done. The table compares both designs; the counters show where each ended."
@@ -75,7 +75,7 @@ func (d *demo) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.
 			err := step.Run(stepCtx, e)
 			times[k] = time.Since(began)
 			if err != nil {
-				errs[k] = fmt.Errorf("%s, step %d (%s): %v", variants[k].Name, i+1, step.Title, err)
+				errs[k] = fmt.Errorf("%s, step %d (%s): %v", d.designs[k].Variant.Name, i+1, step.Title, err)
 				cancel()
 			}
 			finished <- k
@@ -94,7 +94,7 @@ func (d *demo) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.
 			if errs[k] != nil || times[k] < 500*time.Millisecond {
 				continue
 			}
-			news := fmt.Sprintf("%s finished this step in %.1f s", label(k), times[k].Seconds())
+			news := fmt.Sprintf("%s finished this step in %.1f s", d.designs[k].Heading, times[k].Seconds())
 			d.con.printf("  %s\n", d.con.style(news, dim))
 			d.hub.update(func(f *Frame) {
 				if f.Note == "" {
@@ -120,13 +120,6 @@ func (d *demo) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.
 			return times, nil
 		}
 	}
-}
-
-func label(k int) string {
-	if k == 0 {
-		return "2014"
-	}
-	return "Today"
 }
 
 // showCounters prints both designs' counters from the latest frame.

@@ -24,6 +24,11 @@ type Row struct {
 
 // compare lines up the results of the two designs, in the legacy order.
 func compare(legacy, modern []scenario.Result) []Row {
+	return compareAs([2]string{designs2014[0].Label, designs2014[1].Label}, legacy, modern)
+}
+
+// compareAs is compare with the sides named by labels, left first.
+func compareAs(labels [2]string, legacy, modern []scenario.Result) []Row {
 	m := map[string]scenario.Result{}
 	for _, r := range modern {
 		m[r.Name] = r
@@ -34,7 +39,7 @@ func compare(legacy, modern []scenario.Result) []Row {
 		row := Row{Name: strings.ReplaceAll(l.Name, "_", " "), Unit: l.Unit, Legacy: formatValue(l.Value), Modern: "–"}
 		if ok {
 			row.Modern = formatValue(r.Value)
-			row.Better, row.Diff = difference(l.Value, r.Value, l.LowerIsBetter)
+			row.Better, row.Diff = difference(labels, l.Value, r.Value, l.LowerIsBetter)
 		}
 		rows = append(rows, row)
 	}
@@ -59,7 +64,7 @@ func formatValue(v float64) string {
 
 // difference names the better design and how much better, for results
 // where lower is better; for the others it only says whether they differ.
-func difference(legacy, modern float64, lowerIsBetter bool) (better, diff string) {
+func difference(labels [2]string, legacy, modern float64, lowerIsBetter bool) (better, diff string) {
 	if legacy < 0 || modern < 0 {
 		return "", ""
 	}
@@ -70,10 +75,10 @@ func difference(legacy, modern float64, lowerIsBetter bool) (better, diff string
 		return "", ""
 	}
 	better, lo, hi := "modern", modern, legacy
-	who := "today"
+	who := labels[1]
 	if legacy < modern {
 		better, lo, hi = "legacy", legacy, modern
-		who = "2014"
+		who = labels[0]
 	}
 	switch {
 	case lo == 0:
@@ -87,7 +92,7 @@ func difference(legacy, modern float64, lowerIsBetter bool) (better, diff string
 // printResults writes the table of rows and, when the scenario says what
 // each design must show, whether it did.
 func (c *console) printResults(sc *scenario.Scenario, sz scenario.Size, rows []Row, legacy, modern []scenario.Result) {
-	nameW, unitW, valW := len("result"), 0, len("today")
+	nameW, unitW, valW := len("result"), 0, max(len(c.designs[0].Label), len(c.designs[1].Label))
 	for _, r := range rows {
 		nameW = max(nameW, len(r.Name))
 		unitW = max(unitW, len(r.Unit))
@@ -95,7 +100,7 @@ func (c *console) printResults(sc *scenario.Scenario, sz scenario.Size, rows []R
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%s\n", c.style("Results, side by side", bold))
-	fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s\n", nameW, "", unitW, "", c.pad(c.style("2014", bold+violet), valW), c.pad(c.style("today", bold+teal), valW))
+	fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s\n", nameW, "", unitW, "", c.pad(c.style(c.designs[0].Label, bold+violet), valW), c.pad(c.style(c.designs[1].Label, bold+teal), valW))
 	for _, r := range rows {
 		l, m := fmt.Sprintf("%*s", valW, r.Legacy), fmt.Sprintf("%*s", valW, r.Modern)
 		switch r.Better {
@@ -111,7 +116,10 @@ func (c *console) printResults(sc *scenario.Scenario, sz scenario.Size, rows []R
 		for _, v := range []struct {
 			name, label string
 			results     []scenario.Result
-		}{{"legacy", "2014", legacy}, {"modern", "today", modern}} {
+		}{{c.designs[0].Expect, c.designs[0].Label, legacy}, {c.designs[1].Expect, c.designs[1].Label, modern}} {
+			if v.name == "" {
+				continue
+			}
 			if err := sc.Expect(v.name, sz, scenario.ResultMap(v.results)); err != nil {
 				fmt.Fprintf(&b, "  %s %s did not show its point this time: %v\n", c.style("✗", red), v.label, err)
 			} else {
