@@ -63,7 +63,7 @@ func clientConfig() *client.Config {
 		Sync:       true,
 		PollPeriod: -1,
 		// Every request of both controllers shares this one bucket, as
-		// one clientset's did in 2015 (kubernetes/kubernetes#15247).
+		// one clientset's did in 2015 (history: qps).
 		QPS:       float32(wiredQPS()),
 		Burst:     *kubeAPIBurst,
 		Transport: modernTransport(),

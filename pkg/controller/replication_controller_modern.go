@@ -40,13 +40,12 @@ import (
 )
 
 const (
-	// BurstReplicas caps the creates or deletes of one sync. Without it a
-	// controller asked for 150 000 replicas tried to make them all at once
-	// (kubernetes/kubernetes#33041); the cap came with #7869 (May 2015).
+	// BurstReplicas caps the creates or deletes of one sync (history:
+	// burst-cap).
 	BurstReplicas = 500
 
 	// SlowStartInitialBatchSize is the first batch of creates; each fully
-	// successful batch doubles the next (kubernetes/kubernetes#49142).
+	// successful batch doubles the next (history: slow-start).
 	SlowStartInitialBatchSize = 1
 
 	// statusUpdateRetries is how many times a failed status write is
@@ -132,10 +131,9 @@ func NewReplicationManager(podInformer coreinformers.PodInformer, rcInformer cor
 		expectations:  NewUIDTrackingControllerExpectations(NewControllerExpectations()),
 		// A failed sync comes back after 5 ms, 10 ms, 20 ms, ... up to
 		// 1000 s per controller, and no more than 10 retries a second
-		// across all of them (kubernetes/kubernetes#24052, adopted for RCs
-		// by #30626 after controllers hot-looped on rejected requests,
-		// #30629). 2014: a failure waits for the next 10 s tick and then
-		// repeats every request, for ever.
+		// across all of them (history: rate-limited-requeue). 2014: a
+		// failure waits for the next 10 s tick and then repeats every
+		// request, for ever.
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(
 			workqueue.DefaultTypedControllerRateLimiter[string](),
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: "replicationmanager"},
@@ -165,9 +163,8 @@ func NewReplicationManager(podInformer coreinformers.PodInformer, rcInformer cor
 // Run waits for the caches, starts workers and blocks until ctx is done.
 //
 // 2014: Run returned at once and acted at once — it had no cache to wait
-// for. The first informer-based manager acted before its pod cache was
-// full and, after a restart, counted too few pods and created extras
-// (kubernetes/kubernetes#10030); waiting for the sync is the fix (#10147).
+// for. Waiting for the caches is the fix for the first informer-based
+// manager's overshoot after a restart (history: wait-for-caches).
 func (rm *ReplicationManager) Run(ctx context.Context, workers int) {
 	defer rm.queue.ShutDown()
 	glog.Infof("starting replication manager with %d workers", workers)

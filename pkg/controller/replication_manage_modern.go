@@ -44,8 +44,8 @@ func (rm *ReplicationManager) manageReplicas(ctx context.Context, filteredPods [
 		// Creates go out in batches of 1, 2, 4, ... and stop at the first
 		// batch with a failure: a controller whose pods are all refused
 		// (quota, a sick apiserver) sends one request per sync rather than
-		// 500 (kubernetes/kubernetes#49142, after #49145). 2014: N
-		// goroutines at once, every 10 s, for as long as the refusals last.
+		// 500 (history: slow-start). 2014: N goroutines at once, every
+		// 10 s, for as long as the refusals last.
 		initialBatchSize := SlowStartInitialBatchSize
 		if rm.Without.SlowStart {
 			initialBatchSize = diff

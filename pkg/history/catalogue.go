@@ -10,8 +10,8 @@ const (
 var Changes = []Change{{
 	Name:   "status-writes",
 	Title:  "The manager writes status.replicas",
-	Issues: []int{4429},
-	PRs:    []int{4751},
+	Issues: []string{"#4429"},
+	PRs:    []string{"#4751"},
 	Date:   "2015-03-11",
 	DateSource: upstreamLog + " (the PR was opened on 2015-02-23, after issue #4429 of " +
 		"2015-02-13)",
@@ -34,8 +34,8 @@ var Changes = []Change{{
 }, {
 	Name:       "qps",
 	Title:      "A client-side request rate limit",
-	Issues:     []int{5865},
-	PRs:        []int{6203, 15247},
+	Issues:     []string{"#5865"},
+	PRs:        []string{"#6203", "#15247"},
 	Date:       "2015-04-03",
 	DateSource: upstreamLog + " for #6203; #15247 (the --kube-api-qps=20 --kube-api-burst=30 flags, 2015-10-07) from " + notesTable,
 	What: "The client got a token-bucket limit on requests per second so that a controller " +
@@ -52,8 +52,8 @@ var Changes = []Change{{
 }, {
 	Name:       "endpoints-informer",
 	Title:      "The endpoints controller on informers and a workqueue",
-	Issues:     []int{6518, 6884},
-	PRs:        []int{6943},
+	Issues:     []string{"#6518", "#6884"},
+	PRs:        []string{"#6943"},
 	Date:       "2015-04",
 	DateSource: "opened 2015-04-16, per " + notesTable + "; the merge date is not verified",
 	What: "The endpoints controller stopped LISTing every service's pods every 10 s (over 60 % of " +
@@ -73,8 +73,8 @@ var Changes = []Change{{
 }, {
 	Name:       "pod-informer",
 	Title:      "A pod informer instead of a pod LIST per sync",
-	Issues:     []int{6562},
-	PRs:        []int{6866},
+	Issues:     []string{"#6562"},
+	PRs:        []string{"#6866"},
 	Date:       "2015-04",
 	DateSource: "opened 2015-04-15 and merged late in April, per " + notesTable + "; the merge date is not verified",
 	What: "The manager watched pods into a cache and synced a controller when one of its pods " +
@@ -93,8 +93,8 @@ var Changes = []Change{{
 }, {
 	Name:       "expectations",
 	Title:      "Expectations: remember the creates and deletes in flight",
-	Issues:     []int{7369, 22061},
-	PRs:        []int{6866, 8138, 22579},
+	Issues:     []string{"#7369", "#22061"},
+	PRs:        []string{"#6866", "#8138", "#22579"},
 	Date:       "2015-04",
 	DateSource: "came with #6866 (late April 2015); #8138 (2015-05-12) and the UID tracking of #22579 (2016-03-05) per " + notesTable,
 	What: "A manager reading a cache must not act on a cache that has not yet seen its own " +
@@ -114,8 +114,8 @@ var Changes = []Change{{
 }, {
 	Name:       "burst-cap",
 	Title:      "At most 500 creates or deletes per sync",
-	Issues:     []int{4866, 33041},
-	PRs:        []int{7869},
+	Issues:     []string{"#4866", "#33041"},
+	PRs:        []string{"#7869"},
 	Date:       "2015-05-06",
 	DateSource: notesTable,
 	What: "A controller of 1 000 replicas started 1 000 goroutines sending 1 000 POSTs at once " +
@@ -134,8 +134,8 @@ var Changes = []Change{{
 }, {
 	Name:       "wait-for-caches",
 	Title:      "Wait for the caches before acting",
-	Issues:     []int{10030},
-	PRs:        []int{10147},
+	Issues:     []string{"#10030"},
+	PRs:        []string{"#10147"},
 	Date:       "2015-06-20",
 	DateSource: notesTable,
 	What: "A restarted manager acted before its pod cache was full, counted too few pods and " +
@@ -152,7 +152,7 @@ var Changes = []Change{{
 }, {
 	Name:       "ranked-deletion",
 	Title:      "Delete the least useful pods first",
-	PRs:        []int{99212},
+	PRs:        []string{"#99212"},
 	Date:       "2015",
 	DateSource: "the first ranking (unscheduled, then pending, then not ready, first) is in the 2015 manager per " + notesTable + "; its PR is not identified, and it is not in the upstream history up to 2015-04-20. The log-scale ranking with random ties is #99212 (2021-02-18)",
 	What: "Scaling down deletes unscheduled, pending, not-ready and younger pods before " +
@@ -167,7 +167,7 @@ var Changes = []Change{{
 }, {
 	Name:       "leader-election",
 	Title:      "Leader election between controller-managers",
-	PRs:        []int{16830, 19621},
+	PRs:        []string{"#16830", "#19621"},
 	Date:       "2016-01-14",
 	DateSource: notesTable,
 	What: "Two controller-managers for high availability both acted on every controller and " +
@@ -184,8 +184,8 @@ var Changes = []Change{{
 }, {
 	Name:       "rate-limited-requeue",
 	Title:      "Failed syncs come back with exponential backoff",
-	Issues:     []int{30629},
-	PRs:        []int{24052, 30626},
+	Issues:     []string{"#30629"},
+	PRs:        []string{"#24052", "#30626"},
 	Date:       "2016-04-20",
 	DateSource: "#24052 (the rate limiters) and #30626 (RCs use them, 2016-08-15) per " + notesTable,
 	What: "Controllers hot-looped on requests the apiserver refused; a failed sync now comes " +
@@ -202,8 +202,8 @@ var Changes = []Change{{
 }, {
 	Name:       "controller-ref",
 	Title:      "ControllerRef: each pod has one owning controller",
-	Issues:     []int{11981},
-	PRs:        []int{27600, 41361},
+	Issues:     []string{"#11981"},
+	PRs:        []string{"#27600", "#41361"},
 	Date:       "2016-06-17",
 	DateSource: "#27600 (RC sets ControllerRef) and #41361 (the shared adopt/release manager, 2017-02-13) per " + notesTable,
 	What: "Controllers with overlapping selectors counted each other's pods and fought; each " +
@@ -225,8 +225,8 @@ var Changes = []Change{{
 }, {
 	Name:       "slow-start",
 	Title:      "Creates in batches of 1, 2, 4, ...",
-	Issues:     []int{47366, 49145},
-	PRs:        []int{49142},
+	Issues:     []string{"#47366", "#49145"},
+	PRs:        []string{"#49142"},
 	Date:       "2017-07-18",
 	DateSource: notesTable,
 	What: "A controller whose creates were all refused (quota) sent up to 500 doomed POSTs per " +

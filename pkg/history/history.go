@@ -11,11 +11,12 @@ type Change struct {
 	Name string
 	// Title is a few words.
 	Title string
-	// Issues are the kubernetes/kubernetes issues that asked for it.
-	Issues []int
+	// Issues are the kubernetes/kubernetes issues that asked for it, as
+	// "#n", so that a search for the number finds its story here.
+	Issues []string
 	// PRs are the kubernetes/kubernetes pull requests that made it, the
-	// first one first.
-	PRs []int
+	// first one first, as "#n".
+	PRs []string
 	// Date is when the first PR merged, as precisely as it was checked:
 	// 2015-04-03, or 2015-04 where only the month is known.
 	Date string
@@ -54,14 +55,7 @@ type Place struct {
 // Refs returns the change's issue and PR numbers as "#n" strings, PRs
 // first.
 func (c Change) Refs() []string {
-	var out []string
-	for _, n := range c.PRs {
-		out = append(out, fmt.Sprintf("#%d", n))
-	}
-	for _, n := range c.Issues {
-		out = append(out, fmt.Sprintf("#%d", n))
-	}
-	return out
+	return append(append([]string{}, c.PRs...), c.Issues...)
 }
 
 // Switchable reports whether controller-manager-modern can switch the

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -23,6 +24,11 @@ func TestEveryEntryIsComplete(t *testing.T) {
 		seen[c.Name] = true
 		if len(c.PRs) == 0 || c.Date == "" || c.DateSource == "" || c.What == "" || c.Title == "" || len(c.Code) == 0 {
 			t.Errorf("%s: missing PRs, date, date source, title, what or code", c.Name)
+		}
+		for _, ref := range c.Refs() {
+			if !refPattern.MatchString(ref) {
+				t.Errorf("%s: reference %q is not #<number>", c.Name, ref)
+			}
 		}
 		if c.Scenario == "" && c.Unshown == "" {
 			t.Errorf("%s: neither a scenario nor a reason why none shows it", c.Name)
@@ -61,6 +67,8 @@ func TestCodePlacesExist(t *testing.T) {
 		}
 	}
 }
+
+var refPattern = regexp.MustCompile(`^#[1-9][0-9]*$`)
 
 func declares(f *ast.File, decl string) bool {
 	recv, name, method := strings.Cut(decl, ".")

@@ -89,16 +89,16 @@ var Comparisons = []Comparison{
 					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "ListPods"},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "podLister"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "listPods"},
 				},
 			},
 			{
 				ID: "burst", Then: "a goroutine per pod", Now: "slowStartBatch and a burst cap",
 				Explain: "2014 starts one goroutine and one POST for every missing pod at once, with no upper " +
-					"bound: scaling to 1 000 means 1 000 concurrent requests (#4866), and under a quota that " +
+					"bound: scaling to 1 000 means 1 000 concurrent requests, and under a quota that " +
 					"refuses them all the same 1 000 requests come back every 10 s. Today one sync creates at " +
-					"most `burstReplicas` (500) pods (#7869), in slow-start batches of 1, 2, 4, … that stop at " +
-					"the first failure, so a doomed scale-up costs one request instead of 500 (#49142).",
+					"most `burstReplicas` (500) pods, in slow-start batches of 1, 2, 4, … that stop at " +
+					"the first failure, so a doomed scale-up costs one request instead of 500 (history: burst-cap, slow-start).",
 				Legacy: []Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "createReplica"},
 				},
