@@ -61,7 +61,7 @@ func TestThePageShowsBothDesignsWithoutJavaScript(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Two controller-managers on one controller",
-		"kubernetes/kubernetes#19621",
+		"(history: leader-election)",
 		"Step 2 of 3: Create a controller of 20",
 		"One controller asks for 20 pods.",
 		">2014<", ">Today<",
