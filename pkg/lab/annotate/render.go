@@ -268,6 +268,7 @@ type excerptView struct {
 type rowView struct {
 	ID, Then, Now  string
 	Explain        template.HTML
+	History        template.HTML
 	Legacy, Modern []excerptView
 }
 
@@ -309,8 +310,12 @@ func (w *writer) comparison(c Comparison) error {
 		indexes[key] = idx
 		return idx
 	}
+	run := loadHistoryRun(w.site.Root)
 	for _, r := range c.Rows {
 		rv := rowView{ID: r.ID, Then: r.Then, Now: r.Now, Explain: Inline(r.Explain)}
+		if len(r.History) > 0 {
+			rv.History = historyNote(r.History, run)
+		}
 		for _, ref := range r.Legacy {
 			ev, err := w.excerptView(excerpt(ref, indexFor(ref.Dir, Legacy), "2014 build"))
 			if err != nil {
