@@ -109,6 +109,7 @@ func (c *console) counterLine(s Side) string {
 	if s.Name == "modern" {
 		name, colour = c.designs[1].Label, teal
 	}
+	name = fmt.Sprintf("%-*s", max(len(c.designs[0].Label), len(c.designs[1].Label)), name)
 	if !s.Ready {
 		return fmt.Sprintf("  %s  starting…", c.style(name, bold+colour))
 	}
