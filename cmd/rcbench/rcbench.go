@@ -1,6 +1,7 @@
 // Command rcbench runs the scenarios of pkg/lab/scenario against real clusters:
 // "rcbench bench" measures both designs over repeated runs and writes a
-// report (make bench); "rcbench demo" runs one scenario on both designs at
+// report (make bench); "rcbench history" measures what each change of
+// pkg/history bought (make history); "rcbench demo" runs one scenario on both designs at
 // once, narrated, for a talk (make demo). "rcbench list" lists the
 // scenarios.
 //
