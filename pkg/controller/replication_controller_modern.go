@@ -295,6 +295,9 @@ func (rm *ReplicationManager) syncReplicationController(ctx context.Context, key
 	}
 
 	if rm.Without.StatusWrites {
+		if manageReplicasErr != nil {
+			syncErrors.Inc()
+		}
 		return manageReplicasErr
 	}
 	// The cache's copy is shared with every other reader: compute on a
