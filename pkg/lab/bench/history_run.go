@@ -68,11 +68,16 @@ var whyNoEffect = map[string]string{
 		"holds the controller's key until the sync in progress ends, so that window is a race that a run " +
 		"may miss (a default run at N=200 saw 43 pods created twice; a -quick run at N=100 saw none)",
 	"wait-for-caches": "the restarted manager's informers list a few hundred pods from a loopback apiserver " +
-		"in milliseconds, usually before the first worker takes a key, so a sync on a half-filled cache is rare",
+		"in milliseconds, often before the first worker takes a key, so a sync on a half-filled cache is a race " +
+		"that a run may miss (more often with fewer pods)",
 	"burst-cap": "slow start already keeps the largest batch at about half the creates, so the cap changes " +
 		"the peak only when a controller asks for many more than 500 pods; -quick scales the cap down to 50 " +
 		"for N=100, where the difference is a few goroutines",
 	"qps": "the client's limit matters only above its burst of 30 requests",
+	"controller-ref": "switched off, the pods still carry their owner's ControllerRef, which settles " +
+		"expectations, so the first controller to delete another's pod then waits out its expectations and " +
+		"the fight stops after a round; that round needs both controllers to sync while they overlap, " +
+		"which a short window can miss",
 	"status-writes": "the manager writes status only when a ready or available count changes; " +
 		"if no write happened in the run, there is nothing to remove",
 }
