@@ -238,3 +238,35 @@ func TestWithoutWaitForCachesWorkersSyncBeforeTheCacheIsFull(t *testing.T) {
 		}
 	}
 }
+
+// Without ControllerRef, every controller whose selector matches a pod
+// hears of it, and one that deleted another's pod sees its delete arrive
+// (history: controller-ref).
+func TestWithoutControllerRefEveryMatchingControllerHearsOfAPod(t *testing.T) {
+	for _, off := range []bool{false, true} {
+		f := newFixture(t, &client.Fake{}, BurstReplicas)
+		f.rm.Without.ControllerRef = off
+		a := newRC(1)
+		b := newRC(1)
+		b.Name, b.UID = "bar", "bar-uid"
+		f.addRC(t, a)
+		f.addRC(t, b)
+		pod := newPod("of-b", b)
+		aKey, _ := KeyFunc(a)
+		f.rm.expectations.ExpectDeletions(aKey, []string{PodKey(pod)})
+		f.rm.addPod(pod)
+		f.rm.deletePod(pod)
+		woken := map[string]bool{}
+		for f.rm.queue.Len() > 0 {
+			key, _ := f.rm.queue.Get()
+			woken[key] = true
+			f.rm.queue.Done(key)
+		}
+		if woken[aKey] != off {
+			t.Errorf("without ControllerRef %v: controller a woken by b's pod: %v", off, woken[aKey])
+		}
+		if got := f.rm.expectations.SatisfiedExpectations(aKey); got != off {
+			t.Errorf("without ControllerRef %v: a's expected delete of b's pod observed: %v", off, got)
+		}
+	}
+}

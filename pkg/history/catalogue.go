@@ -218,10 +218,9 @@ var Changes = []Change{{
 		{"pkg/controller/replication_controller_modern.go", "ReplicationManager.claimPods"},
 	},
 	Switch: "A controller counts every active pod its selector matches, whoever owns it, and " +
-		"adopts and releases nothing. Ours: the pods it creates still carry its ControllerRef, " +
-		"which the event handlers use to settle expectations, so a pod deleted by a controller " +
-		"that does not own it is not seen as that controller's delete, and it then waits out its " +
-		"expectations (5 min): the fight shows its first round, not every round of 2015.",
+		"adopts and releases nothing; every matching controller hears of a pod's arrival and " +
+		"departure. Ours: the pods still carry their creator's ControllerRef, which only the " +
+		"creator's expectations use.",
 }, {
 	Name:       "slow-start",
 	Title:      "Creates in batches of 1, 2, 4, ...",

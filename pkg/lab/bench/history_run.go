@@ -74,10 +74,8 @@ var whyNoEffect = map[string]string{
 		"the peak only when a controller asks for many more than 500 pods; -quick scales the cap down to 50 " +
 		"for N=100, where the difference is a few goroutines",
 	"qps": "the client's limit matters only above its burst of 30 requests",
-	"controller-ref": "switched off, the pods still carry their owner's ControllerRef, which settles " +
-		"expectations, so the first controller to delete another's pod then waits out its expectations and " +
-		"the fight stops after a round; that round needs both controllers to sync while they overlap, " +
-		"which a short window can miss",
+	"controller-ref": "the fight needs both controllers to sync while they overlap, which a short " +
+		"window can miss",
 	"status-writes": "the manager writes status only when a ready or available count changes; " +
 		"if no write happened in the run, there is nothing to remove",
 }
