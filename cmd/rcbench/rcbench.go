@@ -1,6 +1,7 @@
 // Command rcbench runs the scenarios of pkg/lab/scenario against real clusters:
 // "rcbench bench" measures both designs over repeated runs and writes a
-// report (make bench); "rcbench demo" runs one scenario on both designs at
+// report (make bench); "rcbench history" measures what each change of
+// pkg/history bought (make history); "rcbench demo" runs one scenario on both designs at
 // once, narrated, for a talk (make demo). "rcbench list" lists the
 // scenarios.
 //
@@ -26,15 +27,17 @@ var (
 		"list": list,
 	}
 	summaries = map[string]string{
-		"list":  "list the scenarios, each with the incident it reproduces",
-		"bench": "measure the 2014 and modern designs over repeated runs and write a report (make bench)",
-		"demo":  "play one scenario on both designs at once, narrated, with a live page (make demo)",
+		"list":    "list the scenarios, each with the incident it reproduces",
+		"bench":   "measure the 2014 and modern designs over repeated runs and write a report (make bench)",
+		"demo":    "play one scenario on both designs at once, narrated, with a live page (make demo)",
+		"history": "measure what each change of pkg/history bought, with and without it (make history)",
+		"replay":  "play a recorded talk on the live page, pausing at each step",
 	}
 )
 
 func main() {
 	// -version comes before any subcommand, as on every other binary.
-	if len(os.Args) == 2 && strings.HasPrefix(os.Args[1], "-") {
+	if len(os.Args) == 2 && strings.HasPrefix(strings.TrimLeft(os.Args[1], "-"), "version") {
 		fs := flag.NewFlagSet("rcbench", flag.ExitOnError)
 		var v verflag.Value
 		fs.Var(&v, "version", "Print version information and quit")
