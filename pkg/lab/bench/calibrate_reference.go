@@ -25,10 +25,35 @@ import (
 // requests in flight, as legacy's N, can beat it).
 type ReferenceScaleUp struct {
 	Replicas int `json:"replicas"`
-	// CreateSeconds is when the last create returned.
+	// CreateSeconds is when the last create returned, the median over
+	// the runs.
 	CreateSeconds float64 `json:"createSeconds"`
-	// RunningSeconds is when the pod watch first saw N pods running.
+	// RunningSeconds is when the pod watch first saw N pods running, the
+	// median over the runs.
 	RunningSeconds float64 `json:"runningSeconds"`
+	// Create and Running hold every run's figures.
+	Create  *Stats `json:"create,omitempty"`
+	Running *Stats `json:"running,omitempty"`
+}
+
+// referenceRuns measures the reference runs times, each on a fresh
+// cluster, and keeps the medians: a single run would make every ratio to
+// it as noisy as that one run.
+func referenceRuns(ctx context.Context, binDir, dir string, n, runs int, seed int64) (ReferenceScaleUp, error) {
+	var creates, running []float64
+	for i := 0; i < runs && ctx.Err() == nil; i++ {
+		one, err := calibrateReference(ctx, binDir, filepath.Join(dir, fmt.Sprint(i+1)), n, seed)
+		if err != nil {
+			return ReferenceScaleUp{}, err
+		}
+		creates = append(creates, one.CreateSeconds)
+		running = append(running, one.RunningSeconds)
+	}
+	if len(running) == 0 {
+		return ReferenceScaleUp{}, ctx.Err()
+	}
+	c, r := Summarize(creates), Summarize(running)
+	return ReferenceScaleUp{Replicas: n, CreateSeconds: c.Median, RunningSeconds: r.Median, Create: &c, Running: &r}, nil
 }
 
 // referenceSetup says how the reference scale-up is measured.

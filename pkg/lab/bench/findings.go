@@ -314,7 +314,7 @@ func referenceFinding(sum *Summary) (Finding, bool) {
 		f.Verdict = "not measured"
 		return f, true
 	}
-	parts := []string{fmt.Sprintf("reference: all created after %s s, all running after %s s", formatNumber(ref.CreateSeconds), formatNumber(ref.RunningSeconds))}
+	parts := []string{"reference: " + referenceText(ref)}
 	var c checks
 	var verdicts []string
 	for _, v := range sz.Variants {
@@ -338,6 +338,20 @@ func referenceFinding(sum *Summary) (Finding, bool) {
 		"the modern manager creates at most 500 pods per sync and waits until its pod watch has seen them all before the next "+
 			"batch, so a scale-up of more than 500 takes two round trips where the reference takes one."+statusWriteCost(sz))
 	return f, true
+}
+
+// referenceText gives the reference's times, with their range when it
+// ran more than once.
+func referenceText(ref *ReferenceScaleUp) string {
+	created, running := formatNumber(ref.CreateSeconds), formatNumber(ref.RunningSeconds)
+	runs := ""
+	if ref.Create != nil && ref.Running != nil {
+		created, running = rangeText(Figure{Stats: *ref.Create}), rangeText(Figure{Stats: *ref.Running})
+		if n := len(ref.Running.Values); n > 1 {
+			runs = fmt.Sprintf(" (median of %d runs)", n)
+		}
+	}
+	return fmt.Sprintf("all created after %s s, all running after %s s%s", created, running, runs)
 }
 
 // statusWriteCost says what the modern manager's status writes cost the

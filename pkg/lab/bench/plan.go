@@ -300,10 +300,10 @@ func BuildPlan(opts Options) (*Plan, error) {
 			p.Choices = append(p.Choices, fmt.Sprintf("%s: %s (%s)", name, strings.Join(why, " and "), strings.Join(labels, ", ")))
 		}
 	}
-	// The quick run skips the reference: at its N=100 the few seconds it
-	// costs would buy a noisy figure.
+	// The reference is taken at the largest scale-up size, the quick
+	// run's N=100 included: a few seconds buy the finding its yardstick.
 	for _, it := range p.Items {
-		if it.Scenario.Name == "scale-up" && it.Size.Replicas > p.ReferenceReplicas && !opts.Quick && p.Calibrate {
+		if it.Scenario.Name == "scale-up" && it.Size.Replicas > p.ReferenceReplicas && p.Calibrate {
 			p.ReferenceReplicas = it.Size.Replicas
 		}
 	}

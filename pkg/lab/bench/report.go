@@ -85,7 +85,10 @@ func findingsTable(fs []Finding) table {
 				verdict, class = "**NO**", "no"
 			}
 		}
-		if f.Verdict != "" {
+		switch {
+		case f.Verdict != "" && f.Holds == nil:
+			verdict = f.Verdict
+		case f.Verdict != "":
 			verdict += ": " + f.Verdict
 		}
 		measured := f.Measured
@@ -291,8 +294,7 @@ func calibrationSection(d *document, cal *Calibration, chart *Chart) {
 			formatNumber(cal.Floor(1000)), formatNumber(cal.Floor(10000))))
 	}
 	if ref := cal.Reference; ref != nil {
-		d.p(fmt.Sprintf("Manager-less reference scale-up of %d pods: all created after %s s, all running after %s s. %s",
-			ref.Replicas, formatNumber(ref.CreateSeconds), formatNumber(ref.RunningSeconds), cal.ReferenceSetup))
+		d.p(fmt.Sprintf("Manager-less reference scale-up of %d pods: %s. %s", ref.Replicas, referenceText(ref), cal.ReferenceSetup))
 	}
 	for _, l := range cal.Levels {
 		if l.Errors > 0 {

@@ -22,8 +22,31 @@ func startControllers(ctx context.Context, e *Env, m, k int) error {
 	return e.WaitRunning(ctx, m*k, convergeLimit(m*k))
 }
 
-// idleSettle is how long idle waits after its pods run before its window.
-const idleSettle = 5 * time.Second
+// settleBetweenTicks waits until idle's window can start: after the
+// modern manager's last status writes and the 2014 client's last
+// operation polls (every 2 s), which come after the pods run, and half a
+// period after a tick of the 2014 manager, seen as a LIST of its. A window
+// of whole periods that starts between two ticks ends between two ticks,
+// so it holds exactly its ticks' LISTs, and a tick delayed by a loaded
+// machine does not slip across its edge. A manager that sends no LIST
+// within a period (the modern one) is simply given the same wait.
+func settleBetweenTicks(ctx context.Context, e *Env, period time.Duration) error {
+	if err := Sleep(ctx, 2*time.Second); err != nil {
+		return err
+	}
+	lists := func() float64 {
+		e.Sampler.SampleNow()
+		return e.Sampler.Rec.Last(sampler.ManagerRequests + "LIST")
+	}
+	before := lists()
+	deadline := time.Now().Add(period)
+	for time.Now().Before(deadline) && lists() == before {
+		if err := Sleep(ctx, 100*time.Millisecond); err != nil {
+			return err
+		}
+	}
+	return Sleep(ctx, period/2)
+}
 
 func failPodPosts(fraction float64) faults.Config {
 	return faults.Config{Fail: []faults.FailRule{{Verb: "POST", Resource: "pods", Fraction: fraction, Code: 500}}}
@@ -57,10 +80,7 @@ func init() {
 					if err := startControllers(ctx, e, sz.Controllers, sz.Replicas); err != nil {
 						return err
 					}
-					// The modern manager's last status writes and the 2014
-					// client's last operation polls (every 2 s) come after
-					// the pods run; the window starts once they are over.
-					return Sleep(ctx, idleSettle)
+					return settleBetweenTicks(ctx, e, sz.Period)
 				},
 			}, {
 				Title: fmt.Sprintf("Do nothing for %v", sz.Window),
