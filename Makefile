@@ -28,7 +28,7 @@ run: build
 	$(BIN)/local-up -bin=$(BIN) -design=$(DESIGN)
 
 # The report lands in _output/bench/<time>/, and _output/bench/latest
-# points at it. BENCH_FLAGS go to rcbench bench: -quick, -large, -runs=N,
+# points at it. BENCH_FLAGS go to rcbench bench: -quick, -large, -sweep, -runs=N,
 # -scenarios=a,b, -variants=a,b, -png (rcbench bench -h lists them all).
 BENCH_FLAGS ?=
 bench: build

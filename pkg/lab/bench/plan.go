@@ -89,6 +89,9 @@ type Options struct {
 	Quick bool
 	// Large adds the largest sizes (N=10 000).
 	Large bool
+	// Sweep runs scale-up and idle over a range of sizes instead (quick:
+	// a short range), to draw each cost against the cluster's size.
+	Sweep bool
 	// Out is the parent of the timestamped output directory.
 	Out string
 	// BinDir holds the binaries of make build.
@@ -181,6 +184,12 @@ func haveBinary(dir, name string) bool {
 // controller-manager binary is missing is dropped with a note rather than
 // failing every run of it.
 func BuildPlan(opts Options) (*Plan, error) {
+	if opts.Sweep {
+		if len(opts.Scenarios) > 0 {
+			return nil, fmt.Errorf("-sweep runs scale-up and idle; it takes no -scenarios")
+		}
+		return buildSweepPlan(opts)
+	}
 	names := opts.Scenarios
 	if len(names) == 0 {
 		names = DefaultScenarios(opts.Quick)

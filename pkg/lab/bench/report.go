@@ -40,6 +40,16 @@ func buildDocument(sum *Summary, cal *Chart, charts []SizeCharts) *document {
 	d.table(findingsTable(sum.Findings))
 	d.p(whoseText)
 
+	if sum.Options.Sweep {
+		var chart *Chart
+		for _, set := range charts {
+			if set.Scenario == sweepChartSet && len(set.Charts) > 0 {
+				chart = &set.Charts[0]
+			}
+		}
+		sweepSection(d, sum, chart)
+	}
+
 	if sum.Calibration != nil {
 		calibrationSection(d, sum.Calibration, cal)
 	}
@@ -109,6 +119,9 @@ func header(sum *Summary) string {
 	o := sum.Options
 	s += fmt.Sprintf("Scenarios: %s. Variants: %s. %d run(s) of each, alternating variants, each on a fresh cluster; hollow-node seed %d.",
 		strings.Join(o.Scenarios, ", "), strings.Join(o.Variants, ", "), o.Runs, o.Seed)
+	if o.Sweep {
+		s += " A sweep over sizes (-sweep)."
+	}
 	if o.Quick {
 		s += " Quick sizes (-quick)."
 	}

@@ -35,6 +35,7 @@ type Summary struct {
 		Variants  []string `json:"variants"`
 		Runs      int      `json:"runs"`
 		Quick     bool     `json:"quick"`
+		Sweep     bool     `json:"sweep,omitempty"`
 		Large     bool     `json:"large"`
 		Seed      int64    `json:"seed"`
 	} `json:"options"`

@@ -63,6 +63,7 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 	sum.Machine = Machine{CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, LoadBefore: loadAverage()}
 	sum.Options.Runs = p.RunsEach
 	sum.Options.Quick, sum.Options.Large, sum.Options.Seed = r.Opts.Quick, r.Opts.Large, r.Opts.Seed
+	sum.Options.Sweep = r.Opts.Sweep
 	sum.Options.Scenarios, sum.Options.Variants = planNames(p)
 	for _, n := range p.Notes {
 		r.say("note: %s", n)

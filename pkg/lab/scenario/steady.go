@@ -117,6 +117,10 @@ func init() {
 				cm("events_per_min", purpose(sampler.PurposeEvents)),
 				{Name: "cpu_per_min", Process: sampler.ProcessManager, Unit: "CPU s/min", Value: (cpuEnd - cpuStart) / minutes, LowerIsBetter: true},
 				{Name: "apiserver_cpu_per_min", Process: sampler.ProcessAPIServer, Unit: "CPU s/min", Value: e.perMinute(sampler.APIServerCPU, "idle-start", "idle-end"), LowerIsBetter: true},
+				// What the manager holds at rest: its caches, in the
+				// modern design, are most of it.
+				{Name: "manager_rss", Process: sampler.ProcessManager, Unit: "MiB", Value: e.Sampler.Rec.Last(sampler.ManagerRSS) / (1 << 20), LowerIsBetter: true},
+				{Name: "goroutines", Process: sampler.ProcessManager, Unit: "goroutines", Value: e.Sampler.Rec.Last(sampler.ManagerGoroutines), LowerIsBetter: true},
 			}
 		},
 		Expect: func(variant string, sz Size, r map[string]float64) error {
