@@ -86,7 +86,7 @@ const whoseText = "Whose figures: each figure names its process in the tables' s
 // findingsTable lays the findings out with a one-line verdict first and
 // every NO marked, and explained after its figures.
 func findingsTable(fs []Finding) table {
-	t := table{header: []string{"topic", "verdict", "expected", "measured"}}
+	t := table{header: []string{"topic", "verdict", "expected", "measured"}, class: "findings"}
 	for _, f := range fs {
 		verdict, class := "–", ""
 		if f.Holds != nil {

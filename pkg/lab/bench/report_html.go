@@ -31,6 +31,7 @@ th{background:#f3f3f3;text-align:left}td.num{text-align:right;white-space:nowrap
 .note{background:#fff4e0;border-left:4px solid #e69f00;padding:.5em .8em}
 figure{margin:1.2em 0}figure svg{max-width:100%;height:auto}figcaption{font-size:.85em;color:#555}
 code{background:#f3f3f3;padding:0 .2em}
+table.findings td:nth-child(2){min-width:13em;font-weight:600}table.findings td:nth-child(3){color:#555}
 tr.no td{background:#fde8e4}tr.no td:nth-child(2){border-left:4px solid #c0392b}tr.no strong{color:#a5281b}
 .legacy{color:#D55E00}.modern{color:#0072B2}.modern-unthrottled{color:#009E73}`
 
@@ -87,7 +88,11 @@ func writeHTML(w io.Writer, d *document) error {
 }
 
 func writeHTMLTable(w io.Writer, t table) {
-	fmt.Fprintln(w, "<table>\n<thead><tr>")
+	if t.class != "" {
+		fmt.Fprintf(w, "<table class=\"%s\">\n<thead><tr>\n", html.EscapeString(t.class))
+	} else {
+		fmt.Fprintln(w, "<table>\n<thead><tr>")
+	}
 	for _, h := range t.header {
 		class := ""
 		if _, ok := variantColors[h]; ok {
