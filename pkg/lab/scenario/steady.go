@@ -22,17 +22,34 @@ func startControllers(ctx context.Context, e *Env, m, k int) error {
 	return e.WaitRunning(ctx, m*k, convergeLimit(m*k))
 }
 
-// settleBetweenTicks waits until idle's window can start: after the
-// modern manager's last status writes and the 2014 client's last
-// operation polls (every 2 s), which come after the pods run, and half a
-// period after a tick of the 2014 manager, seen as a LIST of its. A window
+// settleBetweenTicks waits until idle's window can start: once the
+// manager has sent no status write, GET or POST for 3 s (the modern
+// manager's last status writes and the 2014 client's last operation
+// polls, every 2 s, come after the pods run), and half a period after a
+// tick of the 2014 manager, seen as a LIST of its. A window
 // of whole periods that starts between two ticks ends between two ticks,
 // so it holds exactly its ticks' LISTs, and a tick delayed by a loaded
 // machine does not slip across its edge. A manager that sends no LIST
 // within a period (the modern one) is simply given the same wait.
 func settleBetweenTicks(ctx context.Context, e *Env, period time.Duration) error {
-	if err := Sleep(ctx, 2*time.Second); err != nil {
-		return err
+	// The writes that follow a start-up: status writes and the GETs after
+	// their conflicts, pod creates, and the 2014 client's polls. Under
+	// load a modern manager of 1 000 pods was seen still writing statuses
+	// a minute after they all ran, so the wait is for them to stop, up to
+	// a limit, rather than a fixed time.
+	writes := func() float64 {
+		e.Sampler.SampleNow()
+		rec := e.Sampler.Rec
+		return rec.Last(sampler.ManagerPurpose+sampler.PurposeStatus) + rec.Last(sampler.ManagerRequests+"GET") + rec.Last(sampler.ManagerRequests+"POST")
+	}
+	last, quietSince := writes(), time.Now()
+	for limit := time.Now().Add(2 * time.Minute); time.Since(quietSince) < 3*time.Second && time.Now().Before(limit); {
+		if err := Sleep(ctx, 250*time.Millisecond); err != nil {
+			return err
+		}
+		if now := writes(); now != last {
+			last, quietSince = now, time.Now()
+		}
 	}
 	lists := func() float64 {
 		e.Sampler.SampleNow()
