@@ -46,8 +46,18 @@ func derived(o *scenario.Outcome) []scenario.Result {
 				Value: o.Rec.Last(sampler.ManagerPurpose + p), LowerIsBetter: true})
 		}
 	}
+	// What measuring cost: the benchmark shares the two cores with what
+	// it measures.
+	if len(o.Rec.Series(sampler.SelfCPU)) > 0 {
+		out = append(out, scenario.Result{Name: SelfCPUFigure, Process: sampler.ProcessSelf, Unit: "CPU s",
+			Value: o.Rec.Last(sampler.SelfCPU), LowerIsBetter: true})
+	}
 	return out
 }
+
+// SelfCPUFigure is the CPU the benchmark process used while a run was
+// sampled: its pod watch, its scrapes and the scenario's own requests.
+const SelfCPUFigure = "rcbench_cpu"
 
 // results returns a run's figures, the derived ones last, and which of
 // them are derived.

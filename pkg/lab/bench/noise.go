@@ -66,6 +66,8 @@ func explainNoise(scenarioName, variant string, f Figure) string {
 		return whyStatusWrites
 	case name == "apiserver_cpu" || name == "hollow_node_cpu":
 		return whyAPIServerCPU
+	case name == SelfCPUFigure:
+		return whyShared
 	case name == "requests_leader_election":
 		return whyLease
 	case (name == "manager_lists" || name == "manager_requests" || name == "manager_watches") && !legacy:

@@ -254,6 +254,8 @@ func derivedText(name string) string {
 		return "its writes of a replication controller (the modern manager's status)"
 	case purposeFigures[sampler.PurposeElection]:
 		return "its leader election's requests (lease renewals)"
+	case SelfCPUFigure:
+		return "the CPU the benchmark process itself used while sampling the run (its pod watch, its scrapes, the scenario's requests)"
 	case purposeFigures[sampler.PurposeEvents]:
 		return "its requests on events, which neither manager here records: counted to show they are none"
 	}
