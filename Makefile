@@ -3,7 +3,7 @@
 #   make build   all binaries into _output/bin
 #   make run     a whole cluster on loopback with the guestbook (DESIGN=modern for today's manager)
 #   make test    vet and tests, for both builds
-#   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: under 2 minutes)
+#   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: about 2 minutes)
 #   make docs    the annotated source, as static HTML, into _output/docs
 #   make demo    talk mode: SCENARIO=<name> on both designs side by side, with a live page
 #   make clean   remove _output

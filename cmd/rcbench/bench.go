@@ -26,7 +26,7 @@ func benchCommand(args []string) int {
 		bench.Calibrate, bench.All, strings.Join(bench.DefaultScenarios(false), ","), strings.Join(bench.DefaultScenarios(true), ","), strings.Join(scenario.Names(), ",")))
 	variants := fs.String("variants", "", "Comma-separated variants: legacy, modern, modern-unthrottled (default: all three where the client throttle can matter, legacy and modern elsewhere).")
 	runs := fs.Int("runs", 0, "Runs of each scenario, size and variant (default 3, or 1 with -quick).")
-	quick := fs.Bool("quick", false, "Quick sizes and selection: done in under 2 minutes.")
+	quick := fs.Bool("quick", false, "Quick sizes and selection: about 2 minutes.")
 	large := fs.Bool("large", false, "Add the largest sizes (N=10 000).")
 	sweep := fs.Bool("sweep", false, "Run scale-up and idle over a range of cluster sizes (100 to 100 000 pods; with -quick 100 to 1 000, under 5 minutes) for legacy and modern-unthrottled, and draw each cost against size with each design's breaking point.")
 	out := fs.String("out", "_output/bench", "Parent of the timestamped report directory; <out>/latest points at the newest.")
