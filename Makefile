@@ -4,7 +4,7 @@
 #   make run     a whole cluster on loopback with the guestbook (DESIGN=modern for today's manager,
 #                RUN_FLAGS='-port=8081' for local-up's flags)
 #   make test    vet and tests, for both builds (once where the tag changes nothing)
-#   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: under 2 minutes)
+#   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: about 2 minutes)
 #   make history what each change from 2014 to today bought, one at a time (BENCH_FLAGS=-quick)
 #   make docs    the annotated source, as static HTML, into _output/docs
 #   make demo    talk mode: SCENARIO=<name> on both designs side by side, with a live page
@@ -47,7 +47,7 @@ endif
 	$(BIN)/local-up -bin=$(BIN) -design=$(DESIGN) $(RUN_FLAGS)
 
 # The report lands in _output/bench/<time>/, and _output/bench/latest
-# points at it. BENCH_FLAGS go to rcbench bench: -quick, -large, -runs=N,
+# points at it. BENCH_FLAGS go to rcbench bench: -quick, -large, -sweep, -runs=N,
 # -scenarios=a,b, -variants=a,b, -png (rcbench bench -h lists them all).
 BENCH_FLAGS ?=
 bench: build

@@ -27,8 +27,9 @@ func benchCommand(args []string) int {
 		bench.Calibrate, bench.All, strings.Join(bench.DefaultScenarios(false), ","), strings.Join(bench.DefaultScenarios(true), ","), strings.Join(scenario.Names(), ",")))
 	variants := fs.String("variants", "", "Comma-separated variants: legacy, modern, modern-unthrottled (default: all three where the client throttle can matter, legacy and modern elsewhere).")
 	runs := fs.Int("runs", 0, "Runs of each scenario, size and variant (default 3, or 1 with -quick).")
-	quick := fs.Bool("quick", false, "Quick sizes and selection: done in under 2 minutes.")
+	quick := fs.Bool("quick", false, "Quick sizes and selection: about 2 minutes.")
 	large := fs.Bool("large", false, "Add the largest sizes (N=10 000).")
+	sweep := fs.Bool("sweep", false, "Run scale-up and idle over a range of cluster sizes (100 to 100 000 pods; with -quick 100 to 1 000, under 5 minutes) for legacy and modern-unthrottled, and draw each cost against size with each design's breaking point.")
 	out := fs.String("out", "_output/bench", "Parent of the timestamped report directory; <out>/latest points at the newest.")
 	bin := fs.String("bin", "_output/bin", "Directory of the binaries (make build).")
 	png := fs.Bool("png", false, "Also render every chart as PNG.")
@@ -54,6 +55,7 @@ func benchCommand(args []string) int {
 		Runs:      *runs,
 		Quick:     *quick,
 		Large:     *large,
+		Sweep:     *sweep,
 		Out:       *out,
 		BinDir:    binDir,
 		PNG:       *png,
@@ -90,7 +92,10 @@ func benchCommand(args []string) int {
 		if f.Holds != nil {
 			holds = map[bool]string{true: "ok", false: "NO"}[*f.Holds]
 		}
-		fmt.Fprintf(os.Stderr, "[%s] %s: %s\n", holds, f.Topic, f.Measured)
+		fmt.Fprintf(os.Stderr, "[%s] %s: %s\n", holds, f.Topic, f.Verdict)
+		if f.Why != "" {
+			fmt.Fprintf(os.Stderr, "     why not: %s\n", f.Why)
+		}
 	}
 	fmt.Fprintf(os.Stderr, "\nreport: %s\n        %s\n", filepath.Join(dir, "report.html"), filepath.Join(dir, "report.md"))
 	if sum.Interrupted {

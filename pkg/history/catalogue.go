@@ -19,7 +19,7 @@ var Changes = []Change{{
 		"status, instead of the apiserver counting matching pods on every read, so that reads and " +
 		"watches stop costing a pod LIST each and the status says what the manager saw.",
 	Scenario:    "scale-up",
-	Figure:      "manager_puts",
+	Figure:      "status_writes",
 	WithoutMore: false,
 	With:        "The manager PUTs the controller as its pods appear and become ready.",
 	Without:     "The manager sends no PUT; status.replicas is still filled by the apiserver on each read, as in v0.4.",

@@ -175,12 +175,17 @@ func (r *Runner) calibrateStack(ctx context.Context, dir string, p *Plan) (*Cali
 		}
 	}
 	if p.ReferenceReplicas > 0 && ctx.Err() == nil {
-		ref, err := calibrateReference(ctx, r.Opts.BinDir, filepath.Join(dir, "reference"), p.ReferenceReplicas, r.Opts.Seed)
+		runs := p.RunsEach
+		if runs < 1 {
+			runs = 1
+		}
+		r.settle()
+		ref, err := referenceRuns(ctx, r.Opts.BinDir, filepath.Join(dir, "reference"), p.ReferenceReplicas, runs, r.Opts.Seed)
 		if err != nil {
 			return cal, fmt.Errorf("reference scale-up: %v", err)
 		}
-		r.say("  reference scale-up of %d pods, no manager, %d clients: all created after %.2f s, all running after %.2f s",
-			ref.Replicas, FloorClients, ref.CreateSeconds, ref.RunningSeconds)
+		r.say("  reference scale-up of %d pods, no manager, %d clients, median of %d: all created after %.2f s, all running after %.2f s",
+			ref.Replicas, FloorClients, runs, ref.CreateSeconds, ref.RunningSeconds)
 		cal.Reference, cal.ReferenceSetup = &ref, referenceSetup
 	}
 	for _, path := range []string{ReadV04, ReadStored} {

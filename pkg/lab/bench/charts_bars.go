@@ -82,12 +82,15 @@ func barPanel(title string, names []string, stats []Stats) *plot.Plot {
 	return p
 }
 
-// figureTitle is a panel title: the figure, its unit, and which way is
-// better.
+// figureTitle is a panel title: the figure, its unit, whose process it
+// is, and which way is better.
 func figureTitle(f Figure) string {
 	t := strings.ReplaceAll(f.Name, "_", " ")
 	if f.Unit != "" {
 		t += " (" + f.Unit + ")"
+	}
+	if f.Process != "" {
+		t += ", " + f.Process
 	}
 	if f.LowerIsBetter {
 		t += ", lower is better"
@@ -111,16 +114,27 @@ func barsChart(name, title string, sz SizeSummary, png bool) (Chart, bool) {
 		return Chart{}, false
 	}
 	var panels []*plot.Plot
+	var zero []string
 	for _, fname := range order {
 		var names []string
 		var stats []Stats
+		nonzero := false
 		for _, v := range sz.Variants {
 			if f, ok := v.Figure(fname); ok {
 				names = append(names, v.Variant)
 				stats = append(stats, f.Stats)
+				nonzero = nonzero || f.Min != 0 || f.Max != 0
 			}
 		}
+		// A panel of empty bars says less than its name in a caption.
+		if !nonzero {
+			zero = append(zero, fname)
+			continue
+		}
 		panels = append(panels, barPanel(figureTitle(seen[fname]), names, stats))
+	}
+	if len(panels) == 0 {
+		return Chart{}, false
 	}
 	cols := 3
 	if len(panels) < cols {
@@ -139,6 +153,9 @@ func barsChart(name, title string, sz SizeSummary, png bool) (Chart, bool) {
 	h := vg.Points(60 + 170*float64(len(grid)))
 	svg, pngData := render(vg.Points(640), h, gridOf(title, grid, items), png)
 	caption := "Bars: the median over the runs, written above; whiskers: the lowest and highest run."
+	if len(zero) > 0 {
+		caption += " Not drawn, 0 in every run of every variant: " + strings.Join(zero, ", ") + "."
+	}
 	return Chart{Name: name, Title: title, Caption: caption, SVG: svg, PNG: pngData}, true
 }
 

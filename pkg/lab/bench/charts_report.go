@@ -43,5 +43,13 @@ func buildCharts(sum *Summary, runs []RunRecord, png bool) (*Chart, []SizeCharts
 			out = append(out, sc2)
 		}
 	}
+	if sum.Options.Sweep {
+		if c, ok := sweepChart(sum, png); ok {
+			out = append([]SizeCharts{{Scenario: sweepChartSet, Charts: []Chart{c}}}, out...)
+		}
+	}
 	return cal, out
 }
+
+// sweepChartSet is the name the sweep's chart goes by among the sizes'.
+const sweepChartSet = "sweep"

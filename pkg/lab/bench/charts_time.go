@@ -158,7 +158,8 @@ func timeChart(name, title, ylabel, series string, scale float64, scenarioName s
 			all = append(all, drawn{r, zero})
 		}
 	}
-	if !drew {
+	// A flat line at zero in every variant is not worth a chart.
+	if !drew || ymax == 0 {
 		return Chart{}, false
 	}
 	top := niceMax(ymax)
@@ -241,10 +242,11 @@ func verbChart(name, title, scenarioName string, runs []RunRecord, png bool) (Ch
 	}
 	dashed := lineOf(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}}, "", 0.7)
 	dashed.Dashes = []vg.Length{vg.Points(3), vg.Points(2)}
-	items.add("controller-managers only", dashed)
+	items.add("controller-manager processes only", dashed)
 	h := vg.Points(60 + 150*float64(len(grid)))
 	svg, pngData := render(vg.Points(640), h, gridOf(title, grid, items), png)
 	caption := fmt.Sprintf("Requests per second in 1 s bins, by verb, in the median run of each variant; time 0 is the mark %q. "+
-		"Solid: every client of the apiserver (managers, hollow nodes, the benchmark's own pod watch); dashed: the controller-managers alone.", zeroName)
+		"Solid: every client of the apiserver (managers, hollow nodes, the benchmark's own pod watch); dashed: the controller-manager "+
+		"processes alone, their leader election included.", zeroName)
 	return Chart{Name: name, Title: title, Caption: caption, SVG: svg, PNG: pngData}, true
 }

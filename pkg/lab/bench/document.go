@@ -24,6 +24,11 @@ type table struct {
 	rows   [][]string
 	// numeric marks the columns to align right.
 	numeric []bool
+	// class names the table for the HTML report's styles.
+	class string
+	// rowClass, where set, marks a row: "no" for a finding that does
+	// not hold, which the HTML report highlights.
+	rowClass []string
 }
 
 type figure struct{ chart Chart }

@@ -206,7 +206,7 @@ func appeared(withoutMore bool, with, without Stats) string {
 }
 
 // timelineFigures are the figures the timeline draws.
-var timelineFigures = []string{"time_to_running", "manager_requests", "manager_lists", "peak_goroutines", "pod_creates", "manager_puts"}
+var timelineFigures = []string{"time_to_running", "manager_requests", "manager_lists", "peak_goroutines", "pod_creates", "status_writes"}
 
 func timelineResults(sum *Summary, hp *HistoryPlan) []TimelineResult {
 	var out []TimelineResult

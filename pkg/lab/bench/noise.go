@@ -35,10 +35,10 @@ const (
 		"so each write costs the apiserver milliseconds of CPU that the hollow nodes' pod updates then wait behind; how " +
 		"many writes a run makes depends on how pod events batch into syncs; and the manager creates at most 500 pods " +
 		"per sync and waits until its pod watch has seen them all before the next, so a slow watch delays the second half"
-	whyAPIServerCPU = "the apiserver's CPU from the sampler's first scrape to the end of the run: the informers' or " +
-		"the hollow nodes' start-up work falls either side of that first scrape, the scrapes themselves count, and " +
-		"the total grows with whatever else the cores are doing"
-	whyZero = "the median is 0 and some runs were not, so a spread relative to the median means nothing: read min and max"
+	whyAPIServerCPU = "CPU time from the controller's creation to the end of the run: the scrapes themselves count, " +
+		"and the total grows with whatever else the two cores are doing"
+	whyLease = "lease renewals every 2 s over the whole run: a run that lasts longer renews more often"
+	whyZero  = "the median is 0 and some runs were not, so a spread relative to the median means nothing: read min and max"
 )
 
 // explainNoise says why a figure flagged as noisy varies.
@@ -62,10 +62,14 @@ func explainNoise(scenarioName, variant string, f Figure) string {
 	case scenarioName == "watch-drop" && name != "time_to_running":
 		return whyWatchCut
 	case scenarioName == "scale-up" && !legacy && (strings.HasPrefix(name, "time_to_") || name == "manager_requests" ||
-		name == "manager_puts" || name == "apiserver_cpu"):
+		name == "status_writes" || name == "requests_status_writes" || name == "apiserver_cpu" || name == "hollow_node_cpu"):
 		return whyStatusWrites
-	case name == "apiserver_cpu":
+	case name == "apiserver_cpu" || name == "hollow_node_cpu":
 		return whyAPIServerCPU
+	case name == SelfCPUFigure:
+		return whyShared
+	case name == "requests_leader_election":
+		return whyLease
 	case (name == "manager_lists" || name == "manager_requests" || name == "manager_watches") && !legacy:
 		return whyStartup
 	case strings.HasPrefix(name, "peak_"):

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 )
 
 // etcdPublished is etcd's own v2.2.0 write benchmark (3 members, SSD,
@@ -33,16 +35,20 @@ func buildDocument(sum *Summary, cal *Chart, charts []SizeCharts) *document {
 	}
 
 	d.h(2, "findings", "Findings")
-	d.p("What the two designs predict, against what these runs measured. Medians over the runs, with the lowest and highest run in brackets.")
-	t := table{header: []string{"topic", "expected", "measured", "holds"}}
-	for _, f := range sum.Findings {
-		holds := "–"
-		if f.Holds != nil {
-			holds = map[bool]string{true: "yes", false: "NO"}[*f.Holds]
+	d.p("What the two designs predict, against what these runs measured: the verdict in one line first, then the prediction and " +
+		"the figures. Medians over the runs, with the lowest and highest run in brackets. Every NO says why under its figures.")
+	d.table(findingsTable(sum.Findings))
+	d.p(whoseText)
+
+	if sum.Options.Sweep {
+		var chart *Chart
+		for _, set := range charts {
+			if set.Scenario == sweepChartSet && len(set.Charts) > 0 {
+				chart = &set.Charts[0]
+			}
 		}
-		t.rows = append(t.rows, []string{f.Topic, f.Expect, f.Measured, holds})
+		sweepSection(d, sum, chart)
 	}
-	d.table(t)
 
 	if sum.Calibration != nil {
 		calibrationSection(d, sum.Calibration, cal)
@@ -69,6 +75,42 @@ func buildDocument(sum *Summary, cal *Chart, charts []SizeCharts) *document {
 	return d
 }
 
+// whoseText says whose process each kind of figure measures.
+const whoseText = "Whose figures: each figure names its process in the tables' second column. apiserver is the apiserver " +
+	"process, etcd embedded in it; controller-manager is every controller-manager process of the run, summed; hollow-node " +
+	"is the one process that runs every hollow node; rcbench is the benchmark itself, whose pod watch and scrapes share the " +
+	"machine; cluster is what the benchmark's pod watch saw (pod counts, times to a state). A request figure of the " +
+	"controller-manager counts every request its processes sent — their controllers' syncs, status writes, leader " +
+	"election (lease renewals) and events — and the requests_* figures (per minute in idle) split them by purpose."
+
+// findingsTable lays the findings out with a one-line verdict first and
+// every NO marked, and explained after its figures.
+func findingsTable(fs []Finding) table {
+	t := table{header: []string{"topic", "verdict", "expected", "measured"}, class: "findings"}
+	for _, f := range fs {
+		verdict, class := "–", ""
+		if f.Holds != nil {
+			verdict = "yes"
+			if !*f.Holds {
+				verdict, class = "**NO**", "no"
+			}
+		}
+		switch {
+		case f.Verdict != "" && f.Holds == nil:
+			verdict = f.Verdict
+		case f.Verdict != "":
+			verdict += ": " + f.Verdict
+		}
+		measured := f.Measured
+		if f.Why != "" {
+			measured += " **Why not:** " + f.Why
+		}
+		t.rows = append(t.rows, []string{f.Topic, verdict, f.Expect, measured})
+		t.rowClass = append(t.rowClass, class)
+	}
+	return t
+}
+
 func header(sum *Summary) string {
 	m := sum.Machine
 	s := fmt.Sprintf("Run %s, %s, on %d CPUs (%s/%s, %s). Load average before %.2f %.2f %.2f, after %.2f %.2f %.2f. ",
@@ -77,6 +119,9 @@ func header(sum *Summary) string {
 	o := sum.Options
 	s += fmt.Sprintf("Scenarios: %s. Variants: %s. %d run(s) of each, alternating variants, each on a fresh cluster; hollow-node seed %d.",
 		strings.Join(o.Scenarios, ", "), strings.Join(o.Variants, ", "), o.Runs, o.Seed)
+	if o.Sweep {
+		s += " A sweep over sizes (-sweep)."
+	}
 	if o.Quick {
 		s += " Quick sizes (-quick)."
 	}
@@ -126,7 +171,7 @@ func sizeLine(sz SizeSummary) string {
 // cell holds the median, the range and the spread, and a flag whose
 // explanation follows the table.
 func figureTable(d *document, sz SizeSummary) {
-	t := table{header: []string{"figure"}, numeric: []bool{false}}
+	t := table{header: []string{"figure", "process"}, numeric: []bool{false, false}}
 	for _, v := range sz.Variants {
 		t.header = append(t.header, v.Variant)
 		t.numeric = append(t.numeric, true)
@@ -150,7 +195,7 @@ func figureTable(d *document, sz SizeSummary) {
 		if proto.Derived {
 			name += " †"
 		}
-		row := []string{name}
+		row := []string{name, processName(proto.Process)}
 		for _, v := range sz.Variants {
 			f, ok := v.Figure(proto.Name)
 			if !ok {
@@ -166,7 +211,7 @@ func figureTable(d *document, sz SizeSummary) {
 		}
 		t.rows = append(t.rows, row)
 	}
-	row := []string{"run time (s)"}
+	row := []string{"run time (s)", "cluster"}
 	for _, v := range sz.Variants {
 		if len(v.RunSeconds.Values) == 0 {
 			row = append(row, "–")
@@ -179,16 +224,42 @@ func figureTable(d *document, sz SizeSummary) {
 	for i, n := range notes {
 		d.p(fmt.Sprintf("⚠%d %s", i+1, n))
 	}
+	var derivedNotes []string
 	for _, f := range order {
 		if f.Derived {
-			d.p("† computed by the benchmark from the samples: " + derivedText[f.Name])
-			break
+			derivedNotes = append(derivedNotes, fmt.Sprintf("`%s`: %s", f.Name, derivedText(f.Name)))
 		}
+	}
+	if len(derivedNotes) > 0 {
+		d.p("† computed by the benchmark from the samples: " + strings.Join(derivedNotes, "; ") + ".")
 	}
 }
 
-var derivedText = map[string]string{
-	TimeToCreate: "seconds from the controller's creation until the pod watch has seen all N pods created, the part of time_to_running that the create floor bounds.",
+// processName is how the tables name whose figure it is.
+func processName(p string) string {
+	if p == "" {
+		return "cluster"
+	}
+	return p
+}
+
+// derivedText says what a figure of the benchmark's own counts.
+func derivedText(name string) string {
+	switch name {
+	case TimeToCreate:
+		return "seconds from the controller's creation until the pod watch has seen all N pods created"
+	case purposeFigures[sampler.PurposeSync]:
+		return "the controller-manager's requests for its controllers' work over the whole run (lists, watches, pod creates and deletes, endpoints)"
+	case purposeFigures[sampler.PurposeStatus]:
+		return "its writes of a replication controller (the modern manager's status)"
+	case purposeFigures[sampler.PurposeElection]:
+		return "its leader election's requests (lease renewals)"
+	case SelfCPUFigure:
+		return "the CPU the benchmark process itself used while sampling the run (its pod watch, its scrapes, the scenario's requests)"
+	case purposeFigures[sampler.PurposeEvents]:
+		return "its requests on events, which neither manager here records: counted to show they are none"
+	}
+	return ""
 }
 
 // cellText is "median (min–max) spread".
@@ -232,13 +303,13 @@ func calibrationSection(d *document, cal *Calibration, chart *Chart) {
 	d.table(t)
 	if cal.CreateRate > 0 {
 		d.p(fmt.Sprintf("Calibrated create floor: %s pod POSTs per second at %d clients, so no design can create N pods in less than "+
-			"N / %s seconds (100 pods: %s s; 1 000 pods: %s s; 10 000 pods: %s s). The scale-up scenario compares against it.",
+			"N / %s seconds (100 pods: %s s; 1 000 pods: %s s; 10 000 pods: %s s). It counts creates alone; a scale-up also waits for the hollow "+
+			"nodes to bind and start every pod, so the findings compare it with the manager-less reference instead.",
 			formatNumber(cal.CreateRate), FloorClients, formatNumber(cal.CreateRate), formatNumber(cal.Floor(100)),
 			formatNumber(cal.Floor(1000)), formatNumber(cal.Floor(10000))))
 	}
 	if ref := cal.Reference; ref != nil {
-		d.p(fmt.Sprintf("Manager-less reference scale-up of %d pods: all created after %s s, all running after %s s. %s",
-			ref.Replicas, formatNumber(ref.CreateSeconds), formatNumber(ref.RunningSeconds), cal.ReferenceSetup))
+		d.p(fmt.Sprintf("Manager-less reference scale-up of %d pods: %s. %s", ref.Replicas, referenceText(ref), cal.ReferenceSetup))
 	}
 	if len(cal.ListCosts) > 0 {
 		d.p("What a read costs: one LIST of every pod, read as v0.4 read pods (the apiserver's default) and as stored " +

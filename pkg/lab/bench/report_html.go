@@ -31,13 +31,20 @@ th{background:#f3f3f3;text-align:left}td.num{text-align:right;white-space:nowrap
 .note{background:#fff4e0;border-left:4px solid #e69f00;padding:.5em .8em}
 figure{margin:1.2em 0}figure svg{max-width:100%;height:auto}figcaption{font-size:.85em;color:#555}
 code{background:#f3f3f3;padding:0 .2em}
+table.findings td:nth-child(2){min-width:13em;font-weight:600}table.findings td:nth-child(3){color:#555}
+tr.no td{background:#fde8e4}tr.no td:nth-child(2){border-left:4px solid #c0392b}tr.no strong{color:#a5281b}
 .legacy{color:#D55E00}.modern{color:#0072B2}.modern-unthrottled{color:#009E73}`
 
-var codeSpan = regexp.MustCompile("`([^`]+)`")
+var (
+	codeSpan   = regexp.MustCompile("`([^`]+)`")
+	strongSpan = regexp.MustCompile(`\*\*([^*]+)\*\*`)
+)
 
-// inline escapes text and turns `code` into <code>.
+// inline escapes text and turns `code` into <code> and **text** into
+// <strong>.
 func inline(s string) string {
-	return codeSpan.ReplaceAllString(html.EscapeString(s), "<code>$1</code>")
+	s = codeSpan.ReplaceAllString(html.EscapeString(s), "<code>$1</code>")
+	return strongSpan.ReplaceAllString(s, "<strong>$1</strong>")
 }
 
 // inlineSVG fits an SVG for embedding: no XML prologue, and a width that
@@ -81,7 +88,11 @@ func writeHTML(w io.Writer, d *document) error {
 }
 
 func writeHTMLTable(w io.Writer, t table) {
-	fmt.Fprintln(w, "<table>\n<thead><tr>")
+	if t.class != "" {
+		fmt.Fprintf(w, "<table class=\"%s\">\n<thead><tr>\n", html.EscapeString(t.class))
+	} else {
+		fmt.Fprintln(w, "<table>\n<thead><tr>")
+	}
 	for _, h := range t.header {
 		class := ""
 		if _, ok := variantColors[h]; ok {
@@ -90,8 +101,12 @@ func writeHTMLTable(w io.Writer, t table) {
 		fmt.Fprintf(w, "<th%s>%s</th>", class, inline(h))
 	}
 	fmt.Fprintln(w, "</tr></thead>\n<tbody>")
-	for _, row := range t.rows {
-		fmt.Fprint(w, "<tr>")
+	for r, row := range t.rows {
+		if r < len(t.rowClass) && t.rowClass[r] != "" {
+			fmt.Fprintf(w, "<tr class=\"%s\">", html.EscapeString(t.rowClass[r]))
+		} else {
+			fmt.Fprint(w, "<tr>")
+		}
 		for i, c := range row {
 			if i < len(t.numeric) && t.numeric[i] {
 				fmt.Fprintf(w, "<td class=\"num\">%s</td>", inline(c))

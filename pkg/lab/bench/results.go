@@ -35,6 +35,7 @@ type Summary struct {
 		Variants  []string `json:"variants"`
 		Runs      int      `json:"runs"`
 		Quick     bool     `json:"quick"`
+		Sweep     bool     `json:"sweep,omitempty"`
 		Large     bool     `json:"large"`
 		Seed      int64    `json:"seed"`
 	} `json:"options"`
@@ -94,7 +95,11 @@ type VariantSummary struct {
 
 // Figure is one result over the runs of a variant.
 type Figure struct {
-	Name          string `json:"name"`
+	Name string `json:"name"`
+	// Process names whose figure it is (apiserver, controller-manager,
+	// hollow-node, rcbench); empty for the cluster as a whole, seen
+	// through the benchmark's pod watch.
+	Process       string `json:"process,omitempty"`
 	Unit          string `json:"unit"`
 	LowerIsBetter bool   `json:"lowerIsBetter"`
 	// Derived marks figures the benchmark computes from the samples,

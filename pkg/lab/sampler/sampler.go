@@ -23,8 +23,14 @@ const (
 	// APIRequests is every request the apiserver served, by verb:
 	// "api.requests.LIST" and so on, cumulative.
 	APIRequests = "api.requests."
-	// ManagerRequests is the requests of controller-managers only, by verb.
+	// ManagerRequests is every request of the controller-manager
+	// processes, by verb: their controllers' and their leader election's
+	// (see ManagerComponents), cumulative.
 	ManagerRequests = "cm.requests."
+	// ManagerPurpose is the same requests by what they are for:
+	// "cm.purpose.sync", "cm.purpose.leader_election" and so on (see
+	// Purposes), cumulative.
+	ManagerPurpose = "cm.purpose."
 	// ManagerPodPosts counts pod creates sent by controller-managers,
 	// whatever their answer; ManagerPodPostsOK only those that succeeded.
 	ManagerPodPosts   = "cm.pod_posts"
@@ -33,14 +39,31 @@ const (
 	// apiserver ended with an ERROR event (410 Gone, mostly).
 	ManagerWatchErrors = "cm.watch_errors"
 
-	// Summed over every controller-manager.
+	// Summed over every controller-manager process.
 	ManagerGoroutines = "cm.goroutines"
 	ManagerRSS        = "cm.rss_bytes"
 	ManagerCPU        = "cm.cpu_seconds"
 	ManagerSockets    = "cm.sockets"
 
+	// The apiserver process (with its embedded etcd).
 	APIServerRSS = "apiserver.rss_bytes"
 	APIServerCPU = "apiserver.cpu_seconds"
+
+	// The hollow-node process (every hollow node is one process).
+	HollowNodeCPU = "hollow.cpu_seconds"
+	HollowNodeRSS = "hollow.rss_bytes"
+
+	// The measuring process itself (rcbench, or a test): its pod watch,
+	// its scrapes and everything else it runs.
+	SelfCPU = "self.cpu_seconds"
+)
+
+// The processes a figure can belong to, as reports name them.
+const (
+	ProcessAPIServer  = "apiserver"
+	ProcessManager    = "controller-manager"
+	ProcessHollowNode = "hollow-node"
+	ProcessSelf       = "rcbench"
 )
 
 // Verbs are the apiserver's request verbs, as its metrics name them.
@@ -189,10 +212,13 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 		return
 	}
 	all := m.By("apiserver_request_total", "verb", nil)
-	cm := m.By("apiserver_request_total", "verb", map[string]string{"component": "controller-manager"})
+	cm := CountManagerRequests(m)
 	for _, verb := range Verbs {
 		s.relative(APIRequests+verb, now, all[verb])
-		s.relative(ManagerRequests+verb, now, cm[verb])
+		s.relative(ManagerRequests+verb, now, cm.ByVerb[verb])
+	}
+	for _, p := range Purposes {
+		s.relative(ManagerPurpose+p, now, cm.ByPurpose[p])
 	}
 	posts := m.By("apiserver_request_total", "code", map[string]string{"component": "controller-manager", "verb": "POST", "resource": "pods"})
 	total, ok := 0.0, 0.0
@@ -206,7 +232,27 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 	s.relative(ManagerPodPostsOK, now, ok)
 	s.relative(ManagerWatchErrors, now, m.Sum("apiserver_watch_errors_total", map[string]string{"component": "controller-manager"}))
 	s.Rec.Add(APIServerRSS, now, m.Sum("process_resident_memory_bytes", nil))
-	s.relative(APIServerCPU, now, m.Sum("process_cpu_seconds_total", nil))
+	apiCPU := m.Sum("process_cpu_seconds_total", nil)
+	for _, p := range s.st.Processes() {
+		switch p.Name {
+		case "apiserver":
+			// Finer than the process's own counter, in 10 ms ticks.
+			if cpu, ok := ProcessCPU(p.Pid()); ok {
+				apiCPU = cpu
+			}
+		case "hollow-node":
+			if _, rss, ok := ProcessUsage(p.Pid()); ok {
+				s.Rec.Add(HollowNodeRSS, now, rss)
+			}
+			if cpu, ok := ProcessCPU(p.Pid()); ok {
+				s.relative(HollowNodeCPU, now, cpu)
+			}
+		}
+	}
+	s.relative(APIServerCPU, now, apiCPU)
+	if cpu, ok := SelfCPUSeconds(); ok {
+		s.relative(SelfCPU, now, cpu)
+	}
 }
 
 func (s *Sampler) sampleManagers(now time.Time) {
@@ -221,8 +267,15 @@ func (s *Sampler) sampleManagers(now time.Time) {
 		seen++
 		goroutines += m.Sum("go_goroutines", nil)
 		rss += m.Sum("process_resident_memory_bytes", nil)
-		cpu += m.Sum("process_cpu_seconds_total", nil)
-		if pid := s.managerPid(i); pid > 0 {
+		pid := s.managerPid(i)
+		// The process's own CPU counter is read in 10 ms ticks; the
+		// scheduler's is finer, where /proc has it.
+		if c, ok := ProcessCPU(pid); pid > 0 && ok {
+			cpu += c
+		} else {
+			cpu += m.Sum("process_cpu_seconds_total", nil)
+		}
+		if pid > 0 {
 			if n := OpenSockets(pid); n >= 0 {
 				sockets += float64(n)
 			}

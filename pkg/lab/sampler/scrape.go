@@ -2,6 +2,7 @@ package sampler
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"time"
 
@@ -25,10 +26,19 @@ func Scrape(url string) (Metrics, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
 	}
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	families, err := parser.TextToMetricFamilies(resp.Body)
+	m, err := ParseMetrics(resp.Body)
 	if err != nil {
 		return nil, fmt.Errorf("parsing %s: %v", url, err)
+	}
+	return m, nil
+}
+
+// ParseMetrics reads metrics in the Prometheus text format.
+func ParseMetrics(r io.Reader) (Metrics, error) {
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(r)
+	if err != nil {
+		return nil, err
 	}
 	return Metrics(families), nil
 }
@@ -82,6 +92,29 @@ func (m Metrics) By(name, label string, match map[string]string) map[string]floa
 		}
 	}
 	return out
+}
+
+// Each calls f with the labels and value of every sample of the named
+// metric (counters, gauges and untyped values).
+func (m Metrics) Each(name string, f func(labels map[string]string, v float64)) {
+	family, ok := m[name]
+	if !ok {
+		return
+	}
+	for _, metric := range family.GetMetric() {
+		labels := make(map[string]string, len(metric.GetLabel()))
+		for _, l := range metric.GetLabel() {
+			labels[l.GetName()] = l.GetValue()
+		}
+		switch {
+		case metric.Counter != nil:
+			f(labels, metric.GetCounter().GetValue())
+		case metric.Gauge != nil:
+			f(labels, metric.GetGauge().GetValue())
+		case metric.Untyped != nil:
+			f(labels, metric.GetUntyped().GetValue())
+		}
+	}
 }
 
 func labelsMatch(metric *dto.Metric, match map[string]string) bool {

@@ -57,11 +57,11 @@ func init() {
 		Results: func(e *Env) []Result {
 			n := float64(e.Size.Replicas)
 			return []Result{
-				{Name: "pod_creates", Unit: "requests", Value: e.last(sampler.ManagerPodPosts), LowerIsBetter: true},
+				{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerPodPosts), LowerIsBetter: true},
 				{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - n, LowerIsBetter: true},
 				{Name: "max_active", Unit: "pods", Value: e.Sampler.Rec.Max(sampler.PodsActive), LowerIsBetter: true},
 				{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
-				{Name: "pod_deletes", Unit: "requests", Value: e.last(sampler.ManagerRequests + "DELETE"), LowerIsBetter: true},
+				{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "DELETE"), LowerIsBetter: true},
 			}
 		},
 		Expect: func(variant string, sz Size, r map[string]float64) error {
@@ -194,7 +194,7 @@ func init() {
 				{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
 				{Name: "pods_of_a", Unit: "pods", Value: float64(a)},
 				{Name: "pods_of_b", Unit: "pods", Value: float64(b)},
-				{Name: "deletes_during_overlap", Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", from, 1e9), LowerIsBetter: true},
+				{Name: "deletes_during_overlap", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", from, 1e9), LowerIsBetter: true},
 			}
 		},
 		Expect: func(variant string, sz Size, r map[string]float64) error {
@@ -299,9 +299,9 @@ func init() {
 		Results: func(e *Env) []Result {
 			return []Result{
 				{Name: "resize_to_running", Unit: "s", Value: e.Seconds("resized", "converged"), LowerIsBetter: true},
-				{Name: "manager_watches", Unit: "requests", Value: e.last(sampler.ManagerRequests + "WATCH")},
-				{Name: "manager_lists", Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST")},
-				{Name: "manager_watch_errors", Unit: "watches", Value: e.last(sampler.ManagerWatchErrors)},
+				{Name: "manager_watches", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "WATCH")},
+				{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST")},
+				{Name: "manager_watch_errors", Process: sampler.ProcessManager, Unit: "watches", Value: e.last(sampler.ManagerWatchErrors)},
 			}
 		},
 		Expect: func(variant string, sz Size, r map[string]float64) error {

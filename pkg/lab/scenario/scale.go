@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
@@ -37,23 +38,28 @@ func sizesN(quick, large bool, ns ...int) []Size {
 
 // scaleResults are the figures of a scale-up: how long, how many requests,
 // how many goroutines and how much memory it took, and what it cost the
-// apiserver.
+// apiserver and the hollow nodes. Request figures count every request of
+// the controller-manager process, lease renewals included; CPU figures
+// count from the controller's creation to the run's last sample, so the
+// processes' start-up work is left out.
 func scaleResults(e *Env) []Result {
 	n := float64(e.Size.Replicas)
+	from := e.At("created")
 	return []Result{
 		{Name: "time_to_running", Unit: "s", Value: e.Seconds("created", "converged"), LowerIsBetter: true},
-		{Name: "pod_creates", Unit: "requests", Value: e.last(sampler.ManagerPodPosts), LowerIsBetter: true},
+		{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerPodPosts), LowerIsBetter: true},
 		{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - n, LowerIsBetter: true},
-		{Name: "peak_goroutines", Unit: "goroutines", Value: e.Sampler.Rec.Max(sampler.ManagerGoroutines), LowerIsBetter: true},
-		{Name: "peak_rss", Unit: "MiB", Value: e.Sampler.Rec.Max(sampler.ManagerRSS) / (1 << 20), LowerIsBetter: true},
-		{Name: "peak_sockets", Unit: "sockets", Value: e.Sampler.Rec.Max(sampler.ManagerSockets), LowerIsBetter: true},
-		{Name: "manager_requests", Unit: "requests", Value: e.managerRequests(), LowerIsBetter: true},
-		{Name: "manager_lists", Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST"), LowerIsBetter: true},
+		{Name: "peak_goroutines", Process: sampler.ProcessManager, Unit: "goroutines", Value: e.Sampler.Rec.Max(sampler.ManagerGoroutines), LowerIsBetter: true},
+		{Name: "peak_rss", Process: sampler.ProcessManager, Unit: "MiB", Value: e.Sampler.Rec.Max(sampler.ManagerRSS) / (1 << 20), LowerIsBetter: true},
+		{Name: "peak_sockets", Process: sampler.ProcessManager, Unit: "sockets", Value: e.Sampler.Rec.Max(sampler.ManagerSockets), LowerIsBetter: true},
+		{Name: "manager_requests", Process: sampler.ProcessManager, Unit: "requests", Value: e.managerRequests(), LowerIsBetter: true},
+		{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST"), LowerIsBetter: true},
 		// The modern manager's status writes. Each is dear here: like
 		// v0.4's, this apiserver fills a controller's currentState.replicas
 		// on every read and watch event by listing its pods.
-		{Name: "manager_puts", Unit: "requests", Value: e.last(sampler.ManagerRequests + "PUT"), LowerIsBetter: true},
-		{Name: "apiserver_cpu", Unit: "CPU s", Value: e.last(sampler.APIServerCPU), LowerIsBetter: true},
+		{Name: "status_writes", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerPurpose + sampler.PurposeStatus), LowerIsBetter: true},
+		{Name: "apiserver_cpu", Process: sampler.ProcessAPIServer, Unit: "CPU s", Value: e.Sampler.Rec.Between(sampler.APIServerCPU, from, math.Inf(1)), LowerIsBetter: true},
+		{Name: "hollow_node_cpu", Process: sampler.ProcessHollowNode, Unit: "CPU s", Value: e.Sampler.Rec.Between(sampler.HollowNodeCPU, from, math.Inf(1)), LowerIsBetter: true},
 	}
 }
 
@@ -154,10 +160,10 @@ func init() {
 			from := e.At("resized")
 			return []Result{
 				{Name: "time_to_zero", Unit: "s", Value: e.Seconds("resized", "converged"), LowerIsBetter: true},
-				{Name: "pod_deletes", Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", from, 1e9), LowerIsBetter: true},
+				{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", from, 1e9), LowerIsBetter: true},
 				// From the resize on: the scale-up before it has a peak of
 				// its own, which is scale-up's business.
-				{Name: "peak_goroutines", Unit: "goroutines", Value: maxSince(e.Sampler.Rec.Series(sampler.ManagerGoroutines), from), LowerIsBetter: true},
+				{Name: "peak_goroutines", Process: sampler.ProcessManager, Unit: "goroutines", Value: maxSince(e.Sampler.Rec.Series(sampler.ManagerGoroutines), from), LowerIsBetter: true},
 			}
 		},
 		Expect: func(variant string, sz Size, r map[string]float64) error {
