@@ -53,8 +53,9 @@ bench: build
 	$(BIN)/rcbench bench -bin=$(BIN) -out=_output/bench $(BENCH_FLAGS)
 
 # Talk mode: make demo SCENARIO=two-managers. Without SCENARIO it lists
-# them. DEMO_FLAGS go to rcbench demo: -auto, -size=quick|default|large,
-# -port=N (rcbench demo -h lists them all).
+# them. DEMO_FLAGS go to rcbench demo: -auto, -hold=30s,
+# -size=quick|default|large, -port=N, -record=FILE (rcbench demo -h lists
+# them all); rcbench replay FILE plays a recording.
 SCENARIO   ?=
 DEMO_FLAGS ?=
 demo: build

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,12 +34,12 @@ var clearedPaths = map[string]bool{".desiredState.podTemplate.desiredState.manif
 // -json and checks that everything the manifest said is there.
 func TestEveryManifestOf2014IsCreatedUnchangedAndReadBack(t *testing.T) {
 	url, _ := realAPIServer(t)
-	folders, _ := filepath.Glob("testdata/manifests-2014/v0.*")
+	folders, _ := filepath.Glob(filepath.Join(manifestsDir(t), "v0.*"))
 	if len(folders) != 3 {
 		t.Fatalf("found %d folders of manifests, want 3", len(folders))
 	}
 	for _, folder := range folders {
-		files, _ := filepath.Glob(filepath.Join(folder, "*.json"))
+		files := nonListManifests(t, folder)
 		if len(files) != 10 {
 			t.Fatalf("%s: found %d manifests, want 10", folder, len(files))
 		}
@@ -80,14 +81,56 @@ func TestEveryManifestOf2014IsCreatedUnchangedAndReadBack(t *testing.T) {
 // named "example" one after the other: the second is refused with 409
 // AlreadyExists, as v0.4 refused it.
 func TestTwoManifestsOfOneIDConflictAsIn2014(t *testing.T) {
+	dir := filepath.Join(manifestsDir(t), "v0.4")
 	url, _ := realAPIServer(t)
-	if got := kubecfgAt(url, "", "-c", "testdata/manifests-2014/v0.4/service.json", "create", "services"); got.code != 0 {
+	if got := kubecfgAt(url, "", "-c", filepath.Join(dir, "service.json"), "create", "services"); got.code != 0 {
 		t.Fatalf("first create: %+v", got)
 	}
-	got := kubecfgAt(url, "", "-c", "testdata/manifests-2014/v0.4/external-service.json", "create", "services")
+	got := kubecfgAt(url, "", "-c", filepath.Join(dir, "external-service.json"), "create", "services")
 	if got.code != 255 || !strings.Contains(got.stderr, "already exists") {
 		t.Errorf("second create: exit %d, stderr %q; want 255 and already exists", got.code, got.stderr)
 	}
+}
+
+// manifestsDir finds the manifests Kubernetes shipped with v0.2, v0.4 and
+// v0.5 (api/examples and examples/guestbook of each release). They are not
+// part of this repository: the test reads them from the reference folder
+// beside it, ../shared/reference/manifests-2014, or from
+// $KUBE_REWIND_MANIFESTS_2014. Without them the test is skipped, except
+// under CI, where they must be there.
+func manifestsDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("KUBE_REWIND_MANIFESTS_2014")
+	if dir == "" {
+		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+		if err != nil {
+			t.Fatalf("finding the module root: %v", err)
+		}
+		dir = filepath.Join(strings.TrimSpace(string(out)), "..", "shared", "reference", "manifests-2014")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "v0.4", "pod.json")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the 2014 manifests are missing: %v", err)
+		}
+		t.Skipf("the 2014 manifests are not at %s; set KUBE_REWIND_MANIFESTS_2014", dir)
+	}
+	return dir
+}
+
+// nonListManifests returns the manifests of folder that hold one object.
+func nonListManifests(t *testing.T, folder string) []string {
+	t.Helper()
+	all, err := filepath.Glob(filepath.Join(folder, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range all {
+		if !strings.HasSuffix(f, "-list.json") {
+			files = append(files, f)
+		}
+	}
+	return files
 }
 
 // readManifest reads a manifest the way v0.4 did, through a YAML parser, so

@@ -23,7 +23,9 @@ func demoCommand(args []string) int {
 	fs := flag.NewFlagSet("rcbench demo", flag.ContinueOnError)
 	name := fs.String("scenario", "", "The scenario to play (-list shows them).")
 	showList := fs.Bool("list", false, "List the scenarios and exit.")
-	auto := fs.Bool("auto", false, "Run every step without waiting for Enter.")
+	auto := fs.Bool("auto", false, "Run every step without waiting for Enter; the results stay up until Enter or -hold.")
+	hold := fs.Duration("hold", 0, "With the results up, stop after this long even without Enter (default: wait for Enter).")
+	record := fs.String("record", "", "Record the run into this file, for rcbench replay, and write a page that plays it by itself beside it (FILE.html, .json replaced).")
 	size := fs.String("size", "talk", "talk (a few minutes at most, with the 2014 10 s period), quick, default or large (the benchmark's sizes).")
 	port := fs.Int("port", 7014, "The live page's port on 127.0.0.1; another free one is used when it is taken.")
 	bin := fs.String("bin", "", "Directory of the binaries (default: this program's own).")
@@ -72,6 +74,8 @@ func demoCommand(args []string) int {
 		Period:   *period,
 		Window:   *window,
 		Auto:     *auto,
+		Hold:     *hold,
+		Record:   *record,
 		Addr:     fmt.Sprintf("127.0.0.1:%d", *port),
 		BinDir:   *bin,
 		Dir:      *dir,

@@ -203,6 +203,12 @@ type testServer struct {
 
 // newTestServer serves a SimpleRESTStorage as "simple" and an unwatchable
 // one as "unwatchable" under /api/v1beta1.
+// quickEnough is the AsyncOpWait of tests whose writes must answer with
+// their result: the fake storage is quick, but on a busy machine its work
+// can take longer than the default 25 ms, and the answer would be a 202.
+// Tests of the 202 block the storage instead and keep the default.
+const quickEnough = time.Minute
+
 func newTestServer(t *testing.T, opts Options) *testServer {
 	t.Helper()
 	storage := newSimpleStorage()

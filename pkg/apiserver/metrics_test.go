@@ -57,7 +57,7 @@ func gaugeValue(t *testing.T, ts *testServer, name string, labels map[string]str
 }
 
 func TestRequestsAreCountedByVerbResourceCodeAndComponent(t *testing.T) {
-	ts := newTestServer(t, Options{})
+	ts := newTestServer(t, Options{AsyncOpWait: quickEnough})
 	cm := []string{"User-Agent", "controller-manager/v0.4 (linux/amd64) kube-rewind"}
 	ts.do(t, "GET", "/api/v1beta1/simple", "", cm...)
 	ts.do(t, "GET", "/api/v1beta1/simple", "", cm...)

@@ -55,7 +55,7 @@ func TestGetReturnsTheObjectWithItsSelfLink(t *testing.T) {
 }
 
 func TestCreateAnswersWithTheObjectWhenStorageIsQuick(t *testing.T) {
-	ts := newTestServer(t, Options{})
+	ts := newTestServer(t, Options{AsyncOpWait: quickEnough})
 	resp, body := ts.do(t, "POST", "/api/v1beta1/simple", "id: foo\nname: bar\n", "Content-Type", "application/yaml")
 	if resp.StatusCode != 200 {
 		t.Fatalf("HTTP %d %s", resp.StatusCode, body)
@@ -70,7 +70,7 @@ func TestCreateAnswersWithTheObjectWhenStorageIsQuick(t *testing.T) {
 }
 
 func TestUpdateTakesThePathIDWhenTheBodyHasNone(t *testing.T) {
-	ts := newTestServer(t, Options{})
+	ts := newTestServer(t, Options{AsyncOpWait: quickEnough})
 	for _, body := range []string{`{"name":"bar"}`, `{"id":"foo","name":"bar"}`} {
 		resp, out := ts.do(t, "PUT", "/api/v1beta1/simple/foo", body, "Content-Type", "application/json; charset=utf-8")
 		if resp.StatusCode != 200 {
@@ -88,7 +88,7 @@ func TestUpdateTakesThePathIDWhenTheBodyHasNone(t *testing.T) {
 }
 
 func TestDeleteAnswersASuccessStatus(t *testing.T) {
-	ts := newTestServer(t, Options{})
+	ts := newTestServer(t, Options{AsyncOpWait: quickEnough})
 	resp, body := ts.do(t, "DELETE", "/api/v1beta1/simple/foo", "")
 	if resp.StatusCode != 200 {
 		t.Fatalf("HTTP %d %s", resp.StatusCode, body)

@@ -47,7 +47,7 @@ func malformedInputs() []badInput {
 		{name: "body over the limit, declared", method: "POST", path: pods, bodyReader: huge, code: 413, mention: "bytes"},
 		{name: "an object six times its body once encoded", method: "POST", path: pods + "?sync=true", body: strings.Replace(podJSON("angles"), `"id":"angles"`, `"id":"angles","annotations":{"x":"`+strings.Repeat("<", 600<<10)+`"}`, 1), code: 413, mention: "once encoded"},
 		{name: "body over the limit, chunked", method: "POST", path: pods, bodyReader: func() io.Reader { return struct{ io.Reader }{huge()} }, code: 413, mention: "bytes"},
-		{name: "a body that stalls halfway", method: "POST", path: pods, bodyReader: func() io.Reader { return io.MultiReader(strings.NewReader(`{"id":`), stall{5 * bodyReadTimeout}) }, code: 408, mention: "did not arrive"},
+		{name: "a body that stalls halfway", method: "POST", path: pods, bodyReader: func() io.Reader { return io.MultiReader(strings.NewReader(`{"id":`), stall{3 * bodyReadTimeout}) }, code: 408, mention: "did not arrive"},
 		{name: "unknown resource", method: "GET", path: "/api/v1beta1/nodes", code: 404, mention: `no resource "nodes"`},
 		{name: "unknown resource on create", method: "POST", path: "/api/v1beta1/secrets", body: `{"id":"a"}`, code: 404, mention: `no resource "secrets"`},
 		{name: "resource name in another case", method: "GET", path: "/api/v1beta1/Pods", code: 404, mention: `"Pods"`},

@@ -29,12 +29,18 @@ type realServer struct {
 // bodyReadTimeout is short, so that the stalled body's case ends soon, yet
 // far longer than the largest bad body (3 MB) takes to arrive on a busy
 // machine: a 413 must not turn into a 408.
-const bodyReadTimeout = 3 * time.Second
+const bodyReadTimeout = 10 * time.Second
 
+// startRealServer serves the apiserver on loopback. A write that is not
+// sync waits up to a minute for its outcome instead of 25 ms: a busy
+// machine takes longer than that to find a conflict in etcd, and the
+// server would answer 202 with an operation instead of the 409 the test
+// is after.
 func startRealServer(t *testing.T) *realServer {
 	t.Helper()
 	helper := rt.NewHelper(t, etcdURL)
-	srv := httptest.NewServer(apiserver.Handle(NewStorage(helper), apiserver.DefaultPrefix, apiserver.Options{BodyReadTimeout: bodyReadTimeout}))
+	opts := apiserver.Options{BodyReadTimeout: bodyReadTimeout, AsyncOpWait: time.Minute}
+	srv := httptest.NewServer(apiserver.Handle(NewStorage(helper), apiserver.DefaultPrefix, opts))
 	t.Cleanup(srv.Close)
 	return &realServer{url: srv.URL, helper: helper, client: srv.Client()}
 }

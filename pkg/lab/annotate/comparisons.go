@@ -11,11 +11,16 @@ type Row struct {
 	// Then and Now name the step in each design; the row's title is
 	// "Then ⟷ Now".
 	Then, Now string
+	// Change, when set, names the change that made this step, as the
+	// history catalogue names it; the page shows it under the title.
+	Change string
 	// Explain is one paragraph, in the pages' prose markup (backticks,
 	// #NNNN references).
 	Explain string
-	Legacy  []Ref
-	Modern  []Ref
+	// Legacy and Modern name each side's code. Mark the lines the row is
+	// about: a long excerpt is then cut down to them (see Ref.Mark).
+	Legacy []Ref
+	Modern []Ref
 }
 
 // Comparison is one side-by-side page.
@@ -51,12 +56,12 @@ var Comparisons = []Comparison{
 					"the key of the controller it concerns. The RC manager moved onto watches of pods and " +
 					"controllers in #6866 (April 2015).",
 				Legacy: []Ref{
-					{Dir: "pkg/controller", Name: "ReplicationManager.Run"},
-					{Dir: "pkg/controller", Name: "ReplicationManager.watchControllers"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.Run", Mark: []string{"util.Forever("}},
+					{Dir: "pkg/controller", Name: "ReplicationManager.watchControllers", Mark: []string{"WatchReplicationControllers(", "case event, open := <-watching.ResultChan():", "rm.syncHandler(*rc)"}},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/controller", Name: "NewReplicationManager"},
-					{Dir: "pkg/controller", Name: "ReplicationManager.addPod"},
+					{Dir: "pkg/controller", Name: "NewReplicationManager", Mark: []string{"rcInformer.Informer().AddEventHandler(", "podInformer.Informer().AddEventHandler("}},
+					{Dir: "pkg/controller", Name: "ReplicationManager.addPod", Mark: []string{"rm.queue.Add(rcKey)", "rm.enqueueRC(rc)"}},
 				},
 			},
 			{
@@ -69,12 +74,11 @@ var Comparisons = []Comparison{
 					"workqueue came with the endpoints rewrite (#6943), the rate limiter in #24052, and the RC " +
 					"manager adopted it after controllers hot-looped on API rejections (#30626).",
 				Legacy: []Ref{
-					{Dir: "pkg/controller", Name: "ReplicationManager.synchronize"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.synchronize", Mark: []string{"ListReplicationControllers(", "go func(ix int) {"}},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/controller", Name: "ReplicationManager.Run"},
-					{Dir: "pkg/controller", Name: "ReplicationManager.worker"},
-					{Dir: "pkg/controller", Name: "ReplicationManager.processNextWorkItem"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.Run", Mark: []string{"wait.UntilWithContext(ctx, rm.worker"}},
+					{Dir: "pkg/controller", Name: "ReplicationManager.processNextWorkItem", Mark: []string{"rm.queue.Get()", "rm.queue.Forget(key)", "rm.queue.AddRateLimited(key)"}},
 				},
 			},
 			{
@@ -86,10 +90,10 @@ var Comparisons = []Comparison{
 					"no request; in exchange it must not act before the cache is full, which is why `Run` waits " +
 					"for the caches to sync (#10147, after the restart overshoot of #10030).",
 				Legacy: []Ref{
-					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "ListPods"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "ListPods", Mark: []string{"rm.kubeClient.ListPods(ctx, s)"}},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "podLister"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "podLister", Mark: []string{"rm.podLister.Pods(rc.Namespace).List("}},
 				},
 			},
 			{
@@ -100,12 +104,12 @@ var Comparisons = []Comparison{
 					"most `burstReplicas` (500) pods (#7869), in slow-start batches of 1, 2, 4, … that stop at " +
 					"the first failure, so a doomed scale-up costs one request instead of 500 (#49142).",
 				Legacy: []Ref{
-					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "createReplica"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "createReplica", Mark: []string{"go func() {", "rm.podControl.createReplica(ctx, controllerSpec)"}},
 				},
 				Modern: []Ref{
 					{Dir: "pkg/controller", Name: "BurstReplicas"},
-					{Dir: "pkg/controller", Name: "ReplicationManager.manageReplicas"},
-					{Dir: "pkg/controller", Name: "slowStartBatch"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.manageReplicas", Mark: []string{"slowStartBatch(diff, SlowStartInitialBatchSize"}},
+					{Dir: "pkg/controller", Name: "slowStartBatch", Mark: []string{"batchSize = min(2*batchSize, remaining)", "return successes, <-errCh"}},
 				},
 			},
 			{
@@ -118,12 +122,12 @@ var Comparisons = []Comparison{
 					"counted (#8138), and deletions are tracked per pod so a graceful delete is counted once " +
 					"(#22579).",
 				Legacy: []Ref{
-					{Dir: "pkg/controller", Name: "RealPodControl.createReplica"},
+					{Dir: "pkg/controller", Name: "RealPodControl.createReplica", Mark: []string{"r.kubeClient.CreatePod(ctx, pod)"}},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "SatisfiedExpectations("},
-					{Dir: "pkg/controller", Name: "ControllerExpectations.SatisfiedExpectations"},
-					{Dir: "pkg/controller", Name: "UIDTrackingControllerExpectations.DeletionObserved"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "SatisfiedExpectations(", Mark: []string{"rm.expectations.SatisfiedExpectations(key)"}},
+					{Dir: "pkg/controller", Name: "ReplicationManager.manageReplicas", Mark: []string{"rm.expectations.ExpectCreations(rcKey, diff)"}},
+					{Dir: "pkg/controller", Name: "ReplicationManager.addPod", Mark: []string{"rm.expectations.CreationObserved(rcKey)"}},
 				},
 			},
 			{
@@ -135,12 +139,12 @@ var Comparisons = []Comparison{
 					"that no longer match. The RC manager began setting ControllerRef in #27600 (2016), and " +
 					"the claim/adopt/release logic became shared code in #41361 (2017).",
 				Legacy: []Ref{
-					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "filterActivePods("},
+					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "filterActivePods(", Mark: []string{"filterActivePods(podList.Items)"}},
 					{Dir: "pkg/controller", Name: "filterActivePods"},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/controller", Name: "ReplicationManager.claimPods"},
-					{Dir: "pkg/controller", Name: "BaseControllerRefManager.ClaimObject"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.claimPods", Mark: []string{"cm.ClaimPods(ctx, filteredPods)"}},
+					{Dir: "pkg/controller", Name: "BaseControllerRefManager.ClaimObject", Mark: []string{"controllerRef.UID != m.Controller.GetUID()", "release(ctx, obj)", "adopt(ctx, obj)"}},
 				},
 			},
 			{
@@ -151,12 +155,11 @@ var Comparisons = []Comparison{
 					"`getPodsToDelete` also prefers pods on nodes crowded with their siblings and, since " +
 					"#99212 (GA in #125459), picks among similarly old pods at random.",
 				Legacy: []Ref{
-					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "deletePod"},
+					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "deletePod", Mark: []string{"rm.podControl.deletePod(ctx, filteredList[ix].ID)"}},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/controller", Name: "getPodsToDelete"},
-					{Dir: "pkg/controller", Name: "getPodsRankedByRelatedPodsOnSameNode"},
-					{Dir: "pkg/controller", Name: "ActivePodsWithRanks.Less"},
+					{Dir: "pkg/controller", Name: "getPodsToDelete", Mark: []string{"sort.Sort(podsWithRanks)"}},
+					{Dir: "pkg/controller", Name: "ActivePodsWithRanks.Less", Mark: []string{"len(pi.Spec.NodeName) == 0 ||", "podPhaseToOrdinal[pi.Status.Phase] !=", "IsPodReady(pi) != IsPodReady(pj)", "s.Rank[i] != s.Rank[j]"}},
 				},
 			},
 			{
@@ -167,11 +170,11 @@ var Comparisons = []Comparison{
 					"today it computes the counts from the pods it claimed and writes them with one update, " +
 					"skipped when nothing changed, so an idle controller costs no requests.",
 				Legacy: []Ref{
-					{Dir: "pkg/registry/controller", Name: "REST.fillCurrentState"},
+					{Dir: "pkg/registry/controller", Name: "REST.fillCurrentState", Mark: []string{"rs.podLister.ListPods(", "controller.CurrentState.Replicas = len(list.Items)"}},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/controller", Name: "calculateStatus"},
-					{Dir: "pkg/controller", Name: "updateReplicationControllerStatus"},
+					{Dir: "pkg/controller", Name: "calculateStatus", Mark: []string{"IsPodReady(pod)"}},
+					{Dir: "pkg/controller", Name: "updateReplicationControllerStatus", Mark: []string{"conditionsEqual(rc.Status.Conditions, newStatus.Conditions)", "c.UpdateReplicationController(nsCtx"}},
 				},
 			},
 			{
@@ -182,11 +185,11 @@ var Comparisons = []Comparison{
 					"`--leader-elect` arrived in Kubernetes 1.2 (#19621), built on the client library of " +
 					"#16830. Today only the holder of a lease, stored through the apiserver, runs the loops.",
 				Legacy: []Ref{
-					{Dir: "cmd/controller-manager", Name: "run"},
+					{Dir: "cmd/controller-manager", Name: "run", Mark: []string{"util.Forever(", "controllerManager.Run(*syncPeriod)"}},
 					{Dir: "pkg/util", Name: "Forever"},
 				},
 				Modern: []Ref{
-					{Dir: "cmd/controller-manager", Name: "run"},
+					{Dir: "cmd/controller-manager", Name: "run", Mark: []string{"leaderelection.RunOrDie(", "OnStartedLeading: func(ctx context.Context) {", "runControllers(ctx)"}},
 				},
 			},
 		},
@@ -209,13 +212,13 @@ var Comparisons = []Comparison{
 					"in local caches and the keys of services whose pods changed in a workqueue — the first " +
 					"use of `pkg/util/workqueue`, so a big service cannot starve the small ones.",
 				Legacy: []Ref{
-					{Dir: "cmd/controller-manager", Name: "run"},
-					{Dir: "pkg/service", Name: "EndpointController.SyncServiceEndpoints", Focus: "ListServices"},
+					{Dir: "cmd/controller-manager", Name: "run", Mark: []string{"endpoints.SyncServiceEndpoints()"}},
+					{Dir: "pkg/service", Name: "EndpointController.SyncServiceEndpoints", Focus: "ListServices", Mark: []string{"e.client.ListServices(ctx", "e.client.ListPods(nsCtx"}},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/service", Name: "NewEndpointController"},
-					{Dir: "pkg/service", Name: "EndpointController.getPodServiceMemberships"},
-					{Dir: "pkg/service", Name: "EndpointController.processNextWorkItem"},
+					{Dir: "pkg/service", Name: "NewEndpointController", Mark: []string{"serviceInformer.Informer().AddEventHandler(", "podInformer.Informer().AddEventHandler("}},
+					{Dir: "pkg/service", Name: "EndpointController.getPodServiceMemberships", Mark: []string{"e.serviceLister.Services(pod.Namespace)", "keys = append(keys, key)"}},
+					{Dir: "pkg/service", Name: "EndpointController.processNextWorkItem", Mark: []string{"e.queue.Get()", "e.queue.AddRateLimited(key)"}},
 				},
 			},
 			{
@@ -225,12 +228,12 @@ var Comparisons = []Comparison{
 					"a lister, so a sync with nothing to change sends no request at all, and one that does " +
 					"sends a single create or update.",
 				Legacy: []Ref{
-					{Dir: "pkg/service", Name: "EndpointController.SyncServiceEndpoints", Focus: "GetEndpoints"},
-					{Dir: "pkg/service", Name: "EndpointController.SyncServiceEndpoints", Focus: "endpointsEqual("},
+					{Dir: "pkg/service", Name: "EndpointController.SyncServiceEndpoints", Focus: "GetEndpoints", Mark: []string{"e.client.GetEndpoints(nsCtx, service.ID)"}},
+					{Dir: "pkg/service", Name: "EndpointController.SyncServiceEndpoints", Focus: "endpointsEqual(", Mark: []string{"endpointsEqual(currentEndpoints, endpoints)"}},
 					{Dir: "pkg/service", Name: "endpointsEqual"},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/service", Name: "EndpointController.syncService"},
+					{Dir: "pkg/service", Name: "EndpointController.syncService", Mark: []string{"e.podLister.Pods(namespace).List(", "e.endpointsLister.Endpoints(namespace).Get(name)", "if endpointsEqual(old, endpoints)", "e.client.UpdateEndpoints(nsCtx, old)"}},
 				},
 			},
 		},

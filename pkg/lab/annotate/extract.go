@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"slices"
+	"sort"
 	"strings"
 )
 
@@ -22,6 +24,12 @@ type Ref struct {
 	// Focus, when set, narrows a function to its signature and the one
 	// commented step (docco section) whose code contains this text.
 	Focus string
+	// Mark names the lines the excerpt is about: each code line containing
+	// one of these texts is highlighted, and the first one is where the
+	// link to the file's page points. An excerpt longer than
+	// maxExcerptLines keeps only its signature and the marked lines, each
+	// with the comment above it and a line or two around it.
+	Mark []string
 }
 
 // Excerpt is what a Ref found: lines of one file, or a note saying why
@@ -31,6 +39,8 @@ type Excerpt struct {
 	Name   string
 	File   *File
 	Ranges []LineRange
+	// Marked are the highlighted lines, in order.
+	Marked []int
 	// Note explains a fallback, e.g. a focus text that was not found.
 	Note string
 	// Missing is set when nothing was found, and says what.
@@ -159,25 +169,129 @@ func excerpt(ref Ref, idx *declIndex, buildName string) Excerpt {
 		return ex
 	}
 	ex.Name, ex.File = name, s.file
-	whole := LineRange{From: s.from, To: s.to}
-	if ref.Focus == "" {
-		ex.Ranges = []LineRange{whole}
-		return ex
+	ex.Ranges = focusRanges(s, ref.Focus, &ex.Note)
+	var missing []string
+	for _, text := range ref.Mark {
+		lines := markedLines(s.file, ex.Ranges, text)
+		if len(lines) == 0 {
+			missing = append(missing, fmt.Sprintf("%q", text))
+		}
+		ex.Marked = append(ex.Marked, lines...)
 	}
-	step, found := focusStep(s, ref.Focus)
-	if !found {
-		ex.Ranges = []LineRange{whole}
-		ex.Note = fmt.Sprintf("The step containing %q was not found; the whole declaration is shown.", ref.Focus)
-		return ex
+	if len(missing) > 0 {
+		ex.Note = strings.TrimSpace(ex.Note + " " + fmt.Sprintf("No code line of the excerpt contains %s.", strings.Join(missing, " or ")))
 	}
-	if s.sig.From != 0 && s.sig.To < step.From-1 {
-		ex.Ranges = []LineRange{s.sig, step}
-	} else if s.sig.From != 0 && s.sig.From < step.From {
-		ex.Ranges = []LineRange{{From: s.sig.From, To: step.To}}
-	} else {
-		ex.Ranges = []LineRange{step}
+	sort.Ints(ex.Marked)
+	ex.Marked = slices.Compact(ex.Marked)
+	if len(ex.Marked) > 0 && lineCount(ex.Ranges) > maxExcerptLines {
+		ex.Ranges = aroundMarks(s, ex.Ranges, ex.Marked)
 	}
 	return ex
+}
+
+// focusRanges is the whole declaration, or with focus its signature and
+// the step containing focus. A focus not found is said in *note.
+func focusRanges(s declSpan, focus string, note *string) []LineRange {
+	whole := LineRange{From: s.from, To: s.to}
+	if focus == "" {
+		return []LineRange{whole}
+	}
+	step, found := focusStep(s, focus)
+	if !found {
+		*note = fmt.Sprintf("The step containing %q was not found; the whole declaration is shown.", focus)
+		return []LineRange{whole}
+	}
+	if s.sig.From != 0 && s.sig.To < step.From-1 {
+		return []LineRange{s.sig, step}
+	} else if s.sig.From != 0 && s.sig.From < step.From {
+		return []LineRange{{From: s.sig.From, To: step.To}}
+	}
+	return []LineRange{step}
+}
+
+// maxExcerptLines is the length above which a marked excerpt is cut down
+// to its marked lines: about what fits beside the other design's excerpt
+// without scrolling past it.
+const maxExcerptLines = 18
+
+// markedLines returns the code lines in ranges that contain text. Whole-line
+// comments do not count: the file's page shows them as prose, with no line
+// to link to.
+func markedLines(f *File, ranges []LineRange, text string) []int {
+	var out []int
+	for _, r := range ranges {
+		for l := r.From; l <= r.To; l++ {
+			if strings.Contains(f.Lines[l-1], text) && f.firstCodeLine(LineRange{From: l, To: l}) == l {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+func lineCount(rs []LineRange) int {
+	n := 0
+	for _, r := range rs {
+		n += r.To - r.From + 1
+	}
+	return n
+}
+
+// aroundMarks cuts ranges down to the declaration's head (a doc comment
+// of up to four lines and the signature) and, for each marked line, the
+// whole-line comment right above it and the two lines after it.
+// Overlapping or adjacent pieces are joined.
+func aroundMarks(s declSpan, ranges []LineRange, marks []int) []LineRange {
+	f := s.file
+	inside := func(l int) bool {
+		for _, r := range ranges {
+			if l >= r.From && l <= r.To {
+				return true
+			}
+		}
+		return false
+	}
+	var pieces []LineRange
+	if s.sig.From != 0 {
+		head := s.sig
+		if s.sig.From-s.from <= 4 {
+			head.From = s.from
+		}
+		pieces = append(pieces, head)
+	}
+	isComment := func(l int) bool {
+		return strings.HasPrefix(strings.TrimSpace(f.Lines[l-1]), "//")
+	}
+	for _, m := range marks {
+		from := m
+		for from-1 >= s.from && inside(from-1) && isComment(from-1) && m-from < 8 {
+			from--
+		}
+		to := m
+		for to+1 <= s.to && inside(to+1) && to-m < 2 {
+			to++
+		}
+		pieces = append(pieces, LineRange{From: from, To: to})
+	}
+	sort.Slice(pieces, func(i, j int) bool { return pieces[i].From < pieces[j].From })
+	var out []LineRange
+	for _, p := range pieces {
+		var kept []LineRange
+		for _, r := range ranges {
+			from, to := max(p.From, r.From), min(p.To, r.To)
+			if from <= to {
+				kept = append(kept, LineRange{From: from, To: to})
+			}
+		}
+		for _, k := range kept {
+			if n := len(out); n > 0 && k.From <= out[n-1].To+2 {
+				out[n-1].To = max(out[n-1].To, k.To)
+				continue
+			}
+			out = append(out, k)
+		}
+	}
+	return trimRanges(f.Lines, out)
 }
 
 // focusStep finds the section of s's file, inside s, whose code contains

@@ -100,3 +100,38 @@ func TestAFocusThatIsNotFoundFallsBackToTheWholeDeclaration(t *testing.T) {
 		t.Errorf("excerpt = %+v", ex)
 	}
 }
+
+func TestMarksHighlightCodeLinesOnly(t *testing.T) {
+	f, idx := extractIndex(t)
+	ex := excerpt(Ref{Dir: "x", Name: "M.Run", Mark: []string{"act(pods)", "List the pods"}}, idx, "b")
+	// "List the pods" is only in a comment, which the file's page shows as
+	// prose: it cannot be marked, and the note says so.
+	if len(ex.Marked) != 1 || f.Lines[ex.Marked[0]-1] != "\tact(pods)" {
+		t.Errorf("marked %v, want the line of act(pods)", ex.Marked)
+	}
+	if !strings.Contains(ex.Note, `"List the pods"`) {
+		t.Errorf("note = %q, want it to name the text that marks nothing", ex.Note)
+	}
+}
+
+func TestALongMarkedExcerptIsCutToItsMarkedLines(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package x\n\n// Long does many things.\nfunc Long() {\n")
+	for i := 0; i < 40; i++ {
+		if i == 20 {
+			b.WriteString("\t// The step that matters.\n\tkey()\n")
+			continue
+		}
+		b.WriteString("\tstep()\n")
+	}
+	b.WriteString("}\n\nfunc key()  {}\nfunc step() {}\n")
+	f := parse(t, b.String())
+	ex := excerpt(Ref{Dir: "x", Name: "Long", Mark: []string{"key()"}}, indexDecls([]*File{f}), "b")
+	want := "// Long does many things.\nfunc Long() {\n⋮\n\t// The step that matters.\n\tkey()\n\tstep()\n\tstep()"
+	if got := excerptText(ex); got != want || ex.Note != "" {
+		t.Errorf("excerpt =\n%s\nnote %q; want\n%s", got, ex.Note, want)
+	}
+	if short := excerpt(Ref{Dir: "x", Name: "key", Mark: []string{"key"}}, indexDecls([]*File{f}), "b"); len(short.Ranges) != 1 || len(short.Marked) != 1 {
+		t.Errorf("a short excerpt was cut: %+v", short)
+	}
+}

@@ -42,39 +42,45 @@ func highlight(f *File) (*highlighted, error) {
 // classes (the stylesheet is written once) and line numbers. With
 // linkable, each line gets an id (L<n>) so other pages can link to it;
 // excerpts leave it off, since two files on one page would repeat ids.
-func formatter(base int, linkable bool) *chromahtml.Formatter {
+// The marked lines (real line numbers) get chroma's "hl" class.
+func formatter(base int, linkable bool, marked ...int) *chromahtml.Formatter {
+	var hl [][2]int
+	for _, l := range marked {
+		hl = append(hl, [2]int{l, l})
+	}
 	return chromahtml.New(
 		chromahtml.WithClasses(true),
 		chromahtml.WithLineNumbers(true),
 		chromahtml.WithLinkableLineNumbers(linkable, "L"),
 		chromahtml.BaseLineNumber(base),
 		chromahtml.TabWidth(4),
+		chromahtml.HighlightLines(hl),
 	)
 }
 
 // render writes lines r.From..r.To as one highlighted block.
-func (h *highlighted) render(r LineRange, linkable bool) (template.HTML, error) {
+func (h *highlighted) render(r LineRange, linkable bool, marked ...int) (template.HTML, error) {
 	var tokens []chroma.Token
 	for l := r.From; l <= r.To && l-1 < len(h.lines); l++ {
 		tokens = append(tokens, h.lines[l-1]...)
 	}
 	style := styles.Get(codeStyle)
 	var buf bytes.Buffer
-	if err := formatter(r.From, linkable).Format(&buf, style, chroma.Literator(tokens...)); err != nil {
+	if err := formatter(r.From, linkable, marked...).Format(&buf, style, chroma.Literator(tokens...)); err != nil {
 		return "", err
 	}
 	return template.HTML(buf.String()), nil
 }
 
 // renderRanges renders several ranges, with a gap mark between ranges that
-// are not adjacent.
-func (h *highlighted) renderRanges(rs []LineRange, linkable bool) (template.HTML, error) {
+// are not adjacent, and the marked lines highlighted.
+func (h *highlighted) renderRanges(rs []LineRange, linkable bool, marked ...int) (template.HTML, error) {
 	var buf bytes.Buffer
 	for i, r := range rs {
 		if i > 0 {
 			buf.WriteString(`<div class="gap" aria-hidden="true">⋮</div>`)
 		}
-		block, err := h.render(r, linkable)
+		block, err := h.render(r, linkable, marked...)
 		if err != nil {
 			return "", err
 		}

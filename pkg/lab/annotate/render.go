@@ -11,12 +11,26 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 )
 
 //go:embed assets/pages.html assets/style.css
 var assets embed.FS
 
-var pages = template.Must(template.ParseFS(assets, "assets/pages.html"))
+var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"soft": softBreaks}).ParseFS(assets, "assets/pages.html"))
+
+// softBreaks allows a line break after each "_", "/" and "." of a name, so a
+// long file name wraps between its words, never inside one.
+func softBreaks(s string) template.HTML {
+	var b strings.Builder
+	for i, r := range s {
+		b.WriteString(template.HTMLEscapeString(string(r)))
+		if (r == '_' || r == '/' || r == '.') && i > 0 && i < len(s)-1 {
+			b.WriteString("<wbr>")
+		}
+	}
+	return template.HTML(b.String())
+}
 
 // StyleSheet is the name of the one stylesheet every page links.
 const StyleSheet = "style.css"
@@ -38,7 +52,7 @@ func Build(root, out string) (*Result, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
-	w := &writer{site: site, out: out, hl: map[*File]*highlighted{}}
+	w := &writer{site: site, out: out, hl: map[*File]*highlighted{}, indexes: map[string]*declIndex{}}
 	if err := w.stylesheet(); err != nil {
 		return nil, err
 	}
@@ -63,6 +77,9 @@ func Build(root, out string) (*Result, error) {
 			return nil, err
 		}
 	}
+	if err := w.walk(); err != nil {
+		return nil, err
+	}
 	res := &Result{Files: len(all)}
 	for _, name := range w.written {
 		if name != StyleSheet {
@@ -76,7 +93,19 @@ type writer struct {
 	site    *Site
 	out     string
 	hl      map[*File]*highlighted
+	indexes map[string]*declIndex
 	written []string
+}
+
+// indexFor indexes the declarations dir has in build b, once.
+func (w *writer) indexFor(dir string, b Variant) *declIndex {
+	key := fmt.Sprintf("%s/%d", dir, b)
+	if idx, ok := w.indexes[key]; ok {
+		return idx
+	}
+	idx := indexDecls(w.site.filesFor(dir, b))
+	w.indexes[key] = idx
+	return idx
 }
 
 func (w *writer) allFiles() []*File {
@@ -154,6 +183,7 @@ type packageView struct {
 type indexView struct {
 	page
 	Diagram     template.HTML
+	Walk        link
 	Comparisons []link
 	Featured    []link
 	Packages    []packageView
@@ -161,6 +191,8 @@ type indexView struct {
 
 func (w *writer) index() error {
 	v := indexView{page: page{Title: "kube-rewind: the annotated source", BodyClass: "index-page"}, Diagram: Diagram()}
+	v.Walk = link{Href: WalkPage, Text: WalkTitle, Note: fmt.Sprintf(
+		"from kubecfg create to a Running pod and back, in %d stops, one file each, in both designs", len(Walk))}
 	for _, c := range Comparisons {
 		v.Comparisons = append(v.Comparisons, link{Href: c.Page, Text: c.Title, Note: fmt.Sprintf("%d steps, 2014 beside today", len(c.Rows))})
 	}
@@ -235,20 +267,15 @@ func (w *writer) filePage(f *File, prev, next *File) error {
 			v.Compare = append(v.Compare, link{Href: c.Page, Text: "side by side"})
 		}
 	}
-	for i, sec := range f.Sections {
-		code, err := h.renderRanges(sec.Code, true)
-		if err != nil {
-			return err
-		}
-		sv := sectionView{ID: fmt.Sprintf("s%d", i+1), Prose: ProseHTML(sec.Prose), Code: code}
-		// The introduction sits beside the package clause and imports,
-		// which have no prose of their own, as docco puts a file's first
-		// comment beside its first lines.
-		if i == 0 && len(sec.Prose) == 0 && v.Intro != "" {
-			sv.Prose = `<div class="intro">` + v.Intro + `</div>`
-			v.Intro = ""
-		}
-		v.Sections = append(v.Sections, sv)
+	if v.Sections, err = fileSections(f, h); err != nil {
+		return err
+	}
+	// The introduction sits beside the package clause and imports,
+	// which have no prose of their own, as docco puts a file's first
+	// comment beside its first lines.
+	if len(v.Sections) > 0 && v.Sections[0].Prose == "" && v.Intro != "" {
+		v.Sections[0].Prose = `<div class="intro">` + v.Intro + `</div>`
+		v.Intro = ""
 	}
 	if prev != nil {
 		v.Prev = link{Href: PageName(prev.Path), Text: prev.Path}
@@ -267,6 +294,8 @@ type excerptView struct {
 
 type rowView struct {
 	ID, Then, Now  string
+	N              int
+	Change         string
 	Explain        template.HTML
 	Legacy, Modern []excerptView
 }
@@ -299,20 +328,10 @@ func (w *writer) comparison(c Comparison) error {
 	if modernPresent {
 		v.ModernHref = PageName(c.ModernFile)
 	}
-	indexes := map[string]*declIndex{}
-	indexFor := func(dir string, b Variant) *declIndex {
-		key := fmt.Sprintf("%s/%d", dir, b)
-		if idx, ok := indexes[key]; ok {
-			return idx
-		}
-		idx := indexDecls(w.site.filesFor(dir, b))
-		indexes[key] = idx
-		return idx
-	}
-	for _, r := range c.Rows {
-		rv := rowView{ID: r.ID, Then: r.Then, Now: r.Now, Explain: Inline(r.Explain)}
+	for i, r := range c.Rows {
+		rv := rowView{ID: r.ID, Then: r.Then, Now: r.Now, N: i + 1, Change: r.Change, Explain: Inline(r.Explain)}
 		for _, ref := range r.Legacy {
-			ev, err := w.excerptView(excerpt(ref, indexFor(ref.Dir, Legacy), "2014 build"))
+			ev, err := w.excerptView(excerpt(ref, w.indexFor(ref.Dir, Legacy), "2014 build"))
 			if err != nil {
 				return err
 			}
@@ -322,7 +341,7 @@ func (w *writer) comparison(c Comparison) error {
 			rv.Modern = []excerptView{{Missing: c.ModernFile + ": " + ModernMissing + "."}}
 		} else {
 			for _, ref := range r.Modern {
-				ev, err := w.excerptView(excerpt(ref, indexFor(ref.Dir, Modern), "modern build"))
+				ev, err := w.excerptView(excerpt(ref, w.indexFor(ref.Dir, Modern), "modern build"))
 				if err != nil {
 					return err
 				}
@@ -345,7 +364,7 @@ func (w *writer) excerptView(ex Excerpt) (excerptView, error) {
 	if err != nil {
 		return excerptView{}, err
 	}
-	code, err := h.renderRanges(ex.Ranges, false)
+	code, err := h.renderRanges(ex.Ranges, false, ex.Marked...)
 	if err != nil {
 		return excerptView{}, err
 	}
@@ -359,8 +378,11 @@ func (w *writer) excerptView(ex Excerpt) (excerptView, error) {
 	}
 	if w.site.File(ex.File.Path) != nil {
 		href := PageName(ex.File.Path)
-		// Link to the step itself: the last range, after any signature.
-		if l := ex.File.firstCodeLine(ex.Ranges[len(ex.Ranges)-1]); l > 0 {
+		// Link to the first marked line, or else to the step itself: the
+		// last range, after any signature.
+		if len(ex.Marked) > 0 {
+			href += fmt.Sprintf("#L%d", ex.Marked[0])
+		} else if l := ex.File.firstCodeLine(ex.Ranges[len(ex.Ranges)-1]); l > 0 {
 			href += fmt.Sprintf("#L%d", l)
 		}
 		v.Href = href

@@ -59,9 +59,11 @@ func TestScreenshotsOfThePagesAreNotBlank(t *testing.T) {
 		width, height int
 	}{
 		{"index.html", 1280, 900},
-		{"side-by-side-replication-manager.html", 1280, 900},
+		{WalkPage, 1400, 900},
+		{"side-by-side-replication-manager.html", 1400, 900},
 		{"side-by-side-endpoints.html", 1280, 900},
-		{PageName("pkg/controller/replication_controller.go"), 1280, 900},
+		{PageName("pkg/controller/replication_controller.go"), 1400, 900},
+		{WalkPage, 390, 844},
 		{"index.html", 390, 844},
 		{"side-by-side-replication-manager.html", 390, 844},
 	} {

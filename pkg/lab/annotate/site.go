@@ -30,6 +30,16 @@ var SourceRoots = []string{
 	// lock and the workqueue's metrics.
 	"pkg/modern",
 	"cmd/controller-manager",
+	// The rest of the walk from kubecfg to a Running pod: the CLI, the
+	// apiserver's wiring and its embedded etcd, and the hollow nodes that
+	// stand in for the scheduler and kubelets.
+	"pkg/kubecfg",
+	"cmd/kubecfg",
+	"pkg/master",
+	"pkg/etcd",
+	"cmd/apiserver",
+	"pkg/lab/hollownode",
+	"cmd/hollow-node",
 }
 
 // Package is one directory of Go files.

@@ -10,14 +10,14 @@ package demo
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,32 +45,6 @@ func runningPixels(img image.Image) (left, right int) {
 		}
 	}
 	return left, right
-}
-
-func frameAt(url string) (Frame, error) {
-	var f Frame
-	resp, err := http.Get(url + "state.json")
-	if err != nil {
-		return f, err
-	}
-	defer resp.Body.Close()
-	return f, json.NewDecoder(resp.Body).Decode(&f)
-}
-
-// waitFrame polls the page's state until cond holds.
-func waitFrame(t *testing.T, url, what string, cond func(Frame) bool) {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	var last Frame
-	for time.Now().Before(deadline) {
-		f, err := frameAt(url)
-		if err == nil && cond(f) {
-			return
-		}
-		last = f
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("gave up waiting for %s; last frame: phase %s step %d sides %+v", what, last.Phase, last.Step, last.Sides)
 }
 
 func TestTheLivePageShowsRunningPodsOnBothSides(t *testing.T) {
@@ -141,4 +115,88 @@ func TestTheLivePageShowsRunningPodsOnBothSides(t *testing.T) {
 	fmt.Fprintln(press)
 	waitFrame(t, url, "the results", func(f Frame) bool { return f.Phase == PhaseDone && len(f.Results) > 0 })
 	fmt.Fprintln(press)
+}
+
+// TestARecordingOpenedFromDiskPlaysToItsLastStep opens each shipped
+// recording's page from disk, as a speaker without a cluster would, lets
+// it play by itself (?auto=1) and reads what it shows at the end: the last
+// step, the results, and on each side the pods created that the recording
+// ends with. Two-managers must show 40 created by the 2014 pair and 20 by
+// today's. A screenshot mid-way must show running pods on both sides.
+func TestARecordingOpenedFromDiskPlaysToItsLastStep(t *testing.T) {
+	if !testutil.ChromiumWanted() {
+		t.Skip("set KUBE_REWIND_CHROMIUM=1 to play the recordings in headless Chromium")
+	}
+	browser := testutil.Chromium(t)
+	shots := testutil.ScreenshotDir(t)
+	files, _ := filepath.Glob(filepath.Join(talkDir, "*.json"))
+	if len(files) == 0 {
+		t.Fatalf("no recordings in %s", talkDir)
+	}
+	created := regexp.MustCompile(`data-f="cr">([^<]*)<`)
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".json")
+		t.Run(name, func(t *testing.T) {
+			rec, err := ReadRecording(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, err := filepath.Abs(HTMLFile(file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			url := "file://" + page
+			last := rec.Frames[len(rec.Frames)-1]
+			played := rec.Frames[len(rec.Frames)-1].T - rec.Frames[0].T
+
+			// Virtual time runs as fast as the page lets it: the whole
+			// recording, at eight times its pace, plus a margin.
+			dom := testutil.DumpDOM(t, browser, url+"?auto=1&speed=8", int(played*1000/8)+20000)
+			wantStep := fmt.Sprintf(`id="step">Step %d of %d:`, last.Steps, last.Steps)
+			if !strings.Contains(dom, wantStep) || !strings.Contains(dom, `id="chip">done<`) {
+				t.Errorf("the page did not reach its last step and the end (%s)", wantStep)
+			}
+			if !strings.Contains(dom, `<td class="why">`) {
+				t.Errorf("the page shows no results")
+			}
+			got := created.FindAllStringSubmatch(dom, -1)
+			if len(got) != 2 {
+				t.Fatalf("found %d pods-created tiles, want 2", len(got))
+			}
+			for i := range got {
+				if want := thousands(last.Sides[i].Created); got[i][1] != want {
+					t.Errorf("%s side shows %s pods created; the recording ends with %s", rec.Talk.Designs[i].Heading, got[i][1], want)
+				}
+			}
+			t.Logf("%s ends on step %d of %d with %s and %s pods created", name, last.Steps, last.Steps, got[0][1], got[1][1])
+			if name == "two-managers" && (got[0][1] != "40" || got[1][1] != "20") {
+				t.Errorf("two-managers shows %s pods created by 2014 and %s by today, want 40 and 20", got[0][1], got[1][1])
+			}
+			if name != "two-managers" {
+				return
+			}
+			file := filepath.Join(shots, "replay-two-managers.png")
+			testutil.Screenshot(t, browser, url+"?auto=1", file, 1280, 720, 12000)
+			left, right := runningPixelsOf(t, file)
+			t.Logf("%s: running-pod pixels: %d left, %d right", file, left, right)
+			if left < 2000 || right < 2000 {
+				t.Errorf("running pods are not on both sides of the replay: %d pixels left, %d right", left, right)
+			}
+		})
+	}
+}
+
+// runningPixelsOf reads a screenshot and counts runningPixels in it.
+func runningPixelsOf(t *testing.T, file string) (left, right int) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("the screenshot is not a PNG: %v", err)
+	}
+	return runningPixels(img)
 }

@@ -93,6 +93,14 @@ func (c *console) setLive(lines []string, force bool) {
 	c.live = len(lines)
 }
 
+// holdLive delays the next counters when not on a terminal by plainEvery,
+// so that a step's first counters come once the step has had time to act.
+func (c *console) holdLive() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lastLive = time.Now()
+}
+
 // keepLive leaves the live lines on screen as ordinary text.
 func (c *console) keepLive() {
 	c.mu.Lock()
@@ -101,12 +109,14 @@ func (c *console) keepLive() {
 	c.lastLive = time.Time{}
 }
 
-// counterLine is one design's live counters.
-func (c *console) counterLine(s Side) string {
-	name, colour := "2014 ", violet
-	if s.Name == "modern" {
-		name, colour = "today", teal
+// counterLine is one design's live counters; name is what the terminal
+// calls the design.
+func (c *console) counterLine(name string, s Side) string {
+	colour := violet
+	if s.Name != "legacy" {
+		colour = teal
 	}
+	name = fmt.Sprintf("%-5s", name)
 	if !s.Ready {
 		return fmt.Sprintf("  %s  starting…", c.style(name, bold+colour))
 	}
@@ -118,8 +128,14 @@ func (c *console) counterLine(s Side) string {
 	if s.Extra > 0 {
 		extra = c.style(extra, bold+red)
 	}
+	// Before a controller is seen and a pod made there is nothing to
+	// count: a dash, not a 0/0 that reads like a result.
+	running, desired := thousands(s.Running), thousands(s.Desired)
+	if idle(s) {
+		running, desired = "–", "–"
+	}
 	return fmt.Sprintf("  %s  %5s/%-5s running  %6s goroutines  %7s req/s  %6s created  %s",
-		c.style(name, bold+colour), thousands(s.Running), thousands(s.Desired), thousands(s.Goroutines),
+		c.style(name, bold+colour), running, desired, thousands(s.Goroutines),
 		formatRate(reqs), thousands(s.Created), extra)
 }
 

@@ -27,8 +27,17 @@ type Options struct {
 	Replicas int
 	Period   time.Duration
 	Window   time.Duration
-	// Auto runs every step without waiting for Enter.
+	// Auto runs every step without waiting for Enter. At the end it still
+	// waits, for Enter or for Hold, so that the results stay on the page.
 	Auto bool
+	// Hold, when set, ends the demo that long after the results even
+	// without Enter.
+	Hold time.Duration
+	// Record, when set, is the file the run is recorded into once its
+	// results are in, for rcbench replay; the page that plays it by itself
+	// goes beside it (HTMLFile). A run that fails or is stopped records
+	// nothing.
+	Record string
 	// Addr is where the live page listens, host:port; when it is taken a
 	// free loopback port is used instead.
 	Addr string
@@ -108,11 +117,16 @@ func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 	}
 	con := &console{w: opts.Out, tty: isTerminal(opts.Out)}
 	steps := sc.Steps(sz)
-	d := &demo{opts: opts, sc: sc, size: sz, steps: steps, con: con, hub: newHub(len(steps))}
+	talk := talkOf(sc, sz)
+	d := &demo{opts: opts, sc: sc, size: sz, talk: talk, steps: steps, con: con, hub: newHub(len(steps), talk.Figure.Key)}
+	if opts.Record != "" {
+		d.rec = &recorder{}
+		d.hub.record = d.rec.add
+	}
 
 	// The page first, so that its address is the first thing printed and
 	// the audience's browser can be pointed at it while clusters start.
-	d.page = &page{hub: d.hub, sc: sc, size: sz}
+	d.page = &page{hub: d.hub, talk: talk}
 	stopPage, err := d.page.serve(opts.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("serving the live page: %v", err)
@@ -163,24 +177,31 @@ func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 
 // demo is one run of talk mode.
 type demo struct {
-	opts  Options
-	sc    *scenario.Scenario
-	size  scenario.Size
-	steps []scenario.Step
-	con   *console
-	hub   *hub
-	page  *page
-	envs  [2]*scenario.Env
-	lines <-chan string
+	opts Options
+	sc   *scenario.Scenario
+	size scenario.Size
+	talk Talk
+	rec  *recorder
+	// replay is set when the demo plays a recording: there are no
+	// clusters to stop.
+	replay bool
+	steps  []scenario.Step
+	con    *console
+	hub    *hub
+	page   *page
+	envs   [2]*scenario.Env
+	lines  <-chan string
 }
 
-func (d *demo) introduce() {
-	c := d.con
-	c.printf("\n%s  %s\n", c.style(d.sc.Name, bold), c.style(d.sc.Title, bold))
-	c.printf("%s\n", wrap("Reproduces "+d.sc.Reproduces, 78, "  "))
-	c.printf("\n%s\n\n", wrap(d.sc.Explain, 78, "  "))
-	c.printf("  Size %s, sync period %v. Two identical clusters on loopback:\n  %s on the left of the page, %s on the right.\n",
-		d.size.Label, d.size.Period, c.style("2014's controller-manager", violet), c.style("today's", teal))
+func (d *demo) introduce() { introduce(d.con, d.talk) }
+
+// introduce says what the scenario is about and which side is which.
+func introduce(c *console, t Talk) {
+	c.printf("\n%s  %s\n", c.style(t.Name, bold), c.style(t.Title, bold))
+	c.printf("%s\n", wrap("Reproduces "+t.Reproduces, 78, "  "))
+	c.printf("\n%s\n\n", wrap(t.Explain, 78, "  "))
+	c.printf("  Size %s, sync period %s. Two identical clusters on loopback:\n  %s on the left of the page, %s on the right.\n",
+		t.Size, t.Period, c.style(t.Designs[0].Short+"'s controller-manager", violet), c.style(t.Designs[1].Short+"'s", teal))
 }
 
 // start brings up both clusters at once; if either fails, neither stays.

@@ -7,6 +7,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -34,7 +35,9 @@ func TestADemoPlaysAScenarioOnBothDesignsUnattended(t *testing.T) {
 	out := &testutil.Buffer{}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	rep, err := Run(ctx, tinyOptions(t, out))
+	opts := tinyOptions(t, out)
+	opts.Record = filepath.Join(t.TempDir(), "scale-up.json")
+	rep, err := Run(ctx, opts)
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out)
 	}
@@ -59,7 +62,32 @@ func TestADemoPlaysAScenarioOnBothDesignsUnattended(t *testing.T) {
 	if len(rep.StepTimes) != 2 {
 		t.Errorf("%d step times, want 2", len(rep.StepTimes))
 	}
+	// Counters come once the managers have something to count: never
+	// "0/0 running" after a step that only created the controller.
+	if m := regexp.MustCompile(`(?m)^ .* 0/0 +running.*$`).FindString(text); m != "" {
+		t.Errorf("the narration counts nothing yet: %q", m)
+	}
 	assertNoChildren(t)
+
+	// The recording holds every step and ends on the results, and the
+	// page that plays it was written beside it.
+	rec, err := ReadRecording(opts.Record)
+	if err != nil {
+		t.Fatalf("the recording: %v", err)
+	}
+	seen := map[int]bool{}
+	for _, f := range rec.Frames {
+		if f.Phase == PhaseRunning {
+			seen[f.Step] = true
+		}
+	}
+	last := rec.Frames[len(rec.Frames)-1]
+	if !seen[1] || !seen[2] || last.Phase != PhaseDone || len(rec.Results) != len(rep.Rows) || last.Sides[0].Running != opts.Replicas {
+		t.Errorf("the recording has steps %v running, ends in phase %q with %d running and %d results", seen, last.Phase, last.Sides[0].Running, len(rec.Results))
+	}
+	if _, err := os.Stat(HTMLFile(opts.Record)); err != nil {
+		t.Errorf("no page beside the recording: %v", err)
+	}
 }
 
 func TestADesignThatCannotStartLeavesNothingRunning(t *testing.T) {

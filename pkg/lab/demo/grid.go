@@ -96,22 +96,22 @@ func gridSVG(id, grid string, cells int) string {
 }
 
 // chartScale is the top of each line's scale, shared by both sides so that
-// their lines compare: pods running (at least what is desired) and
-// goroutines.
-func chartScale(points []Point, sides []Side) (pods, goroutines float64) {
-	pods, goroutines = 1, 1
+// their lines compare: pods running (at least what is desired) and the
+// scenario's figure.
+func chartScale(points []Point, sides []Side) (pods, figure float64) {
+	pods, figure = 1, 1
 	for _, s := range sides {
 		pods = math.Max(pods, float64(s.Desired))
 	}
 	for _, p := range points {
 		pods = math.Max(pods, math.Max(p[1], p[3]))
-		goroutines = math.Max(goroutines, math.Max(p[2], p[4]))
+		figure = math.Max(figure, math.Max(p[2], p[4]))
 	}
-	return pods, goroutines
+	return pods, figure
 }
 
 // chartLine returns the polyline points of one series of the last
-// chartSeconds up to now: column 1 or 3 for pods, 2 or 4 for goroutines.
+// chartSeconds up to now: column 1 or 3 for pods, 2 or 4 for the figure.
 func chartLine(points []Point, column int, top, now float64) string {
 	var b strings.Builder
 	for _, p := range points {

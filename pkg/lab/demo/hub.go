@@ -33,9 +33,18 @@ type Frame struct {
 	Results []Row  `json:"results,omitempty"`
 }
 
-// Point is one moment of the rolling chart: pods running and goroutines,
-// legacy first.
+// Point is one moment of the rolling chart: seconds, then pods running
+// and the scenario's figure of each side, legacy first.
 type Point [5]float64
+
+// pointOf is the chart's point for a frame; ok is false until a side is up.
+func pointOf(f Frame, figure string) (p Point, ok bool) {
+	if len(f.Sides) < 2 || !(f.Sides[0].Ready || f.Sides[1].Ready) {
+		return p, false
+	}
+	s0, s1 := f.Sides[0], f.Sides[1]
+	return Point{f.T, float64(s0.Running), figureValue(figure, s0), float64(s1.Running), figureValue(figure, s1)}, true
+}
 
 // historyLen keeps a minute at four frames a second.
 const historyLen = 240
@@ -47,6 +56,10 @@ const frameEvery = 250 * time.Millisecond
 type hub struct {
 	start time.Time
 	sides [2]*side
+	// figure is the key of the figure charted beside the pods.
+	figure string
+	// record, when set, receives every frame published.
+	record func(Frame)
 
 	// refreshing lets one refresh run at a time, so that the chart's
 	// points stay in order.
@@ -62,9 +75,10 @@ type hub struct {
 	done    chan struct{}
 }
 
-func newHub(steps int) *hub {
+func newHub(steps int, figure string) *hub {
 	h := &hub{
 		start:   time.Now(),
+		figure:  figure,
 		sides:   [2]*side{{name: "legacy"}, {name: "modern"}},
 		changed: make(chan struct{}),
 		stopCh:  make(chan struct{}),
@@ -98,33 +112,55 @@ func (h *hub) stop() {
 
 // update changes the narrative part of the frame and publishes at once.
 func (h *hub) update(f func(*Frame)) {
+	h.refreshing.Lock()
+	defer h.refreshing.Unlock()
 	h.mu.Lock()
 	f(&h.frame)
 	h.mu.Unlock()
-	h.refresh()
+	h.measure()
 }
 
 // refresh measures both sides and publishes a new frame.
 func (h *hub) refresh() {
 	h.refreshing.Lock()
 	defer h.refreshing.Unlock()
+	h.measure()
+}
+
+// measure is refresh once refreshing is held: a frame is copied, filled
+// and published by one caller at a time, so none is lost.
+func (h *hub) measure() {
 	now := time.Since(h.start).Seconds()
 	sides := []Side{h.sides[0].snapshot(), h.sides[1].snapshot()}
+	// Both grids leave room for the larger side's pods, so that a square
+	// is one pod of the same size on both halves of the page.
+	cells := max(sides[0].Cells, sides[1].Cells)
+	sides[0].Cells, sides[1].Cells = cells, cells
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.frame.T = now
-	h.frame.Sides = sides
-	data, err := json.Marshal(h.frame)
+	f := h.frame
+	h.mu.Unlock()
+	f.T, f.Sides = now, sides
+	h.publish(f)
+}
+
+// publish makes f the current frame, adds it to the chart and wakes every
+// open page. A replay calls it with recorded frames.
+func (h *hub) publish(f Frame) {
+	data, err := json.Marshal(f)
 	if err != nil {
 		return
 	}
-	h.frameJSON = data
-	if sides[0].Ready || sides[1].Ready {
-		p := Point{now, float64(sides[0].Running), float64(sides[0].Goroutines), float64(sides[1].Running), float64(sides[1].Goroutines)}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.frame, h.frameJSON = f, data
+	if p, ok := pointOf(f, h.figure); ok {
 		h.history = append(h.history, p)
 		if len(h.history) > historyLen {
 			h.history = append(h.history[:0:0], h.history[len(h.history)-historyLen:]...)
 		}
+	}
+	if h.record != nil {
+		h.record(f)
 	}
 	close(h.changed)
 	h.changed = make(chan struct{})

@@ -28,10 +28,45 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"rate":      func(v float64) string { return formatRate(v) },
 }).Parse(pageHTML))
 
-// designs are the headings of the two columns.
-var designs = []struct{ Heading, Sub string }{
-	{"2014", "v0.4: a watch, a LIST every 10 s, a goroutine per pod"},
-	{"Today", "informers, workqueue, expectations, slow start"},
+// designs are the headings of the two columns and the names the
+// terminal gives them.
+var designs = []Design{
+	{"2014", "v0.4: a watch, a LIST every 10 s, a goroutine per pod", "2014"},
+	{"Today", "informers, workqueue, expectations, slow start", "today"},
+}
+
+// Design is how the page and the terminal name one side.
+type Design struct {
+	Heading string `json:"heading"`
+	Sub     string `json:"sub"`
+	// Short names the side in the terminal's counters and notes.
+	Short string `json:"short"`
+}
+
+// Talk is what the page and the narration say of a run besides its
+// frames: the scenario's words, its size, the figure it is about and the
+// names of the sides. A recording carries it, so that a replay needs
+// nothing of the scenario's current definition.
+type Talk struct {
+	Name       string   `json:"name"`
+	Title      string   `json:"title"`
+	Reproduces string   `json:"reproduces"`
+	Explain    string   `json:"explain"`
+	Size       string   `json:"size"`
+	Period     string   `json:"period"`
+	Figure     Figure   `json:"figure"`
+	Designs    []Design `json:"designs"`
+	// Recorded is when a recording was made, empty for a live run.
+	Recorded string `json:"recorded,omitempty"`
+}
+
+// talkOf describes a live run of sc at size sz.
+func talkOf(sc *scenario.Scenario, sz scenario.Size) Talk {
+	return Talk{
+		Name: sc.Name, Title: sc.Title, Reproduces: sc.Reproduces, Explain: sc.Explain,
+		Size: sz.Label, Period: sz.Period.String(), Figure: scenarioFigure(sc.Name),
+		Designs: append([]Design(nil), designs...),
+	}
 }
 
 // page serves the live page: / (rendered on the server, so it shows the
@@ -39,8 +74,7 @@ var designs = []struct{ Heading, Sub string }{
 // four frames a second) and /state.json (the latest frame).
 type page struct {
 	hub  *hub
-	sc   *scenario.Scenario
-	size scenario.Size
+	talk Talk
 	url  string
 	// closing is closed when the demo ends, so open event streams finish
 	// and the server can shut down.
@@ -57,13 +91,15 @@ func (p *page) routes() http.Handler {
 
 type sideView struct {
 	Side
-	Index    int
-	Heading  string
-	Sub      string
-	Grid     string
-	PodsLine string
-	GorLine  string
-	Verbs    []verbRate
+	Index   int
+	Heading string
+	Sub     string
+	Grid    string
+	// Second is the second tile: the scenario's figure, or goroutines when
+	// the figure (pods created) has a tile of its own.
+	Second, SecondLabel string
+	PodsLine, FigLine   string
+	Verbs               []verbRate
 }
 
 type verbRate struct {
@@ -72,15 +108,18 @@ type verbRate struct {
 }
 
 type pageData struct {
-	Scenario *scenario.Scenario
-	Size     string
-	URL      string
-	Frame    Frame
-	Sides    []sideView
-	PodsTop  string
-	GorTop   string
-	States   []legendEntry
-	Script   string
+	Talk  Talk
+	URL   string
+	Frame Frame
+	Sides []sideView
+	// PodsTop and FigTop are the tops of the chart's scales.
+	PodsTop string
+	FigTop  string
+	States  []legendEntry
+	Script  string
+	// Recording, in a page that plays a recording by itself, is the
+	// recording as JSON; the page then needs no server.
+	Recording string
 }
 
 type legendEntry struct {
@@ -98,16 +137,27 @@ func (p *page) index(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	frame, _, _ := p.hub.current()
-	points := p.hub.chart()
-	podsTop, gorTop := chartScale(points, frame.Sides)
+	data := renderData(p.talk, frame, p.hub.chart())
+	data.URL = p.url
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if err := pageTemplate.Execute(w, data); err != nil {
+		// The header is gone; all that is left is to say so in the log.
+		fmt.Println("demo page:", err)
+	}
+}
+
+// renderData is what the page template shows of frame, with the chart's
+// points.
+func renderData(talk Talk, frame Frame, points []Point) pageData {
+	podsTop, figTop := chartScale(points, frame.Sides)
+	fig := talk.Figure.Key
 	data := pageData{
-		Scenario: p.sc,
-		Size:     p.size.Label,
-		URL:      p.url,
-		Frame:    frame,
-		PodsTop:  thousands(int(podsTop)),
-		GorTop:   thousands(int(gorTop)),
-		Script:   pageJS,
+		Talk:    talk,
+		Frame:   frame,
+		PodsTop: thousands(int(podsTop)),
+		FigTop:  formatFigure(fig, figTop),
+		Script:  pageJS,
 	}
 	for _, c := range []struct {
 		code byte
@@ -116,22 +166,30 @@ func (p *page) index(w http.ResponseWriter, r *http.Request) {
 		data.States = append(data.States, legendEntry{c.name, stateColour[c.code]})
 	}
 	for i, s := range frame.Sides {
-		v := sideView{Side: s, Index: i, Heading: designs[i].Heading, Sub: designs[i].Sub,
+		var d Design
+		if i < len(talk.Designs) {
+			d = talk.Designs[i]
+		}
+		v := sideView{Side: s, Index: i, Heading: d.Heading, Sub: d.Sub,
 			Grid:     gridSVG(fmt.Sprintf("s%d", i), s.Grid, s.Cells),
 			PodsLine: chartLine(points, 1+2*i, podsTop, frame.T),
-			GorLine:  chartLine(points, 2+2*i, gorTop, frame.T),
+			FigLine:  chartLine(points, 2+2*i, figTop, frame.T),
 		}
+		v.Second, v.SecondLabel = secondTile(talk.Figure, s)
 		for _, verb := range sampler.Verbs {
 			v.Verbs = append(v.Verbs, verbRate{verb, s.Rates[verb]})
 		}
 		data.Sides = append(data.Sides, v)
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	if err := pageTemplate.Execute(w, data); err != nil {
-		// The header is gone; all that is left is to say so in the log.
-		fmt.Println("demo page:", err)
+	return data
+}
+
+// secondTile is the value and label of a side's second tile.
+func secondTile(fig Figure, s Side) (value, label string) {
+	if fig.Key == figureCreated.Key {
+		fig = figureGoroutines
 	}
+	return formatFigure(fig.Key, figureValue(fig.Key, s)), fig.Label
 }
 
 func (p *page) state(w http.ResponseWriter, r *http.Request) {

@@ -22,13 +22,14 @@ func fixedPage(t *testing.T) (*page, *hub, *httptest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newHub(3)
+	talk := talkOf(sc, sc.Sizes(true, false)[0])
+	h := newHub(3, talk.Figure.Key)
 	h.sides[0].closed, h.sides[0].last = true, Side{Name: "legacy", Ready: true, Running: 38, Waiting: 2, Active: 40, Desired: 20, Created: 40, Extra: 20, Goroutines: 106, Rates: map[string]float64{"POST": 16}, Grid: "r38w2", Cells: 40}
 	h.sides[1].closed, h.sides[1].last = true, Side{Name: "modern", Ready: true, Running: 20, Active: 20, Desired: 20, Created: 20, Goroutines: 110, Rates: map[string]float64{}, Grid: "r20", Cells: 20}
 	h.update(func(f *Frame) {
 		f.Phase, f.Step, f.Title, f.Say = PhaseRunning, 2, "Create a controller of 20", "One controller asks for 20 pods."
 	})
-	p := &page{hub: h, sc: sc, size: sc.Sizes(true, false)[0], url: "http://127.0.0.1:7014/", closing: make(chan struct{})}
+	p := &page{hub: h, talk: talk, url: "http://127.0.0.1:7014/", closing: make(chan struct{})}
 	go h.run()
 	srv := httptest.NewServer(p.routes())
 	t.Cleanup(func() {

@@ -51,11 +51,58 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 		f.Phase, f.Results = PhaseDone, rep.Rows
 		f.Note = "Done. The table compares both designs; the counters show where each ended."
 	})
-	c.printResults(d.sc, d.size, rep.Rows, rep.Legacy, rep.Modern)
-	if err := d.waitEnter(ctx, "\n  [Enter] stops both clusters and exits; the page stays as it is until then."); err != nil {
+	vs := verdicts(d.sc, d.size, rep.Legacy, rep.Modern)
+	c.printResults(d.talk, rep.Rows, vs)
+	if d.rec != nil {
+		rec := d.rec.recording(d.talk, rep.Rows, vs)
+		rec.Talk.Recorded = time.Now().UTC().Format("2006-01-02 15:04 UTC")
+		if err := rec.Save(d.opts.Record); err != nil {
+			return nil, fmt.Errorf("saving the recording: %v", err)
+		}
+		c.printf("\n  Recorded into %s; rcbench replay plays it, and %s plays it in a browser.\n", d.opts.Record, HTMLFile(d.opts.Record))
+	}
+	// Even a demo that ran by itself waits here, so that the results stay
+	// on the page until the speaker is done with them.
+	if d.opts.Auto && d.opts.In != nil {
+		done := make(chan struct{})
+		defer close(done)
+		d.lines = readLines(d.opts.In, done)
+	}
+	if err := d.holdEnd(ctx); err != nil {
 		return nil, err
 	}
 	return rep, nil
+}
+
+// holdEnd waits for Enter, or for Hold when it is set.
+func (d *demo) holdEnd(ctx context.Context) error {
+	what := "stops both clusters and exits"
+	if d.replay {
+		what = "ends the replay"
+	}
+	prompt := "\n  [Enter] " + what + "; the page stays as it is until then."
+	if d.opts.Hold <= 0 {
+		return d.waitEnter(ctx, prompt)
+	}
+	prompt = fmt.Sprintf("\n  [Enter], or %v, %s; the page stays as it is until then.", d.opts.Hold, what)
+	if d.lines == nil {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(d.opts.Hold):
+			return nil
+		}
+	}
+	hold, cancel := context.WithTimeout(ctx, d.opts.Hold)
+	defer cancel()
+	err := d.waitEnter(hold, prompt)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return nil
+	}
+	return err
 }
 
 // runStep runs one step on both clusters at once and shows the counters
@@ -84,9 +131,11 @@ func (d *demo) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.
 	allDone := make(chan struct{})
 	go func() { wg.Wait(); close(allDone) }()
 
+	// The counters come once there is something to count: at the start
+	// of a step the managers have not acted yet.
 	tick := time.NewTicker(frameEvery)
 	defer tick.Stop()
-	d.showCounters(true)
+	d.con.holdLive()
 	for {
 		select {
 		case k := <-finished:
@@ -94,7 +143,7 @@ func (d *demo) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.
 			if errs[k] != nil || times[k] < 500*time.Millisecond {
 				continue
 			}
-			news := fmt.Sprintf("%s finished this step in %.1f s", label(k), times[k].Seconds())
+			news := fmt.Sprintf("%s finished this step in %.1f s", d.talk.Designs[k].Heading, times[k].Seconds())
 			d.con.printf("  %s\n", d.con.style(news, dim))
 			d.hub.update(func(f *Frame) {
 				if f.Note == "" {
@@ -122,21 +171,19 @@ func (d *demo) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.
 	}
 }
 
-func label(k int) string {
-	if k == 0 {
-		return "2014"
-	}
-	return "Today"
-}
-
 // showCounters prints both designs' counters from the latest frame.
 func (d *demo) showCounters(force bool) {
 	f, _, _ := d.hub.current()
-	if len(f.Sides) < 2 {
+	if len(f.Sides) < 2 || (idle(f.Sides[0]) && idle(f.Sides[1])) {
 		return
 	}
-	d.con.setLive([]string{d.con.counterLine(f.Sides[0]), d.con.counterLine(f.Sides[1])}, force)
+	d.con.setLive([]string{d.con.counterLine(d.talk.Designs[0].Short, f.Sides[0]), d.con.counterLine(d.talk.Designs[1].Short, f.Sides[1])}, force)
 }
+
+// idle reports whether a side has nothing to count yet: no controller has
+// asked for pods and none was ever created. The counters would read 0/0
+// until the managers act.
+func idle(s Side) bool { return s.Desired == 0 && s.Active == 0 && s.Created == 0 }
 
 // waitEnter waits for a line on the input unless the demo runs by itself.
 // When the input ends, the demo goes on by itself.

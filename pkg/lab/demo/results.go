@@ -84,18 +84,48 @@ func difference(legacy, modern float64, lowerIsBetter bool) (better, diff string
 	return better, fmt.Sprintf("%s %.0f %% lower", who, 100*(hi-lo)/hi)
 }
 
-// printResults writes the table of rows and, when the scenario says what
-// each design must show, whether it did.
-func (c *console) printResults(sc *scenario.Scenario, sz scenario.Size, rows []Row, legacy, modern []scenario.Result) {
+// Verdict says whether a design showed, this time, what the scenario
+// expects of its design.
+type Verdict struct {
+	Design string `json:"design"`
+	OK     bool   `json:"ok"`
+	Why    string `json:"why,omitempty"`
+}
+
+// verdicts checks both designs' results against the scenario's
+// expectations; none when it has none.
+func verdicts(sc *scenario.Scenario, sz scenario.Size, legacy, modern []scenario.Result) []Verdict {
+	if sc.Expect == nil {
+		return nil
+	}
+	var out []Verdict
+	for i, r := range [][]scenario.Result{legacy, modern} {
+		v := Verdict{Design: designs[i].Short, OK: true}
+		if err := sc.Expect(variants[i].Name, sz, scenario.ResultMap(r)); err != nil {
+			v.OK, v.Why = false, err.Error()
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// printResults writes the table of rows and the verdicts.
+func (c *console) printResults(talk Talk, rows []Row, vs []Verdict) {
 	nameW, unitW, valW := len("result"), 0, len("today")
 	for _, r := range rows {
 		nameW = max(nameW, len(r.Name))
 		unitW = max(unitW, len(r.Unit))
 		valW = max(valW, len([]rune(r.Legacy)), len([]rune(r.Modern)))
 	}
+	heads := [2]string{"2014", "today"}
+	for i, d := range talk.Designs {
+		if i < 2 {
+			heads[i] = d.Short
+		}
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%s\n", c.style("Results, side by side", bold))
-	fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s\n", nameW, "", unitW, "", c.pad(c.style("2014", bold+violet), valW), c.pad(c.style("today", bold+teal), valW))
+	fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s\n", nameW, "", unitW, "", c.pad(c.style(heads[0], bold+violet), valW), c.pad(c.style(heads[1], bold+teal), valW))
 	for _, r := range rows {
 		l, m := fmt.Sprintf("%*s", valW, r.Legacy), fmt.Sprintf("%*s", valW, r.Modern)
 		switch r.Better {
@@ -106,17 +136,14 @@ func (c *console) printResults(sc *scenario.Scenario, sz scenario.Size, rows []R
 		}
 		fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s  %s\n", nameW, r.Name, unitW, r.Unit, l, m, c.style(r.Diff, dim))
 	}
-	if sc.Expect != nil {
+	if len(vs) > 0 {
 		b.WriteString("\n")
-		for _, v := range []struct {
-			name, label string
-			results     []scenario.Result
-		}{{"legacy", "2014", legacy}, {"modern", "today", modern}} {
-			if err := sc.Expect(v.name, sz, scenario.ResultMap(v.results)); err != nil {
-				fmt.Fprintf(&b, "  %s %s did not show its point this time: %v\n", c.style("✗", red), v.label, err)
-			} else {
-				fmt.Fprintf(&b, "  %s %s showed what its design must\n", c.style("✓", green), v.label)
-			}
+	}
+	for _, v := range vs {
+		if v.OK {
+			fmt.Fprintf(&b, "  %s %s showed what its design must\n", c.style("✓", green), v.Design)
+		} else {
+			fmt.Fprintf(&b, "  %s %s did not show its point this time: %s\n", c.style("✗", red), v.Design, v.Why)
 		}
 	}
 	c.printf("%s", b.String())

@@ -44,6 +44,10 @@ type Side struct {
 	// total since the start.
 	Rates    map[string]float64 `json:"rq"`
 	Requests int                `json:"tq"`
+	// ListsLastMin counts the managers' LISTs of the last minute (since
+	// the start, in the first minute): the idle cluster's figure, which
+	// 2014's ticks keep up and today's caches bring to zero.
+	ListsLastMin int `json:"lm"`
 	// PodPosts counts the managers' pod creates; FailedPosts those the
 	// apiserver refused.
 	PodPosts    int `json:"pp"`
@@ -230,6 +234,7 @@ func (s *side) snapshot() Side {
 		}
 	}
 	out.Requests = int(total)
+	out.ListsLastMin = int(growth(rec.Series(sampler.ManagerRequests+"LIST"), 60))
 	posts := rec.Last(sampler.ManagerPodPosts)
 	out.PodPosts = int(posts)
 	out.FailedPosts = int(posts - rec.Last(sampler.ManagerPodPostsOK))
@@ -268,4 +273,21 @@ func rate(series []sampler.Point, window float64) float64 {
 		return 0
 	}
 	return v
+}
+
+// growth is how much a cumulative series grew over the last window
+// seconds; a series younger than that counts from zero.
+func growth(series []sampler.Point, window float64) float64 {
+	if len(series) == 0 {
+		return 0
+	}
+	last := series[len(series)-1]
+	base := 0.0
+	for i := len(series) - 1; i >= 0; i-- {
+		if last.T-series[i].T >= window {
+			base = series[i].V
+			break
+		}
+	}
+	return max(0, last.V-base)
 }

@@ -14,8 +14,7 @@ import (
 // full sizes show. churn and watch-window keep a longer period, because
 // their outcome is measured against it: a replacement or a resize that
 // waits for a tick, against one that does not, and a busy machine must
-// not blur the two; watch-window's 1 200 writes must also pass the 2014
-// manager's version within the period it sleeps before watching again.
+// not blur the two.
 var testSizes = map[string]scenario.Size{
 	"scale-up":     {Label: "test", Replicas: 1000, Period: 2 * time.Second},
 	"scale-down":   {Label: "test", Replicas: 30, Period: 2 * time.Second},

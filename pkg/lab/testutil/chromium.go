@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -74,4 +75,31 @@ func ScreenshotDir(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// DumpDOM has headless Chromium load url, let the page's clock run budget
+// milliseconds, and returns the document as the page's scripts left it.
+func DumpDOM(t testing.TB, bin, url string, budget int) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	args := []string{
+		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync",
+		"--user-data-dir=" + t.TempDir(),
+		fmt.Sprintf("--virtual-time-budget=%d", budget),
+		"--dump-dom", url,
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 10 * time.Second
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom %s: %v\n%s", url, err, stderr.String())
+	}
+	return string(out)
 }

@@ -1,6 +1,8 @@
 // Keeps the page live: every server-sent frame updates the counters, the
-// pod grids and the rolling chart. The drawing mirrors grid.go, so the page
-// looks the same before and after the first frame.
+// pod grids and the rolling chart. The drawing mirrors grid.go and the
+// figures figure.go, so the page looks the same before and after the first
+// frame. A page with a recording inside plays it by itself, with no
+// server: the player at the end mirrors replay.go.
 (function () {
   "use strict";
   var GW = 600, GH = 236, CW = 600, CH = 96, SECONDS = 60;
@@ -8,6 +10,8 @@
   var VERBS = ["LIST", "GET", "POST", "PUT", "DELETE", "WATCH"];
   var chart = [];
   var lastGrid = ["", ""];
+  var FIGURE = document.body.getAttribute("data-figure") || "go";
+  var SECOND = FIGURE === "cr" ? "go" : FIGURE;
 
   function thousands(n) {
     n = Math.round(n);
@@ -19,6 +23,23 @@
     if (v === 0) return "0";
     if (v < 9.95) return v.toFixed(1);
     return thousands(v);
+  }
+  function figure(key, s) {
+    if (key === "rq") {
+      var total = 0;
+      for (var k in s.rq || {}) total += s.rq[k];
+      return total;
+    }
+    return key === "cr" ? s.cr : key === "lm" ? s.lm || 0 : s.go;
+  }
+  function formatFigure(key, v) { return key === "rq" ? rate(v) : thousands(v); }
+  function addPoint(f) {
+    var s = f.sides || [];
+    if (s.length === 2 && (s[0].ready || s[1].ready)) {
+      var last = chart[chart.length - 1];
+      if (!last || last[0] < f.t) chart.push([f.t, s[0].r, figure(FIGURE, s[0]), s[1].r, figure(FIGURE, s[1])]);
+      while (chart.length && f.t - chart[0][0] > SECONDS + 1) chart.shift();
+    }
   }
   function layout(n, w, h) {
     if (n < 1) n = 1;
@@ -87,11 +108,11 @@
       text(root, "r", thousands(s.r));
       field(root, "rv").className = "v" + (s.d && s.a > s.d ? " over" : "");
       text(root, "d", thousands(s.d));
-      text(root, "go", thousands(s.go));
+      text(root, "second", formatFigure(SECOND, figure(SECOND, s)));
       text(root, "cr", thousands(s.cr));
       text(root, "ex", thousands(s.ex));
       field(root, "extile").className = "tile" + (s.ex ? " hot" : "");
-      var v = ["requests/s"];
+      var v = ["req/s"];
       VERBS.forEach(function (verb) {
         var r = (s.rq && s.rq[verb]) || 0;
         v.push("<span" + (r ? ' class="on"' : "") + ">" + verb + " <b>" + rate(r) + "</b></span>");
@@ -104,12 +125,15 @@
         lastGrid[i] = key;
       }
       text(root, "ptop", thousands(top[0]));
-      text(root, "gtop", thousands(top[1]));
+      text(root, "ftop", formatFigure(FIGURE, top[1]));
       field(root, "pline").setAttribute("points", line(1 + 2 * i, top[0], f.t));
-      field(root, "gline").setAttribute("points", line(2 + 2 * i, top[1], f.t));
+      field(root, "fline").setAttribute("points", line(2 + 2 * i, top[1], f.t));
     });
 
     var box = document.getElementById("results");
+    // The results cover the grids and charts, never the rows above them.
+    var verbs = document.querySelector('#s0 [data-f="verbs"]');
+    if (verbs) box.style.top = (verbs.offsetTop + verbs.offsetHeight + 4) + "px";
     if (f.results && f.results.length) {
       if (!box.dataset.shown) { box.hidden = false; box.dataset.shown = "1"; }
       document.getElementById("rows").innerHTML = f.results.map(function (r) {
@@ -123,6 +147,8 @@
   document.addEventListener("keydown", function (e) {
     if (e.key === "r") { var b = document.getElementById("results"); if (b.dataset.shown) b.hidden = !b.hidden; }
   });
+  var recording = document.getElementById("recording");
+  if (recording) { play(JSON.parse(recording.textContent)); return; }
   if (!window.EventSource) return;
   // The query string passes through: ?frames=N asks for a still picture
   // after N frames.
@@ -131,12 +157,60 @@
   es.addEventListener("bye", function () { es.close(); });
   es.onmessage = function (e) {
     var f = JSON.parse(e.data);
-    var s = f.sides || [];
-    if (s.length === 2 && (s[0].ready || s[1].ready)) {
-      var last = chart[chart.length - 1];
-      if (!last || last[0] < f.t) chart.push([f.t, s[0].r, s[0].go, s[1].r, s[1].go]);
-      while (chart.length && f.t - chart[0][0] > SECONDS + 1) chart.shift();
-    }
+    addPoint(f);
     render(f);
   };
+
+  // play shows a recording's frames at their pace, from where both sides
+  // were up, and waits for Enter (or Space, or the arrow or page key of a
+  // presenter's remote) before each step. ?speed=N plays N times faster, +
+  // and - change it; ?auto=1 plays every step without waiting.
+  function play(rec) {
+    var q = new URLSearchParams(location.search);
+    var speed = Math.max(1, +q.get("speed") || 1), auto = q.get("auto") === "1";
+    var frames = rec.frames, i = 0, step = 0, waiting = null;
+    while (i < frames.length - 1 && !(frames[i].sides[0].ready && frames[i].sides[1].ready)) i++;
+    var offset = frames[i].t, prev = frames[i].t;
+    function show(f) {
+      var g = {};
+      for (var k in f) g[k] = f[k];
+      g.t = f.t - offset;
+      addPoint(g);
+      render(g);
+    }
+    function next() {
+      if (i >= frames.length) return;
+      var f = frames[i];
+      if (f.phase === "ready" && f.step !== step) {
+        step = f.step;
+        show(f);
+        var j = i + 1;
+        while (j < frames.length && frames[j].phase === "ready" && frames[j].step === step) j++;
+        var resume = function () {
+          if (j < frames.length) { offset += frames[j].t - f.t; prev = frames[j].t; }
+          i = j;
+          next();
+        };
+        if (auto) setTimeout(resume, 0); else waiting = resume;
+        return;
+      }
+      setTimeout(function () {
+        prev = f.t;
+        show(f);
+        i++;
+        if (f.phase !== "done") next();
+      }, Math.max(0, (f.t - prev) / speed * 1000));
+    }
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "+") speed *= 2;
+      if (e.key === "-") speed = Math.max(1, speed / 2);
+      if (waiting && ["Enter", " ", "ArrowRight", "ArrowDown", "PageDown"].indexOf(e.key) >= 0) {
+        var w = waiting;
+        waiting = null;
+        e.preventDefault();
+        w();
+      }
+    });
+    next();
+  }
 })();

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
+)
+
+func init() {
+	subcommands["replay"] = replayCommand
+}
+
+// replayCommand plays a recording of talk mode (rcbench demo -record) on
+// the same live page and with the same narration, without clusters.
+func replayCommand(args []string) int {
+	fs := flag.NewFlagSet("rcbench replay", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: rcbench replay [flags] FILE\n\nPlays a recording made by rcbench demo -record=FILE on the live page, pausing\nfor Enter before each step. FILE.html (.json replaced) plays it in a browser\nwithout this program.\n\n")
+		fs.PrintDefaults()
+	}
+	speed := fs.Float64("speed", 1, "Play this many times faster than recorded (1: the recorded pace).")
+	auto := fs.Bool("auto", false, "Play every step without waiting for Enter; the results stay up until Enter or -hold.")
+	hold := fs.Duration("hold", 0, "With the results up, stop after this long even without Enter (default: wait for Enter).")
+	port := fs.Int("port", 7014, "The live page's port on 127.0.0.1; another free one is used when it is taken.")
+	html := fs.Bool("html", false, "Only write the page that plays the recording by itself beside it, and exit.")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "rcbench replay: name one recording (rcbench demo -record=FILE makes one)")
+		return 2
+	}
+	if *speed < 1 {
+		fmt.Fprintf(os.Stderr, "rcbench replay: -speed=%g: a replay goes at the recorded pace (1) or faster\n", *speed)
+		return 2
+	}
+	file := fs.Arg(0)
+	rec, err := demo.ReadRecording(file)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rcbench replay: %v\n", err)
+		return 1
+	}
+	if *html {
+		page, err := rec.HTML()
+		if err == nil {
+			err = os.WriteFile(demo.HTMLFile(file), page, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "rcbench replay: %v\n", err)
+			return 1
+		}
+		fmt.Println(demo.HTMLFile(file))
+		return 0
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	err = demo.Replay(ctx, rec, demo.ReplayOptions{
+		Speed: *speed,
+		Auto:  *auto,
+		Hold:  *hold,
+		Addr:  fmt.Sprintf("127.0.0.1:%d", *port),
+		Out:   os.Stdout,
+		In:    os.Stdin,
+	})
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, context.Canceled):
+		fmt.Println("\nInterrupted.")
+		return 130
+	}
+	fmt.Fprintf(os.Stderr, "rcbench replay: %v\n", err)
+	return 1
+}

@@ -1,0 +1,219 @@
+package annotate
+
+// The guided walk, as data: one pod followed from `kubecfg create` to
+// `kubecfg list`, one stop per file. Each stop names its code by
+// declaration and marks the lines that matter, so the page follows the
+// code as it changes. Edit here.
+
+// Stop is one step of the walk.
+type Stop struct {
+	// ID is the stop's anchor.
+	ID string
+	// Part, when set, opens a new part of the walk with this heading.
+	Part string
+	// Title says what happens here, in a few words.
+	Title string
+	// Process names the program the code runs in.
+	Process string
+	// Explain is one paragraph in the pages' prose markup; {stop:<id>}
+	// stands for a link to another stop, numbered as the page numbers it.
+	Explain string
+	// Both is the code when the two designs share it; Legacy and Modern
+	// when they differ, each with a sentence of its own.
+	Both                         []Ref
+	Legacy, Modern               []Ref
+	LegacyExplain, ModernExplain string
+}
+
+// WalkPage is the walk's file name.
+const WalkPage = "follow-one-pod.html"
+
+// WalkTitle is the walk's heading, and its name on the index.
+const WalkTitle = "Follow one pod"
+
+// WalkIntro opens the walk.
+const WalkIntro = "Ten minutes from a command to a Running pod: `kubecfg` creates a replication controller " +
+	"asking for one replica, the manager makes the pod, a hollow node binds it and marks it Running, and " +
+	"`kubecfg list pods` shows it. Each stop is one file; its highlighted lines are the ones to read, and " +
+	"the file name opens the whole annotated file at the first of them. Where the 2014 manager and " +
+	"today's design (`-tags modern`) part ways, both are shown. The excerpts are cut from the source by " +
+	"declaration name when this page is built."
+
+// Walk is the walk's stops, in order.
+var Walk = []Stop{
+	{
+		ID: "kubecfg", Part: "1 · kubecfg writes a replication controller",
+		Title: "kubecfg parses its flags", Process: "kubecfg",
+		Explain: "`kubecfg -c rc.json create replicationControllers` starts here. The flags are parsed, a " +
+			"client is built for `-h` (http://localhost:8080 by default), and the arguments go to " +
+			"`ExecuteAPIRequest`, which knows the REST verbs.",
+		Both: []Ref{{Dir: "cmd/kubecfg", Name: "run", Mark: []string{"client.New(config)", "kubecfg.ExecuteAPIRequest("}}},
+	},
+	{
+		ID: "command", Title: "create becomes a POST", Process: "kubecfg",
+		Explain: "`create` is a POST to the collection the argument names. The file is read and decoded " +
+			"before anything is sent, the JSON becomes the body, and the answer is printed as a table, the " +
+			"same way `list` prints.",
+		Both: []Ref{{Dir: "pkg/kubecfg", Name: "ExecuteAPIRequest", Mark: []string{`verb = "POST"`, "r := c.Verb(verb)", "r.Body(data)", "obj, err := r.Do().Get()"}}},
+	},
+	{
+		ID: "client", Title: "the client sends it, and polls if told to wait", Process: "kubecfg",
+		Explain: "`Do` sends one HTTP request. A write the apiserver has not finished within its short wait " +
+			"comes back as 202 with an operation id; `Do` then sleeps the poll period (2 s) and asks " +
+			"`/operations/<id>` until the result is there or the timeout passes.",
+		Both: []Ref{{Dir: "pkg/client", Name: "Request.Do", Mark: []string{"r.c.doRequest(req)", "r.c.PollFor(id)"}}},
+	},
+	{
+		ID: "resthandler", Title: "the apiserver's REST handler", Process: "apiserver",
+		Explain: "`POST /api/v1beta1/replicationControllers` reaches the handler of the storage registered " +
+			"under that name (`pkg/master` maps each resource to its registry). The body is decoded into the " +
+			"storage's own type and handed to `Create`, which returns a channel; the handler waits for it " +
+			"25 ms, then answers 200 with the object or 202 with an operation to poll.",
+		Both: []Ref{
+			{Dir: "pkg/apiserver", Name: "RESTHandler.create", Mark: []string{"h.server.decodeBody(w, req, storage)", "storage.Create(writeContext(), obj)", "h.finishReq(w, h.createOperation("}},
+		},
+	},
+	{
+		ID: "registry", Title: "the controller registry checks and fills it", Process: "apiserver",
+		Explain: "Each resource has a REST storage of the same shape. This one gives a controller without " +
+			"an id one made from the time, validates it, and does the write itself inside `MakeAsync`, so " +
+			"the handler can stop waiting without stopping the write.",
+		Both: []Ref{{Dir: "pkg/registry/controller", Name: "REST.Create", Mark: []string{"registry.NewTimeBasedID()", "validation.ValidateReplicationController(controller)", "apiserver.MakeAsync("}}},
+	},
+	{
+		ID: "async", Title: "the write runs in a goroutine", Process: "apiserver",
+		Explain: "`MakeAsync` runs the storage work in a goroutine and delivers its result, or its error as " +
+			"a Status, on a channel of one. This is the channel the handler waited 25 ms on; when the wait " +
+			"ran out, an operation keeps reading it for the client that polls.",
+		Both: []Ref{{Dir: "pkg/apiserver", Name: "MakeAsync", Mark: []string{"go func() {", "obj, err := fn()"}}},
+	},
+	{
+		ID: "etcd-registry", Title: "one key per controller", Process: "apiserver",
+		Explain: "The etcd registry turns the id into a key, `/registry/controllers/<id>`, refusing ids that " +
+			"could escape it, and creates the key.",
+		Both: []Ref{{Dir: "pkg/registry/etcd", Name: "Registry.CreateController", Mark: []string{"makeControllerKey(controller.ID)", "r.CreateObj(key, controller)"}}},
+	},
+	{
+		ID: "etcdhelper", Title: "JSON into etcd", Process: "apiserver → etcd",
+		Explain: "`CreateObj` encodes the object as JSON and asks etcd to create the key, which fails if it " +
+			"exists. etcd's index for the new node becomes the object's `resourceVersion`. etcd is a member " +
+			"embedded in the apiserver process here (`pkg/etcd`), speaking the v2 API 2014's client spoke.",
+		Both: []Ref{{Dir: "pkg/tools", Name: "EtcdHelper.CreateObj", Mark: []string{"encode(obj)", "h.Client.Create(key, string(data), 0)", "setVersionFrom(obj, response)"}}},
+	},
+	{
+		ID: "etcd-watch", Part: "2 · the watch carries it to the manager",
+		Title: "etcd's change becomes a watch event", Process: "apiserver",
+		Explain: "The manager has a watch open on `/registry/controllers`: a long poll on etcd that the " +
+			"watcher turns into events. A node created at this index is ADDED, any later write MODIFIED; " +
+			"values that do not decode are skipped rather than ending the watch.",
+		Both: []Ref{{Dir: "pkg/tools", Name: "etcdWatcher.sendAdd", Mark: []string{"decodeObject(res.Node.Value", "action := watch.Added", "w.emit(watch.Event{Type: action"}}},
+	},
+	{
+		ID: "watch-server", Title: "one JSON line per event", Process: "apiserver",
+		Explain: "`GET /api/v1beta1/watch/replicationControllers` stays open: every event is written as one " +
+			"JSON object and flushed at once. An ERROR event (the version asked for is gone from etcd's " +
+			"window) is the last thing a stream says.",
+		Both: []Ref{{Dir: "pkg/apiserver", Name: "WatchServer.ServeHTTP", Mark: []string{"encoder.Encode(&event)"}}},
+	},
+	{
+		ID: "client-watch", Title: "the client reads the stream", Process: "controller-manager",
+		Explain: "A watch is a GET with the resourceVersion to start after and two selectors; " +
+			"`Request.Watch` decodes the JSON lines back into events on a channel.",
+		Both: []Ref{{Dir: "pkg/client", Name: "Client.watch", Mark: []string{`Path("watch")`, `UintParam("resourceVersion", resourceVersion)`, "Watch()"}}},
+	},
+	{
+		ID: "manager-event", Title: "the manager takes the event", Process: "controller-manager",
+		Explain: "Here the two designs part.",
+		LegacyExplain: "One goroutine serves the watch and the 10 s tick. The ADDED controller is synced at " +
+			"once, inside the watch loop, from the event's copy.",
+		ModernExplain: "A shared informer lists and then watches controllers through the same client, keeps " +
+			"them in a cache and calls `addRC`, which queues the key `namespace/name`. A worker takes the " +
+			"key off the rate-limited queue and syncs it.",
+		Legacy: []Ref{{Dir: "pkg/controller", Name: "ReplicationManager.watchControllers", Mark: []string{"case event, open := <-watching.ResultChan():", "rm.syncHandler(*rc)"}}},
+		Modern: []Ref{
+			{Dir: "pkg/controller", Name: "ReplicationManager.addRC", Mark: []string{"rm.enqueueRC(rc)"}},
+			{Dir: "pkg/controller", Name: "ReplicationManager.processNextWorkItem", Mark: []string{"rm.queue.Get()", "rm.syncHandler(ctx, key)"}},
+		},
+	},
+	{
+		ID: "sync", Title: "the sync counts the pods and decides", Process: "controller-manager",
+		Explain: "Desired replicas 1, pods found 0: one to create.",
+		LegacyExplain: "The sync asks the apiserver for the pods matching the selector (a LIST that reads " +
+			"every pod in etcd) and starts one goroutine per missing pod.",
+		ModernExplain: "The sync reads the pods from the informer's cache and sends no request. It records " +
+			"that it expects one creation before making it, then creates in slow-start batches.",
+		Legacy: []Ref{{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Mark: []string{"rm.kubeClient.ListPods(ctx, s)", "diff := len(filteredList)", "rm.podControl.createReplica(ctx, controllerSpec)"}}},
+		Modern: []Ref{
+			{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Mark: []string{"rm.podLister.Pods(rc.Namespace).List(", "rm.manageReplicas(ctx, filteredPods, rc)"}},
+			{Dir: "pkg/controller", Name: "ReplicationManager.manageReplicas", Mark: []string{"rm.expectations.ExpectCreations(rcKey, diff)", "slowStartBatch(diff"}},
+		},
+	},
+	{
+		ID: "pod-control", Title: "the pod is posted", Process: "controller-manager",
+		Explain: "Both designs build the pod from the controller's template and post it with the same " +
+			"`client.CreatePod`: a POST to `/pods` that travels the way of {stop:client} and {stop:resthandler}.",
+		LegacyExplain: "The pod carries the template's labels plus `replicationController=<id>`; an error " +
+			"is logged and forgotten until the next sync.",
+		ModernExplain: "The pod carries a ControllerRef naming its owner, and is converted from the v1 type " +
+			"the informers hold to the 2014 API at this boundary.",
+		Legacy: []Ref{{Dir: "pkg/controller", Name: "RealPodControl.createReplica", Mark: []string{"replicaLabels(controllerSpec)", "r.kubeClient.CreatePod(ctx, pod)"}}},
+		Modern: []Ref{{Dir: "pkg/controller", Name: "RealPodControl.CreatePods", Mark: []string{"getPodFromTemplate(template, object, controllerRef)", "r.KubeClient.CreatePod(nsCtx"}}},
+	},
+	{
+		ID: "pod-registry", Part: "3 · the pod is stored, bound and started",
+		Title: "the pod registry names it", Process: "apiserver",
+		Explain: "The pod arrives without an id; the pod registry gives it a time-based UUID, validates it, " +
+			"and writes it inside `MakeAsync` like the controller before it.",
+		Both: []Ref{{Dir: "pkg/registry/pod", Name: "REST.Create", Mark: []string{"pod.ID = pod.DesiredState.Manifest.UUID", "validation.ValidatePod(pod)", "rs.registry.CreatePod(ctx, pod)"}}},
+	},
+	{
+		ID: "etcd-pod", Title: "stored as Waiting, with no host", Process: "apiserver → etcd",
+		Explain: "The pod is stored at `/registry/pods/<id>` with no host and the status Waiting: an empty " +
+			"host is what asks for scheduling. The create goes through `CreateObj` as in {stop:etcdhelper}, and " +
+			"etcd's change goes out on every pod watch as in {stop:etcd-watch} to {stop:client-watch}.",
+		Both: []Ref{{Dir: "pkg/registry/etcd", Name: "Registry.CreatePod", Mark: []string{"pod.CurrentState.Status = api.PodWaiting", `pod.DesiredState.Host = ""`, "r.CreateObj(key, pod)"}}},
+	},
+	{
+		ID: "manager-sees-pod", Title: "does the manager see its pod?", Process: "controller-manager",
+		Explain: "The manager must count the new pod before it syncs again, or it creates another.",
+		LegacyExplain: "No: 2014's manager does not watch pods. It counts the pod at the next 10 s tick, " +
+			"when `synchronize` lists every controller and syncs each, and each sync lists its pods again.",
+		ModernExplain: "Yes: the pod informer's ADDED event reaches `addPod`, which finds the owner from the " +
+			"ControllerRef, marks the expected creation as seen and queues the controller.",
+		Legacy: []Ref{{Dir: "pkg/controller", Name: "ReplicationManager.synchronize", Mark: []string{"rm.kubeClient.ListReplicationControllers(ctx", "rm.syncHandler(controllerSpecs[ix])"}}},
+		Modern: []Ref{{Dir: "pkg/controller", Name: "ReplicationManager.addPod", Mark: []string{"metav1.GetControllerOf(pod)", "rm.expectations.CreationObserved(rcKey)", "rm.queue.Add(rcKey)"}}},
+	},
+	{
+		ID: "hollow-node", Title: "a hollow node binds it and starts it", Process: "hollow-node",
+		Explain: "The hollow nodes stand in for 2014's scheduler and kubelets, which this project does not " +
+			"run. They watch pods; a pod without a host is bound to the node with the fewest pods (a POST " +
+			"to `/bindings`, the scheduler's one write), and a bound pod is marked Running, with a host IP " +
+			"and a pod IP, after a start delay (a PUT of the pod, what a kubelet would have reported).",
+		Both: []Ref{
+			{Dir: "pkg/lab/hollownode", Name: "Cluster.observe", Mark: []string{"h.queue.Add(pod.ID)", "h.queue.AddAfter(pod.ID, h.cfg.StartDelay)"}},
+			{Dir: "pkg/lab/hollownode", Name: "Cluster.bind", Mark: []string{"h.client.CreateBinding(ctx"}},
+			{Dir: "pkg/lab/hollownode", Name: "Cluster.start", Mark: []string{"updated.CurrentState.Status = api.PodRunning", "h.update(ctx, &updated)"}},
+		},
+	},
+	{
+		ID: "binding", Title: "the binding sets the host", Process: "apiserver",
+		Explain: "`POST /bindings` writes nothing of its own: it sets the pod's desired host with a " +
+			"compare-and-swap on the pod's key, and refuses a pod already bound elsewhere. The hollow node's " +
+			"PUT then stores the Running state the same way, through `UpdatePod`.",
+		Both: []Ref{{Dir: "pkg/registry/binding", Name: "REST.Create", Mark: []string{"rs.registry.ApplyBinding(ctx, binding)"}}},
+	},
+	{
+		ID: "list", Part: "4 · kubecfg list pods",
+		Title: "a LIST reads every pod", Process: "apiserver",
+		Explain: "`kubecfg list pods` is a GET through {stop:command} to {stop:resthandler}. The pod registry reads and decodes " +
+			"every pod under `/registry/pods` and only then applies the selectors: etcd cannot select by " +
+			"label.",
+		Both: []Ref{{Dir: "pkg/registry/etcd", Name: "Registry.ListPodsPredicate", Mark: []string{"r.ExtractList(podsPrefix", "if filter(&list.Items[i])"}}},
+	},
+	{
+		ID: "printer", Title: "and there it is: Running", Process: "kubecfg",
+		Explain: "kubecfg prints one row per pod: id, image, host/host IP, labels and status. The pod named in " +
+			"{stop:pod-registry} shows its hollow node's name and IP, and Running.",
+		Both: []Ref{{Dir: "pkg/kubecfg", Name: "printPod", Mark: []string{"podHostString(pod.CurrentState.Host", "pod.CurrentState.Status"}}},
+	},
+}

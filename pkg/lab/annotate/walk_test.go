@@ -1,0 +1,174 @@
+package annotate
+
+import (
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// byID returns the element of doc with the given id, or nil.
+func byID(doc *html.Node, id string) *html.Node {
+	var found *html.Node
+	walk(doc, func(n *html.Node) {
+		if found == nil && attr(n, "id") == id {
+			found = n
+		}
+	})
+	return found
+}
+
+// TestTheWalkLinksEveryStopToItsLines follows the walk as a reader does:
+// every stop has its section, and each of its file links opens a generated
+// page at a line that exists there.
+func TestTheWalkLinksEveryStopToItsLines(t *testing.T) {
+	_, docs := site(t)
+	doc := docs[WalkPage]
+	if doc == nil {
+		t.Fatalf("%s was not written", WalkPage)
+	}
+	if body := text(doc); strings.Contains(body, "{stop:") {
+		t.Errorf("%s has an unresolved stop reference", WalkPage)
+	}
+	line := regexp.MustCompile(`^L[0-9]+$`)
+	for i, s := range Walk {
+		sec := byID(doc, s.ID)
+		if sec == nil {
+			t.Errorf("stop %d (%s) has no section", i+1, s.ID)
+			continue
+		}
+		if want := len(s.Both) + len(s.Legacy) + len(s.Modern); count(sec, "excerpt") != want {
+			t.Errorf("stop %s shows %d excerpts, want %d", s.ID, count(sec, "excerpt"), want)
+		}
+		if count(sec, "hl") == 0 {
+			t.Errorf("stop %s highlights no line", s.ID)
+		}
+		links := 0
+		walk(sec, func(n *html.Node) {
+			if n.Data != "a" || !hasClass(n, "src") {
+				return
+			}
+			links++
+			u, err := url.Parse(attr(n, "href"))
+			if err != nil {
+				t.Errorf("stop %s: bad href %q", s.ID, attr(n, "href"))
+				return
+			}
+			target := docs[path.Clean(u.Path)]
+			switch {
+			case target == nil:
+				t.Errorf("stop %s links to %s, which was not generated", s.ID, u.Path)
+			case !line.MatchString(u.Fragment):
+				t.Errorf("stop %s links to %s without a line anchor", s.ID, u)
+			case byID(target, u.Fragment) == nil:
+				t.Errorf("stop %s links to %s, which has no line %s", s.ID, u.Path, u.Fragment)
+			}
+		})
+		if links == 0 {
+			t.Errorf("stop %s links to no annotated page", s.ID)
+		}
+		if (len(s.Both) > 0) == (len(s.Legacy)+len(s.Modern) > 0) {
+			t.Errorf("stop %s must name either shared code or each design's code", s.ID)
+		}
+	}
+}
+
+// TestEveryStopNamesAndMarksCodeThatExists catches a renamed function or a
+// changed line: the walk says which, instead of showing the wrong code.
+func TestEveryStopNamesAndMarksCodeThatExists(t *testing.T) {
+	s, err := Load(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range Walk {
+		for _, side := range []struct {
+			refs []Ref
+			b    Variant
+		}{{st.Both, Legacy}, {st.Legacy, Legacy}, {st.Modern, Modern}} {
+			for _, ref := range side.refs {
+				if len(ref.Mark) == 0 {
+					t.Errorf("stop %s, %s: no lines marked", st.ID, ref.Name)
+				}
+				ex := excerpt(ref, indexDecls(s.filesFor(ref.Dir, side.b)), "build")
+				if ex.Missing != "" || ex.Note != "" {
+					t.Errorf("stop %s, %s: %s%s", st.ID, ref.Name, ex.Missing, ex.Note)
+				}
+			}
+		}
+	}
+}
+
+func TestTheIndexAndTheReadmeLeadWithTheWalk(t *testing.T) {
+	_, docs := site(t)
+	found := false
+	walk(docs["index.html"], func(n *html.Node) {
+		if hasClass(n, "walk-card") {
+			walk(n, func(a *html.Node) {
+				found = found || (a.Data == "a" && attr(a, "href") == WalkPage)
+			})
+		}
+	})
+	if !found {
+		t.Errorf("index.html does not feature %s", WalkPage)
+	}
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Reading the source\n")
+	if !ok {
+		t.Fatal("README.md has no section \"Reading the source\"")
+	}
+	first := regexp.MustCompile(`\]\(([^)]+)\)|_output/docs/[a-z0-9.-]+\.html`).FindString(section)
+	if !strings.Contains(first, WalkPage) {
+		t.Errorf("the first page README's \"Reading the source\" names is %q, want %s", first, WalkPage)
+	}
+}
+
+// TestSideBySideRowsAreMarkedAndBalanced: each row highlights what it is
+// about on both sides, the contents put each design under its own heading,
+// and no excerpt runs much past what fits beside the other side.
+func TestSideBySideRowsAreMarkedAndBalanced(t *testing.T) {
+	_, docs := site(t)
+	s, err := Load(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range Comparisons {
+		doc := docs[c.Page]
+		if doc == nil {
+			t.Fatalf("%s was not written", c.Page)
+		}
+		if count(doc, "then") < 2*len(c.Rows) || count(doc, "now") < 2*len(c.Rows) {
+			t.Errorf("%s: the contents do not set each row's two designs in their own cells", c.Page)
+		}
+		for _, r := range c.Rows {
+			row := byID(doc, r.ID)
+			if row == nil {
+				t.Errorf("%s has no row %s", c.Page, r.ID)
+				continue
+			}
+			walk(row, func(n *html.Node) {
+				if hasClass(n, "col") && count(n, "hl") == 0 {
+					t.Errorf("%s, row %s: the %s column highlights no line", c.Page, r.ID, attr(n, "class"))
+				}
+			})
+			for _, side := range []struct {
+				refs []Ref
+				b    Variant
+			}{{r.Legacy, Legacy}, {r.Modern, Modern}} {
+				for _, ref := range side.refs {
+					ex := excerpt(ref, indexDecls(s.filesFor(ref.Dir, side.b)), "build")
+					if n := lineCount(ex.Ranges); n > maxExcerptLines+6 {
+						t.Errorf("%s, row %s: %s runs %d lines; mark its lines so it is cut", c.Page, r.ID, ref.Name, n)
+					}
+				}
+			}
+		}
+	}
+}
