@@ -27,9 +27,10 @@ var (
 		"list": list,
 	}
 	summaries = map[string]string{
-		"list":  "list the scenarios, each with the incident it reproduces",
-		"bench": "measure the 2014 and modern designs over repeated runs and write a report (make bench)",
-		"demo":  "play one scenario on both designs at once, narrated, with a live page (make demo)",
+		"list":   "list the scenarios, each with the incident it reproduces",
+		"bench":  "measure the 2014 and modern designs over repeated runs and write a report (make bench)",
+		"demo":   "play one scenario on both designs at once, narrated, with a live page (make demo)",
+		"replay": "play a recording of demo (-record=FILE) on the same live page, with no cluster",
 	}
 )
 
