@@ -33,6 +33,7 @@ func TestHelpListsEverySubcommandAndExits0(t *testing.T) {
 		{[]string{"help"}, 0, true, ""},
 		{nil, 2, false, ""},
 		{[]string{"frob"}, 2, false, `unknown command "frob"`},
+		{[]string{"-frob"}, 2, false, "flag provided but not defined: -frob"},
 	} {
 		var stdout, stderr bytes.Buffer
 		cmd := exec.Command(bin, tc.args...)
@@ -53,7 +54,7 @@ func TestHelpListsEverySubcommandAndExits0(t *testing.T) {
 			t.Errorf("rcbench %v does not say %q:\n%s", tc.args, tc.alsoMentions, text)
 		}
 	}
-	for _, sub := range []string{"bench", "demo"} {
+	for _, sub := range []string{"bench", "demo", "replay"} {
 		if code := status(exec.Command(bin, sub, "-h").Run()); code != 0 {
 			t.Errorf("rcbench %s -h: exit %d, want 0", sub, code)
 		}

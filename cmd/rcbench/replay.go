@@ -30,6 +30,9 @@ func replayCommand(args []string) int {
 	port := fs.Int("port", 7014, "The live page's port on 127.0.0.1; another free one is used when it is taken.")
 	html := fs.Bool("html", false, "Only write the page that plays the recording by itself beside it, and exit.")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	if fs.NArg() != 1 {

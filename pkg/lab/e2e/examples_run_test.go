@@ -46,9 +46,15 @@ func TestExampleREADMEWalkthrough(t *testing.T) {
 			}
 		}
 	}
-	c.eventually(t, "the frontends gone", "kubecfg -l name=frontend list pods", func(out string) bool {
-		return len(tableRows(out)) == 0
-	})
+	// The 2014 manager deletes the pods from the watch event of the stop,
+	// even once the controller is gone; today's, which reads the
+	// controller from its cache, may find it removed first (the README
+	// says so).
+	if stacktest.Design == "legacy" {
+		c.eventually(t, "the frontends gone", "kubecfg -l name=frontend list pods", func(out string) bool {
+			return len(tableRows(out)) == 0
+		})
+	}
 }
 
 // TestExampleGuestbook loads the guestbook by hand into an empty cluster.
