@@ -50,13 +50,11 @@ func (r RealPodControl) createReplica(ctx api.Context, controllerSpec api.Replic
 // every pod it made. When the template has no labels, none are added: v0.4
 // left a TODO saying it should not skip the label in that case, and did.
 //
-// Ours: v0.4 wrote the extra label into the template's own map, shared by
-// every goroutine creating a replica of that controller at the same moment.
-// Today's Go runtime stops the process on such concurrent map writes, so the
-// labels are copied first, as upstream did from kubernetes/kubernetes commit
-// 1ffc82dfe (October 2014, after v0.4). The extra label itself went a little
-// later, in e2365b1f9 (kubernetes/kubernetes#1830, merged 2014-10-27), and
-// v0.5 no longer stamped it.
+// Ours: v0.4 wrote the label into the template's own map, shared by every
+// goroutine creating a replica at once; today's Go runtime stops the process
+// on such concurrent map writes, so the labels are copied first, as upstream
+// did from 1ffc82dfe (October 2014). The label itself went in e2365b1f9
+// (kubernetes/kubernetes#1830, merged 2014-10-27).
 func replicaLabels(controllerSpec api.ReplicationController) map[string]string {
 	template := controllerSpec.DesiredState.PodTemplate.Labels
 	if template == nil {

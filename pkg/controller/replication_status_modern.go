@@ -76,21 +76,13 @@ func calculateStatus(rc *v1.ReplicationController, filteredPods []*v1.Pod, manag
 // and rc's generation has been observed: an unchanged controller costs no
 // request. A failed write is retried once, on a freshly read controller.
 //
-// Ours: the comparison leaves out replicas. Our apiserver, as v0.4's did,
-// fills currentState.replicas on every read and watch event with its own
-// count of the pods the selector matches, whatever their state or owner.
-// The manager writes its count (active pods it owns), but reads never show
-// it back, so comparing it would find a difference wherever the two counts
-// disagree — a finished pod still matching, an orphan not yet adopted —
-// and write, see the event, and write again without end. The other status
-// fields are the manager's alone; fullyLabeledReplicas moves with its count
-// of pods in all but odd cases (pods missing template labels).
+// Ours: the comparison leaves out replicas, which our apiserver, as
+// v0.4's, overwrites on every read with its own count of matching pods;
+// comparing it would write without end wherever the two counts disagree.
 //
-// Ours: upstream writes the status subresource (PUT .../status), which
-// leaves the spec alone. The 2014 apiserver has none, so the whole
-// controller goes back with a PUT guarded by its resourceVersion, as the
-// 2015 manager did. A conflict (someone resized it meanwhile) leads to the
-// GET and a second PUT that keeps their spec and sets our status.
+// Ours: with no status subresource in the 2014 API, the whole controller
+// goes back with a PUT guarded by its resourceVersion, as the 2015 manager
+// did; a conflict leads to the GET and a second PUT.
 func updateReplicationControllerStatus(ctx context.Context, c client.ReplicationControllerInterface, rc *v1.ReplicationController, newStatus v1.ReplicationControllerStatus) (*v1.ReplicationController, error) {
 	if rc.Status.FullyLabeledReplicas == newStatus.FullyLabeledReplicas &&
 		rc.Status.ReadyReplicas == newStatus.ReadyReplicas &&

@@ -3,20 +3,13 @@
 package service
 
 // Follows kubernetes/kubernetes pkg/controller/endpoint/endpoints_controller.go
-// as of v1.3x. The informer-driven design replaced the polling loop
-// in April 2015 (kubernetes/kubernetes#6943, which also introduced the
-// workqueue), after the per-service pod LISTs were found to use most of the
-// apiserver's CPU (#6518). 2014: endpoints_controller.go (the default
-// build) lists every service and its pods every 10 s.
-//
-// As with the replication manager, the builds export different entry
-// points: v0.4's NewEndpointController(client) + SyncServiceEndpoints()
-// there, upstream's NewEndpointController(podInformer, serviceInformer,
-// endpointsInformer, client) + Run(ctx, workers) here.
+// as of v1.3x, the informer-driven design that replaced the polling loop
+// (history: endpoints-informer). 2014: endpoints_controller.go lists every
+// service and its pods every 10 s. The builds export different entry
+// points, as the replication manager's do.
 //
 // Ours: cut down to what a 2014 Endpoints object can hold, a flat list of
-// "ip:port": no subsets, no not-ready addresses, no batching of pod
-// updates, no EndpointSlices, no events.
+// "ip:port": no subsets, no not-ready addresses, no EndpointSlices.
 
 import (
 	"context"
