@@ -5,6 +5,7 @@
 #                RUN_FLAGS='-port=8081' for local-up's flags)
 #   make test    vet and tests, for both builds (once where the tag changes nothing)
 #   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: under 2 minutes)
+#   make history what each change from 2014 to today bought, one at a time (BENCH_FLAGS=-quick)
 #   make docs    the annotated source, as static HTML, into _output/docs
 #   make demo    talk mode: SCENARIO=<name> on both designs side by side, with a live page
 #   make clean   remove _output
@@ -17,7 +18,7 @@ CMDS    := apiserver controller-manager hollow-node kubecfg local-up rcbench
 # Tests find the binaries here instead of building their own.
 export KUBE_REWIND_BIN := $(abspath $(BIN))
 
-.PHONY: all build run bench test vet unit race clean docs demo
+.PHONY: all build run bench history test vet unit race clean docs demo
 
 all: build
 
@@ -51,6 +52,13 @@ endif
 BENCH_FLAGS ?=
 bench: build
 	$(BIN)/rcbench bench -bin=$(BIN) -out=_output/bench $(BENCH_FLAGS)
+
+# Every change of pkg/history measured with and without it, and a
+# timeline removing them newest first; the report lands in
+# _output/history/<time>/. BENCH_FLAGS go to rcbench history: -quick,
+# -runs=N, -png.
+history: build
+	$(BIN)/rcbench history -bin=$(BIN) -out=_output/history $(BENCH_FLAGS)
 
 # Talk mode: make demo SCENARIO=two-managers. Without SCENARIO it lists
 # them. DEMO_FLAGS go to rcbench demo: -auto, -hold=30s,

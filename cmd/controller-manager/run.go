@@ -5,7 +5,7 @@ package main
 // The 2014 wiring, as v0.4's main did it: the endpoints controller under
 // util.Forever, the replication manager's Run, and a select that never
 // returns. There is no leader election: two controller-managers both act,
-// and fight (kubernetes/kubernetes#19621 added --leader-elect in 2016).
+// and fight (history: leader-election).
 
 import (
 	"github.com/kube-rewind/kube-rewind/pkg/client"

@@ -63,8 +63,8 @@ func clientConfig() *client.Config {
 		Sync:       true,
 		PollPeriod: -1,
 		// Every request of both controllers shares this one bucket, as
-		// one clientset's did in 2015 (kubernetes/kubernetes#15247).
-		QPS:       float32(*kubeAPIQPS),
+		// one clientset's did in 2015 (history: qps).
+		QPS:       float32(wiredQPS()),
 		Burst:     *kubeAPIBurst,
 		Transport: modernTransport(),
 	}
@@ -97,7 +97,9 @@ func run(kubeClient client.Interface, registry *prometheus.Registry) {
 	workqueue.SetProvider(queuemetrics.NewProvider(registry))
 
 	factory := informers.NewSharedInformerFactory(kubeClient, resyncPeriod())
-	rm := controller.NewReplicationManager(factory.Pods(), factory.ReplicationControllers(), kubeClient, *burstReplicas)
+	sw, w := switches()
+	rm := controller.NewReplicationManager(factory.Pods(), factory.ReplicationControllers(), kubeClient, w.burstReplicas)
+	rm.Without = sw
 	rm.RegisterMetrics(registry)
 	endpoints := service.NewEndpointController(factory.Pods(), factory.Services(), factory.Endpoints(), kubeClient)
 
@@ -107,7 +109,7 @@ func run(kubeClient client.Interface, registry *prometheus.Registry) {
 		rm.Run(ctx, *concurrentRCSyncs)
 	}
 
-	if !*leaderElect {
+	if !w.leaderElect {
 		runControllers(context.Background())
 		select {}
 	}

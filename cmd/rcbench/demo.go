@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
@@ -33,6 +34,7 @@ func demoCommand(args []string) int {
 	replicas := fs.Int("replicas", 0, "Override the scenario's N (for rehearsals).")
 	period := fs.Duration("period", 0, "Override the managers' sync period (default: 10 s, as 2014).")
 	window := fs.Duration("window", 0, "Override how long the scenario watches a steady state or a fault.")
+	without := fs.String("without", "", "Play today's manager without these changes of pkg/history (comma-separated, e.g. leader-election) on the left, instead of the 2014 one.")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -76,6 +78,7 @@ func demoCommand(args []string) int {
 		Auto:     *auto,
 		Hold:     *hold,
 		Record:   *record,
+		Without:  splitList(*without),
 		Addr:     fmt.Sprintf("127.0.0.1:%d", *port),
 		BinDir:   *bin,
 		Dir:      *dir,
@@ -92,4 +95,15 @@ func demoCommand(args []string) int {
 	}
 	fmt.Fprintf(os.Stderr, "rcbench demo: %v\n", err)
 	return 1
+}
+
+// splitList splits a comma-separated flag value, dropping blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
 }

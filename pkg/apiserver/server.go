@@ -14,8 +14,11 @@ import (
 // watched again from the last resourceVersion it had seen; if more than
 // etcd's 1 000 events had happened since, that watch failed (etcd-io/etcd#925)
 // until the manager learned to start over from "" (kubernetes/kubernetes
-// 874859f6d, February 2015). Modern kube-apiserver ends each watch after a
-// random time between --min-request-timeout (30 min) and twice that.
+// 874859f6d, February 2015). Modern: a watch ends after the timeoutSeconds
+// its client asks for (client-go's reflectors ask for 5 to 10 minutes, at
+// random, so that re-watches spread out), or without one after a random
+// time between kube-apiserver's --min-request-timeout (30 min) and twice
+// that.
 const DefaultServerTimeout = 5 * time.Minute
 
 // NewHTTPServer returns the http.Server that serves handler, with timeout as

@@ -166,10 +166,10 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // http.Server serving req has passed, and a function that stops its timer.
 // Without a ReadTimeout the channel never fires.
 //
-// In v0.4 (Go 1.3) the stream ended there by itself: the watch handler
-// waited on CloseNotify, whose background read of the connection kept the
-// request's read deadline, so when ReadTimeout passed the read failed and
-// the client counted as gone, events or no events.
+// In v0.4, built with Go 1.2 and 1.3, the stream ended there by itself:
+// the watch handler waited on CloseNotify, whose background read of the
+// connection kept the request's read deadline, so when ReadTimeout passed
+// the read failed and the client counted as gone, events or no events.
 //
 // Ours: today's net/http clears that deadline for its background read, so
 // an idle stream would outlive ReadTimeout; the handler keeps the time

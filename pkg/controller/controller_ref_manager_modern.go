@@ -7,12 +7,11 @@ package controller
 // ReplicationControllers as pkg/controller/replication does.
 //
 // A pod belongs to the one controller its ControllerRef (an ownerReference
-// with controller=true) names. Controllers set it on the pods they create
-// (kubernetes/kubernetes#27600, 2016), adopt matching orphans and release
-// pods whose labels no longer match; the shared claim/adopt/release logic
-// came with #41361 (2017). 2014: replication_controller.go owns pods by
+// with controller=true) names. Controllers set it on the pods they create,
+// adopt matching orphans and release pods whose labels no longer match
+// (history: controller-ref). 2014: replication_controller.go owns pods by
 // selector alone, so two controllers with overlapping selectors both count
-// the same pods and fight (#11981).
+// the same pods and fight.
 
 import (
 	"context"

@@ -162,12 +162,11 @@ func (rm *ReplicationManager) syncReplicationController(controllerSpec api.Repli
 		diff *= -1
 		// One goroutine and one POST per missing pod, all at once, with no
 		// upper bound: scaling to 1 000 starts 1 000 goroutines and 1 000
-		// concurrent requests (kubernetes/kubernetes#4866). Nothing records
-		// that these creates are in flight, so a sync that runs before the
-		// new pods show up in a LIST creates them again. Modern: at most
-		// burstReplicas (500) per sync (#7869), sent in slow-start batches
-		// of 1, 2, 4, … that stop at the first failure (#49142), with
-		// expectations recording what is in flight (#6866).
+		// concurrent requests. Nothing records that these creates are in
+		// flight, so a sync that runs before the new pods show up in a
+		// LIST creates them again. Modern: a cap per sync, slow-start
+		// batches and expectations (history: burst-cap, slow-start,
+		// expectations).
 		wait := sync.WaitGroup{}
 		wait.Add(diff)
 		glog.V(2).Infof("Too few replicas, creating %d\n", diff)

@@ -24,6 +24,7 @@ import (
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
+	klabels "github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/conversion"
 	"github.com/prometheus/client_golang/prometheus"
 	v1 "k8s.io/api/core/v1"
@@ -39,13 +40,12 @@ import (
 )
 
 const (
-	// BurstReplicas caps the creates or deletes of one sync. Without it a
-	// controller asked for 150 000 replicas tried to make them all at once
-	// (kubernetes/kubernetes#33041); the cap came with #7869 (May 2015).
+	// BurstReplicas caps the creates or deletes of one sync (history:
+	// burst-cap).
 	BurstReplicas = 500
 
 	// SlowStartInitialBatchSize is the first batch of creates; each fully
-	// successful batch doubles the next (kubernetes/kubernetes#49142).
+	// successful batch doubles the next (history: slow-start).
 	SlowStartInitialBatchSize = 1
 
 	// statusUpdateRetries is how many times a failed status write is
@@ -86,6 +86,39 @@ type ReplicationManager struct {
 	// once however often it is added, and never handed to two workers at
 	// once.
 	queue workqueue.TypedRateLimitingInterface[string]
+
+	// Without switches changes of the history off; the zero value is
+	// today's design.
+	Without Without
+}
+
+// Without names the changes of the project's history (pkg/history) that
+// the manager can run without. Each field is read at the one place its
+// change lives, and switched off, that place behaves as before the change.
+//
+// Ours: upstream has no such switches; they let one change at a time be
+// measured (rcbench history).
+type Without struct {
+	// StatusWrites: write no status (history: status-writes).
+	StatusWrites bool
+	// PodInformer: LIST pods from the apiserver on every sync (history:
+	// pod-informer).
+	PodInformer bool
+	// Expectations: every sync manages replicas (history: expectations).
+	Expectations bool
+	// WaitForCaches: start workers at once (history: wait-for-caches).
+	WaitForCaches bool
+	// RankedDeletion: delete surplus pods in list order (history:
+	// ranked-deletion).
+	RankedDeletion bool
+	// RateLimitedRequeue: requeue a failed key at once (history:
+	// rate-limited-requeue).
+	RateLimitedRequeue bool
+	// ControllerRef: count every pod the selector matches (history:
+	// controller-ref).
+	ControllerRef bool
+	// SlowStart: one batch of all the creates (history: slow-start).
+	SlowStart bool
 }
 
 // NewReplicationManager returns a manager fed by the shared pod and
@@ -98,10 +131,9 @@ func NewReplicationManager(podInformer coreinformers.PodInformer, rcInformer cor
 		expectations:  NewUIDTrackingControllerExpectations(NewControllerExpectations()),
 		// A failed sync comes back after 5 ms, 10 ms, 20 ms, ... up to
 		// 1000 s per controller, and no more than 10 retries a second
-		// across all of them (kubernetes/kubernetes#24052, adopted for RCs
-		// by #30626 after controllers hot-looped on rejected requests,
-		// #30629). 2014: a failure waits for the next 10 s tick and then
-		// repeats every request, for ever.
+		// across all of them (history: rate-limited-requeue). 2014: a
+		// failure waits for the next 10 s tick and then repeats every
+		// request, for ever.
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(
 			workqueue.DefaultTypedControllerRateLimiter[string](),
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: "replicationmanager"},
@@ -131,14 +163,13 @@ func NewReplicationManager(podInformer coreinformers.PodInformer, rcInformer cor
 // Run waits for the caches, starts workers and blocks until ctx is done.
 //
 // 2014: Run returned at once and acted at once — it had no cache to wait
-// for. The first informer-based manager acted before its pod cache was
-// full and, after a restart, counted too few pods and created extras
-// (kubernetes/kubernetes#10030); waiting for the sync is the fix (#10147).
+// for. Waiting for the caches is the fix for the first informer-based
+// manager's overshoot after a restart (history: wait-for-caches).
 func (rm *ReplicationManager) Run(ctx context.Context, workers int) {
 	defer rm.queue.ShutDown()
 	glog.Infof("starting replication manager with %d workers", workers)
 	defer glog.Infof("shutting down replication manager")
-	if !cache.WaitForNamedCacheSync("replication controller", ctx.Done(), rm.podListerSynced, rm.rcListerSynced) {
+	if !rm.Without.WaitForCaches && !cache.WaitForNamedCacheSync("replication controller", ctx.Done(), rm.podListerSynced, rm.rcListerSynced) {
 		return
 	}
 	var wg sync.WaitGroup
@@ -194,6 +225,10 @@ func (rm *ReplicationManager) processNextWorkItem(ctx context.Context) bool {
 		return true
 	}
 	glog.Errorf("sync %q failed: %v", key, err)
+	if rm.Without.RateLimitedRequeue {
+		rm.queue.Add(key)
+		return true
+	}
 	rm.queue.AddRateLimited(key)
 	return true
 }
@@ -230,7 +265,7 @@ func (rm *ReplicationManager) syncReplicationController(ctx context.Context, key
 	// then lowers expectations already read as unmet, and this sync
 	// waits, rather than counting the pod as missing
 	// (kubernetes/kubernetes#8138).
-	rcNeedsSync := rm.expectations.SatisfiedExpectations(key)
+	rcNeedsSync := rm.Without.Expectations || rm.expectations.SatisfiedExpectations(key)
 	selector := labels.Set(rc.Spec.Selector).AsSelectorPreValidated()
 	if selector.Empty() {
 		// Ours: upstream never sees this, since v1 defaults a missing
@@ -243,7 +278,7 @@ func (rm *ReplicationManager) syncReplicationController(ctx context.Context, key
 
 	// List all pods of the namespace, not only matching ones, so that a
 	// pod we own whose labels moved away is found and released.
-	allPods, err := rm.podLister.Pods(rc.Namespace).List(labels.Everything())
+	allPods, err := rm.listPods(ctx, rc.Namespace)
 	if err != nil {
 		return err
 	}
@@ -259,6 +294,12 @@ func (rm *ReplicationManager) syncReplicationController(ctx context.Context, key
 		manageReplicasErr = rm.manageReplicas(ctx, filteredPods, rc)
 	}
 
+	if rm.Without.StatusWrites {
+		if manageReplicasErr != nil {
+			syncErrors.Inc()
+		}
+		return manageReplicasErr
+	}
 	// The cache's copy is shared with every other reader: compute on a
 	// copy. Status is written even while expectations hold management
 	// back, so status.replicas does not lag.
@@ -282,9 +323,35 @@ func (rm *ReplicationManager) syncReplicationController(ctx context.Context, key
 	return manageReplicasErr
 }
 
+// listPods returns every pod of namespace from the pod cache, or, without
+// the pod informer, from the apiserver, as the 2014 manager read them.
+func (rm *ReplicationManager) listPods(ctx context.Context, namespace string) ([]*v1.Pod, error) {
+	if !rm.Without.PodInformer {
+		return rm.podLister.Pods(namespace).List(labels.Everything())
+	}
+	list, err := rm.kubeClient.ListPods(api.WithNamespace(ctx, namespace), klabels.Everything())
+	if err != nil {
+		return nil, err
+	}
+	pods := make([]*v1.Pod, 0, len(list.Items))
+	for i := range list.Items {
+		pods = append(pods, conversion.PodToV1(&list.Items[i]))
+	}
+	return pods, nil
+}
+
 // claimPods returns the active pods the controller owns after adopting
 // matching orphans and releasing owned pods that no longer match.
 func (rm *ReplicationManager) claimPods(ctx context.Context, rc *v1.ReplicationController, selector labels.Selector, filteredPods []*v1.Pod) ([]*v1.Pod, error) {
+	if rm.Without.ControllerRef {
+		var matching []*v1.Pod
+		for _, pod := range filteredPods {
+			if selector.Matches(labels.Set(pod.Labels)) {
+				matching = append(matching, pod)
+			}
+		}
+		return matching, nil
+	}
 	// Before the first adoption, read the controller from the apiserver,
 	// not the cache: if it was deleted meanwhile, it must adopt nothing.
 	//

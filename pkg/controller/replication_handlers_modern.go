@@ -138,6 +138,9 @@ func (rm *ReplicationManager) addPod(obj interface{}) {
 		rm.deletePod(pod)
 		return
 	}
+	if rm.Without.ControllerRef {
+		rm.tellSelectorPeers(pod, false)
+	}
 	if controllerRef := metav1.GetControllerOf(pod); controllerRef != nil {
 		rc := rm.resolveControllerRef(pod.Namespace, controllerRef)
 		if rc == nil {
@@ -224,6 +227,9 @@ func (rm *ReplicationManager) deletePod(obj interface{}) {
 			return
 		}
 	}
+	if rm.Without.ControllerRef {
+		rm.tellSelectorPeers(pod, true)
+	}
 	controllerRef := metav1.GetControllerOf(pod)
 	if controllerRef == nil {
 		return
@@ -239,4 +245,21 @@ func (rm *ReplicationManager) deletePod(obj interface{}) {
 	glog.V(4).Infof("pod %s/%s of %s deleted", pod.Namespace, pod.Name, rcKey)
 	rm.expectations.DeletionObserved(rcKey, PodKey(pod))
 	rm.queue.Add(rcKey)
+}
+
+// tellSelectorPeers wakes every controller whose selector matches pod and,
+// for a deletion, settles the ones that expected it. Without ControllerRef
+// (history: controller-ref) each of them counts the pod as its own, as
+// before 2016, so each must hear of it.
+func (rm *ReplicationManager) tellSelectorPeers(pod *v1.Pod, deleted bool) {
+	for _, rc := range rm.getPodReplicationControllers(pod) {
+		rcKey, err := KeyFunc(rc)
+		if err != nil {
+			continue
+		}
+		if deleted {
+			rm.expectations.DeletionObserved(rcKey, PodKey(pod))
+		}
+		rm.queue.Add(rcKey)
+	}
 }

@@ -44,9 +44,13 @@ func (rm *ReplicationManager) manageReplicas(ctx context.Context, filteredPods [
 		// Creates go out in batches of 1, 2, 4, ... and stop at the first
 		// batch with a failure: a controller whose pods are all refused
 		// (quota, a sick apiserver) sends one request per sync rather than
-		// 500 (kubernetes/kubernetes#49142, after #49145). 2014: N
-		// goroutines at once, every 10 s, for as long as the refusals last.
-		successfulCreations, err := slowStartBatch(diff, SlowStartInitialBatchSize, func() error {
+		// 500 (history: slow-start). 2014: N goroutines at once, every
+		// 10 s, for as long as the refusals last.
+		initialBatchSize := SlowStartInitialBatchSize
+		if rm.Without.SlowStart {
+			initialBatchSize = diff
+		}
+		successfulCreations, err := slowStartBatch(diff, initialBatchSize, func() error {
 			err := rm.podControl.CreatePods(ctx, rc.Namespace, rc.Spec.Template, rc, metav1.NewControllerRef(rc, controllerKind))
 			if err != nil && isTimeout(err) {
 				// The apiserver accepted the pod but did not finish in
@@ -69,7 +73,10 @@ func (rm *ReplicationManager) manageReplicas(ctx context.Context, filteredPods [
 		}
 		glog.V(2).Infof("too many replicas for %s, need %d, deleting %d", rcKey, *rc.Spec.Replicas, diff)
 		relatedPods := rm.getIndirectlyRelatedPods(rc)
-		podsToDelete := getPodsToDelete(filteredPods, relatedPods, diff)
+		podsToDelete := filteredPods[:diff]
+		if !rm.Without.RankedDeletion {
+			podsToDelete = getPodsToDelete(filteredPods, relatedPods, diff)
+		}
 		// Expect these pods by key, so a pod seen twice on its way out
 		// counts once (kubernetes/kubernetes#22579).
 		rm.expectations.ExpectDeletions(rcKey, getPodKeys(podsToDelete))

@@ -6,8 +6,7 @@ package controller
 // as of v1.3x (calculateStatus, updateReplicaSetStatus), applied to
 // ReplicationControllers as pkg/controller/replication does. 2014: the
 // manager wrote no status; the apiserver counted matching pods into
-// currentState.replicas on every read (the manager took that over in
-// February 2015, kubernetes/kubernetes#4751).
+// currentState.replicas on every read (history: status-writes).
 
 import (
 	"context"

@@ -11,9 +11,6 @@ type Row struct {
 	// Then and Now name the step in each design; the row's title is
 	// "Then ⟷ Now".
 	Then, Now string
-	// Change, when set, names the change that made this step, as the
-	// history catalogue names it; the page shows it under the title.
-	Change string
 	// Explain is one paragraph, in the pages' prose markup (backticks,
 	// #NNNN references).
 	Explain string
@@ -21,6 +18,9 @@ type Row struct {
 	// about: a long excerpt is then cut down to them (see Ref.Mark).
 	Legacy []Ref
 	Modern []Ref
+	// History names the pkg/history entries the row is about; the page
+	// links them and shows what the last history run measured.
+	History []string
 }
 
 // Comparison is one side-by-side page.
@@ -48,6 +48,7 @@ var Comparisons = []Comparison{
 		Rows: []Row{
 			{
 				ID: "watch", Then: "a watch on controllers", Now: "shared informers",
+				History: []string{"pod-informer"},
 				Explain: "In 2014 the manager opens one watch on all replication controllers and nothing else. " +
 					"When the stream ends, `util.Forever` opens another one a period later, from the last " +
 					"resourceVersion seen; pods are never watched, so a dead pod is only noticed by the next " +
@@ -66,6 +67,7 @@ var Comparisons = []Comparison{
 			},
 			{
 				ID: "tick", Then: "the 10 s tick and synchronize", Now: "a workqueue and workers",
+				History: []string{"rate-limited-requeue", "wait-for-caches"},
 				Explain: "Every 10 s `synchronize` LISTs every controller and syncs each in its own goroutine, " +
 					"whether or not anything changed: 6 × (1 + #RC) LISTs a minute on an idle cluster " +
 					"(#6562). A failed create waits for the next tick. Today nothing ticks: keys wait in a " +
@@ -83,6 +85,7 @@ var Comparisons = []Comparison{
 			},
 			{
 				ID: "list", Then: "a LIST of pods per sync", Now: "the pod lister",
+				History: []string{"pod-informer"},
 				Explain: "Each 2014 sync asks the apiserver for the controller's pods, and the apiserver reads " +
 					"every pod out of etcd before applying the selector, so a sync costs in proportion to all " +
 					"pods in the cluster. At 1 500 replicas on 50 nodes each LIST took seconds and saturated a " +
@@ -93,27 +96,29 @@ var Comparisons = []Comparison{
 					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "ListPods", Mark: []string{"rm.kubeClient.ListPods(ctx, s)"}},
 				},
 				Modern: []Ref{
-					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "podLister", Mark: []string{"rm.podLister.Pods(rc.Namespace).List("}},
+					{Dir: "pkg/controller", Name: "ReplicationManager.listPods", Mark: []string{"rm.podLister.Pods(namespace).List("}},
 				},
 			},
 			{
 				ID: "burst", Then: "a goroutine per pod", Now: "slowStartBatch and a burst cap",
+				History: []string{"burst-cap", "slow-start"},
 				Explain: "2014 starts one goroutine and one POST for every missing pod at once, with no upper " +
-					"bound: scaling to 1 000 means 1 000 concurrent requests (#4866), and under a quota that " +
+					"bound: scaling to 1 000 means 1 000 concurrent requests, and under a quota that " +
 					"refuses them all the same 1 000 requests come back every 10 s. Today one sync creates at " +
-					"most `burstReplicas` (500) pods (#7869), in slow-start batches of 1, 2, 4, … that stop at " +
-					"the first failure, so a doomed scale-up costs one request instead of 500 (#49142).",
+					"most `burstReplicas` (500) pods, in slow-start batches of 1, 2, 4, … that stop at " +
+					"the first failure, so a doomed scale-up costs one request instead of 500 (history: burst-cap, slow-start).",
 				Legacy: []Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "createReplica", Mark: []string{"go func() {", "rm.podControl.createReplica(ctx, controllerSpec)"}},
 				},
 				Modern: []Ref{
 					{Dir: "pkg/controller", Name: "BurstReplicas"},
-					{Dir: "pkg/controller", Name: "ReplicationManager.manageReplicas", Mark: []string{"slowStartBatch(diff, SlowStartInitialBatchSize"}},
+					{Dir: "pkg/controller", Name: "ReplicationManager.manageReplicas", Mark: []string{"slowStartBatch(diff, initialBatchSize"}},
 					{Dir: "pkg/controller", Name: "slowStartBatch", Mark: []string{"batchSize = min(2*batchSize, remaining)", "return successes, <-errCh"}},
 				},
 			},
 			{
 				ID: "expectations", Then: "no guard against double counting", Now: "expectations",
+				History: []string{"expectations"},
 				Explain: "Nothing in 2014 remembers which creates are still in flight: a sync that runs before new " +
 					"pods show up in a LIST creates them again. A cache makes this worse, since it always lags " +
 					"the writes, so the 2015 rewrite added expectations (#6866): before acting, a sync records " +
@@ -132,6 +137,7 @@ var Comparisons = []Comparison{
 			},
 			{
 				ID: "ownership", Then: "the label selector", Now: "ControllerRef (claimPods)",
+				History: []string{"controller-ref"},
 				Explain: "In 2014 a pod belongs to every controller whose selector matches its labels, so two " +
 					"controllers with overlapping selectors count each other's pods and fight over the total " +
 					"(#11981). Today each pod names at most one owner in its `ownerReferences`: a sync claims " +
@@ -149,6 +155,7 @@ var Comparisons = []Comparison{
 			},
 			{
 				ID: "deletion", Then: "deletion in list order", Now: "getPodsToDelete ranking",
+				History: []string{"ranked-deletion"},
 				Explain: "2014 deletes the first surplus pods the LIST returned, whatever their state: a Running " +
 					"pod goes as readily as one still waiting for a host. By mid-2015 the manager sorted " +
 					"candidates so that unscheduled, pending and not-ready pods go first; today " +
@@ -164,6 +171,7 @@ var Comparisons = []Comparison{
 			},
 			{
 				ID: "status", Then: "no status write", Now: "calculateStatus and a status write",
+				History: []string{"status-writes"},
 				Explain: "The v0.4 manager writes nothing back to the controller: the apiserver fills " +
 					"`currentState.replicas` by counting matching pods on every GET and LIST of a controller, " +
 					"one more pod LIST per read. Once the manager kept a cache it reported status itself; " +
@@ -179,6 +187,7 @@ var Comparisons = []Comparison{
 			},
 			{
 				ID: "leader", Then: "util.Forever, no lock", Now: "leader election",
+				History: []string{"leader-election"},
 				Explain: "In 2014 the controller-manager starts its loops under `util.Forever` and runs them " +
 					"for the life of the process; two controller-managers both act, and both create the same " +
 					"missing pods. High availability meant a `podmaster` sidecar holding an etcd lease until " +
@@ -205,6 +214,7 @@ var Comparisons = []Comparison{
 		Rows: []Row{
 			{
 				ID: "loop", Then: "util.Forever and a LIST of everything", Now: "informers and a workqueue of service keys",
+				History: []string{"endpoints-informer"},
 				Explain: "Every 10 s the 2014 controller LISTs all services, then LISTs the pods of each one and " +
 					"GETs its endpoints: 1 + 2·S requests per pass for S services even when nothing changed, " +
 					"and each pod LIST reads every pod on the server. In the 2015 density tests these LISTs " +

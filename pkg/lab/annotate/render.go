@@ -295,8 +295,8 @@ type excerptView struct {
 type rowView struct {
 	ID, Then, Now  string
 	N              int
-	Change         string
 	Explain        template.HTML
+	History        template.HTML
 	Legacy, Modern []excerptView
 }
 
@@ -328,8 +328,12 @@ func (w *writer) comparison(c Comparison) error {
 	if modernPresent {
 		v.ModernHref = PageName(c.ModernFile)
 	}
+	run := loadHistoryRun(w.site.Root)
 	for i, r := range c.Rows {
-		rv := rowView{ID: r.ID, Then: r.Then, Now: r.Now, N: i + 1, Change: r.Change, Explain: Inline(r.Explain)}
+		rv := rowView{ID: r.ID, Then: r.Then, Now: r.Now, N: i + 1, Explain: Inline(r.Explain)}
+		if len(r.History) > 0 {
+			rv.History = historyNote(r.History, run)
+		}
 		for _, ref := range r.Legacy {
 			ev, err := w.excerptView(excerpt(ref, w.indexFor(ref.Dir, Legacy), "2014 build"))
 			if err != nil {

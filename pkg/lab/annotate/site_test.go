@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kube-rewind/kube-rewind/pkg/history"
 	"golang.org/x/net/html"
 )
 
@@ -336,5 +337,23 @@ func TestEveryRowNamesCodeThatExists(t *testing.T) {
 				check(r.Modern, Modern, "modern build")
 			}
 		}
+	}
+}
+
+// TestEveryHistoryNameIsInTheCatalogue checks that the side-by-side rows
+// cite only entries pkg/history has.
+func TestEveryHistoryNameIsInTheCatalogue(t *testing.T) {
+	for _, c := range Comparisons {
+		for _, r := range c.Rows {
+			for _, name := range r.History {
+				if _, err := history.Get(name); err != nil {
+					t.Errorf("%s row %s: %v", c.Page, r.ID, err)
+				}
+			}
+		}
+	}
+	note := string(historyNote([]string{"burst-cap"}, nil))
+	if !strings.Contains(note, "burst-cap") || !strings.Contains(note, "#7869") {
+		t.Errorf("history note %q does not name the entry and its PR", note)
 	}
 }

@@ -144,7 +144,7 @@ var Walk = []Stop{
 			"that it expects one creation before making it, then creates in slow-start batches.",
 		Legacy: []Ref{{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Mark: []string{"rm.kubeClient.ListPods(ctx, s)", "diff := len(filteredList)", "rm.podControl.createReplica(ctx, controllerSpec)"}}},
 		Modern: []Ref{
-			{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Mark: []string{"rm.podLister.Pods(rc.Namespace).List(", "rm.manageReplicas(ctx, filteredPods, rc)"}},
+			{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Mark: []string{"rm.listPods(ctx, rc.Namespace)", "rm.manageReplicas(ctx, filteredPods, rc)"}},
 			{Dir: "pkg/controller", Name: "ReplicationManager.manageReplicas", Mark: []string{"rm.expectations.ExpectCreations(rcKey, diff)", "slowStartBatch(diff"}},
 		},
 	},

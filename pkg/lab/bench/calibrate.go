@@ -184,6 +184,9 @@ func (r *Runner) calibrateStack(ctx context.Context, dir string, p *Plan) (*Cali
 		cal.Reference, cal.ReferenceSetup = &ref, referenceSetup
 	}
 	for _, path := range []string{ReadV04, ReadStored} {
+		if !p.ListCosts {
+			break
+		}
 		if ctx.Err() != nil {
 			return cal, ctx.Err()
 		}

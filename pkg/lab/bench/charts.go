@@ -47,6 +47,11 @@ func variantColor(name string) color.Color {
 	if c, ok := variantColors[name]; ok {
 		return c
 	}
+	// Today's manager with changes of the history switched off (rcbench
+	// history).
+	if strings.HasPrefix(name, "without-") || strings.HasPrefix(name, "before-") {
+		return color.RGBA{0x56, 0xB4, 0xE9, 0xff}
+	}
 	return grey
 }
 

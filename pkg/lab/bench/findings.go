@@ -107,7 +107,7 @@ func goroutineFinding(sum *Summary) (Finding, bool) {
 		return Finding{}, false
 	}
 	f := Finding{Topic: "goroutine peak during scale-up",
-		Expect: "legacy starts one goroutine per missing pod, all at once (kubernetes/kubernetes#4866), and each holds an HTTP " +
+		Expect: "legacy starts one goroutine per missing pod, all at once (history: burst-cap), and each holds an HTTP " +
 			"connection whose transport runs two more, so its peak grows as N (about 3·N here); modern creates at most 500 per sync " +
 			"in slow-start batches over a bounded connection pool, so its peak stays bounded whatever N."}
 	var parts []string

@@ -121,6 +121,9 @@ type Plan struct {
 	// ReferenceReplicas is the largest scale-up size, which the calibration
 	// also creates without a manager (0: no scale-up in the plan).
 	ReferenceReplicas int
+	// ListCosts asks the calibration for a LIST of ListPods pods read both
+	// ways; -quick leaves it out to stay within its two minutes.
+	ListCosts bool
 	// Notes are said in the report: variants skipped and why.
 	Notes []string
 	// Choices say where the default selection departs from each
@@ -210,8 +213,9 @@ func BuildPlan(opts Options) (*Plan, error) {
 		}
 	}
 
-	p := &Plan{RunsEach: runs, CalibrationClients: CalibrationClients, CalibrationSeconds: 2}
+	p := &Plan{RunsEach: runs, CalibrationClients: CalibrationClients, CalibrationSeconds: 2, ListCosts: true}
 	if opts.Quick {
+		p.ListCosts = false
 		// The quick calibration measures only the 64 clients the create
 		// floor needs, for a second: enough to read a rate, and a few
 		// seconds saved for the 2-minute budget.

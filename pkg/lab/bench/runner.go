@@ -70,7 +70,11 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 	r.say("benchmark: %d scenario runs%s, output in %s", p.Runs(), map[bool]string{true: " after calibration", false: ""}[p.Calibrate], dir)
 
 	if p.Calibrate && ctx.Err() == nil {
-		r.say("calibrate: the stack's ceiling, raw etcd writes and apiserver pod POSTs at %v clients, %.0f s each, and a LIST of %d pods read both ways", p.CalibrationClients, p.CalibrationSeconds, ListPods)
+		say := fmt.Sprintf("calibrate: the stack's ceiling, raw etcd writes and apiserver pod POSTs at %v clients, %.0f s each", p.CalibrationClients, p.CalibrationSeconds)
+		if p.ListCosts {
+			say += fmt.Sprintf(", and a LIST of %d pods read both ways", ListPods)
+		}
+		r.say("%s", say)
 		cal, err := r.calibrate(ctx, filepath.Join(dir, "calibrate"), p)
 		if err != nil {
 			sum.Notes = append(sum.Notes, fmt.Sprintf("The calibration failed (%v), so there is no create floor to compare with.", err))
@@ -80,6 +84,28 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 		os.RemoveAll(filepath.Join(dir, "calibrate"))
 	}
 
+	runs := r.runItems(ctx, dir, p)
+	if ctx.Err() != nil {
+		sum.Interrupted = true
+		sum.Notes = append(sum.Notes, fmt.Sprintf("Interrupted after %d of %d runs: the figures below are of the runs that finished.", countOK(runs), p.Runs()))
+		r.say("interrupted: writing a report of the %d runs that finished", countOK(runs))
+	}
+
+	sum.Scenarios, sum.Failures = aggregate(p, runs)
+	sum.Findings = findings(sum)
+	sum.Machine.LoadAfter = loadAverage()
+	sum.Finished = r.now()
+	sum.Seconds = sum.Finished.Sub(started).Seconds()
+	if err := writeReport(dir, sum, p, runs, r.Opts.PNG); err != nil {
+		return dir, sum, err
+	}
+	linkLatest(r.Opts.Out, dir)
+	return dir, sum, nil
+}
+
+// runItems runs every item of p, each on fresh clusters, and returns the
+// records of the runs that finished or failed (not those cut short).
+func (r *Runner) runItems(ctx context.Context, dir string, p *Plan) []RunRecord {
 	var runs []RunRecord
 	total, done := p.Runs(), 0
 	for _, it := range p.Items {
@@ -100,22 +126,7 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 			}
 		}
 	}
-	if ctx.Err() != nil {
-		sum.Interrupted = true
-		sum.Notes = append(sum.Notes, fmt.Sprintf("Interrupted after %d of %d runs: the figures below are of the runs that finished.", countOK(runs), total))
-		r.say("interrupted: writing a report of the %d runs that finished", countOK(runs))
-	}
-
-	sum.Scenarios, sum.Failures = aggregate(p, runs)
-	sum.Findings = findings(sum)
-	sum.Machine.LoadAfter = loadAverage()
-	sum.Finished = r.now()
-	sum.Seconds = sum.Finished.Sub(started).Seconds()
-	if err := writeReport(dir, sum, p, runs, r.Opts.PNG); err != nil {
-		return dir, sum, err
-	}
-	linkLatest(r.Opts.Out, dir)
-	return dir, sum, nil
+	return runs
 }
 
 // runOne runs a scenario once in its own directory and keeps its samples.

@@ -109,14 +109,14 @@ func (c *console) keepLive() {
 	c.lastLive = time.Time{}
 }
 
-// counterLine is one design's live counters; name is what the terminal
-// calls the design.
-func (c *console) counterLine(name string, s Side) string {
-	colour := violet
-	if s.Name != "legacy" {
+// counterLine is the live counters of side i of designs, its name padded
+// to the longer of the two.
+func (c *console) counterLine(designs []Design, i int, s Side) string {
+	name, colour := designs[i].Short, violet
+	if i == 1 {
 		colour = teal
 	}
-	name = fmt.Sprintf("%-5s", name)
+	name = fmt.Sprintf("%-*s", max(len(designs[0].Short), len(designs[1].Short)), name)
 	if !s.Ready {
 		return fmt.Sprintf("  %s  starting…", c.style(name, bold+colour))
 	}

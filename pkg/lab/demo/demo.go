@@ -51,6 +51,9 @@ type Options struct {
 	In  io.Reader
 	// PageReady, when set, is called with the page's URL once it serves.
 	PageReady func(url string)
+	// Without names changes of pkg/history; when set, today's manager
+	// without them plays on the left instead of the 2014 one.
+	Without []string
 }
 
 // Report is what a demo leaves behind.
@@ -64,9 +67,6 @@ type Report struct {
 	// StepTimes are how long each design took for each step.
 	StepTimes [][2]time.Duration
 }
-
-// variants are the two designs a demo runs, in the order of the page.
-var variants = [2]scenario.Variant{scenario.Legacy, scenario.Modern}
 
 // PickSize returns the size opts asks of sc.
 func PickSize(sc *scenario.Scenario, opts Options) (scenario.Size, error) {
@@ -112,12 +112,16 @@ func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 	if err != nil {
 		return nil, err
 	}
+	designs, err := designsFor(opts.Without)
+	if err != nil {
+		return nil, err
+	}
 	if opts.Out == nil {
 		opts.Out = io.Discard
 	}
 	con := &console{w: opts.Out, tty: isTerminal(opts.Out)}
 	steps := sc.Steps(sz)
-	talk := talkOf(sc, sz)
+	talk := talkOf(sc, sz, designs)
 	d := &demo{opts: opts, sc: sc, size: sz, talk: talk, steps: steps, con: con, hub: newHub(len(steps), talk.Figure.Key)}
 	if opts.Record != "" {
 		d.rec = &recorder{}
@@ -210,7 +214,8 @@ func (d *demo) start(dir string) error {
 	began := time.Now()
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
-	for i, v := range variants {
+	for i, ds := range d.talk.Designs {
+		v := ds.Variant
 		wg.Add(1)
 		go func(i int, v scenario.Variant) {
 			defer wg.Done()

@@ -31,8 +31,8 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 // designs are the headings of the two columns and the names the
 // terminal gives them.
 var designs = []Design{
-	{"2014", "v0.4: a watch, a LIST every 10 s, a goroutine per pod", "2014"},
-	{"Today", "informers, workqueue, expectations, slow start", "today"},
+	{Heading: "2014", Sub: "v0.4: a watch, a LIST every 10 s, a goroutine per pod", Short: "2014", Variant: scenario.Legacy, Expect: scenario.Legacy.Name},
+	{Heading: "Today", Sub: "informers, workqueue, expectations, slow start", Short: "today", Variant: scenario.Modern, Expect: scenario.Modern.Name},
 }
 
 // Design is how the page and the terminal name one side.
@@ -41,6 +41,11 @@ type Design struct {
 	Sub     string `json:"sub"`
 	// Short names the side in the terminal's counters and notes.
 	Short string `json:"short"`
+	// Variant is what a live run starts for the side; Expect names the
+	// variant whose expectation (Scenario.Expect) it is checked against,
+	// none when empty. A recording needs neither.
+	Variant scenario.Variant `json:"-"`
+	Expect  string           `json:"-"`
 }
 
 // Talk is what the page and the narration say of a run besides its
@@ -61,7 +66,7 @@ type Talk struct {
 }
 
 // talkOf describes a live run of sc at size sz.
-func talkOf(sc *scenario.Scenario, sz scenario.Size) Talk {
+func talkOf(sc *scenario.Scenario, sz scenario.Size, designs []Design) Talk {
 	return Talk{
 		Name: sc.Name, Title: sc.Title, Reproduces: sc.Reproduces, Explain: sc.Explain,
 		Size: sz.Label, Period: sz.Period.String(), Figure: scenarioFigure(sc.Name),

@@ -46,12 +46,12 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 	}
 	rep.Legacy = d.sc.Results(d.envs[0])
 	rep.Modern = d.sc.Results(d.envs[1])
-	rep.Rows = compare(rep.Legacy, rep.Modern)
+	rep.Rows = compareAs([2]string{d.talk.Designs[0].Short, d.talk.Designs[1].Short}, rep.Legacy, rep.Modern)
 	d.hub.update(func(f *Frame) {
 		f.Phase, f.Results = PhaseDone, rep.Rows
 		f.Note = "Done. The table compares both designs; the counters show where each ended."
 	})
-	vs := verdicts(d.sc, d.size, rep.Legacy, rep.Modern)
+	vs := verdicts(d.sc, d.size, d.talk.Designs, rep.Legacy, rep.Modern)
 	c.printResults(d.talk, rep.Rows, vs)
 	if d.rec != nil {
 		rec := d.rec.recording(d.talk, rep.Rows, vs)
@@ -122,7 +122,7 @@ func (d *demo) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.
 			err := step.Run(stepCtx, e)
 			times[k] = time.Since(began)
 			if err != nil {
-				errs[k] = fmt.Errorf("%s, step %d (%s): %v", variants[k].Name, i+1, step.Title, err)
+				errs[k] = fmt.Errorf("%s, step %d (%s): %v", d.talk.Designs[k].Variant.Name, i+1, step.Title, err)
 				cancel()
 			}
 			finished <- k
@@ -177,7 +177,7 @@ func (d *demo) showCounters(force bool) {
 	if len(f.Sides) < 2 || (idle(f.Sides[0]) && idle(f.Sides[1])) {
 		return
 	}
-	d.con.setLive([]string{d.con.counterLine(d.talk.Designs[0].Short, f.Sides[0]), d.con.counterLine(d.talk.Designs[1].Short, f.Sides[1])}, force)
+	d.con.setLive([]string{d.con.counterLine(d.talk.Designs, 0, f.Sides[0]), d.con.counterLine(d.talk.Designs, 1, f.Sides[1])}, force)
 }
 
 // idle reports whether a side has nothing to count yet: no controller has

@@ -36,8 +36,7 @@ func TestWhatTwoManagersDoToOneController(t *testing.T) {
 // benchmark's second series, so that the limit is the design's.)
 // Why: 1 000 goroutines meant 1 000 concurrent requests against the
 // apiserver.
-// Related: kubernetes/kubernetes#4866, kubernetes/kubernetes#7869,
-// kubernetes/kubernetes#49142.
+// Related: (history: burst-cap, slow-start).
 func TestHowManyGoroutinesAScaleUpTakes(t *testing.T) {
 	runScenario(t, "scale-up")
 }

@@ -49,6 +49,8 @@ type Cluster struct {
 	pods        map[string]*api.Pod // by id: the last state seen
 	podsPerNode map[string]int
 	failedNodes map[string]bool
+	// unregistered holds the nodes whose minion was gone at the last poll.
+	unregistered map[string]bool
 	// assumed holds the node each pod was just bound to, counted before
 	// the watch reports the binding.
 	assumed map[string]string
@@ -76,15 +78,16 @@ func New(c client.Interface, cfg Config) *Cluster {
 		seed = time.Now().UnixNano()
 	}
 	return &Cluster{
-		client:      c,
-		cfg:         cfg,
-		queue:       workqueue.NewTypedDelayingQueue[string](),
-		rng:         rand.New(rand.NewSource(seed)),
-		pods:        map[string]*api.Pod{},
-		podsPerNode: map[string]int{},
-		failedNodes: map[string]bool{},
-		assumed:     map[string]string{},
-		nextIP:      1,
+		client:       c,
+		cfg:          cfg,
+		queue:        workqueue.NewTypedDelayingQueue[string](),
+		rng:          rand.New(rand.NewSource(seed)),
+		pods:         map[string]*api.Pod{},
+		podsPerNode:  map[string]int{},
+		failedNodes:  map[string]bool{},
+		unregistered: map[string]bool{},
+		assumed:      map[string]string{},
+		nextIP:       1,
 	}
 }
 
@@ -123,6 +126,7 @@ func (h *Cluster) Run(stopCh <-chan struct{}) error {
 		go h.worker(ctx)
 	}
 	go h.churn(ctx, stopCh)
+	go h.pollMinions(MinionPollPeriod, stopCh)
 	go func() {
 		<-stopCh
 		h.queue.ShutDown()
@@ -272,7 +276,8 @@ func (h *Cluster) handle(ctx api.Context, id string) {
 	}
 }
 
-// bind assigns the pod to the healthy minion with the fewest pods.
+// bind assigns the pod to the healthy, registered minion with the fewest
+// pods.
 func (h *Cluster) bind(ctx api.Context, pod *api.Pod) {
 	host := h.pickNode(pod.ID)
 	if host == "" {
@@ -301,7 +306,7 @@ func (h *Cluster) pickNode(podID string) string {
 	defer h.mu.Unlock()
 	nodes := make([]string, 0, len(h.podsPerNode))
 	for n := range h.podsPerNode {
-		if !h.failedNodes[n] {
+		if !h.failedNodes[n] && !h.unregistered[n] {
 			nodes = append(nodes, n)
 		}
 	}

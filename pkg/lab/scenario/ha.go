@@ -18,7 +18,7 @@ func init() {
 	Register(&Scenario{
 		Name:       "two-managers",
 		Title:      "Two controller-managers on one controller",
-		Reproduces: "high availability before kubernetes/kubernetes#19621 (--leader-elect, 2016); the 2014 design had no lock",
+		Reproduces: "high availability without a lock, as in 2014 (history: leader-election)",
 		Explain: "Two controller-managers of the same design run against one apiserver, and a controller of N " +
 			"is created. Both 2014 managers see the same deficit and both create it, then both delete the " +
 			"surplus; the modern managers elect a leader and only it acts.",
@@ -83,7 +83,7 @@ func init() {
 	Register(&Scenario{
 		Name:       "restart",
 		Title:      "The controller-manager killed halfway through a scale-up",
-		Reproduces: "kubernetes/kubernetes#10030 (a restarted manager acted before its cache was full and overshot; fixed by waiting for the cache, #10147)",
+		Reproduces: "a restarted manager acting before its cache is full (history: wait-for-caches)",
 		Explain: "A controller of N is scaling up when its manager is killed with SIGKILL and started again. " +
 			"The 2014 manager is immune: it keeps no cache and lists pods from the apiserver on every sync. " +
 			"The 2015 manager overshot because it acted before its pod cache had filled; today's waits for " +
@@ -151,7 +151,7 @@ func init() {
 	Register(&Scenario{
 		Name:       "overlap",
 		Title:      "Two controllers whose selectors overlap",
-		Reproduces: "kubernetes/kubernetes#11981 (RC to pod is many-to-many; overlapping controllers fight)",
+		Reproduces: "overlapping controllers fighting over pods (history: controller-ref)",
 		Explain: "Controller a wants 3 pods and controller b wants 5, and both select app=web. The 2014 " +
 			"managers count each other's pods: a deletes b's, b recreates them, on every tick. With " +
 			"ControllerRef each modern controller counts only the pods it owns: 8 pods, stable.",

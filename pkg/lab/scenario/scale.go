@@ -61,7 +61,7 @@ func init() {
 	Register(&Scenario{
 		Name:       "scale-up",
 		Title:      "The goroutine storm: one controller scaled from 0 to N",
-		Reproduces: "kubernetes/kubernetes#4866 (RC looping parallelization: 1 000 replicas, 1 000 goroutines, 1 000 concurrent POSTs)",
+		Reproduces: "the unbounded create fan-out of 2014 (history: burst-cap, slow-start)",
 		Explain: "A controller of N replicas is created on an empty cluster. The 2014 manager starts one " +
 			"goroutine and one POST per missing pod, all at once; the modern one creates at most 500 per " +
 			"sync, in slow-start batches of 1, 2, 4, …, under a 20 requests/s client limit.",
@@ -116,7 +116,7 @@ func init() {
 	Register(&Scenario{
 		Name:       "scale-down",
 		Title:      "One controller scaled from N to 0",
-		Reproduces: "kubernetes/kubernetes#4866 (the same unbounded fan-out, for deletes)",
+		Reproduces: "the same unbounded fan-out, for deletes (history: burst-cap)",
 		Explain: "A controller of N running pods is resized to 0. The 2014 manager deletes every surplus " +
 			"pod at once, in list order; the modern one deletes at most 500 per sync, ranked so that " +
 			"unscheduled and not-ready pods go first.",

@@ -101,7 +101,7 @@ func init() {
 	Register(&Scenario{
 		Name:       "churn",
 		Title:      "Pods dying at a steady rate: how fast is each replaced?",
-		Reproduces: "the 2014 manager did not watch pods (kubernetes/kubernetes#6866 made it)",
+		Reproduces: "the 2014 manager did not watch pods (history: pod-informer)",
 		Explain: "The hollow nodes delete running pods at r per second. The 2014 manager only notices at its " +
 			"next 10 s tick, so a replacement takes up to a period; the modern one sees the deletion on its " +
 			"pod watch and replaces the pod at once.",
@@ -188,7 +188,7 @@ func init() {
 	Register(&Scenario{
 		Name:       "api-errors",
 		Title:      "Pod creation rejected: 10 % of POSTs fail, then all of them for a while",
-		Reproduces: "kubernetes/kubernetes#22298 (controllers should back off when pod creation is denied) and #49145 (500 doomed creates per pass)",
+		Reproduces: "a controller that does not back off when pod creation is denied (history: rate-limited-requeue, slow-start)",
 		Explain: "First one pod POST in ten fails while a controller scales up; then every pod POST fails for " +
 			"a window while it is asked for N more. The 2014 manager resends every missing pod on every tick, " +
 			"for ever; the modern one sends one request per attempt (slow start) and backs off exponentially.",

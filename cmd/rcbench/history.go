@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench"
+)
+
+func init() {
+	subcommands["history"] = historyCommand
+}
+
+// historyCommand runs make history: every change of pkg/history with and
+// without it, and the timeline.
+func historyCommand(args []string) int {
+	fs := flag.NewFlagSet("rcbench history", flag.ContinueOnError)
+	runs := fs.Int("runs", 0, "Runs of each change's scenario, both ways (default 2, 1 for N=1000 and the timeline; 1 with -quick).")
+	quick := fs.Bool("quick", false, "Smaller sizes, shorter windows and a timeline by year: done in about 3 minutes.")
+	out := fs.String("out", "_output/history", "Parent of the timestamped report directory; <out>/latest points at the newest.")
+	bin := fs.String("bin", "_output/bin", "Directory of the binaries (make build).")
+	png := fs.Bool("png", false, "Also render the timeline chart as PNG.")
+	seed := fs.Int64("seed", bench.DefaultSeed, "Seed of the hollow nodes' random choices, the same in every run.")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "rcbench history: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	binDir, err := filepath.Abs(*bin)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rcbench history: %v\n", err)
+		return 2
+	}
+	opts := bench.Options{Runs: *runs, Quick: *quick, Out: *out, BinDir: binDir, PNG: *png, Seed: *seed}
+
+	// As rcbench bench: the first Ctrl-C stops the run in progress and
+	// still writes what finished; a second leaves at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		<-signals
+		fmt.Fprintln(os.Stderr, "\nstopping: killing the running cluster and writing what finished (Ctrl-C again to quit at once)")
+		cancel()
+		<-signals
+		os.Exit(130)
+	}()
+
+	began := time.Now()
+	dir, hs, err := bench.NewRunner(opts, os.Stderr).RunHistory(ctx)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rcbench history: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(os.Stderr, "\nfinished in %.0f s\n\n%s\n", time.Since(began).Seconds(), bench.HistoryTable(hs))
+	fmt.Fprintf(os.Stderr, "report: %s\n        %s\n", filepath.Join(dir, "report.html"), filepath.Join(dir, "report.md"))
+	if hs.Interrupted {
+		return 130
+	}
+	if len(hs.Failures) > 0 {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,239 @@
+package bench
+
+// The history run (rcbench history, make history): every change of
+// pkg/history that today's manager can run without is measured with and
+// without it, on the scenario that shows it; then a timeline removes the
+// changes one after another, newest first, next to the 2014 manager. It
+// shares the benchmark's runner, aggregation, tables and charts.
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/history"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+// TimelineScenario is the scenario the timeline runs at every step.
+const TimelineScenario = "scale-up"
+
+// historySize returns the size a change's scenario runs at in the history
+// run, and manager flags both its variants take. The sizes are smaller
+// than the benchmark's, or their windows shorter, so that a dozen changes
+// fit in the time budget; each still shows its effect where the change has
+// one.
+func historySize(c history.Change, sc *scenario.Scenario, quick bool) (scenario.Size, []string) {
+	sz := sc.Sizes(true, false)[0]
+	window := func(q, d time.Duration) {
+		sz.Window = d
+		if quick {
+			sz.Window = q
+		}
+	}
+	switch sc.Name {
+	case "scale-up":
+		if c.Name == "burst-cap" {
+			// The cap shows above 500 pods. At 20 creates a second that is
+			// a minute a run, too long for -quick, which scales the cap
+			// down with N instead.
+			if quick {
+				sz.Label = "N=100,burst_replicas=50"
+				return sz, []string{"-burst_replicas=50"}
+			}
+			sz.Replicas, sz.Label = 1000, "N=1000"
+			return sz, nil
+		}
+		if !quick {
+			sz.Replicas, sz.Label = 200, "N=200"
+		}
+	case "restart":
+		if quick {
+			// The restarted manager first waits out the killed one's 15 s
+			// lease; -quick shortens the lease for both runs, which leaves
+			// what is measured, the pods created after the restart, alone.
+			// N stays at 200: with fewer pods the restarted informers fill
+			// their caches before the first sync more often.
+			return sz, []string{"-leader_elect_lease_duration=3s", "-leader_elect_renew_deadline=2s", "-leader_elect_retry_period=500ms"}
+		}
+	case "two-managers":
+		window(5*time.Second, 12*time.Second)
+	case "overlap":
+		window(8*time.Second, 12*time.Second)
+	case "api-errors":
+		window(8*time.Second, 15*time.Second)
+		if quick {
+			sz.Replicas, sz.Label = 20, "N=20"
+		}
+	}
+	return sz, nil
+}
+
+// withoutVariant is today's manager with the named changes switched off.
+func withoutVariant(name string, args []string, off ...string) scenario.Variant {
+	set := map[string]bool{}
+	for _, n := range off {
+		set[n] = true
+	}
+	return scenario.Variant{
+		Name:        name,
+		Design:      "modern",
+		ManagerArgs: append(append([]string{}, args...), "-without="+history.FormatWithout(set)),
+	}
+}
+
+// TimelineStep is one point of the timeline: today's manager without
+// Removed (and everything removed before it on the timeline).
+type TimelineStep struct {
+	// Variant names the runs: modern, before-<change> or legacy.
+	Variant string `json:"variant"`
+	// Label is the bar's label.
+	Label string `json:"label"`
+	// Off lists every change switched off at this step.
+	Off []string `json:"off"`
+}
+
+// timelineSteps returns the timeline: today, then the switchable changes
+// removed newest first (by year under -quick, to save runs), then the
+// 2014 manager.
+func timelineSteps(quick bool) []TimelineStep {
+	steps := []TimelineStep{{Variant: scenario.Modern.Name, Label: "today"}}
+	names := history.SwitchNames()
+	var off []string
+	for i := len(names) - 1; i >= 0; i-- {
+		c, _ := history.Get(names[i])
+		off = append(off, c.Name)
+		year := c.Date[:4]
+		if quick && i > 0 {
+			prev, _ := history.Get(names[i-1])
+			if prev.Date[:4] == year {
+				continue
+			}
+		}
+		st := TimelineStep{Variant: "before-" + c.Name, Label: "−" + c.Name, Off: append([]string{}, off...)}
+		if quick {
+			st.Variant, st.Label = "before-"+year, "before "+year
+		}
+		steps = append(steps, st)
+	}
+	return append(steps, TimelineStep{Variant: scenario.Legacy.Name, Label: "2014 (v0.4)"})
+}
+
+// HistoryPlan is a plan of the history run and what it will compare.
+type HistoryPlan struct {
+	*Plan
+	// Changes are measured, in date order; Unmeasured are the others.
+	Changes    []HistoryCase
+	Unmeasured []history.Change
+	Timeline   []TimelineStep
+	// TimelineSize is the size of the timeline's scenario.
+	TimelineSize string
+}
+
+// HistoryCase is one change and where its two figures come from.
+type HistoryCase struct {
+	Change history.Change
+	Size   string
+	// With and Without are the variants compared.
+	With, Without string
+	// Args are the flags both variants take (quick stand-ins).
+	Args []string
+}
+
+// BuildHistoryPlan returns the runs of a history run: for each measured
+// change an item of its scenario with and without it (items of one
+// scenario and size share today's runs), and the timeline's steps.
+func BuildHistoryPlan(opts Options) (*HistoryPlan, error) {
+	runs := opts.Runs
+	if runs < 0 {
+		return nil, fmt.Errorf("-runs must be at least 1, not %d", runs)
+	}
+	hp := &HistoryPlan{Plan: &Plan{}}
+	hp.RunsEach = runs
+	index := map[string]int{}
+	add := func(sc *scenario.Scenario, sz scenario.Size, n int, vs ...scenario.Variant) {
+		key := sc.Name + " " + sz.Label
+		i, ok := index[key]
+		if !ok {
+			hp.Items = append(hp.Items, Item{Scenario: sc, Size: sz, Runs: n})
+			i = len(hp.Items) - 1
+			index[key] = i
+		}
+		for _, v := range vs {
+			dup := false
+			for _, have := range hp.Items[i].Variants {
+				dup = dup || have.Name == v.Name
+			}
+			if !dup {
+				hp.Items[i].Variants = append(hp.Items[i].Variants, v)
+			}
+		}
+	}
+	pick := func(quickRuns, defaultRuns int) int {
+		switch {
+		case runs > 0:
+			return runs
+		case opts.Quick:
+			return quickRuns
+		}
+		return defaultRuns
+	}
+	for _, c := range history.Changes {
+		if c.Scenario == "" || !c.Switchable() {
+			hp.Unmeasured = append(hp.Unmeasured, c)
+			continue
+		}
+		sc, err := scenario.Get(c.Scenario)
+		if err != nil {
+			return nil, fmt.Errorf("history entry %s: %v", c.Name, err)
+		}
+		sz, args := historySize(c, sc, opts.Quick)
+		n := pick(1, 2)
+		if sz.Replicas >= 1000 {
+			n = pick(1, 1)
+		}
+		with := scenario.Modern
+		with.ManagerArgs = append(append([]string{}, with.ManagerArgs...), args...)
+		add(sc, sz, n, with, withoutVariant("without-"+c.Name, args, c.Name))
+		hp.Changes = append(hp.Changes, HistoryCase{Change: c, Size: sz.Label, With: with.Name, Without: "without-" + c.Name, Args: args})
+	}
+
+	sc, err := scenario.Get(TimelineScenario)
+	if err != nil {
+		return nil, err
+	}
+	sz, _ := historySize(history.Change{}, sc, opts.Quick)
+	hp.TimelineSize = sz.Label
+	hp.Timeline = timelineSteps(opts.Quick)
+	// Today's runs come from the changes measured at this size, when
+	// there are some; the timeline's own item holds the other steps, once
+	// each.
+	todayShared := false
+	if i, ok := index[sc.Name+" "+sz.Label]; ok {
+		for _, v := range hp.Items[i].Variants {
+			todayShared = todayShared || v.Name == scenario.Modern.Name
+		}
+	}
+	var vs []scenario.Variant
+	for _, st := range hp.Timeline {
+		switch st.Variant {
+		case scenario.Modern.Name:
+			if !todayShared {
+				vs = append(vs, scenario.Modern)
+			}
+		case scenario.Legacy.Name:
+			vs = append(vs, scenario.Legacy)
+		default:
+			vs = append(vs, withoutVariant(st.Variant, nil, st.Off...))
+		}
+	}
+	hp.Items = append(hp.Items, Item{Scenario: sc, Size: sz, Variants: vs, Runs: pick(1, 1)})
+	for _, it := range hp.Items {
+		var names []string
+		for _, v := range it.Variants {
+			names = append(names, v.Name)
+		}
+		hp.Choices = append(hp.Choices, fmt.Sprintf("%s %s: %d run(s) of %s", it.Scenario.Name, it.Size.Label, it.Runs, strings.Join(names, ", ")))
+	}
+	return hp, nil
+}

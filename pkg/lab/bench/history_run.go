@@ -1,0 +1,223 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/kube-rewind/kube-rewind/pkg/history"
+)
+
+// HistorySummary is everything a history run measured, as history.json
+// holds it.
+type HistorySummary struct {
+	Summary
+	// Changes has one row per measured change, in date order.
+	Changes []ChangeResult `json:"changes"`
+	// Unmeasured are the changes no run measures, and why.
+	Unmeasured []ChangeResult `json:"unmeasured"`
+	// TimelineSize is the scenario size of every timeline step.
+	TimelineSize string           `json:"timelineSize"`
+	Timeline     []TimelineResult `json:"timeline"`
+}
+
+// ChangeResult is one change's row: its figure with and without it.
+type ChangeResult struct {
+	Name     string   `json:"name"`
+	Title    string   `json:"title"`
+	Date     string   `json:"date"`
+	Refs     []string `json:"refs"`
+	What     string   `json:"what"`
+	Scenario string   `json:"scenario,omitempty"`
+	Size     string   `json:"size,omitempty"`
+	Figure   string   `json:"figure,omitempty"`
+	Unit     string   `json:"unit,omitempty"`
+	// With and Without are nil where the runs failed.
+	With    *Stats `json:"with,omitempty"`
+	Without *Stats `json:"without,omitempty"`
+	// Expected says which way the figure must move without the change.
+	Expected string `json:"expected"`
+	// Appeared is yes, within noise, no, or not measured.
+	Appeared string `json:"appeared"`
+	// Note says why an effect did not appear, or why nothing was run.
+	Note string `json:"note,omitempty"`
+}
+
+// TimelineResult is one timeline step's figures.
+type TimelineResult struct {
+	TimelineStep
+	Figures []Figure `json:"figures"`
+}
+
+// The outcomes of a change's row.
+const (
+	appearedYes   = "yes"
+	appearedNoise = "within noise"
+	appearedNo    = "no"
+	notMeasured   = "not measured"
+)
+
+// whyNoEffect says, for a change whose effect may not show in our stack,
+// why not. It is printed only when the effect did not appear.
+var whyNoEffect = map[string]string{
+	"expectations": "a sync repeats creates only if it runs before the informer has seen the last batch; " +
+		"on loopback our apiserver's watch event follows a create within milliseconds, and the workqueue " +
+		"holds the controller's key until the sync in progress ends, so that window is a race that a run " +
+		"may miss (a default run at N=200 saw 43 pods created twice; a -quick run at N=100 saw none)",
+	"wait-for-caches": "the restarted manager's informers list a few hundred pods from a loopback apiserver " +
+		"in milliseconds, often before the first worker takes a key, so a sync on a half-filled cache is a race " +
+		"that a run may miss (more often with fewer pods)",
+	"burst-cap": "slow start already keeps the largest batch at about half the creates, so the cap changes " +
+		"the peak only when a controller asks for many more than 500 pods; -quick scales the cap down to 50 " +
+		"for N=100, where the difference is a few goroutines",
+	"qps": "the client's limit matters only above its burst of 30 requests",
+	"controller-ref": "the fight needs both controllers to sync while they overlap, which a short " +
+		"window can miss",
+	"status-writes": "the manager writes status only when a ready or available count changes; " +
+		"if no write happened in the run, there is nothing to remove",
+}
+
+// RunHistory runs the history plan and writes its report into a new
+// timestamped directory under Opts.Out, which it returns.
+func (r *Runner) RunHistory(ctx context.Context) (string, *HistorySummary, error) {
+	hp, err := BuildHistoryPlan(r.Opts)
+	if err != nil {
+		return "", nil, err
+	}
+	if r.Opts.Seed == 0 {
+		r.Opts.Seed = DefaultSeed
+	}
+	started := r.now()
+	dir := filepath.Join(r.Opts.Out, started.Format("20060102-150405"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", nil, err
+	}
+	linkLatest(r.Opts.Out, dir)
+	hs := &HistorySummary{Summary: Summary{Started: started, Choices: hp.Choices}, TimelineSize: hp.TimelineSize}
+	sum := &hs.Summary
+	sum.Machine = Machine{CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, LoadBefore: loadAverage()}
+	sum.Options.Runs = hp.RunsEach
+	sum.Options.Quick, sum.Options.Seed = r.Opts.Quick, r.Opts.Seed
+	sum.Options.Scenarios, sum.Options.Variants = planNames(hp.Plan)
+	r.say("history: %d changes measured with and without, a timeline of %d steps; %d scenario runs, output in %s",
+		len(hp.Changes), len(hp.Timeline), hp.Runs(), dir)
+
+	runs := r.runItems(ctx, dir, hp.Plan)
+	if ctx.Err() != nil {
+		sum.Interrupted = true
+		sum.Notes = append(sum.Notes, fmt.Sprintf("Interrupted after %d of %d runs: the figures below are of the runs that finished.", countOK(runs), hp.Runs()))
+	}
+	sum.Scenarios, sum.Failures = aggregate(hp.Plan, runs)
+	hs.Changes, hs.Unmeasured = changeResults(sum, hp)
+	hs.Timeline = timelineResults(sum, hp)
+	sum.Machine.LoadAfter = loadAverage()
+	sum.Finished = r.now()
+	sum.Seconds = sum.Finished.Sub(started).Seconds()
+	if err := writeHistoryReport(dir, hs, r.Opts.PNG); err != nil {
+		return dir, hs, err
+	}
+	linkLatest(r.Opts.Out, dir)
+	return dir, hs, nil
+}
+
+// figureOf finds a variant's figure at a scenario size; the timeline and
+// the changes measured at its size share the label.
+func figureOf(sum *Summary, scenarioName, size, variant, figure string) (Figure, bool) {
+	sc, ok := sum.Scenario(scenarioName)
+	if !ok {
+		return Figure{}, false
+	}
+	for i := range sc.Sizes {
+		if sc.Sizes[i].Label != size {
+			continue
+		}
+		if v, ok := sc.Sizes[i].Variant(variant); ok {
+			if f, ok := v.Figure(figure); ok {
+				return f, true
+			}
+		}
+	}
+	return Figure{}, false
+}
+
+// changeResults fills one row per change from the aggregated runs.
+func changeResults(sum *Summary, hp *HistoryPlan) (measured, unmeasured []ChangeResult) {
+	row := func(c history.Change) ChangeResult {
+		exp := "lower without it"
+		if c.WithoutMore {
+			exp = "higher without it"
+		}
+		return ChangeResult{Name: c.Name, Title: c.Title, Date: c.Date, Refs: c.Refs(), What: c.What,
+			Scenario: c.Scenario, Figure: c.Figure, Expected: exp}
+	}
+	for _, hc := range hp.Changes {
+		res := row(hc.Change)
+		res.Size = hc.Size
+		with, okW := figureOf(sum, hc.Change.Scenario, hc.Size, hc.With, hc.Change.Figure)
+		without, okO := figureOf(sum, hc.Change.Scenario, hc.Size, hc.Without, hc.Change.Figure)
+		res.Appeared = notMeasured
+		if okW && okO {
+			w, o := with.Stats, without.Stats
+			res.With, res.Without, res.Unit = &w, &o, with.Unit
+			res.Appeared = appeared(hc.Change.WithoutMore, w, o)
+		}
+		if res.Appeared == notMeasured {
+			res.Note = "the runs failed; see the failures above"
+		}
+		if res.Appeared == appearedNo || res.Appeared == appearedNoise {
+			res.Note = whyNoEffect[hc.Change.Name]
+		}
+		if len(hc.Args) > 0 {
+			res.Note = strings.TrimSpace(fmt.Sprintf("Both runs with %s. %s", strings.Join(hc.Args, " "), res.Note))
+		}
+		measured = append(measured, res)
+	}
+	for _, c := range hp.Unmeasured {
+		res := row(c)
+		res.Appeared = notMeasured
+		res.Note = c.Unshown
+		if !c.Switchable() {
+			res.Note = "It cannot be switched off: " + c.NoSwitch + "."
+		}
+		unmeasured = append(unmeasured, res)
+	}
+	return measured, unmeasured
+}
+
+// appeared compares the medians, and calls a move whose runs overlap
+// within noise.
+func appeared(withoutMore bool, with, without Stats) string {
+	moved := without.Median > with.Median
+	overlap := without.Min <= with.Max
+	if !withoutMore {
+		moved = without.Median < with.Median
+		overlap = without.Max >= with.Min
+	}
+	switch {
+	case !moved:
+		return appearedNo
+	case overlap && (len(with.Values) > 1 || len(without.Values) > 1):
+		return appearedNoise
+	}
+	return appearedYes
+}
+
+// timelineFigures are the figures the timeline draws.
+var timelineFigures = []string{"time_to_running", "manager_requests", "manager_lists", "peak_goroutines", "pod_creates", "manager_puts"}
+
+func timelineResults(sum *Summary, hp *HistoryPlan) []TimelineResult {
+	var out []TimelineResult
+	for _, st := range hp.Timeline {
+		tr := TimelineResult{TimelineStep: st}
+		for _, name := range timelineFigures {
+			if f, ok := figureOf(sum, TimelineScenario, hp.TimelineSize, st.Variant, name); ok {
+				tr.Figures = append(tr.Figures, f)
+			}
+		}
+		out = append(out, tr)
+	}
+	return out
+}
