@@ -9,7 +9,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,26 +31,17 @@ var (
 		"bench":   "measure the 2014 and modern designs over repeated runs and write a report (make bench)",
 		"demo":    "play one scenario on both designs at once, narrated, with a live page (make demo)",
 		"history": "measure what each change of pkg/history bought, with and without it (make history)",
-		"replay":  "play a recording of demo (-record=FILE) on the same live page, with no cluster",
+		"replay":  "play a recorded talk on the live page, pausing at each step",
 	}
 )
 
 func main() {
 	// -version comes before any subcommand, as on every other binary.
-	if len(os.Args) == 2 && strings.HasPrefix(os.Args[1], "-") {
-		fs := flag.NewFlagSet("rcbench", flag.ContinueOnError)
+	if len(os.Args) == 2 && strings.HasPrefix(strings.TrimLeft(os.Args[1], "-"), "version") {
+		fs := flag.NewFlagSet("rcbench", flag.ExitOnError)
 		var v verflag.Value
 		fs.Var(&v, "version", "Print version information and quit")
-		// -h, -help and an unknown flag end here: the usage names the
-		// subcommands, not only this flag set's one flag.
-		fs.SetOutput(os.Stderr)
-		fs.Usage = func() {}
-		if err := fs.Parse(os.Args[1:]); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				os.Exit(usage([]string{"-h"}, os.Stdout, os.Stderr))
-			}
-			os.Exit(usage(nil, os.Stdout, os.Stderr))
-		}
+		fs.Parse(os.Args[1:])
 		if verflag.Print(os.Stdout, v) {
 			os.Exit(0)
 		}
@@ -86,7 +76,7 @@ func usage(args []string, stdout, stderr io.Writer) int {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-*s   %s\n", width, n, summaries[n])
 	}
-	fmt.Fprintf(w, "\n\"rcbench <command> -h\" lists a command's flags; \"rcbench -version\" prints the version.\n")
+	fmt.Fprintf(w, "\n\"rcbench <command> -h\" lists a command's flags.\n")
 	return code
 }
 

@@ -33,7 +33,7 @@ func TestHelpListsEverySubcommandAndExits0(t *testing.T) {
 		{[]string{"help"}, 0, true, ""},
 		{nil, 2, false, ""},
 		{[]string{"frob"}, 2, false, `unknown command "frob"`},
-		{[]string{"-frob"}, 2, false, "flag provided but not defined: -frob"},
+		{[]string{"-frob"}, 2, false, `unknown command "-frob"`},
 	} {
 		var stdout, stderr bytes.Buffer
 		cmd := exec.Command(bin, tc.args...)
