@@ -6,7 +6,6 @@ package kubecfg
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/version"
@@ -21,43 +20,14 @@ var ClientVersion = func() client.VersionInfo {
 }()
 
 // VersionFlag is the value of a -version style flag.
-type VersionFlag int
+type VersionFlag = version.Flag
 
 // The values a VersionFlag takes.
 const (
-	VersionFalse VersionFlag = 0
-	VersionTrue  VersionFlag = 1
-	VersionRaw   VersionFlag = 2
+	VersionFalse = version.FlagFalse
+	VersionTrue  = version.FlagTrue
+	VersionRaw   = version.FlagRaw
 )
-
-// IsBoolFlag lets the flag be given without a value.
-func (v *VersionFlag) IsBoolFlag() bool { return true }
-
-// Get returns the value.
-func (v *VersionFlag) Get() interface{} { return *v }
-
-// Set reads "raw" or a boolean.
-func (v *VersionFlag) Set(s string) error {
-	if s == "raw" {
-		*v = VersionRaw
-		return nil
-	}
-	b, err := strconv.ParseBool(s)
-	if b {
-		*v = VersionTrue
-	} else {
-		*v = VersionFalse
-	}
-	return err
-}
-
-// String returns "raw", "true" or "false".
-func (v *VersionFlag) String() string {
-	if *v == VersionRaw {
-		return "raw"
-	}
-	return fmt.Sprintf("%v", *v == VersionTrue)
-}
 
 // FormatVersion prints info as -version does: "Kubernetes <gitVersion>",
 // or the Go syntax of info when raw.

@@ -12,49 +12,19 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 
 	"github.com/kube-rewind/kube-rewind/pkg/version"
 )
 
 // Value is the value of a -version style flag: false, true or raw.
-type Value int
+type Value = version.Flag
 
 // The values a Value takes.
 const (
-	False Value = 0
-	True  Value = 1
-	Raw   Value = 2
+	False = version.FlagFalse
+	True  = version.FlagTrue
+	Raw   = version.FlagRaw
 )
-
-// IsBoolFlag lets the flag be given without a value.
-func (v *Value) IsBoolFlag() bool { return true }
-
-// Get returns the value.
-func (v *Value) Get() interface{} { return *v }
-
-// Set reads "raw" or a boolean.
-func (v *Value) Set(s string) error {
-	if s == "raw" {
-		*v = Raw
-		return nil
-	}
-	b, err := strconv.ParseBool(s)
-	if b {
-		*v = True
-	} else {
-		*v = False
-	}
-	return err
-}
-
-// String returns "raw", "true" or "false".
-func (v *Value) String() string {
-	if *v == Raw {
-		return "raw"
-	}
-	return strconv.FormatBool(*v == True)
-}
 
 var versionFlag Value
 
