@@ -19,5 +19,6 @@
 // deletion), replication_status_modern.go (status writes),
 // expectations_modern.go, controller_ref_manager_modern.go (adopt and
 // release), controller_utils_modern.go (active pods and their ranking) and
-// pod_control_modern.go. metrics.go, untagged, is what both builds share.
+// pod_control_modern.go, and metrics_modern.go for the counters only it
+// has. metrics.go, untagged, is what both builds share.
 package controller
