@@ -62,20 +62,8 @@ func benchCommand(args []string) int {
 		Seed:      *seed,
 	}
 
-	// The first Ctrl-C stops the run in progress (its cluster is killed)
-	// and still writes a report of what finished; a second one leaves at
-	// once, and the clusters' processes die with this one.
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := interruptible()
 	defer cancel()
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
-	go func() {
-		<-signals
-		fmt.Fprintln(os.Stderr, "\nstopping: killing the running cluster and writing what finished (Ctrl-C again to quit at once)")
-		cancel()
-		<-signals
-		os.Exit(130)
-	}()
 
 	began := time.Now()
 	dir, sum, err := bench.NewRunner(opts, os.Stderr).Run(ctx)
@@ -105,4 +93,22 @@ func benchCommand(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// interruptible returns a context that the first Ctrl-C (or SIGTERM)
+// cancels, so the run in progress stops (its cluster is killed) and what
+// finished is still written; a second one leaves at once, and the
+// clusters' processes die with this one.
+func interruptible() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		<-signals
+		fmt.Fprintln(os.Stderr, "\nstopping: killing the running cluster and writing what finished (Ctrl-C again to quit at once)")
+		cancel()
+		<-signals
+		os.Exit(130)
+	}()
+	return ctx, cancel
 }

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench"
@@ -41,19 +38,8 @@ func historyCommand(args []string) int {
 	}
 	opts := bench.Options{Runs: *runs, Quick: *quick, Out: *out, BinDir: binDir, PNG: *png, Seed: *seed}
 
-	// As rcbench bench: the first Ctrl-C stops the run in progress and
-	// still writes what finished; a second leaves at once.
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := interruptible()
 	defer cancel()
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
-	go func() {
-		<-signals
-		fmt.Fprintln(os.Stderr, "\nstopping: killing the running cluster and writing what finished (Ctrl-C again to quit at once)")
-		cancel()
-		<-signals
-		os.Exit(130)
-	}()
 
 	began := time.Now()
 	dir, hs, err := bench.NewRunner(opts, os.Stderr).RunHistory(ctx)
