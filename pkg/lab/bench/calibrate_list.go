@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
@@ -143,27 +141,8 @@ func calibrateList(ctx context.Context, binDir, dir, readPath string, seed int64
 // createRunning creates n pods from FloorClients clients and waits until a
 // LIST shows them all running.
 func createRunning(ctx context.Context, c client.Interface, n int) error {
-	rc := scenario.Controller("list", n, map[string]string{"app": "list"}, nil)
-	template := api.Pod{Labels: rc.DesiredState.PodTemplate.Labels, DesiredState: rc.DesiredState.PodTemplate.DesiredState}
-	var next int64 = -1
-	var failed atomic.Value
-	var wg sync.WaitGroup
-	for w := 0; w < FloorClients; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for atomic.AddInt64(&next, 1) < int64(n) && ctx.Err() == nil {
-				p := template
-				if _, err := c.CreatePod(api.WithNamespace(ctx, api.NamespaceDefault), &p); err != nil {
-					failed.Store(err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err, _ := failed.Load().(error); err != nil {
-		return fmt.Errorf("creating pods: %v", err)
+	if err := createPods(ctx, c, "list", n); err != nil {
+		return err
 	}
 	return scenario.WaitFor(ctx, 2*time.Minute, fmt.Sprintf("%d running pods", n), func() (bool, string) {
 		list, err := c.ListPods(api.NewDefaultContext(), labels.Everything())

@@ -96,11 +96,29 @@ func calibrateReference(ctx context.Context, binDir, dir string, n int, seed int
 	if err != nil {
 		return ReferenceScaleUp{}, err
 	}
-	rc := scenario.Controller("web", n, map[string]string{"app": "web"}, nil)
-	template := api.Pod{Labels: rc.DesiredState.PodTemplate.Labels, DesiredState: rc.DesiredState.PodTemplate.DesiredState}
 	counter := out.Sampler.Pods
 
 	began := time.Now()
+	err = createPods(ctx, c, "web", n)
+	created := time.Since(began)
+	if err != nil {
+		return ReferenceScaleUp{}, err
+	}
+	err = scenario.WaitFor(ctx, 2*time.Minute, fmt.Sprintf("%d running pods", n), func() (bool, string) {
+		got := counter.Counts()
+		return got.Running == n, fmt.Sprintf("%d running", got.Running)
+	})
+	if err != nil {
+		return ReferenceScaleUp{}, err
+	}
+	return ReferenceScaleUp{Replicas: n, CreateSeconds: created.Seconds(), RunningSeconds: time.Since(began).Seconds()}, nil
+}
+
+// createPods creates n pods of a controller's template labelled app=name,
+// as the manager would, from FloorClients clients at once.
+func createPods(ctx context.Context, c client.Interface, name string, n int) error {
+	rc := scenario.Controller(name, n, map[string]string{"app": name}, nil)
+	template := api.Pod{Labels: rc.DesiredState.PodTemplate.Labels, DesiredState: rc.DesiredState.PodTemplate.DesiredState}
 	var next int64 = -1
 	var failed atomic.Value
 	var wg sync.WaitGroup
@@ -118,16 +136,8 @@ func calibrateReference(ctx context.Context, binDir, dir string, n int, seed int
 		}()
 	}
 	wg.Wait()
-	created := time.Since(began)
 	if err, _ := failed.Load().(error); err != nil {
-		return ReferenceScaleUp{}, fmt.Errorf("creating pods: %v", err)
+		return fmt.Errorf("creating pods: %v", err)
 	}
-	err = scenario.WaitFor(ctx, 2*time.Minute, fmt.Sprintf("%d running pods", n), func() (bool, string) {
-		got := counter.Counts()
-		return got.Running == n, fmt.Sprintf("%d running", got.Running)
-	})
-	if err != nil {
-		return ReferenceScaleUp{}, err
-	}
-	return ReferenceScaleUp{Replicas: n, CreateSeconds: created.Seconds(), RunningSeconds: time.Since(began).Seconds()}, nil
+	return nil
 }
