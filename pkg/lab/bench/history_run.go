@@ -3,8 +3,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -87,15 +85,10 @@ func (r *Runner) RunHistory(ctx context.Context) (string, *HistorySummary, error
 	if err != nil {
 		return "", nil, err
 	}
-	if r.Opts.Seed == 0 {
-		r.Opts.Seed = DefaultSeed
-	}
-	started := r.now()
-	dir := filepath.Join(r.Opts.Out, started.Format("20060102-150405"))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	started, dir, err := r.start()
+	if err != nil {
 		return "", nil, err
 	}
-	linkLatest(r.Opts.Out, dir)
 	hs := &HistorySummary{Summary: Summary{Started: started, Choices: hp.Choices}, TimelineSize: hp.TimelineSize}
 	sum := &hs.Summary
 	sum.Machine = Machine{CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, LoadBefore: loadAverage()}

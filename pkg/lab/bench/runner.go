@@ -51,15 +51,10 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	if r.Opts.Seed == 0 {
-		r.Opts.Seed = DefaultSeed
-	}
-	started := r.now()
-	dir := filepath.Join(r.Opts.Out, started.Format("20060102-150405"))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	started, dir, err := r.start()
+	if err != nil {
 		return "", nil, err
 	}
-	linkLatest(r.Opts.Out, dir)
 
 	sum := &Summary{Started: started, Notes: p.Notes, Choices: p.Choices}
 	sum.Machine = Machine{CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, LoadBefore: loadAverage()}
@@ -245,4 +240,19 @@ func slug(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// start defaults the seed and makes the run's timestamped directory under
+// Opts.Out, which latest then points at.
+func (r *Runner) start() (time.Time, string, error) {
+	if r.Opts.Seed == 0 {
+		r.Opts.Seed = DefaultSeed
+	}
+	started := r.now()
+	dir := filepath.Join(r.Opts.Out, started.Format("20060102-150405"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return started, "", err
+	}
+	linkLatest(r.Opts.Out, dir)
+	return started, dir, nil
 }
