@@ -248,7 +248,8 @@ func extraPodsFinding(sum *Summary) (Finding, bool) {
 	f := Finding{Topic: "extra pods",
 		Expect: "two-managers: both 2014 managers create the same deficit, up to N extra pods, then fight over the surplus " +
 			"(no leader election before kubernetes/kubernetes#19621); the modern pair elects a leader: 0 extra. " +
-			"restart: the 2014 manager has no cache to be stale, 0 extra; the modern one waits for its caches (#10147): 0 extra."}
+			"restart: the 2014 manager has no cache to be stale, 0 extra; the modern one waits for its caches (#10147): 0 extra, " +
+			"though its new process, under a new identity, first waits out the killed leader's lease (15 s)."}
 	var parts []string
 	var c checks
 	for _, name := range []string{"two-managers", "restart"} {
