@@ -94,8 +94,11 @@ func runFacts(sum *Summary) []string {
 		"Commit: `" + commit + "`.",
 		fmt.Sprintf("Machine: %d CPUs, %s/%s, %s. Load average (1, 5, 15 min) at the start %.2f %.2f %.2f, at the end %.2f %.2f %.2f.",
 			m.CPUs, m.OS, m.Arch, m.GoVersion, m.LoadBefore[0], m.LoadBefore[1], m.LoadBefore[2], m.LoadAfter[0], m.LoadAfter[1], m.LoadAfter[2]),
-		fmt.Sprintf("Scenarios: %s. Variants: %s. %d run(s) of each, alternating variants, each on a fresh cluster; hollow-node seed %d.",
-			strings.Join(o.Scenarios, ", "), strings.Join(o.Variants, ", "), o.Runs, o.Seed),
+		"Scenarios: " + strings.Join(o.Scenarios, ", ") + ".",
+	}
+	if len(o.Variants) > 0 {
+		facts[len(facts)-1] += fmt.Sprintf(" Variants: %s. %d run(s) of each, alternating variants, each on a fresh cluster; hollow-node seed %d.",
+			strings.Join(o.Variants, ", "), o.Runs, o.Seed)
 	}
 	var flags []string
 	for _, f := range []struct {
