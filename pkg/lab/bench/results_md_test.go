@@ -103,12 +103,19 @@ func TestPublishCopiesTheResultsPageAndItsChartOnlyWhenAsked(t *testing.T) {
 		t.Errorf("published %d entries, want %s and charts/ alone", len(entries), ResultsFile)
 	}
 
-	unasked := t.TempDir()
-	r, _ = fakeRunner(t, Options{Scenarios: []string{"scale-up"}, Runs: 1}, &fakeRuns{})
-	if _, _, err := r.Run(context.Background()); err != nil {
-		t.Fatal(err)
+	// An interrupted run writes its results page but publishes nothing.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cut := filepath.Join(t.TempDir(), "cut")
+	r, _ = fakeRunner(t, Options{Scenarios: []string{"scale-up"}, Runs: 2, Publish: cut}, &fakeRuns{cancelAfter: 2, cancel: cancel})
+	dir, sum, err := r.Run(ctx)
+	if err != nil || !sum.Interrupted {
+		t.Fatalf("interrupted %v, err %v", sum != nil && sum.Interrupted, err)
 	}
-	if entries, _ := os.ReadDir(unasked); len(entries) != 0 {
-		t.Errorf("a run without Publish wrote outside its report directory")
+	if page, _ := os.ReadFile(filepath.Join(dir, ResultsFile)); !strings.Contains(string(page), "INTERRUPTED") {
+		t.Errorf("the results page of an interrupted run does not say so:\n%s", page)
+	}
+	if _, err := os.Stat(cut); !os.IsNotExist(err) {
+		t.Errorf("an interrupted run was published: %v", err)
 	}
 }
