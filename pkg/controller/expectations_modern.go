@@ -6,14 +6,10 @@ package controller
 // v1.3x (ControllerExpectations, UIDTrackingControllerExpectations),
 // applied to ReplicationControllers as pkg/controller/replication does.
 //
-// Expectations are the manager's memory of what it asked for. A sync that
-// creates 500 pods returns long before the informer has seen them; without
-// a record, the next sync would count too few pods and create them again.
-// They came with the informer rewrite (kubernetes/kubernetes#6866, April
-// 2015); the time-to-live is the safety net for a watch event that never
-// arrives. 2014: replication_controller.go keeps no such record — it lists
-// pods from the apiserver on every sync instead, which is slow but never
-// stale.
+// Expectations are the manager's memory of what it asked for: a sync that
+// creates 500 pods returns before the informer has seen them, and without
+// a record the next sync would create them again. The time-to-live covers
+// a watch event that never arrives (history: expectations).
 
 import (
 	"fmt"

@@ -4,16 +4,11 @@ package controller
 
 // Follows kubernetes/kubernetes pkg/controller/replicaset/replica_set.go as
 // of v1.3x, applied to ReplicationControllers as pkg/controller/replication
-// does (there the RC manager is the ReplicaSet controller behind an
-// adapter, kubernetes/kubernetes#49429). Names and control flow are
-// upstream's; the code and the commentary are this project's. 2014: the
-// v0.4 manager is in replication_controller.go (the default build).
-//
-// The two builds export different entry points, each as thin as its era's
-// main needed: v0.4's NewReplicationManager(kubeClient) + Run(period)
-// there, upstream's NewReplicationManager(podInformer, rcInformer,
-// kubeClient, burstReplicas) + Run(ctx, workers) here. Each build's
-// cmd/controller-manager/run*.go calls its own pair.
+// does (the ReplicaSet controller behind an adapter, #49429). Names and
+// control flow are upstream's; code and commentary this project's. The
+// v0.4 manager is replication_controller.go, the default build; each
+// build's cmd/controller-manager/run*.go calls its own era's
+// NewReplicationManager and Run.
 
 import (
 	"context"

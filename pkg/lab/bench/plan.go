@@ -101,6 +101,12 @@ type Options struct {
 	// Seed is passed to the hollow nodes, so every run makes the same
 	// random choices.
 	Seed int64
+	// Commit names the source the binaries were built from (make bench:
+	// git describe); empty means rcbench's own build information.
+	Commit string
+	// Publish, when set, is a directory that the results page and its
+	// chart are copied into after a run that was not interrupted.
+	Publish string
 }
 
 // Item is one scenario at one size, to run Runs times per variant.
