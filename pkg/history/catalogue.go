@@ -157,8 +157,11 @@ var Changes = []Change{{
 	DateSource: "the first ranking (unscheduled, then pending, then not ready, first) is in the 2015 manager per " + notesTable + "; its PR is not identified, and it is not in the upstream history up to 2015-04-20. The log-scale ranking with random ties is #99212 (2021-02-18)",
 	What: "Scaling down deletes unscheduled, pending, not-ready and younger pods before " +
 		"running, ready, older ones, instead of the first pods of the list.",
-	Unshown: "no scenario scales down part of a controller whose pods differ in state: scale-down " +
-		"goes to zero, where every pod goes. The unit test shows the order it restores.",
+	Scenario:    "partial-scale-down",
+	Figure:      "running_deleted",
+	WithoutMore: true,
+	With:        "Resized from 2N (N running, N unscheduled) back to N, the manager deletes the N unscheduled pods: no running pod dies.",
+	Without:     "The surplus goes in list order: running pods die and unscheduled ones stay.",
 	Code: []Place{
 		{"pkg/controller/replication_manage_modern.go", "getPodsToDelete"},
 		{"pkg/controller/controller_utils_modern.go", "ActivePodsWithRanks"},
