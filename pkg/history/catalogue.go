@@ -144,7 +144,7 @@ var Changes = []Change{{
 	Figure:      "extra_pods",
 	WithoutMore: true,
 	With:        "No extra pod across a restart.",
-	Without:     "A sync that runs before the pod informer's first LIST lands creates pods that already exist.",
+	Without:     "The first sync runs before the pod informer's first LIST lands, sees no pod, and creates the pods that already exist. Ours: the scenario makes that LIST 3 s slower, as on a big cluster; on loopback it often landed first.",
 	Code: []Place{
 		{"pkg/controller/replication_controller_modern.go", "ReplicationManager.Run"},
 	},
