@@ -39,8 +39,7 @@ func TestEveryFixShowsItsEffectWhenSwitchedOff(t *testing.T) {
 		c := c
 		t.Run(c.Name, func(t *testing.T) {
 			// Today's manager as it ships, client limit included: the
-			// history run measures that, and a restart's overshoot without
-			// waiting for the caches shows reliably only with it.
+			// history run measures that.
 			with := runVariant(t, c.Scenario, scenario.Modern)
 			off := scenario.Modern
 			off.Name = "without-" + c.Name
