@@ -188,8 +188,8 @@ func uidSetKeyFunc(obj interface{}) (string, error) {
 // UIDTrackingControllerExpectations tracks deletes by pod, not by count, so
 // that a pod seen twice on its way out counts once. Graceful deletion made
 // that happen (a pod is first updated with a deletion timestamp, then
-// deleted), and counting both ran controllers short (#22143); this type
-// fixed it in March 2016 (kubernetes/kubernetes#22579). The "UIDs" are pod
+// deleted), and counting both ran controllers short; this type fixed it
+// in March 2016 (history: expectations). The "UIDs" are pod
 // keys ("namespace/name"). Creates stay a bare count.
 type UIDTrackingControllerExpectations struct {
 	*ControllerExpectations

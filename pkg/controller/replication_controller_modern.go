@@ -234,7 +234,7 @@ func (rm *ReplicationManager) processNextWorkItem(ctx context.Context) bool {
 //
 // 2014: every sync listed the controller's pods from the apiserver (and
 // every 10 s, every controller's), so an idle cluster cost 6·(1+#RC) LISTs
-// a minute (kubernetes/kubernetes#6562). Here an idle cluster costs none.
+// a minute (history: pod-informer). Here an idle cluster costs none.
 func (rm *ReplicationManager) syncReplicationController(ctx context.Context, key string) error {
 	startTime := time.Now()
 	defer func() {
@@ -258,8 +258,8 @@ func (rm *ReplicationManager) syncReplicationController(ctx context.Context, key
 
 	// Read the expectations before the pods: a pod arriving in between
 	// then lowers expectations already read as unmet, and this sync
-	// waits, rather than counting the pod as missing
-	// (kubernetes/kubernetes#8138).
+	// waits, rather than counting the pod as missing (history:
+	// expectations).
 	rcNeedsSync := rm.Without.Expectations || rm.expectations.SatisfiedExpectations(key)
 	selector := labels.Set(rc.Spec.Selector).AsSelectorPreValidated()
 	if selector.Empty() {

@@ -200,8 +200,8 @@ func idleFinding(sum *Summary) (Finding, bool) {
 	want := manager + ticks
 	f := Finding{Topic: "requests per minute while idle",
 		Expect: fmt.Sprintf("every request of the controller-manager process counts. Legacy: every %.0f s a LIST of controllers and a LIST of pods "+
-			"per controller, 6·(1+M) = %.0f a minute for M = %d (kubernetes/kubernetes#6562), plus the endpoints controller's LIST of "+
-			"services, %.0f a minute: %.0f a minute, and no leader election. Modern: its controllers about 0 (#6518, informers), but its "+
+			"per controller, 6·(1+M) = %.0f a minute for M = %d (history: pod-informer), plus the endpoints controller's LIST of "+
+			"services, %.0f a minute: %.0f a minute, and no leader election. Modern: its controllers about 0 (history: pod-informer, endpoints-informer), but its "+
 			"leader election renews the lease every 2 s, about 30 requests a minute.", sz.PeriodSeconds, manager, sz.Controllers, ticks, want)}
 	var parts []string
 	var c checks
@@ -247,8 +247,8 @@ func idleFinding(sum *Summary) (Finding, bool) {
 func extraPodsFinding(sum *Summary) (Finding, bool) {
 	f := Finding{Topic: "extra pods",
 		Expect: "two-managers: both 2014 managers create the same deficit, up to N extra pods, then fight over the surplus " +
-			"(no leader election before kubernetes/kubernetes#19621); the modern pair elects a leader: 0 extra. " +
-			"restart: the 2014 manager has no cache to be stale, 0 extra; the modern one waits for its caches (#10147): 0 extra, " +
+			"(history: leader-election); the modern pair elects a leader: 0 extra. " +
+			"restart: the 2014 manager has no cache to be stale, 0 extra; the modern one waits for its caches (history: wait-for-caches): 0 extra, " +
 			"though its new process, under a new identity, first waits out the killed leader's lease (15 s)."}
 	var parts []string
 	var c checks
