@@ -71,6 +71,19 @@ func DecodeInto(data []byte, obj Object) error {
 	// The fast path: most bodies, and every stored object, are JSON, so try
 	// that first and go through YAML only when it is not.
 	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' {
+		// Ours: v0.4 decoded with encoding/json alone, which reads each
+		// input twice (once to check it is valid, once to decode it). A LIST
+		// decodes every stored object, 150 000 pods for a large cluster, and
+		// every POST decodes its body; go-json-experiment's decoder follows
+		// encoding/json's rules and reads the input once. Whatever it
+		// refuses goes the old way, from the same empty object, so errors,
+		// and what is accepted, stay as they were.
+		if fresh := reflect.ValueOf(obj).Elem().IsZero(); fresh {
+			if jsonv1.Unmarshal(trimmed, obj) == nil {
+				return checkKindAndVersion(obj)
+			}
+			reset(obj)
+		}
 		err := decodeJSONInto(trimmed, obj)
 		if _, syntax := err.(*json.SyntaxError); !syntax {
 			return err
@@ -191,27 +204,6 @@ func truncate(data []byte) []byte {
 		return append(append([]byte{}, data[:max]...), "..."...)
 	}
 	return data
-}
-
-// DecodeStored reads an object as the storage wrote it: JSON that Encode
-// produced, without kind or apiVersion. It decodes as DecodeInto does and
-// leaves the same object, but skips the detours for YAML and sloppy JSON
-// that only a client's body may need.
-//
-// Ours: v0.4 decoded stored objects with the same reflection-based
-// decoder as request bodies. A LIST decodes every stored object, and
-// encoding/json reads each twice (once to check it is valid, once to
-// decode it); the v1-compatible decoder of go-json-experiment reads it
-// once and gives the same result, which matters when a LIST decodes
-// 150 000 pods. Anything it refuses (a value written by hand, say) goes
-// through DecodeInto, which accepts and refuses exactly what it always
-// did. The data is not kept after the call.
-func DecodeStored(data []byte, obj Object) error {
-	if err := jsonv1.Unmarshal(data, obj); err != nil {
-		reset(obj)
-		return DecodeInto(data, obj)
-	}
-	return checkKindAndVersion(obj)
 }
 
 // reset sets the object obj points to back to its zero value.

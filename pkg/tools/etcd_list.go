@@ -8,10 +8,14 @@ import (
 	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
-// rawGetter is the part of go-etcd's client that returns etcd's answer
-// undecoded.
+// rawGetter and rawCreator are the parts of go-etcd's client that return
+// etcd's answer undecoded.
 type rawGetter interface {
 	RawGet(key string, sort, recursive bool) (*etcd.RawResponse, error)
+}
+
+type rawCreator interface {
+	RawCreate(key, value string, ttl uint64) (*etcd.RawResponse, error)
 }
 
 // getList sends the one recursive GET of key that a LIST makes, as
@@ -32,6 +36,25 @@ func getList(client EtcdClient, key string) (*etcd.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	return unmarshal(rr)
+}
+
+// create is client.Create(key, value, 0), its answer decoded as getList
+// decodes one: every pod POST decodes etcd's answer, which holds the pod.
+func create(client EtcdClient, key, value string) (*etcd.Response, error) {
+	raw, ok := client.(rawCreator)
+	if !ok {
+		return client.Create(key, value, 0)
+	}
+	rr, err := raw.RawCreate(key, value, 0)
+	if err != nil {
+		return nil, err
+	}
+	return unmarshal(rr)
+}
+
+// unmarshal is rr.Unmarshal() with the decoder of go-json-experiment.
+func unmarshal(rr *etcd.RawResponse) (*etcd.Response, error) {
 	if rr.StatusCode != http.StatusOK && rr.StatusCode != http.StatusCreated {
 		return rr.Unmarshal()
 	}

@@ -2,9 +2,10 @@ package tools
 
 import (
 	"reflect"
+	"sort"
 	"testing"
 
-	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/coreos/go-etcd/etcd"
 )
 
 // TestGetListAnswersAsGoEtcdsGet checks that the LIST's own decoding of
@@ -26,27 +27,31 @@ func TestGetListAnswersAsGoEtcdsGet(t *testing.T) {
 	for _, key := range []string{dir, dir + "-missing"} {
 		want, wantErr := client.Get(key, false, true)
 		got, gotErr := getList(client, key)
+		// etcd lists a directory in no particular order.
+		for _, r := range []*etcd.Response{want, got} {
+			if r != nil && r.Node != nil {
+				sort.Sort(r.Node.Nodes)
+			}
+		}
 		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotErr, wantErr) {
 			t.Errorf("%s: got %+v, %v; go-etcd's Get gives %+v, %v", key, got, gotErr, want, wantErr)
 		}
 	}
 }
 
-// TestDecodeStoredReadsWhatDecodeIntoReads decodes stored pods both ways.
-func TestDecodeStoredReadsWhatDecodeIntoReads(t *testing.T) {
-	pod := testPod("foo")
-	pod.DesiredState.Host = "machine<1>"
-	pod.CreationTimestamp.Time = pod.CreationTimestamp.Time.AddDate(2014, 9, 1)
-	data, err := encode(pod)
-	if err != nil {
-		t.Fatal(err)
+// TestCreateAnswersAsGoEtcdsCreate creates a key twice, once each way,
+// after a first create, and compares the answers and errors.
+func TestCreateAnswersAsGoEtcdsCreate(t *testing.T) {
+	client := NewEtcdClient([]string{etcdURL})
+	t.Cleanup(CloseIdleConnections)
+	key := uniqueKey("create")
+	got, err := create(client, key, `{"id":"<a>"}`)
+	if err != nil || got.Node == nil || got.Node.Key != key || got.Node.Value != `{"id":"<a>"}` || got.Node.ModifiedIndex == 0 || got.EtcdIndex == 0 {
+		t.Fatalf("create: %+v, %v", got, err)
 	}
-	for _, body := range []string{string(data), " " + string(data) + "\n", `{"id": "sloppy", }`, `id: yaml`} {
-		var want, got api.Pod
-		wantErr := api.DecodeInto([]byte(body), &want)
-		gotErr := api.DecodeStored([]byte(body), &got)
-		if !reflect.DeepEqual(got, want) || (gotErr == nil) != (wantErr == nil) {
-			t.Errorf("%q: DecodeStored gives %+v, %v; DecodeInto %+v, %v", body, got, gotErr, want, wantErr)
-		}
+	_, wantErr := client.Create(key, "again", 0)
+	_, gotErr := create(client, key, "again")
+	if !IsEtcdNodeExist(gotErr) || gotErr.Error() != wantErr.Error() {
+		t.Errorf("second create: %v; go-etcd's Create gives %v", gotErr, wantErr)
 	}
 }

@@ -109,7 +109,7 @@ func decodeNodes(nodes []*etcd.Node, items reflect.Value, elemType reflect.Type)
 		if !ok {
 			return fmt.Errorf("%v is not an API object", elemType)
 		}
-		if err := api.DecodeStored(stringBytes(nodes[i].Value), obj); err != nil {
+		if err := api.DecodeInto(stringBytes(nodes[i].Value), obj); err != nil {
 			return fmt.Errorf("cannot decode %s: %v", nodes[i].Key, err)
 		}
 		obj.GetTypeMeta().ResourceVersion = nodes[i].ModifiedIndex
@@ -187,7 +187,7 @@ func (h *EtcdHelper) bodyAndExtractObj(key string, objPtr api.Object, ignoreNotF
 		return "", 0, fmt.Errorf("key %q holds no value: %#v", key, response.Node)
 	}
 	body = response.Node.Value
-	if err := api.DecodeStored(stringBytes(body), objPtr); err != nil {
+	if err := api.DecodeInto(stringBytes(body), objPtr); err != nil {
 		return "", 0, fmt.Errorf("cannot decode %s: %v", key, err)
 	}
 	objPtr.GetTypeMeta().ResourceVersion = response.Node.ModifiedIndex
@@ -235,7 +235,7 @@ func (h *EtcdHelper) CreateObj(key string, obj api.Object) error {
 	if err != nil {
 		return err
 	}
-	response, err := h.Client.Create(key, string(data), 0)
+	response, err := create(h.Client, key, string(data))
 	if err != nil {
 		return err
 	}
