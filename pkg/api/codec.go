@@ -12,6 +12,7 @@ import (
 	"io"
 	"reflect"
 
+	jsonv1 "github.com/go-json-experiment/json/v1"
 	"sigs.k8s.io/yaml"
 	yamlv2 "sigs.k8s.io/yaml/goyaml.v2"
 )
@@ -70,6 +71,19 @@ func DecodeInto(data []byte, obj Object) error {
 	// The fast path: most bodies, and every stored object, are JSON, so try
 	// that first and go through YAML only when it is not.
 	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' {
+		// Ours: v0.4 decoded with encoding/json alone, which reads each
+		// input twice (once to check it is valid, once to decode it). A LIST
+		// decodes every stored object, 150 000 pods for a large cluster, and
+		// every POST decodes its body; go-json-experiment's decoder follows
+		// encoding/json's rules and reads the input once. Whatever it
+		// refuses goes the old way, from the same empty object, so errors,
+		// and what is accepted, stay as they were.
+		if fresh := reflect.ValueOf(obj).Elem().IsZero(); fresh {
+			if jsonv1.Unmarshal(trimmed, obj) == nil {
+				return checkKindAndVersion(obj)
+			}
+			reset(obj)
+		}
 		err := decodeJSONInto(trimmed, obj)
 		if _, syntax := err.(*json.SyntaxError); !syntax {
 			return err
@@ -86,6 +100,12 @@ func decodeJSONInto(data []byte, obj Object) error {
 	if err := json.Unmarshal(data, obj); err != nil {
 		return err
 	}
+	return checkKindAndVersion(obj)
+}
+
+// checkKindAndVersion refuses a decoded object whose kind or apiVersion is
+// not obj's, then clears both: they belong to the wire.
+func checkKindAndVersion(obj Object) error {
 	meta := obj.GetTypeMeta()
 	if meta.Kind != "" && meta.Kind != KindOf(obj) {
 		return fmt.Errorf("data of kind '%s', obj of type '%s'", meta.Kind, KindOf(obj))
@@ -184,4 +204,10 @@ func truncate(data []byte) []byte {
 		return append(append([]byte{}, data[:max]...), "..."...)
 	}
 	return data
+}
+
+// reset sets the object obj points to back to its zero value.
+func reset(obj Object) {
+	v := reflect.ValueOf(obj).Elem()
+	v.Set(reflect.Zero(v.Type()))
 }

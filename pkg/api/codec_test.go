@@ -1,8 +1,10 @@
 package api
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -170,6 +172,30 @@ func TestJSONThatIsNotJSONSaysWhereItBroke(t *testing.T) {
 		err := DecodeInto([]byte(tc.body), &Pod{})
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s: got %v\nwant %s...", name, err, tc.want)
+		}
+	}
+}
+
+// TestDecodeIntoDecodesAsEncodingJSON checks the single-pass decoder
+// against encoding/json's own on bodies that test its rules: unknown and
+// differently-cased names, nulls, escapes, type errors, and duplicates.
+func TestDecodeIntoDecodesAsEncodingJSON(t *testing.T) {
+	for _, body := range []string{
+		`{"id":"a","labels":{"x":"<&>\u2028"},"desiredState":{"manifest":{"containers":[{"name":"c","ports":[{"containerPort":80}]}]}}}`,
+		`{"ID":"upper","Labels":{"a":"b"},"unknown":[1,2,{"x":null}]}`,
+		`{"id":null,"labels":null,"creationTimestamp":"2014-10-01T00:00:00Z","resourceVersion":7}`,
+		`{"id":"a","id":"b"}`,
+		`{"id":1}`,
+		`{"id":"a","resourceVersion":-1}`,
+		`{"kind":"Pod","apiVersion":"v1beta1","id":"k"}`,
+		`{"kind":"Service","id":"k"}`,
+		`{"id":"\ud800 lone surrogate"}`,
+	} {
+		var want, got Pod
+		wantErr := decodeJSONInto([]byte(body), &want)
+		gotErr := DecodeInto([]byte(body), &got)
+		if !reflect.DeepEqual(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Errorf("%s: DecodeInto gives %+v, %v; encoding/json %+v, %v", body, got, gotErr, want, wantErr)
 		}
 	}
 }

@@ -109,7 +109,7 @@ func (h *RESTHandler) list(w http.ResponseWriter, req *http.Request, storage RES
 		return
 	}
 	setSelfLink(list, h.server.prefix+"/"+resource)
-	writeJSON(w, http.StatusOK, list)
+	writeList(w, list)
 }
 
 func (h *RESTHandler) get(w http.ResponseWriter, req *http.Request, storage RESTStorage, resource, id string) {

@@ -98,7 +98,7 @@ var Walk = []Stop{
 		Explain: "`CreateObj` encodes the object as JSON and asks etcd to create the key, which fails if it " +
 			"exists. etcd's index for the new node becomes the object's `resourceVersion`. etcd is a member " +
 			"embedded in the apiserver process here (`pkg/etcd`), speaking the v2 API 2014's client spoke.",
-		Both: []Ref{{Dir: "pkg/tools", Name: "EtcdHelper.CreateObj", Mark: []string{"encode(obj)", "h.Client.Create(key, string(data), 0)", "setVersionFrom(obj, response)"}}},
+		Both: []Ref{{Dir: "pkg/tools", Name: "EtcdHelper.CreateObj", Mark: []string{"encode(obj)", "create(h.Client, key, string(data))", "setVersionFrom(obj, response)"}}},
 	},
 	{
 		ID: "etcd-watch", Part: "2 · the watch carries it to the manager",
