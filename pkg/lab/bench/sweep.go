@@ -256,6 +256,11 @@ func sweepSection(d *document, sum *Summary, chart *Chart) {
 		items = append(items, fmt.Sprintf("%s: breaking point %s.", v, breakingPoint(sum, v)))
 	}
 	d.list(items...)
+	if m := sum.Machine.FileLimit; m > 0 {
+		d.p(fmt.Sprintf("Each of the cluster's processes could hold %s open files here. The 2014 manager opens one connection per pod it "+
+			"creates, all at once, and the apiserver accepts each, so at more pods than that its runs can fail for file descriptors; "+
+			"a failed run says so when its logs show it.", formatNumber(float64(m))))
+	}
 	if len(sum.Skipped) > 0 {
 		var skipped []string
 		for _, s := range sum.Skipped {

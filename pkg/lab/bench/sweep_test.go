@@ -93,6 +93,9 @@ func TestASweepStopsRunningADesignsLargerSizesOnceItsIdleApiserverNeedsMoreThanT
 		t.Errorf("skipped %v, want legacy's idle at 3 000, 10 000, 30 000 and 100 000", skipped)
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	if sum.Machine.FileLimit > 0 && !strings.Contains(string(md), "could hold "+formatNumber(float64(sum.Machine.FileLimit))+" open files") {
+		t.Errorf("the report does not give the open-file limit")
+	}
 	if !strings.Contains(string(md), "idle M=10,k=10000, legacy: not run: broke at 1000") {
 		t.Errorf("the report does not name the runs left out:\n%s", md)
 	}
