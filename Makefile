@@ -4,7 +4,8 @@
 #   make run     a whole cluster on loopback with the guestbook (DESIGN=modern for today's manager,
 #                RUN_FLAGS='-port=8081' for local-up's flags)
 #   make test    vet and tests, for both builds (once where the tag changes nothing)
-#   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: about 2 minutes)
+#   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: about 2 minutes;
+#                PUBLISH=examples/bench copies its RESULTS.md into the tree)
 #   make history what each change from 2014 to today bought, one at a time (BENCH_FLAGS=-quick)
 #   make docs    the annotated source, as static HTML, into _output/docs
 #   make demo    talk mode: SCENARIO=<name> on both designs side by side, with a live page
@@ -49,9 +50,13 @@ endif
 # The report lands in _output/bench/<time>/, and _output/bench/latest
 # points at it. BENCH_FLAGS go to rcbench bench: -quick, -large, -sweep, -runs=N,
 # -scenarios=a,b, -variants=a,b, -png (rcbench bench -h lists them all).
+# PUBLISH=examples/bench also copies the run's RESULTS.md and its chart
+# there; without it make bench leaves the tree as it was.
 BENCH_FLAGS ?=
+PUBLISH     ?=
+BENCH_COMMIT ?= $(shell git describe --always --dirty 2>/dev/null)
 bench: build
-	$(BIN)/rcbench bench -bin=$(BIN) -out=_output/bench $(BENCH_FLAGS)
+	$(BIN)/rcbench bench -bin=$(BIN) -out=_output/bench -commit='$(BENCH_COMMIT)' $(if $(PUBLISH),-publish=$(PUBLISH)) $(BENCH_FLAGS)
 
 # Every change of pkg/history measured with and without it, and a
 # timeline removing them newest first; the report lands in

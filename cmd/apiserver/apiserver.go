@@ -1,15 +1,11 @@
 // Command apiserver serves the 2014 v1beta1 API over etcd: embedded by
-// default, or the external members named by -etcd_servers.
+// default, or the external members named by -etcd_servers. Follows
+// kubernetes/kubernetes cmd/apiserver/apiserver.go as of v0.4 (October 2014).
 //
-// Follows kubernetes/kubernetes cmd/apiserver/apiserver.go as of v0.4
-// (October 2014), which stopped at start-up unless exactly one of
-// -etcd_servers and -etcd_config was given, and registered the minions
-// listed in -machines (an empty list was only logged).
-//
-// Ours: etcd is embedded unless -etcd_servers is given, so one command
-// starts a working apiserver, and there is no -etcd_config; minions
-// register themselves instead of coming from -machines; the fault flags and
-// /admin/faults are this project's.
+// Ours: etcd is embedded unless -etcd_servers is given (v0.4 stopped unless
+// exactly one of -etcd_servers and -etcd_config was), so one command starts
+// a working apiserver; minions register themselves instead of coming from
+// -machines; the fault flags and /admin/faults are this project's.
 package main
 
 import (

@@ -35,6 +35,8 @@ func benchCommand(args []string) int {
 	bin := fs.String("bin", "_output/bin", "Directory of the binaries (make build).")
 	png := fs.Bool("png", false, "Also render every chart as PNG.")
 	seed := fs.Int64("seed", bench.DefaultSeed, "Seed of the hollow nodes' random choices, the same in every run.")
+	commit := fs.String("commit", "", "The commit the binaries were built from, for the results page (make bench: git describe; default: rcbench's build information).")
+	publish := fs.String("publish", "", "Also copy "+bench.ResultsFile+" and the chart it draws into this directory (e.g. examples/bench), unless the run is interrupted.")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -62,6 +64,8 @@ func benchCommand(args []string) int {
 		BinDir:    binDir,
 		PNG:       *png,
 		Seed:      *seed,
+		Commit:    *commit,
+		Publish:   *publish,
 	}
 
 	ctx, cancel := interruptible()
@@ -87,7 +91,7 @@ func benchCommand(args []string) int {
 			fmt.Fprintf(os.Stderr, "     why not: %s\n", f.Why)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "\nreport: %s\n        %s\n", filepath.Join(dir, "report.html"), filepath.Join(dir, "report.md"))
+	fmt.Fprintf(os.Stderr, "\nreport: %s\n        %s\n        %s\n", filepath.Join(dir, "report.html"), filepath.Join(dir, "report.md"), filepath.Join(dir, bench.ResultsFile))
 	if sum.Interrupted {
 		return 130
 	}

@@ -6,19 +6,12 @@ import (
 )
 
 // DefaultServerTimeout is the ReadTimeout and the WriteTimeout v0.4's
-// apiserver set on its http.Server (cmd/apiserver/apiserver.go).
-//
-// Every request, watches included, lives on a connection whose deadlines
-// pass this long after the request began, so a watch stream ended after at
-// most five minutes. The 2014 manager then waited out its period and
-// watched again from the last resourceVersion it had seen; if more than
-// etcd's 1 000 events had happened since, that watch failed (etcd-io/etcd#925)
-// until the manager learned to start over from "" (kubernetes/kubernetes
-// 874859f6d, February 2015). Modern: a watch ends after the timeoutSeconds
-// its client asks for (client-go's reflectors ask for 5 to 10 minutes, at
-// random, so that re-watches spread out), or without one after a random
-// time between kube-apiserver's --min-request-timeout (30 min) and twice
-// that.
+// apiserver set on its http.Server (cmd/apiserver/apiserver.go), so a
+// watch stream ended after at most five minutes; the README's "Watches end
+// after five minutes" tells what that cost the 2014 manager. Modern: a
+// watch ends after the timeoutSeconds its client asks for (client-go: 5 to
+// 10 minutes, at random), or else between --min-request-timeout (30 min)
+// and twice that.
 const DefaultServerTimeout = 5 * time.Minute
 
 // NewHTTPServer returns the http.Server that serves handler, with timeout as

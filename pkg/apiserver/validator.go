@@ -1,20 +1,14 @@
 package apiserver
 
 // Follows kubernetes/kubernetes pkg/apiserver/validator.go as of v0.4
-// (October 2014): <prefix>/validate asks each component of the cluster for
-// its /healthz and answers with one status per component.
+// (October 2014): <prefix>/validate asks the controller-manager and the
+// scheduler for their /healthz and answers one status for each.
 //
-// Ours: the components are answered sorted by name (v0.4 walked a Go map,
-// so their order changed from request to request); each check gives up
-// after ValidateTimeout and reads at most 64 KiB of the answer (v0.4's
-// client had no timeout, so one hung component hung /validate); the answer
-// says it is JSON; and v0.4's debug log line of every answer is left out.
-// v0.4 checked the controller-manager and the scheduler only; etcd and the
-// minions joined the list after v0.4 (kubernetes/kubernetes commit
-// d7dc20fd6, 2014-11-02) and are not checked here. There is no scheduler
-// in this port (the hollow nodes bind pods and serve no health port at
-// 10251), so the scheduler's entry reports "unknown" with the refused
-// connection, as a 2014 master without a scheduler did.
+// Ours: the answers are sorted by name (v0.4 walked a map); each check
+// gives up after ValidateTimeout and reads at most 64 KiB (v0.4's client
+// had no timeout, so one hung component hung /validate); the answer says it
+// is JSON; v0.4's debug log of every answer is left out. With no scheduler
+// here, its entry reports "unknown" with the refused connection.
 
 import (
 	"encoding/json"

@@ -163,17 +163,12 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 }
 
 // serverTimeout returns a channel that fires when the ReadTimeout of the
-// http.Server serving req has passed, and a function that stops its timer.
-// Without a ReadTimeout the channel never fires.
+// http.Server serving req has passed, and a function that stops its timer;
+// without a ReadTimeout the channel never fires.
 //
-// In v0.4, built with Go 1.2 and 1.3, the stream ended there by itself:
-// the watch handler waited on CloseNotify, whose background read of the
-// connection kept the request's read deadline, so when ReadTimeout passed
-// the read failed and the client counted as gone, events or no events.
-//
-// Ours: today's net/http clears that deadline for its background read, so
-// an idle stream would outlive ReadTimeout; the handler keeps the time
-// itself, from when it starts, which is a moment after the deadline began.
+// Ours: in v0.4 (Go 1.2, 1.3) the stream ended there by itself, since
+// CloseNotify's background read kept the read deadline; today's net/http
+// clears it, so the handler keeps the time itself, from when it starts.
 func serverTimeout(req *http.Request) (<-chan time.Time, func()) {
 	srv, _ := req.Context().Value(http.ServerContextKey).(*http.Server)
 	if srv == nil || srv.ReadTimeout <= 0 {

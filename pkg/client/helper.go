@@ -135,7 +135,7 @@ func RESTClientFor(c *Config) (*RESTClient, error) {
 	client.Client = &http.Client{Transport: transport}
 
 	// Ours: 2014's clients sent as fast as their goroutines could; the QPS
-	// limiter arrived in 2015 (kubernetes/kubernetes#6203). Zero keeps the
+	// limiter arrived in 2015 (history: qps). Zero keeps the
 	// 2014 behaviour; the modern build passes its QPS and burst flags here.
 	if c.QPS > 0 {
 		burst := c.Burst

@@ -130,8 +130,8 @@ func (s ActivePodsWithRanks) Swap(i, j int) {
 // run in order and the first that tells the two apart decides. The 2015
 // manager had only the first three; the deletion cost came with 1.21, and
 // comparing times on a log2 scale, with the UID breaking ties so that
-// equally old pods are chosen at random, with kubernetes/kubernetes#99212
-// (KEP-2185, GA in 1.31).
+// equally old pods are chosen at random, in 2021 (KEP-2185, GA in 1.31;
+// history: ranked-deletion).
 func (s ActivePodsWithRanks) Less(i, j int) bool {
 	pi, pj := s.Pods[i], s.Pods[j]
 	// 1. Unscheduled before scheduled.

@@ -6,14 +6,10 @@ package controller
 // v1.3x (ControllerExpectations, UIDTrackingControllerExpectations),
 // applied to ReplicationControllers as pkg/controller/replication does.
 //
-// Expectations are the manager's memory of what it asked for. A sync that
-// creates 500 pods returns long before the informer has seen them; without
-// a record, the next sync would count too few pods and create them again.
-// They came with the informer rewrite (kubernetes/kubernetes#6866, April
-// 2015); the time-to-live is the safety net for a watch event that never
-// arrives. 2014: replication_controller.go keeps no such record — it lists
-// pods from the apiserver on every sync instead, which is slow but never
-// stale.
+// Expectations are the manager's memory of what it asked for: a sync that
+// creates 500 pods returns before the informer has seen them, and without
+// a record the next sync would create them again. The time-to-live covers
+// a watch event that never arrives (history: expectations).
 
 import (
 	"fmt"
@@ -192,8 +188,8 @@ func uidSetKeyFunc(obj interface{}) (string, error) {
 // UIDTrackingControllerExpectations tracks deletes by pod, not by count, so
 // that a pod seen twice on its way out counts once. Graceful deletion made
 // that happen (a pod is first updated with a deletion timestamp, then
-// deleted), and counting both ran controllers short (#22143); this type
-// fixed it in March 2016 (kubernetes/kubernetes#22579). The "UIDs" are pod
+// deleted), and counting both ran controllers short; this type fixed it
+// in March 2016 (history: expectations). The "UIDs" are pod
 // keys ("namespace/name"). Creates stay a bare count.
 type UIDTrackingControllerExpectations struct {
 	*ControllerExpectations

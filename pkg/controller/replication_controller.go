@@ -51,7 +51,7 @@ func NewReplicationManager(kubeClient client.Interface) *ReplicationManager {
 // 2014: there is no stop channel and nothing to wait for before acting — the
 // manager keeps no cache, so it is ready the moment it starts. Modern: Run
 // waits for its informers' caches to fill (WaitForCacheSync) before any
-// worker runs, the fix for kubernetes/kubernetes#10030.
+// worker runs (history: wait-for-caches).
 func (rm *ReplicationManager) Run(period time.Duration) {
 	// time.Tick holds at most one pending tick: if a synchronize pass takes
 	// longer than the period, the missed ticks collapse into one rather
@@ -97,7 +97,7 @@ func (rm *ReplicationManager) watchControllers(resourceVersion *uint64) {
 	// Modern: watch and tick are gone. Shared informers (client-go
 	// tools/cache) keep a local copy of every controller and pod and feed
 	// keys into a rate-limited workqueue served by several workers
-	// (kubernetes/kubernetes#6866, April 2015).
+	// (history: pod-informer).
 	for {
 		select {
 		case <-rm.syncTime:
@@ -141,8 +141,8 @@ func (rm *ReplicationManager) syncReplicationController(controllerSpec api.Repli
 	// Every sync lists the controller's pods from the apiserver, which in
 	// turn reads every pod out of etcd, decodes it and only then applies the
 	// selector: the cost grows with all pods in the cluster, not with this
-	// controller's (kubernetes/kubernetes#6514: 1 500 replicas saturated a
-	// 4-core master). Modern: a pod lister reads the informer's cache and
+	// controller's: 1 500 replicas saturated a 4-core master (history:
+	// pod-informer). Modern: a pod lister reads the informer's cache and
 	// the sync sends no request at all.
 	s := labels.Set(controllerSpec.DesiredState.ReplicaSelector).AsSelector()
 	ctx := api.WithNamespace(api.NewContext(), controllerSpec.Namespace)
@@ -153,9 +153,9 @@ func (rm *ReplicationManager) syncReplicationController(controllerSpec api.Repli
 	}
 	// Ownership is the selector and nothing else: any pod whose labels match
 	// is counted, whoever made it, so two controllers with overlapping
-	// selectors count each other's pods and fight
-	// (kubernetes/kubernetes#11981). Modern: ControllerRef — a pod belongs to
-	// the one controller named in its ownerReferences (2016).
+	// selectors count each other's pods and fight. Modern: ControllerRef — a
+	// pod belongs to the one controller named in its ownerReferences (2016;
+	// history: controller-ref).
 	filteredList := filterActivePods(podList.Items)
 	diff := len(filteredList) - controllerSpec.DesiredState.Replicas
 	if diff < 0 {
@@ -182,8 +182,8 @@ func (rm *ReplicationManager) syncReplicationController(controllerSpec api.Repli
 		// Running pod goes as readily as one still Waiting for a host.
 		// Modern: getPodsToDelete ranks candidates so that unscheduled,
 		// pending and not-ready pods go first (2015), spreading survivors
-		// across nodes and, since #99212, choosing among equally old pods at
-		// random.
+		// across nodes and, since 2021, choosing among equally old pods at
+		// random (history: ranked-deletion).
 		glog.V(2).Infof("Too many replicas, deleting %d\n", diff)
 		wait := sync.WaitGroup{}
 		wait.Add(diff)
@@ -198,7 +198,7 @@ func (rm *ReplicationManager) syncReplicationController(controllerSpec api.Repli
 	// Failed creates and deletes were only logged: the sync reports success
 	// and the next tick, ten seconds on, sends the same requests again, for
 	// ever. Modern: a failed sync goes back on the workqueue with a
-	// per-controller exponential backoff (#24052, #30626).
+	// per-controller exponential backoff (history: rate-limited-requeue).
 	return nil
 }
 
@@ -209,9 +209,9 @@ func (rm *ReplicationManager) synchronize() {
 	// watched, so a deleted pod is replaced up to a period later. The pass
 	// also costs one LIST of all controllers plus one LIST of pods per
 	// controller every period even when nothing changes — 6 × (1 + #RC)
-	// LISTs a minute at 10 s (kubernetes/kubernetes#6562). v0.4 carried a
-	// TODO to remove it once the watch tracked resource versions; it went
-	// with the informer rewrite (#6866).
+	// LISTs a minute at 10 s. v0.4 carried a TODO to remove it once the
+	// watch tracked resource versions; it went with the informer rewrite
+	// (history: pod-informer).
 	var controllerSpecs []api.ReplicationController
 	ctx := api.NewContext()
 	list, err := rm.kubeClient.ListReplicationControllers(ctx, labels.Everything())

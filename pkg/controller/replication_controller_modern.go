@@ -4,16 +4,11 @@ package controller
 
 // Follows kubernetes/kubernetes pkg/controller/replicaset/replica_set.go as
 // of v1.3x, applied to ReplicationControllers as pkg/controller/replication
-// does (there the RC manager is the ReplicaSet controller behind an
-// adapter, kubernetes/kubernetes#49429). Names and control flow are
-// upstream's; the code and the commentary are this project's. 2014: the
-// v0.4 manager is in replication_controller.go (the default build).
-//
-// The two builds export different entry points, each as thin as its era's
-// main needed: v0.4's NewReplicationManager(kubeClient) + Run(period)
-// there, upstream's NewReplicationManager(podInformer, rcInformer,
-// kubeClient, burstReplicas) + Run(ctx, workers) here. Each build's
-// cmd/controller-manager/run*.go calls its own pair.
+// does (the ReplicaSet controller behind an adapter, #49429). Names and
+// control flow are upstream's; code and commentary this project's. The
+// v0.4 manager is replication_controller.go, the default build; each
+// build's cmd/controller-manager/run*.go calls its own era's
+// NewReplicationManager and Run.
 
 import (
 	"context"
@@ -239,7 +234,7 @@ func (rm *ReplicationManager) processNextWorkItem(ctx context.Context) bool {
 //
 // 2014: every sync listed the controller's pods from the apiserver (and
 // every 10 s, every controller's), so an idle cluster cost 6·(1+#RC) LISTs
-// a minute (kubernetes/kubernetes#6562). Here an idle cluster costs none.
+// a minute (history: pod-informer). Here an idle cluster costs none.
 func (rm *ReplicationManager) syncReplicationController(ctx context.Context, key string) error {
 	startTime := time.Now()
 	defer func() {
@@ -263,8 +258,8 @@ func (rm *ReplicationManager) syncReplicationController(ctx context.Context, key
 
 	// Read the expectations before the pods: a pod arriving in between
 	// then lowers expectations already read as unmet, and this sync
-	// waits, rather than counting the pod as missing
-	// (kubernetes/kubernetes#8138).
+	// waits, rather than counting the pod as missing (history:
+	// expectations).
 	rcNeedsSync := rm.Without.Expectations || rm.expectations.SatisfiedExpectations(key)
 	selector := labels.Set(rc.Spec.Selector).AsSelectorPreValidated()
 	if selector.Empty() {

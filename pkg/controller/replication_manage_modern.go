@@ -78,7 +78,7 @@ func (rm *ReplicationManager) manageReplicas(ctx context.Context, filteredPods [
 			podsToDelete = getPodsToDelete(filteredPods, relatedPods, diff)
 		}
 		// Expect these pods by key, so a pod seen twice on its way out
-		// counts once (kubernetes/kubernetes#22579).
+		// counts once (history: expectations).
 		rm.expectations.ExpectDeletions(rcKey, getPodKeys(podsToDelete))
 
 		// Deletes are not slow-started: a delete is cheap and rarely

@@ -1,23 +1,16 @@
 package kubecfg
 
-// Follows what kubecfg printed for -yaml and after resize, stop and run in
-// v0.4 (October 2014): gopkg.in/v1/yaml's Marshal of the decoded object
-// itself. That printed the keys of each object in the order of its struct's
-// fields (not sorted, as a detour through JSON would), the internal
-// object's header (resourceVersion a string, so quoted: "7"; uid after
-// namespace; no kind or apiVersion once decoded), and followed yaml v1's
-// rules: omitempty never drops a struct, an unset slice is [] and an unset
-// map {}, a zero time is the quoted string "null", and the deprecated
-// v1beta1 fields (a mount's path and mountType, an env entry's key, a
-// minion list's minions) do not appear, since the internal objects had
-// none.
+// Follows what v0.4's kubecfg printed for -yaml and after resize, stop and
+// run: gopkg.in/v1/yaml's Marshal of the decoded internal object. Keys come
+// in the order of the struct's fields, not sorted; the header is the
+// internal one (resourceVersion a quoted string, no kind or apiVersion);
+// omitempty never drops a struct, an unset slice is [] and a map {}, a zero
+// time is "null"; deprecated v1beta1 fields do not appear.
 //
-// Ours: the YAML is written by yaml v2 (go-yaml's libyaml emitter, as v1
-// used) from a value tree built here by reflection, not by yaml v1 from
-// yaml struct tags. Two rare cases come out otherwise: a string holding a
-// newline is written as a literal block, and one that reads as a base-60
-// number ("1:20") is quoted; yaml v1 chose a quoted style for the first and
-// wrote the second plain.
+// Ours: yaml v2 writes a value tree built here by reflection. Two rare
+// cases differ: a string holding a newline is a literal block, and one that
+// reads as base-60 ("1:20") is quoted; yaml v1 quoted the first and wrote
+// the second plain.
 
 import (
 	"reflect"

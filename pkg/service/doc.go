@@ -6,5 +6,5 @@
 // which the controller-manager ran every 10 s under util.Forever: a LIST of
 // all services, then a LIST of pods, a GET and maybe a write per service.
 // Built with -tags modern it is an informer-driven controller with a
-// workqueue of service keys instead (kubernetes/kubernetes#6943).
+// workqueue of service keys instead (history: endpoints-informer).
 package service

@@ -22,7 +22,7 @@ var supportedProtocols = map[string]bool{"TCP": true, "UDP": true}
 // MaxReplicas bounds desiredState.replicas.
 //
 // Ours: 2014 accepted any non-negative count, and a huge one made the
-// manager try to create that many pods at once (kubernetes/kubernetes#33041).
+// manager try to create that many pods at once (history: burst-cap).
 const MaxReplicas = 100000
 
 func validateVolumes(volumes []api.Volume) (map[string]bool, errs.ErrorList) {

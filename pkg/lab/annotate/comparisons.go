@@ -12,7 +12,9 @@ type Row struct {
 	// "Then ⟷ Now".
 	Then, Now string
 	// Explain is one paragraph, in the pages' prose markup (backticks,
-	// #NNNN references).
+	// #NNNN references). It cites pkg/history as "(history: <name>)"
+	// rather than retelling a change's PRs, which the row's History
+	// links show.
 	Explain string
 	// Legacy and Modern name each side's code. Mark the lines the row is
 	// about: a long excerpt is then cut down to them (see Ref.Mark).
@@ -52,10 +54,9 @@ var Comparisons = []Comparison{
 				Explain: "In 2014 the manager opens one watch on all replication controllers and nothing else. " +
 					"When the stream ends, `util.Forever` opens another one a period later, from the last " +
 					"resourceVersion seen; pods are never watched, so a dead pod is only noticed by the next " +
-					"tick. Today shared informers (the controller framework of kubernetes/kubernetes#5270) list " +
-					"and watch both controllers and pods, keep a local cache of each, and turn every event into " +
-					"the key of the controller it concerns. The RC manager moved onto watches of pods and " +
-					"controllers in #6866 (April 2015).",
+					"tick. Today shared informers list and watch both controllers and pods, keep a local cache " +
+					"of each, and turn every event into the key of the controller it concerns; the RC manager " +
+					"moved onto them in April 2015 (history: pod-informer).",
 				Legacy: []Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.Run", Mark: []string{"util.Forever("}},
 					{Dir: "pkg/controller", Name: "ReplicationManager.watchControllers", Mark: []string{"WatchReplicationControllers(", "case event, open := <-watching.ResultChan():", "rm.syncHandler(*rc)"}},
@@ -70,11 +71,12 @@ var Comparisons = []Comparison{
 				History: []string{"rate-limited-requeue", "wait-for-caches"},
 				Explain: "Every 10 s `synchronize` LISTs every controller and syncs each in its own goroutine, " +
 					"whether or not anything changed: 6 × (1 + #RC) LISTs a minute on an idle cluster " +
-					"(#6562). A failed create waits for the next tick. Today nothing ticks: keys wait in a " +
+					"(history: pod-informer). A failed create waits for the next tick. Today nothing ticks: keys wait in a " +
 					"rate-limited workqueue that folds duplicate keys into one and never hands a key to two " +
 					"workers at once, and a failed sync comes back with a per-key exponential backoff. The " +
-					"workqueue came with the endpoints rewrite (#6943), the rate limiter in #24052, and the RC " +
-					"manager adopted it after controllers hot-looped on API rejections (#30626).",
+					"workqueue came with the endpoints rewrite (history: endpoints-informer); its rate limiter, " +
+					"and the RC manager's use of it after controllers hot-looped on API rejections, came in 2016 " +
+					"(history: rate-limited-requeue).",
 				Legacy: []Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.synchronize", Mark: []string{"ListReplicationControllers(", "go func(ix int) {"}},
 				},
@@ -89,9 +91,9 @@ var Comparisons = []Comparison{
 				Explain: "Each 2014 sync asks the apiserver for the controller's pods, and the apiserver reads " +
 					"every pod out of etcd before applying the selector, so a sync costs in proportion to all " +
 					"pods in the cluster. At 1 500 replicas on 50 nodes each LIST took seconds and saturated a " +
-					"4-core master (#6514). Today the sync reads the informer's cache through a lister and sends " +
-					"no request; in exchange it must not act before the cache is full, which is why `Run` waits " +
-					"for the caches to sync (#10147, after the restart overshoot of #10030).",
+					"4-core master (history: pod-informer). Today the sync reads the informer's cache through a " +
+					"lister and sends no request; in exchange it must not act before the cache is full, which is " +
+					"why `Run` waits for the caches to sync (history: wait-for-caches).",
 				Legacy: []Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "ListPods", Mark: []string{"rm.kubeClient.ListPods(ctx, s)"}},
 				},
@@ -121,11 +123,11 @@ var Comparisons = []Comparison{
 				History: []string{"expectations"},
 				Explain: "Nothing in 2014 remembers which creates are still in flight: a sync that runs before new " +
 					"pods show up in a LIST creates them again. A cache makes this worse, since it always lags " +
-					"the writes, so the 2015 rewrite added expectations (#6866): before acting, a sync records " +
+					"the writes, so the 2015 rewrite added expectations: before acting, a sync records " +
 					"how many creates or deletes it expects to observe, and later syncs do nothing until the " +
 					"informer has seen them or 5 minutes pass. They must be checked before the pods are " +
-					"counted (#8138), and deletions are tracked per pod so a graceful delete is counted once " +
-					"(#22579).",
+					"counted, and deletions are tracked per pod so a graceful delete is counted once " +
+					"(history: expectations).",
 				Legacy: []Ref{
 					{Dir: "pkg/controller", Name: "RealPodControl.createReplica", Mark: []string{"r.kubeClient.CreatePod(ctx, pod)"}},
 				},
@@ -140,10 +142,10 @@ var Comparisons = []Comparison{
 				History: []string{"controller-ref"},
 				Explain: "In 2014 a pod belongs to every controller whose selector matches its labels, so two " +
 					"controllers with overlapping selectors count each other's pods and fight over the total " +
-					"(#11981). Today each pod names at most one owner in its `ownerReferences`: a sync claims " +
-					"the pods that point at it and still match, adopts matching orphans, and releases pods " +
-					"that no longer match. The RC manager began setting ControllerRef in #27600 (2016), and " +
-					"the claim/adopt/release logic became shared code in #41361 (2017).",
+					"(history: controller-ref). Today each pod names at most one owner in its `ownerReferences`: " +
+					"a sync claims the pods that point at it and still match, adopts matching orphans, and " +
+					"releases pods that no longer match. The RC manager began setting ControllerRef in 2016, and " +
+					"the claim/adopt/release logic became shared code in 2017.",
 				Legacy: []Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "filterActivePods(", Mark: []string{"filterActivePods(podList.Items)"}},
 					{Dir: "pkg/controller", Name: "filterActivePods"},
@@ -160,7 +162,7 @@ var Comparisons = []Comparison{
 					"pod goes as readily as one still waiting for a host. By mid-2015 the manager sorted " +
 					"candidates so that unscheduled, pending and not-ready pods go first; today " +
 					"`getPodsToDelete` also prefers pods on nodes crowded with their siblings and, since " +
-					"#99212 (GA in #125459), picks among similarly old pods at random.",
+					"2021, picks among similarly old pods at random (history: ranked-deletion).",
 				Legacy: []Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "deletePod", Mark: []string{"rm.podControl.deletePod(ctx, filteredList[ix].ID)"}},
 				},
@@ -191,8 +193,8 @@ var Comparisons = []Comparison{
 				Explain: "In 2014 the controller-manager starts its loops under `util.Forever` and runs them " +
 					"for the life of the process; two controller-managers both act, and both create the same " +
 					"missing pods. High availability meant a `podmaster` sidecar holding an etcd lease until " +
-					"`--leader-elect` arrived in Kubernetes 1.2 (#19621), built on the client library of " +
-					"#16830. Today only the holder of a lease, stored through the apiserver, runs the loops.",
+					"`--leader-elect` arrived in Kubernetes 1.2 (history: leader-election). Today only the " +
+					"holder of a lease, stored through the apiserver, runs the loops.",
 				Legacy: []Ref{
 					{Dir: "cmd/controller-manager", Name: "run", Mark: []string{"util.Forever(", "controllerManager.Run(*syncPeriod)"}},
 					{Dir: "pkg/util", Name: "Forever"},
@@ -218,7 +220,7 @@ var Comparisons = []Comparison{
 				Explain: "Every 10 s the 2014 controller LISTs all services, then LISTs the pods of each one and " +
 					"GETs its endpoints: 1 + 2·S requests per pass for S services even when nothing changed, " +
 					"and each pod LIST reads every pod on the server. In the 2015 density tests these LISTs " +
-					"were over 60 % of the apiserver's CPU (#6518). The rewrite in #6943 put services and pods " +
+					"were over 60 % of the apiserver's CPU; the rewrite (history: endpoints-informer) put services and pods " +
 					"in local caches and the keys of services whose pods changed in a workqueue — the first " +
 					"use of `pkg/util/workqueue`, so a big service cannot starve the small ones.",
 				Legacy: []Ref{

@@ -119,16 +119,35 @@ func synthetic(name, variant string, sz scenario.Size, run int) *scenario.Outcom
 	results := []scenario.Result{
 		{Name: "time_to_running", Unit: "s", Value: ramp, LowerIsBetter: true},
 		{Name: "extra_pods", Unit: "pods", Value: extra, LowerIsBetter: true},
-		{Name: "peak_goroutines", Unit: "goroutines", Value: goroutinePeak, LowerIsBetter: true},
+		{Name: "peak_goroutines", Process: sampler.ProcessManager, Unit: "goroutines", Value: goroutinePeak, LowerIsBetter: true},
+	}
+	if name == "scale-up" {
+		sockets, writes := n+4, 0.0
+		if variant != "legacy" {
+			sockets, writes = math.Min(64, n/4)+4, n/8*jitter
+		}
+		results = append(results,
+			scenario.Result{Name: "peak_sockets", Process: sampler.ProcessManager, Unit: "sockets", Value: sockets, LowerIsBetter: true},
+			scenario.Result{Name: "peak_rss", Process: sampler.ProcessManager, Unit: "MiB", Value: 30 + n/20, LowerIsBetter: true},
+			scenario.Result{Name: "status_writes", Process: sampler.ProcessManager, Unit: "requests", Value: writes, LowerIsBetter: true},
+			scenario.Result{Name: "apiserver_cpu", Process: sampler.ProcessAPIServer, Unit: "CPU s", Value: (1 + writes/50) * jitter, LowerIsBetter: true})
 	}
 	if name == "idle" {
 		perMin := map[string]float64{"legacy": 72, "modern": 0, "modern-unthrottled": 0}[variant]
 		if variant == "modern" && run == 1 {
 			perMin = 1
 		}
+		election := 0.0
+		if variant != "legacy" {
+			election = 30
+		}
 		results = []scenario.Result{
-			{Name: "requests_per_min", Unit: "req/min", Value: perMin * jitter, LowerIsBetter: true},
-			{Name: "lists_per_min", Unit: "req/min", Value: perMin * jitter, LowerIsBetter: true},
+			{Name: "requests_per_min", Process: sampler.ProcessManager, Unit: "req/min", Value: perMin * jitter, LowerIsBetter: true},
+			{Name: "lists_per_min", Process: sampler.ProcessManager, Unit: "req/min", Value: perMin * jitter, LowerIsBetter: true},
+			{Name: "sync_requests_per_min", Process: sampler.ProcessManager, Unit: "req/min", Value: perMin * jitter, LowerIsBetter: true},
+			{Name: "status_writes_per_min", Process: sampler.ProcessManager, Unit: "req/min", LowerIsBetter: true},
+			{Name: "election_requests_per_min", Process: sampler.ProcessManager, Unit: "req/min", Value: election, LowerIsBetter: true},
+			{Name: "events_per_min", Process: sampler.ProcessManager, Unit: "req/min", LowerIsBetter: true},
 		}
 	}
 	return &scenario.Outcome{

@@ -200,8 +200,8 @@ func idleFinding(sum *Summary) (Finding, bool) {
 	want := manager + ticks
 	f := Finding{Topic: "requests per minute while idle",
 		Expect: fmt.Sprintf("every request of the controller-manager process counts. Legacy: every %.0f s a LIST of controllers and a LIST of pods "+
-			"per controller, 6·(1+M) = %.0f a minute for M = %d (kubernetes/kubernetes#6562), plus the endpoints controller's LIST of "+
-			"services, %.0f a minute: %.0f a minute, and no leader election. Modern: its controllers about 0 (#6518, informers), but its "+
+			"per controller, 6·(1+M) = %.0f a minute for M = %d (history: pod-informer), plus the endpoints controller's LIST of "+
+			"services, %.0f a minute: %.0f a minute, and no leader election. Modern: its controllers about 0 (history: pod-informer, endpoints-informer), but its "+
 			"leader election renews the lease every 2 s, about 30 requests a minute.", sz.PeriodSeconds, manager, sz.Controllers, ticks, want)}
 	var parts []string
 	var c checks
@@ -247,8 +247,9 @@ func idleFinding(sum *Summary) (Finding, bool) {
 func extraPodsFinding(sum *Summary) (Finding, bool) {
 	f := Finding{Topic: "extra pods",
 		Expect: "two-managers: both 2014 managers create the same deficit, up to N extra pods, then fight over the surplus " +
-			"(no leader election before kubernetes/kubernetes#19621); the modern pair elects a leader: 0 extra. " +
-			"restart: the 2014 manager has no cache to be stale, 0 extra; the modern one waits for its caches (#10147): 0 extra."}
+			"(history: leader-election); the modern pair elects a leader: 0 extra. " +
+			"restart: the 2014 manager has no cache to be stale, 0 extra; the modern one waits for its caches (history: wait-for-caches): 0 extra, " +
+			"though its new process, under a new identity, first waits out the killed leader's lease (15 s)."}
 	var parts []string
 	var c checks
 	for _, name := range []string{"two-managers", "restart"} {
@@ -288,8 +289,29 @@ func extraPodsFinding(sum *Summary) (Finding, bool) {
 func spreadFinding(sum *Summary) Finding {
 	f := Finding{Topic: "spread over runs",
 		Expect: fmt.Sprintf("every figure within %.0f %% (max−min)/median over its runs, given a fresh cluster per run, a fixed hollow-node seed and alternating variants.", NoisySpread*100)}
-	var noisy []string
-	total := 0
+	noisy, total := noisyFigures(sum)
+	if total == 0 {
+		f.Measured = "one run each: no spread to measure."
+		f.Verdict = "not measured (one run each)"
+		return f
+	}
+	f.Holds = truth(len(noisy) == 0)
+	if len(noisy) == 0 {
+		f.Measured = fmt.Sprintf("all %d figures within %.0f %%.", total, NoisySpread*100)
+		f.Verdict = f.Measured
+		return f
+	}
+	f.Verdict = fmt.Sprintf("%d of %d figures spread %.0f %% or more", len(noisy), total, NoisySpread*100)
+	f.Measured = fmt.Sprintf("%s: %s.", f.Verdict, strings.Join(noisy, "; "))
+	f.Why = fmt.Sprintf("each flagged figure's cause is named under its table (⚠). What is left after a fresh cluster per run and "+
+		"sampling at every window's edge is timing: where a 10 s tick falls, which of two racing requests lands first, and what "+
+		"else the two cores are doing — the load average was %.2f before and %.2f after this run.", sum.Machine.LoadBefore[0], sum.Machine.LoadAfter[0])
+	return f
+}
+
+// noisyFigures names every figure of more than one run that spread
+// NoisySpread or more, sorted, and counts the figures of more than one run.
+func noisyFigures(sum *Summary) (noisy []string, total int) {
 	for _, sc := range sum.Scenarios {
 		for _, sz := range sc.Sizes {
 			for _, v := range sz.Variants {
@@ -305,22 +327,6 @@ func spreadFinding(sum *Summary) Finding {
 			}
 		}
 	}
-	if total == 0 {
-		f.Measured = "one run each: no spread to measure."
-		f.Verdict = "not measured (one run each)"
-		return f
-	}
 	sort.Strings(noisy)
-	f.Holds = truth(len(noisy) == 0)
-	if len(noisy) == 0 {
-		f.Measured = fmt.Sprintf("all %d figures within %.0f %%.", total, NoisySpread*100)
-		f.Verdict = f.Measured
-		return f
-	}
-	f.Verdict = fmt.Sprintf("%d of %d figures spread %.0f %% or more", len(noisy), total, NoisySpread*100)
-	f.Measured = fmt.Sprintf("%s: %s.", f.Verdict, strings.Join(noisy, "; "))
-	f.Why = fmt.Sprintf("each flagged figure's cause is named under its table (⚠). What is left after a fresh cluster per run and "+
-		"sampling at every window's edge is timing: where a 10 s tick falls, which of two racing requests lands first, and what "+
-		"else the two cores are doing — the load average was %.2f before and %.2f after this run.", sum.Machine.LoadBefore[0], sum.Machine.LoadAfter[0])
-	return f
+	return noisy, total
 }

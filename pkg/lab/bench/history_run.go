@@ -65,9 +65,9 @@ var whyNoEffect = map[string]string{
 		"on loopback our apiserver's watch event follows a create within milliseconds, and the workqueue " +
 		"holds the controller's key until the sync in progress ends, so that window is a race that a run " +
 		"may miss (a default run at N=200 saw 43 pods created twice; a -quick run at N=100 saw none)",
-	"wait-for-caches": "the restarted manager's informers list a few hundred pods from a loopback apiserver " +
-		"in milliseconds, often before the first worker takes a key, so a sync on a half-filled cache is a race " +
-		"that a run may miss (more often with fewer pods)",
+	"wait-for-caches": "the restart scenario makes every LIST of pods 3 s slower after the restart, so that the " +
+		"first sync runs on an empty cache unless the machine stalls the manager for longer than that between " +
+		"listing its controllers and syncing one",
 	"burst-cap": "slow start already keeps the largest batch at about half the creates, so the cap changes " +
 		"the peak only when a controller asks for many more than 500 pods; -quick scales the cap down to 50 " +
 		"for N=100, where the difference is a few goroutines",

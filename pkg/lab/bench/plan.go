@@ -62,19 +62,21 @@ var (
 
 // plan is the benchmark's default selection. Every scenario with figures
 // worth comparing is in the default run except where its windows cannot
-// fit the time budget; overlap and watch-window are demonstrations whose
-// outcome is a yes or no, shown by make demo and asserted by the tests.
+// fit the time budget; partial-scale-down, overlap and watch-window are
+// demonstrations whose outcome is a yes or no, shown by make demo and
+// asserted by the tests.
 var plan = map[string]planLine{
-	"scale-up":     {inDefault: true, quick: true, variants: allThree, quickVariants: allThree, throttledMax: 100},
-	"scale-down":   {inDefault: false, variants: allThree},
-	"idle":         {inDefault: true, quick: true, variants: legacyModern, quickVariants: legacyModern, defaultSizes: quickSizes, defaultRuns: 2},
-	"churn":        {inDefault: false, variants: allThree},
-	"api-errors":   {inDefault: false, variants: allThree},
-	"watch-drop":   {inDefault: false, variants: allThree},
-	"two-managers": {inDefault: true, quick: false, variants: legacyModern, defaultRuns: 2},
-	"restart":      {inDefault: true, variants: legacyModern, defaultSizes: quickSizes},
-	"overlap":      {variants: legacyModern},
-	"watch-window": {variants: legacyModern},
+	"scale-up":           {inDefault: true, quick: true, variants: allThree, quickVariants: allThree, throttledMax: 100},
+	"scale-down":         {inDefault: false, variants: allThree},
+	"partial-scale-down": {variants: legacyModern},
+	"idle":               {inDefault: true, quick: true, variants: legacyModern, quickVariants: legacyModern, defaultSizes: quickSizes, defaultRuns: 2},
+	"churn":              {inDefault: false, variants: allThree},
+	"api-errors":         {inDefault: false, variants: allThree},
+	"watch-drop":         {inDefault: false, variants: allThree},
+	"two-managers":       {inDefault: true, quick: false, variants: legacyModern, defaultRuns: 2},
+	"restart":            {inDefault: true, variants: legacyModern, defaultSizes: quickSizes},
+	"overlap":            {variants: legacyModern},
+	"watch-window":       {variants: legacyModern},
 }
 
 // Options configures one benchmark.
@@ -105,6 +107,12 @@ type Options struct {
 	// Seed is passed to the hollow nodes, so every run makes the same
 	// random choices.
 	Seed int64
+	// Commit names the source the binaries were built from (make bench:
+	// git describe); empty means rcbench's own build information.
+	Commit string
+	// Publish, when set, is a directory that the results page and its
+	// chart are copied into after a run that was not interrupted.
+	Publish string
 }
 
 // Item is one scenario at one size, to run Runs times per variant.

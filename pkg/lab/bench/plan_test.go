@@ -54,7 +54,7 @@ func TestTheDefaultPlanCalibratesFirstAndRunsTheHeadlineScenarios(t *testing.T) 
 			t.Errorf("the default plan lacks %s: %v", want, itemKeys(p))
 		}
 	}
-	for _, demo := range []string{"overlap", "watch-window"} {
+	for _, demo := range []string{"partial-scale-down", "overlap", "watch-window"} {
 		if names[demo] {
 			t.Errorf("the default plan runs the demonstration %s", demo)
 		}

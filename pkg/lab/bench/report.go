@@ -88,19 +88,7 @@ const whoseText = "Whose figures: each figure names its process in the tables' s
 func findingsTable(fs []Finding) table {
 	t := table{header: []string{"topic", "verdict", "expected", "measured"}, class: "findings"}
 	for _, f := range fs {
-		verdict, class := "–", ""
-		if f.Holds != nil {
-			verdict = "yes"
-			if !*f.Holds {
-				verdict, class = "**NO**", "no"
-			}
-		}
-		switch {
-		case f.Verdict != "" && f.Holds == nil:
-			verdict = f.Verdict
-		case f.Verdict != "":
-			verdict += ": " + f.Verdict
-		}
+		verdict, class := verdictCell(f)
 		measured := f.Measured
 		if f.Why != "" {
 			measured += " **Why not:** " + f.Why
@@ -109,6 +97,26 @@ func findingsTable(fs []Finding) table {
 		t.rowClass = append(t.rowClass, class)
 	}
 	return t
+}
+
+// verdictCell is a finding's verdict in one line, yes or **NO** first
+// where there was something to check, and the row's class: "no" for a
+// finding that does not hold.
+func verdictCell(f Finding) (verdict, class string) {
+	verdict = "–"
+	if f.Holds != nil {
+		verdict = "yes"
+		if !*f.Holds {
+			verdict, class = "**NO**", "no"
+		}
+	}
+	switch {
+	case f.Verdict != "" && f.Holds == nil:
+		verdict = f.Verdict
+	case f.Verdict != "":
+		verdict += ": " + f.Verdict
+	}
+	return verdict, class
 }
 
 func header(sum *Summary) string {

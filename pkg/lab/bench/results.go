@@ -31,8 +31,11 @@ type Summary struct {
 	Finished    time.Time `json:"finished"`
 	Seconds     float64   `json:"seconds"`
 	Interrupted bool      `json:"interrupted"`
-	Machine     Machine   `json:"machine"`
-	Options     struct {
+	// Commit is the source the binaries were built from: Options.Commit,
+	// or rcbench's build information when that is empty.
+	Commit  string  `json:"commit,omitempty"`
+	Machine Machine `json:"machine"`
+	Options struct {
 		Scenarios []string `json:"scenarios"`
 		Variants  []string `json:"variants"`
 		Runs      int      `json:"runs"`

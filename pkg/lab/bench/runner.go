@@ -14,6 +14,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/version"
 )
 
 // DefaultSeed is the hollow nodes' seed unless Options.Seed says another.
@@ -59,7 +60,10 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 		return "", nil, err
 	}
 
-	sum := &Summary{Started: started, Notes: p.Notes, Choices: p.Choices}
+	sum := &Summary{Started: started, Notes: p.Notes, Choices: p.Choices, Commit: r.Opts.Commit}
+	if sum.Commit == "" {
+		sum.Commit = buildCommit()
+	}
 	sum.Machine = Machine{CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, LoadBefore: loadAverage()}
 	sum.Machine.FileLimit = stack.RaiseFileLimit()
 	sum.Options.Runs = p.RunsEach
@@ -96,14 +100,23 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 	}
 
 	sum.Scenarios, sum.Failures = aggregate(p, runs)
-	sum.Findings = findings(sum)
 	sum.Machine.LoadAfter = loadAverage()
+	sum.Findings = findings(sum)
 	sum.Finished = r.now()
 	sum.Seconds = sum.Finished.Sub(started).Seconds()
 	if err := writeReport(dir, sum, p, runs, r.Opts.PNG); err != nil {
 		return dir, sum, err
 	}
 	linkLatest(r.Opts.Out, dir)
+	if r.Opts.Publish != "" {
+		if sum.Interrupted {
+			r.say("not published to %s: the benchmark was interrupted", r.Opts.Publish)
+		} else if err := publish(dir, r.Opts.Publish); err != nil {
+			return dir, sum, err
+		} else {
+			r.say("published %s to %s", ResultsFile, r.Opts.Publish)
+		}
+	}
 	return dir, sum, nil
 }
 
@@ -251,4 +264,17 @@ func (r *Runner) start() (time.Time, string, error) {
 	}
 	linkLatest(r.Opts.Out, dir)
 	return started, dir, nil
+}
+
+// buildCommit is the commit rcbench was built from, with "-dirty" when
+// the tree had changes, or "" when the build recorded none.
+func buildCommit() string {
+	v := version.Get()
+	if v.GitCommit == "" {
+		return ""
+	}
+	if v.GitTreeState == "dirty" {
+		return v.GitCommit + "-dirty"
+	}
+	return v.GitCommit
 }

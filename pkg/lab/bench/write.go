@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 
@@ -50,6 +51,10 @@ func writeReport(dir string, sum *Summary, p *Plan, runs []RunRecord, png bool) 
 	if err := writeFile(filepath.Join(dir, "report.md"), func(w *bufio.Writer) error { return writeMarkdown(w, doc) }); err != nil {
 		return err
 	}
+	results := buildResults(sum, headlineChart(sum, charts))
+	if err := writeFile(filepath.Join(dir, ResultsFile), func(w *bufio.Writer) error { return writeMarkdown(w, results) }); err != nil {
+		return err
+	}
 	return writeFile(filepath.Join(dir, "report.html"), func(w *bufio.Writer) error { return writeHTML(w, doc) })
 }
 
@@ -93,3 +98,29 @@ func writeSamples(path string, o *scenario.Outcome) error {
 		return cw.Error()
 	})
 }
+
+// publish copies the results page of the report in dir, and the charts
+// it draws, into to (charts under to/charts), so that its links hold
+// there too. Nothing else of the report is copied.
+func publish(dir, to string) error {
+	page, err := os.ReadFile(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(to, "charts"), 0o755); err != nil {
+		return err
+	}
+	for _, m := range chartLink.FindAllStringSubmatch(string(page), -1) {
+		data, err := os.ReadFile(filepath.Join(dir, "charts", m[1]))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(to, "charts", m[1]), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(to, ResultsFile), page, 0o644)
+}
+
+// chartLink finds the charts a Markdown page draws.
+var chartLink = regexp.MustCompile(`\]\(charts/([^)/]+\.svg)\)`)

@@ -18,7 +18,7 @@ import "testing"
 // object; the follower does nothing: exactly N creates, exactly N pods.
 // Why: high availability was added by running several managers, and without
 // a lock they fought over every controller.
-// Related: kubernetes/kubernetes#16830, kubernetes/kubernetes#19621.
+// Related: (history: leader-election).
 func TestWhatTwoManagersDoToOneController(t *testing.T) {
 	runScenario(t, "two-managers")
 }
@@ -52,8 +52,7 @@ func TestHowManyGoroutinesAScaleUpTakes(t *testing.T) {
 // about no request; the manager's leader election still renews its lease
 // every 2 s, about 30 requests a minute, and is counted apart.
 // Why: the LISTs of idle managers were a large share of apiserver load.
-// Related: kubernetes/kubernetes#6562, kubernetes/kubernetes#6518,
-// kubernetes/kubernetes#6866, kubernetes/kubernetes#6943.
+// Related: (history: pod-informer, endpoints-informer).
 func TestWhatAnIdleClusterCosts(t *testing.T) {
 	t.Parallel()
 	runScenario(t, "idle")
@@ -70,9 +69,7 @@ func TestWhatAnIdleClusterCosts(t *testing.T) {
 // once the fault clears (the modern one at its next retry).
 // Why: controllers refused by quota or a sick apiserver hammered it with
 // doomed requests.
-// Related: kubernetes/kubernetes#22298, kubernetes/kubernetes#30629,
-// kubernetes/kubernetes#24052, kubernetes/kubernetes#49145,
-// kubernetes/kubernetes#49142.
+// Related: (history: rate-limited-requeue, slow-start).
 func TestWhatAManagerDoesWhilePodCreatesFail(t *testing.T) {
 	t.Parallel()
 	runScenario(t, "api-errors")

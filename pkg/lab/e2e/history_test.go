@@ -17,8 +17,6 @@ var unassertedEffects = map[string]string{
 	"expectations": "whether a sync runs on a cache that has not yet seen its creates is a race of milliseconds on loopback: the default history run saw it at N=200, a quick one at N=100 did not (rcbench history reports what it measures)",
 	"burst-cap":    "its figure is a goroutine peak, which shows only above 500 pods and moves with the machine's load",
 	"qps":          "its figure is a duration",
-	"wait-for-caches": "the restarted manager's informers often fill their caches before its first sync anyway, " +
-		"so the overshoot is a race a run may miss (the unit test shows that workers start before the caches sync)",
 }
 
 // TestEveryFixShowsItsEffectWhenSwitchedOff runs, for each change of
@@ -41,8 +39,7 @@ func TestEveryFixShowsItsEffectWhenSwitchedOff(t *testing.T) {
 		c := c
 		t.Run(c.Name, func(t *testing.T) {
 			// Today's manager as it ships, client limit included: the
-			// history run measures that, and a restart's overshoot without
-			// waiting for the caches shows reliably only with it.
+			// history run measures that.
 			with := runVariant(t, c.Scenario, scenario.Modern)
 			off := scenario.Modern
 			off.Name = "without-" + c.Name

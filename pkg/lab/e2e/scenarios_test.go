@@ -16,16 +16,17 @@ import (
 // waits for a tick, against one that does not, and a busy machine must
 // not blur the two.
 var testSizes = map[string]scenario.Size{
-	"scale-up":     {Label: "test", Replicas: 1000, Period: 2 * time.Second},
-	"scale-down":   {Label: "test", Replicas: 30, Period: 2 * time.Second},
-	"idle":         {Label: "test", Controllers: 3, Replicas: 2, Period: 2 * time.Second, Window: 16 * time.Second},
-	"churn":        {Label: "test", Replicas: 10, Rate: 1, Period: 4 * time.Second, Window: 8 * time.Second},
-	"api-errors":   {Label: "test", Replicas: 50, Period: 2 * time.Second, Window: 10 * time.Second},
-	"watch-drop":   {Label: "test", Replicas: 30, Period: 2 * time.Second},
-	"two-managers": {Label: "test", Replicas: 20, Period: 2 * time.Second, Window: 10 * time.Second},
-	"restart":      {Label: "test", Replicas: 100, Period: 2 * time.Second},
-	"overlap":      {Label: "test", Replicas: 8, Period: 2 * time.Second, Window: 8 * time.Second},
-	"watch-window": {Label: "test", Replicas: 3, Period: 5 * time.Second},
+	"scale-up":           {Label: "test", Replicas: 1000, Period: 2 * time.Second},
+	"scale-down":         {Label: "test", Replicas: 30, Period: 2 * time.Second},
+	"partial-scale-down": {Label: "test", Replicas: 10, Period: 2 * time.Second},
+	"idle":               {Label: "test", Controllers: 3, Replicas: 2, Period: 2 * time.Second, Window: 16 * time.Second},
+	"churn":              {Label: "test", Replicas: 10, Rate: 1, Period: 4 * time.Second, Window: 8 * time.Second},
+	"api-errors":         {Label: "test", Replicas: 50, Period: 2 * time.Second, Window: 10 * time.Second},
+	"watch-drop":         {Label: "test", Replicas: 30, Period: 2 * time.Second},
+	"two-managers":       {Label: "test", Replicas: 20, Period: 2 * time.Second, Window: 10 * time.Second},
+	"restart":            {Label: "test", Replicas: 100, Period: 2 * time.Second},
+	"overlap":            {Label: "test", Replicas: 8, Period: 2 * time.Second, Window: 8 * time.Second},
+	"watch-window":       {Label: "test", Replicas: 3, Period: 5 * time.Second},
 }
 
 // covered names the scenarios that diff_test.go runs under its own names.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
@@ -84,8 +85,8 @@ func init() {
 		Name:       "restart",
 		Title:      "The controller-manager killed halfway through a scale-up",
 		Reproduces: "a restarted manager acting before its cache is full (history: wait-for-caches)",
-		Explain: "A controller of N is scaling up when its manager is killed with SIGKILL and started again. " +
-			"The 2014 manager is immune: it keeps no cache and lists pods from the apiserver on every sync. " +
+		Explain: "A controller of N is scaling up when its manager is killed with SIGKILL and started again; " +
+			"from then on every LIST of pods takes 3 s longer, as on a big cluster. The 2014 manager is immune: it keeps no cache and lists pods from the apiserver on every sync. " +
 			"The 2015 manager overshot because it acted before its pod cache had filled; today's waits for " +
 			"its caches to sync and must create exactly N.",
 		Sizes: func(quick, large bool) []Size {
@@ -116,6 +117,16 @@ func init() {
 				Run: func(ctx context.Context, e *Env) error {
 					e.Stack.KillManager(0, syscall.SIGKILL)
 					e.Mark("killed")
+					// Ours: from here to the end, every LIST of pods takes
+					// slowPodList longer, as it does on a cluster of many
+					// thousand pods; on loopback the restarted informers
+					// would often fill their caches before the first sync
+					// anyway, and the race would show or not by chance.
+					// The 2014 manager pays it on each of its syncs, so its
+					// time to running grows; its pod count does not change.
+					if err := e.SetAPIFaults(slowPodLists()); err != nil {
+						return err
+					}
 					return e.Stack.RestartManager(0)
 				},
 			}, {
@@ -126,6 +137,9 @@ func init() {
 						return err
 					}
 					e.Mark("converged")
+					if err := e.ClearAPIFaults(); err != nil {
+						return err
+					}
 					return Sleep(ctx, 3*time.Second)
 				},
 			}}
@@ -320,6 +334,16 @@ func init() {
 			return nil
 		},
 	})
+}
+
+// slowPodList is how much longer a LIST of pods takes after the restart.
+// It is far longer than a restarted manager takes from listing its
+// controllers to its first sync, and far shorter than a scale-up.
+const slowPodList = 3 * time.Second
+
+// slowPodLists delays every LIST of pods by slowPodList.
+func slowPodLists() faults.Config {
+	return faults.Config{Latency: []faults.LatencyRule{{Verb: "LIST", Resource: "pods", Latency: faults.Duration(slowPodList)}}}
 }
 
 // managerWatchErrors is the number of the controller-managers' watches

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
@@ -188,4 +189,96 @@ func maxSince(series []sampler.Point, from float64) float64 {
 		}
 	}
 	return max
+}
+
+// refuseBindings makes the apiserver refuse every binding, so that new
+// pods stay unscheduled, as when no node has room for them.
+func refuseBindings() faults.Config {
+	return faults.Config{Fail: []faults.FailRule{{Verb: "POST", Resource: "bindings", Fraction: 1, Code: 503}}}
+}
+
+func init() {
+	Register(&Scenario{
+		Name:       "partial-scale-down",
+		Title:      "Scaled down while some of its pods cannot be scheduled",
+		Reproduces: "which surplus pods die (history: ranked-deletion)",
+		Explain: "A controller of N running pods is resized to 2N while no node can take more pods, so N new " +
+			"pods stay unscheduled; then it is resized back to N. Ranked deletion removes the N unscheduled " +
+			"pods and leaves the running ones alone; deleting in list order, as the 2014 manager does, kills " +
+			"running pods and keeps pods that will never run.",
+		Sizes: func(quick, large bool) []Size {
+			return []Size{{Label: "N=10", Replicas: 10, Period: period2014}}
+		},
+		Cluster: oneManager(5),
+		Steps: func(sz Size) []Step {
+			return []Step{{
+				Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
+				Say:   "The controller and its pods come up and run.",
+				Run: func(ctx context.Context, e *Env) error {
+					if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
+						return err
+					}
+					return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
+				},
+			}, {
+				Title: fmt.Sprintf("No room left: resize it to %d", 2*sz.Replicas),
+				Say: "The apiserver now refuses every binding, as if no node had room, and the controller is " +
+					"resized to twice its size: the new pods are created but stay unscheduled.",
+				Run: func(ctx context.Context, e *Env) error {
+					// Ours: the refusal is the lab's fault switch on the
+					// bindings resource; it stays on to the end of the run,
+					// so the pods left unscheduled never run.
+					if err := e.SetAPIFaults(refuseBindings()); err != nil {
+						return err
+					}
+					if err := e.Resize(ctx, "web", 2*sz.Replicas); err != nil {
+						return err
+					}
+					return WaitFor(ctx, convergeLimit(sz.Replicas), "running and unscheduled pods", func() (bool, string) {
+						c := e.Sampler.Pods.Counts()
+						return c.Active == 2*sz.Replicas && c.Running == sz.Replicas && c.Unscheduled == sz.Replicas,
+							fmt.Sprintf("%d active, %d running, %d unscheduled", c.Active, c.Running, c.Unscheduled)
+					})
+				},
+			}, {
+				Title: fmt.Sprintf("Resize it back to %d", sz.Replicas),
+				Say: "The controller is resized back. Which pods go: the ones that will never run, or running " +
+					"ones? Count the running pods deleted.",
+				Run: func(ctx context.Context, e *Env) error {
+					e.Mark("resized")
+					if err := e.Resize(ctx, "web", sz.Replicas); err != nil {
+						return err
+					}
+					if err := e.WaitActive(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
+						return err
+					}
+					e.Mark("converged")
+					// A short wait lets a late extra delete show up.
+					return Sleep(ctx, 2*time.Second)
+				},
+			}}
+		},
+		Results: func(e *Env) []Result {
+			n := float64(e.Size.Replicas)
+			return []Result{
+				// Exactly N pods ran before the resize back and none can
+				// start after it, so every running pod missing at the end
+				// was deleted.
+				{Name: "running_deleted", Unit: "pods", Value: n - e.last(sampler.PodsRunning), LowerIsBetter: true},
+				{Name: "unscheduled_left", Unit: "pods", Value: e.last(sampler.PodsUnscheduled), LowerIsBetter: true},
+				{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", e.At("resized"), 1e9), LowerIsBetter: true},
+				{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
+			}
+		},
+		Expect: func(variant string, sz Size, r map[string]float64) error {
+			if r["final_active"] != float64(sz.Replicas) {
+				return fmt.Errorf("%.0f active pods at the end, want %d", r["final_active"], sz.Replicas)
+			}
+			if variant != "legacy" && (r["running_deleted"] != 0 || r["unscheduled_left"] != 0) {
+				return fmt.Errorf("modern deleted %.0f running pods and left %.0f unscheduled; want the unscheduled ones deleted first",
+					r["running_deleted"], r["unscheduled_left"])
+			}
+			return nil
+		},
+	})
 }

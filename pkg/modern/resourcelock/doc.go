@@ -6,6 +6,6 @@
 // Follows the Endpoints lock of client-go's
 // tools/leaderelection/resourcelock (endpointslock.go), the form leader
 // election took when kube-controller-manager gained --leader-elect in 2016
-// (kubernetes/kubernetes#16830, #19621); client-go has since removed it in
+// (history: leader-election); client-go has since removed it in
 // favour of Lease objects, which the 2014 API does not have.
 package resourcelock
