@@ -6,6 +6,7 @@ package apiserver
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"runtime/debug"
 	"strings"
@@ -26,6 +27,22 @@ type responseWriter struct {
 	// once routing knows (LIST versus GET, the storage name).
 	verb     string
 	resource string
+	// written counts the body bytes written; a watch stream's are also
+	// handed to stream as they go, since the stream can outlive a window.
+	written int64
+	stream  func(n int)
+}
+
+// countingBody counts the bytes a handler reads of a request body.
+type countingBody struct {
+	io.ReadCloser
+	read int64
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.read += int64(n)
+	return n, err
 }
 
 // WriteHeader records the code.
@@ -43,7 +60,12 @@ func (w *responseWriter) Write(b []byte) (int, error) {
 		w.code = http.StatusOK
 		w.wroteHeader = true
 	}
-	return w.ResponseWriter.Write(b)
+	n, err := w.ResponseWriter.Write(b)
+	w.written += int64(n)
+	if w.stream != nil {
+		w.stream(n)
+	}
+	return n, err
 }
 
 // Flush sends buffered data to the client; watch streams need it.
@@ -91,16 +113,22 @@ func recoverPanics(w *responseWriter, req *http.Request) {
 	errorJSON(w, errors.NewInternalError(fmt.Errorf("the apiserver panicked serving %s %s; see its log", req.Method, req.URL.Path)))
 }
 
-// serveAPI serves one request under the API prefix, counting it by verb,
-// resource, code and client, and timing it. Watch streams are neither
-// timed nor counted in flight: they last as long as the client wants, and
-// have their own gauge.
+// serveAPI serves one request under the API prefix, counting it and its
+// body bytes, read and written, by verb, resource, code and client, and
+// timing it. Watch streams are neither timed nor counted in flight: they
+// last as long as the client wants, and have their own gauge; their bytes
+// are counted as they are written.
 func (s *apiServer) serveAPI(w http.ResponseWriter, req *http.Request) {
 	start := time.Now()
 	rw := &responseWriter{ResponseWriter: w, verb: methodVerb(req.Method), resource: resourceUnknown}
 	streaming := strings.HasPrefix(req.URL.Path, s.prefix+"/watch/")
+	body := &countingBody{ReadCloser: req.Body}
+	if req.Body != nil && req.Body != http.NoBody {
+		req.Body = body
+	}
 	if streaming {
 		rw.verb = verbWatch
+		rw.stream = func(n int) { s.metrics.streamed(rw.verb, rw.resource, req.UserAgent(), n) }
 	} else {
 		s.metrics.inflight.Inc()
 		defer s.metrics.inflight.Dec()
@@ -111,6 +139,11 @@ func (s *apiServer) serveAPI(w http.ResponseWriter, req *http.Request) {
 			code = http.StatusOK
 		}
 		s.metrics.observe(rw.verb, rw.resource, code, req.UserAgent(), start, !streaming)
+		written := rw.written
+		if streaming {
+			written = 0
+		}
+		s.metrics.bytes(rw.verb, rw.resource, req.UserAgent(), body.read, written)
 	}()
 	defer recoverPanics(rw, req)
 	s.router.ServeHTTP(rw, req)

@@ -47,6 +47,9 @@ type metrics struct {
 	watchStreams *prometheus.GaugeVec
 	watchEvents  *prometheus.CounterVec
 	watchErrors  *prometheus.CounterVec
+	// requestBytes and responseBytes are body bytes read and written.
+	requestBytes  *prometheus.CounterVec
+	responseBytes *prometheus.CounterVec
 
 	// components holds the client names seen so far, at most maxComponents.
 	mu         sync.RWMutex
@@ -80,7 +83,33 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Name: "apiserver_watch_errors_total",
 			Help: "Watch streams ended by an ERROR event, by resource and client component; most are 410 Gone, a watch from a version etcd's event window no longer holds.",
 		}, []string{"resource", "component"})),
+		requestBytes: register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "apiserver_request_body_bytes_total",
+			Help: "Bytes of request bodies read by the API handlers, by verb, resource and client component; headers not included.",
+		}, []string{"verb", "resource", "component"})),
+		responseBytes: register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "apiserver_response_body_bytes_total",
+			Help: "Bytes of response bodies written, watch events as they are sent, by verb, resource and client component; headers not included.",
+		}, []string{"verb", "resource", "component"})),
 		components: map[string]bool{},
+	}
+}
+
+// bytes records the body bytes of one answered request.
+func (m *metrics) bytes(verb, resource, userAgent string, read, written int64) {
+	component := m.component(userAgent)
+	if read > 0 {
+		m.requestBytes.WithLabelValues(verb, resource, component).Add(float64(read))
+	}
+	if written > 0 {
+		m.responseBytes.WithLabelValues(verb, resource, component).Add(float64(written))
+	}
+}
+
+// streamed records bytes of a watch stream as they are written.
+func (m *metrics) streamed(verb, resource, userAgent string, n int) {
+	if n > 0 {
+		m.responseBytes.WithLabelValues(verb, resource, m.component(userAgent)).Add(float64(n))
 	}
 }
 

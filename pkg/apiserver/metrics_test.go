@@ -169,3 +169,33 @@ func TestTwoHandlersMayShareOrNotShareARegistry(t *testing.T) {
 		t.Errorf("own registry counted %v requests, want 1", got)
 	}
 }
+
+func TestBodyBytesAreCountedByClientReadAndWrittenAndAsAWatchStreams(t *testing.T) {
+	ts := newTestServer(t, Options{AsyncOpWait: quickEnough})
+	cm := []string{"User-Agent", "controller-manager/v0.4 (linux/amd64) kube-rewind"}
+	body := `{"id":"a"}`
+	_, created := ts.do(t, "POST", "/api/v1beta1/simple", body, cm...)
+	_, listed := ts.do(t, "GET", "/api/v1beta1/simple", "", "User-Agent", "kubecfg")
+	reg := ts.opts.Registry
+	if got := metricValue(t, reg, "apiserver_request_body_bytes_total", map[string]string{"verb": "POST", "component": "controller-manager"}); got != float64(len(body)) {
+		t.Errorf("request bytes of the POST = %v, want %d", got, len(body))
+	}
+	if got := metricValue(t, reg, "apiserver_response_body_bytes_total", map[string]string{"verb": "POST", "component": "controller-manager"}); got != float64(len(created)) || got == 0 {
+		t.Errorf("response bytes of the POST = %v, want %d", got, len(created))
+	}
+	if got := metricValue(t, reg, "apiserver_response_body_bytes_total", map[string]string{"verb": "LIST", "component": "kubecfg"}); got != float64(len(listed)) || got == 0 {
+		t.Errorf("response bytes of the LIST = %v, want %d", got, len(listed))
+	}
+	if got := metricValue(t, reg, "apiserver_request_body_bytes_total", map[string]string{"verb": "LIST"}); got != 0 {
+		t.Errorf("a LIST without a body read %v bytes", got)
+	}
+	ts.storage.errors["watch"] = nil
+	_, r, fake, cancel := openWatch(t, ts, "")
+	defer cancel()
+	fake.Add(&Simple{TypeMeta: api.TypeMeta{ID: "a"}})
+	readLine(t, r)
+	// The stream is still open: its bytes count already.
+	eventually(t, "the watch event's bytes to be counted", func() bool {
+		return metricValue(t, reg, "apiserver_response_body_bytes_total", map[string]string{"verb": "WATCH"}) > 0
+	})
+}

@@ -91,6 +91,7 @@ func aggregate(p *Plan, runs []RunRecord) ([]ScenarioSummary, []Failure) {
 			PeriodSeconds: it.Size.Period.Seconds(),
 			WindowSeconds: it.Size.Window.Seconds(),
 			Rate:          it.Size.Rate,
+			EtcdMembers:   it.EtcdMembers,
 		}
 		for _, v := range it.Variants {
 			var mine []RunRecord

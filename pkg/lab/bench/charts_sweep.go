@@ -23,6 +23,9 @@ func sweepChart(sum *Summary, png bool) (Chart, bool) {
 		lines := map[string]plotter.XYs{}
 		top := 0.0
 		for _, sz := range sc.Sizes {
+			if sz.EtcdMembers > 0 {
+				continue
+			}
 			for _, v := range sz.Variants {
 				f, ok := v.Figure(sf.figure)
 				if !ok || len(f.Values) == 0 {

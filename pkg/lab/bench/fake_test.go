@@ -21,6 +21,12 @@ type fakeRuns struct {
 	cancelAfter int
 	cancel      context.CancelFunc
 	perVariant  map[string]int
+	// idleCPU, when set, gives an idle run's apiserver CPU a minute.
+	idleCPU func(variant string, pods int) float64
+	// etcdServers records the external etcd each run was pointed at.
+	etcdServers map[string][]string
+	// block makes the named "scenario/variant/run" wait for its context.
+	block map[string]bool
 }
 
 func (f *fakeRuns) run(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error) {
@@ -34,10 +40,22 @@ func (f *fakeRuns) run(ctx context.Context, sc *scenario.Scenario, v scenario.Va
 	if f.cancelAfter > 0 && len(f.calls) >= f.cancelAfter {
 		f.cancel()
 	}
+	if f.etcdServers == nil {
+		f.etcdServers = map[string][]string{}
+	}
+	f.etcdServers[sc.Name+"/"+sz.Label+"/"+v.Name] = opts.EtcdServers
+	if f.block[fmt.Sprintf("%s/%s/%d", sc.Name, v.Name, i)] {
+		<-ctx.Done()
+		return nil, fmt.Errorf("%s/%s step 2 (Wait): %v", sc.Name, v.Name, ctx.Err())
+	}
 	if f.fail[fmt.Sprintf("%s/%s/%d", sc.Name, v.Name, i)] {
 		return nil, fmt.Errorf("%s/%s step 1 (Create): connection refused", sc.Name, v.Name)
 	}
-	return synthetic(sc.Name, v.Name, sz, i), nil
+	out := synthetic(sc.Name, v.Name, sz, i)
+	if f.idleCPU != nil && sc.Name == "idle" {
+		out.Results = append(out.Results, scenario.Result{Name: "apiserver_cpu_per_min", Unit: "CPU s/min", Value: f.idleCPU(v.Name, sz.Controllers*sz.Replicas)})
+	}
+	return out, nil
 }
 
 // synthetic builds an outcome in which legacy creates all at once, modern

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"time"
 )
 
 // formatNumber prints a figure with as many digits as it deserves: whole
@@ -39,4 +40,16 @@ func formatSpread(st Stats) string {
 		return "n/a (median 0)"
 	}
 	return fmt.Sprintf("%.0f %%", *st.Spread*100)
+}
+
+// formatDuration writes a duration in whole minutes and seconds.
+func formatDuration(d time.Duration) string {
+	s := int(d.Round(time.Second).Seconds())
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%d s", s)
+	case s%60 == 0:
+		return fmt.Sprintf("%d min", s/60)
+	}
+	return fmt.Sprintf("%d min %d s", s/60, s%60)
 }

@@ -98,7 +98,7 @@ func (r *Runner) RunHistory(ctx context.Context) (string, *HistorySummary, error
 	r.say("history: %d changes measured with and without, a timeline of %d steps; %d scenario runs, output in %s",
 		len(hp.Changes), len(hp.Timeline), hp.Runs(), dir)
 
-	runs := r.runItems(ctx, dir, hp.Plan)
+	runs, _ := r.runItems(ctx, dir, hp.Plan, runtime.NumCPU())
 	if ctx.Err() != nil {
 		sum.Interrupted = true
 		sum.Notes = append(sum.Notes, fmt.Sprintf("Interrupted after %d of %d runs: the figures below are of the runs that finished.", countOK(runs), hp.Runs()))

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
@@ -94,6 +95,9 @@ type Options struct {
 	// Sweep runs scale-up and idle over a range of sizes instead (quick:
 	// a short range), to draw each cost against the cluster's size.
 	Sweep bool
+	// Etcd3 adds to a sweep one size run against an external etcd
+	// cluster of three members, as users who outgrow one member run it.
+	Etcd3 bool
 	// Out is the parent of the timestamped output directory.
 	Out string
 	// BinDir holds the binaries of make build.
@@ -117,6 +121,12 @@ type Item struct {
 	Size     scenario.Size
 	Variants []scenario.Variant
 	Runs     int
+	// Limit, when set, bounds each run of the item: a run not finished
+	// within it fails, its cluster killed, instead of holding up the rest.
+	Limit time.Duration
+	// EtcdMembers, when set, runs the item against an external etcd
+	// cluster of that many members instead of the apiserver's embedded one.
+	EtcdMembers int
 }
 
 // Plan is what a benchmark will do.
@@ -140,6 +150,12 @@ type Plan struct {
 	// Choices say where the default selection departs from each
 	// scenario's standard sizes and the requested runs, to fit its budget.
 	Choices []string
+	// Sweep says the items are a sweep's: once a design breaks at a size,
+	// its larger sizes of that scenario are not run.
+	Sweep bool
+	// Budget, when set, is the wall-clock time after which no further run
+	// starts; the runs left are named as not run.
+	Budget time.Duration
 }
 
 // Runs returns the number of scenario runs in the plan.
@@ -195,6 +211,9 @@ func haveBinary(dir, name string) bool {
 // controller-manager binary is missing is dropped with a note rather than
 // failing every run of it.
 func BuildPlan(opts Options) (*Plan, error) {
+	if opts.Etcd3 && !opts.Sweep {
+		return nil, fmt.Errorf("-etcd3 adds a point to a sweep; it needs -sweep")
+	}
 	if opts.Sweep {
 		if len(opts.Scenarios) > 0 {
 			return nil, fmt.Errorf("-sweep runs scale-up and idle; it takes no -scenarios")

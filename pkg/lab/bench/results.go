@@ -21,6 +21,8 @@ type RunRecord struct {
 	// Dir holds the run's logs and samples.csv, relative to the report.
 	Dir     string
 	Seconds float64
+	// TimedOut says the run was stopped at its limit.
+	TimedOut bool
 }
 
 // Summary is everything a benchmark measured, as results.json holds it.
@@ -51,6 +53,17 @@ type Summary struct {
 	Scenarios   []ScenarioSummary `json:"scenarios"`
 	Findings    []Finding         `json:"findings"`
 	Failures    []Failure         `json:"failures"`
+	// Skipped are the runs of a sweep not run, and why.
+	Skipped []Skip `json:"skipped,omitempty"`
+}
+
+// Skip is a sweep's run left out: the design broke at a smaller size, or
+// the sweep's budget ran out.
+type Skip struct {
+	Scenario string `json:"scenario"`
+	Label    string `json:"label"`
+	Variant  string `json:"variant"`
+	Why      string `json:"why"`
 }
 
 // Machine describes where the benchmark ran; the load averages say how
@@ -62,6 +75,9 @@ type Machine struct {
 	Arch       string     `json:"arch"`
 	LoadBefore [3]float64 `json:"loadBefore"`
 	LoadAfter  [3]float64 `json:"loadAfter"`
+	// FileLimit is the open-file limit the stack's processes start with
+	// (0: unknown): the 2014 manager holds one socket per pod it creates.
+	FileLimit uint64 `json:"fileLimit,omitempty"`
 }
 
 // ScenarioSummary holds the figures of one scenario at every size run.
@@ -75,13 +91,16 @@ type ScenarioSummary struct {
 
 // SizeSummary holds one size's figures per variant.
 type SizeSummary struct {
-	Label         string           `json:"label"`
-	Replicas      int              `json:"replicas"`
-	Controllers   int              `json:"controllers,omitempty"`
-	PeriodSeconds float64          `json:"periodSeconds"`
-	WindowSeconds float64          `json:"windowSeconds,omitempty"`
-	Rate          float64          `json:"rate,omitempty"`
-	Variants      []VariantSummary `json:"variants"`
+	Label         string  `json:"label"`
+	Replicas      int     `json:"replicas"`
+	Controllers   int     `json:"controllers,omitempty"`
+	PeriodSeconds float64 `json:"periodSeconds"`
+	WindowSeconds float64 `json:"windowSeconds,omitempty"`
+	Rate          float64 `json:"rate,omitempty"`
+	// EtcdMembers is the size of the external etcd cluster the size ran
+	// against (0: the apiserver's embedded member).
+	EtcdMembers int              `json:"etcdMembers,omitempty"`
+	Variants    []VariantSummary `json:"variants"`
 }
 
 // VariantSummary holds one variant's figures over its runs.

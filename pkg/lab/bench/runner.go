@@ -30,11 +30,14 @@ type Runner struct {
 	runScenario func(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error)
 	calibrate   func(ctx context.Context, dir string, p *Plan) (*Calibration, error)
 	now         func() time.Time
+	// etcdCluster starts an external etcd cluster of members under dir
+	// for one run and returns its client URLs and how to stop it.
+	etcdCluster func(dir string, members int) (urls []string, stop func(), err error)
 }
 
 // NewRunner returns a runner of real clusters.
 func NewRunner(opts Options, log io.Writer) *Runner {
-	r := &Runner{Opts: opts, Log: log, runScenario: scenario.Run, now: time.Now}
+	r := &Runner{Opts: opts, Log: log, runScenario: scenario.Run, now: time.Now, etcdCluster: startEtcdCluster}
 	r.calibrate = r.calibrateStack
 	return r
 }
@@ -62,6 +65,7 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 		sum.Commit = buildCommit()
 	}
 	sum.Machine = Machine{CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, LoadBefore: loadAverage()}
+	sum.Machine.FileLimit = stack.RaiseFileLimit()
 	sum.Options.Runs = p.RunsEach
 	sum.Options.Quick, sum.Options.Large, sum.Options.Seed = r.Opts.Quick, r.Opts.Large, r.Opts.Seed
 	sum.Options.Sweep = r.Opts.Sweep
@@ -87,7 +91,8 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 	}
 
 	r.settle()
-	runs := r.runItems(ctx, dir, p)
+	runs, skipped := r.runItems(ctx, dir, p, sum.Machine.CPUs)
+	sum.Skipped = skipped
 	if ctx.Err() != nil {
 		sum.Interrupted = true
 		sum.Notes = append(sum.Notes, fmt.Sprintf("Interrupted after %d of %d runs: the figures below are of the runs that finished.", countOK(runs), p.Runs()))
@@ -115,51 +120,42 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 	return dir, sum, nil
 }
 
-// runItems runs every item of p, each on fresh clusters, and returns the
-// records of the runs that finished or failed (not those cut short).
-func (r *Runner) runItems(ctx context.Context, dir string, p *Plan) []RunRecord {
-	var runs []RunRecord
-	total, done := p.Runs(), 0
-	for _, it := range p.Items {
-		// Variants alternate, A B C A B C, so that a slow spell of the
-		// machine spreads over all of them instead of hitting one.
-		for i := 0; i < it.Runs && ctx.Err() == nil; i++ {
-			for _, v := range it.Variants {
-				if ctx.Err() != nil {
-					break
-				}
-				done++
-				rec := r.runOne(ctx, dir, it, v, i, done, total)
-				// A run cut short by Ctrl-C did not fail: it is left out.
-				if rec.Outcome == nil && ctx.Err() != nil {
-					break
-				}
-				runs = append(runs, rec)
-			}
-		}
-	}
-	return runs
-}
-
 // runOne runs a scenario once in its own directory and keeps its samples.
-func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Variant, i, n, total int) RunRecord {
+func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Variant, i, n, total int, limit time.Duration) RunRecord {
 	rel := filepath.Join("runs", fmt.Sprintf("%s_%s_%s_%d", it.Scenario.Name, slug(it.Size.Label), v.Name, i+1))
 	runDir := filepath.Join(dir, rel)
 	rec := RunRecord{Scenario: it.Scenario.Name, Size: it.Size, Variant: v.Name, Index: i, Dir: rel}
 	r.say("[%*d/%d] %s %s %s, run %d of %d", len(strconv.Itoa(total)), n, total, it.Scenario.Name, it.Size.Label, v.Name, i+1, it.Runs)
 	began := r.now()
-	out, err := r.runScenario(ctx, it.Scenario, v, it.Size, scenario.Options{
+	runCtx := ctx
+	if limit > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	sopts := scenario.Options{
 		BinDir: r.Opts.BinDir,
 		Dir:    runDir,
 		Seed:   r.Opts.Seed,
 		Say:    func(format string, args ...interface{}) { r.say("        "+format, args...) },
-	})
+	}
+	var out *scenario.Outcome
+	urls, stopEtcd, err := r.externalEtcd(runDir, it.EtcdMembers)
+	if err == nil {
+		sopts.EtcdServers = urls
+		out, err = r.runScenario(runCtx, it.Scenario, v, it.Size, sopts)
+		stopEtcd()
+	}
 	rec.Seconds = r.now().Sub(began).Seconds()
 	// The etcd data of a finished run is of no further use and can take
 	// hundreds of megabytes; the logs stay beside the samples.
 	os.RemoveAll(filepath.Join(runDir, "etcd"))
+	if err != nil && limit > 0 && ctx.Err() == nil && runCtx.Err() == context.DeadlineExceeded {
+		rec.TimedOut = true
+		err = fmt.Errorf("not finished within its limit of %s: %v", formatDuration(limit), err)
+	}
 	if err != nil {
-		rec.Err = err.Error()
+		rec.Err = err.Error() + exhaustion(runDir)
 		r.say("        failed after %.1f s: %v", rec.Seconds, err)
 		return rec
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -31,7 +32,14 @@ func fakeRunner(t *testing.T, opts Options, f *fakeRuns) (*Runner, *bytes.Buffer
 	var log bytes.Buffer
 	clock := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	r := &Runner{Opts: opts, Log: &log, runScenario: f.run, calibrate: fakeCalibration,
-		now: func() time.Time { clock = clock.Add(1500 * time.Millisecond); return clock }}
+		now: func() time.Time { clock = clock.Add(1500 * time.Millisecond); return clock },
+		etcdCluster: func(dir string, members int) ([]string, func(), error) {
+			var urls []string
+			for i := 0; i < members; i++ {
+				urls = append(urls, fmt.Sprintf("http://127.0.0.1:%d", 40000+i))
+			}
+			return urls, func() {}, nil
+		}}
 	return r, &log
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
@@ -37,8 +38,49 @@ func sweepIdleWindow(quick bool) time.Duration {
 	return time.Minute
 }
 
-// buildSweepPlan lays out a sweep: every size of scale-up, then of idle,
-// smallest first, one run each unless -runs says more.
+// etcdBinary finds the etcd an -etcd3 point runs; tests replace it.
+var etcdBinary = etcdtest.Binary
+
+// sweepBudget is the wall-clock time a sweep may take: no run starts
+// after it, and a run still going when it ends is stopped.
+func sweepBudget(quick bool) time.Duration {
+	if quick {
+		return 10 * time.Minute
+	}
+	return time.Hour
+}
+
+// sweepEtcdPods is the size of the point run on an external etcd cluster.
+func sweepEtcdPods(quick bool) int {
+	if quick {
+		return 1000
+	}
+	return 10000
+}
+
+// The run limit of a sweep point: two minutes for the cluster's start and
+// stop, 6 ms a pod (a design that brings up fewer than about 170 pods a
+// second end to end has stopped keeping up with its cluster: a 2014
+// manager on a quiet 2-core machine brought 1 000 up in 3.6 s), and for
+// idle the settling (at most two minutes) and the window.
+const (
+	sweepRunBase   = 2 * time.Minute
+	sweepPerPod    = 6 * time.Millisecond
+	sweepSettleMax = 2 * time.Minute
+)
+
+func sweepRunLimit(scenarioName string, pods int, window time.Duration) time.Duration {
+	d := sweepRunBase + time.Duration(pods)*sweepPerPod
+	if scenarioName == "idle" {
+		d += sweepSettleMax + window
+	}
+	return d
+}
+
+// buildSweepPlan lays out a sweep: at each size, smallest first, scale-up
+// then idle, so that a sweep cut short by its budget loses its largest
+// sizes of both; then, with -etcd3, one size on an external etcd cluster
+// of three members. One run each unless -runs says more.
 func buildSweepPlan(opts Options) (*Plan, error) {
 	runs := opts.Runs
 	if runs == 0 {
@@ -51,7 +93,7 @@ func buildSweepPlan(opts Options) (*Plan, error) {
 	if len(names) == 0 {
 		names = sweepVariants
 	}
-	p := &Plan{RunsEach: runs}
+	p := &Plan{RunsEach: runs, Sweep: true, Budget: sweepBudget(opts.Quick)}
 	var variants []scenario.Variant
 	for _, n := range names {
 		v, err := VariantByName(n)
@@ -67,26 +109,81 @@ func buildSweepPlan(opts Options) (*Plan, error) {
 	if len(variants) == 0 {
 		return nil, fmt.Errorf("no controller-manager binary in %s for %s", opts.BinDir, strings.Join(names, ", "))
 	}
-	scaleUp, idle := sweepCounts(opts.Quick)
 	up, err := scenario.Get("scale-up")
 	if err != nil {
 		return nil, err
-	}
-	for _, n := range scaleUp {
-		p.Items = append(p.Items, Item{Scenario: up, Size: scenario.Size{Label: fmt.Sprintf("N=%d", n), Replicas: n, Period: 10 * time.Second}, Variants: variants, Runs: runs})
 	}
 	quiet, err := scenario.Get("idle")
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range idle {
-		k := n / sweepControllers
-		p.Items = append(p.Items, Item{Scenario: quiet, Size: scenario.Size{Label: fmt.Sprintf("M=%d,k=%d", sweepControllers, k), Controllers: sweepControllers,
-			Replicas: k, Period: 10 * time.Second, Window: sweepIdleWindow(opts.Quick)}, Variants: variants, Runs: runs})
+	upItem := func(n, members int) Item {
+		sz := scenario.Size{Label: fmt.Sprintf("N=%d", n), Replicas: n, Period: 10 * time.Second}
+		return Item{Scenario: up, Size: sz, Variants: variants, Runs: runs, Limit: sweepRunLimit(up.Name, n, 0), EtcdMembers: members}
 	}
-	p.Notes = append(p.Notes, "A sweep: scale-up and idle at every size, one fresh cluster per run, variants alternating. "+
-		"Bytes on the wire are not measured: the apiserver counts requests, not their sizes.")
+	idleItem := func(n, members int) Item {
+		window := sweepIdleWindow(opts.Quick)
+		sz := scenario.Size{Label: fmt.Sprintf("M=%d,k=%d", sweepControllers, n/sweepControllers), Controllers: sweepControllers,
+			Replicas: n / sweepControllers, Period: 10 * time.Second, Window: window}
+		return Item{Scenario: quiet, Size: sz, Variants: variants, Runs: runs, Limit: sweepRunLimit(quiet.Name, n, window), EtcdMembers: members}
+	}
+	scaleUp, idle := sweepCounts(opts.Quick)
+	for i := 0; i < len(scaleUp) || i < len(idle); i++ {
+		if i < len(scaleUp) {
+			p.Items = append(p.Items, upItem(scaleUp[i], 0))
+		}
+		if i < len(idle) {
+			p.Items = append(p.Items, idleItem(idle[i], 0))
+		}
+	}
+	if _, reason := etcdBinary(); opts.Etcd3 && reason != "" {
+		p.Notes = append(p.Notes, "-etcd3 was asked for, but "+reason+": no point was run on an external etcd cluster.")
+	} else if opts.Etcd3 {
+		n := sweepEtcdPods(opts.Quick)
+		for _, it := range []Item{upItem(n, 3), idleItem(n, 3)} {
+			it.Size.Label += ",etcd3"
+			p.Items = append(p.Items, it)
+		}
+	}
+	expected, atMost := p.Estimate()
+	p.Notes = append(p.Notes, fmt.Sprintf("A sweep: scale-up and idle at every size, one fresh cluster per run, variants alternating; "+
+		"once a design breaks at a size, its larger sizes of that scenario are not run. Planned: %d runs, about %s on a quiet 2-core machine, "+
+		"at most %s (every run's limit, and the sweep's budget of %s).", p.Runs(), formatDuration(expected), formatDuration(atMost), formatDuration(p.Budget)))
 	return p, nil
+}
+
+// Estimate says how long the plan's runs should take on a quiet 2-core
+// machine, and at most: the sum of their limits, or the budget. The
+// expected time of a run is a cluster's start and stop (6 s), its pods
+// brought up at 250 a second, for idle the settling (15 s) and the window.
+func (p *Plan) Estimate() (expected, atMost time.Duration) {
+	for _, it := range p.Items {
+		pods := it.Size.Replicas
+		if it.Size.Controllers > 0 {
+			pods *= it.Size.Controllers
+		}
+		one := 6*time.Second + time.Duration(pods)*4*time.Millisecond
+		if it.Scenario.Name == "idle" {
+			one += 15*time.Second + it.Size.Window
+		}
+		if it.EtcdMembers > 0 {
+			one += 5 * time.Second
+		}
+		runs := time.Duration(it.Runs * len(it.Variants))
+		expected += runs * one
+		limit := it.Limit
+		if limit == 0 {
+			limit = one
+		}
+		atMost += runs * limit
+	}
+	if p.Budget > 0 && atMost > p.Budget {
+		atMost = p.Budget
+	}
+	if p.Budget > 0 && expected > p.Budget {
+		expected = p.Budget
+	}
+	return expected, atMost
 }
 
 // sweepPods is a size's pod count on a sweep chart's axis.
@@ -110,7 +207,7 @@ func breakingPoint(sum *Summary, variant string) string {
 		}
 		for _, sz := range sc.Sizes {
 			v, ok := sz.Variant(variant)
-			if !ok {
+			if !ok || sz.EtcdMembers > 0 {
 				continue
 			}
 			pods := formatNumber(sweepPods(sz))
@@ -137,26 +234,43 @@ var sweepFigures = []struct{ scenario, figure string }{
 	{"scale-up", "peak_goroutines"},
 	{"scale-up", "peak_rss"},
 	{"scale-up", "manager_requests"},
+	{"scale-up", "manager_bytes"},
 	{"scale-up", "apiserver_cpu"},
 	{"idle", "apiserver_cpu_per_min"},
 	{"idle", "requests_per_min"},
+	{"idle", "bytes_per_min"},
 	{"idle", "cpu_per_min"},
 	{"idle", "manager_rss"},
 	{"idle", "goroutines"},
 }
 
-// sweepSection writes the sweep's charts and breaking points.
+// sweepSection writes the sweep's charts, breaking points, the runs it
+// left out and the sizes run on an external etcd cluster.
 func sweepSection(d *document, sum *Summary, chart *Chart) {
 	d.h(2, "sweep", "Sweep: cost against cluster size")
 	d.p("Scale-up of N pods, and an idle cluster of 10 controllers holding N pods between them, at each size, for each design. " +
 		"A design breaks where a run stops converging within its limit or where the idle apiserver needs more CPU a minute than " +
-		"the machine's cores have.")
+		"the machine's cores have; its larger sizes of that scenario are then not run.")
 	var items []string
 	for _, v := range sum.Options.Variants {
 		items = append(items, fmt.Sprintf("%s: breaking point %s.", v, breakingPoint(sum, v)))
 	}
 	d.list(items...)
+	if m := sum.Machine.FileLimit; m > 0 {
+		d.p(fmt.Sprintf("Each of the cluster's processes could hold %s open files here. The 2014 manager opens one connection per pod it "+
+			"creates, all at once, and the apiserver accepts each, so at more pods than that its runs can fail for file descriptors; "+
+			"a failed run says so when its logs show it.", formatNumber(float64(m))))
+	}
+	if len(sum.Skipped) > 0 {
+		var skipped []string
+		for _, s := range sum.Skipped {
+			skipped = append(skipped, fmt.Sprintf("%s %s, %s: not run: %s.", s.Scenario, s.Label, s.Variant, s.Why))
+		}
+		d.p("Runs left out:")
+		d.list(skipped...)
+	}
 	if chart != nil {
 		d.figure(*chart)
 	}
+	etcdSection(d, sum)
 }

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 )
 
 func TestAQuickSweepDrawsCostAgainstSizeAndNamesEachDesignsBreakingPoint(t *testing.T) {
@@ -15,8 +18,9 @@ func TestAQuickSweepDrawsCostAgainstSizeAndNamesEachDesignsBreakingPoint(t *test
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := len(f.calls); got != 3*2+2*2 {
-		t.Errorf("%d runs, want scale-up at 3 sizes and idle at 2, for 2 designs: %v", got, f.calls)
+	// Legacy's idle broke at 100 pods, so its idle of 1 000 is not run.
+	if got := len(f.calls); got != 3*2+2*2-1 {
+		t.Errorf("%d runs, want scale-up at 3 sizes and idle at 2, for 2 designs, less legacy's idle after it broke: %v", got, f.calls)
 	}
 	if !sum.Options.Sweep {
 		t.Error("the summary does not say it is a sweep")
@@ -30,7 +34,8 @@ func TestAQuickSweepDrawsCostAgainstSizeAndNamesEachDesignsBreakingPoint(t *test
 	}
 	for _, want := range []string{"Sweep: cost against cluster size", "charts/sweep.svg",
 		"legacy: breaking point idle with 100 pods: 1 of 1 runs failed",
-		"modern-unthrottled: breaking point none within this range"} {
+		"modern-unthrottled: breaking point none within this range",
+		"idle M=10,k=100, legacy: not run: broke at 100 (the run failed)"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q", want)
 		}
@@ -50,5 +55,167 @@ func TestAnIdleApiserverThatNeedsMoreThanTheMachinesCoresIsABreakingPoint(t *tes
 	}
 	if got := breakingPoint(sum, "modern"); got != "none within this range" {
 		t.Errorf("a design that was not run breaks at %q", got)
+	}
+}
+
+func TestASweepStopsRunningADesignsLargerSizesOnceItsIdleApiserverNeedsMoreThanTheCores(t *testing.T) {
+	f := &fakeRuns{idleCPU: func(variant string, pods int) float64 {
+		if variant == "legacy" && pods >= 1000 {
+			return 500
+		}
+		return 5
+	}}
+	r, _ := fakeRunner(t, Options{Sweep: true}, f)
+	dir, sum, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacyIdle := 0
+	for key := range f.perVariant {
+		if strings.HasPrefix(key, "idle/") && strings.HasSuffix(key, "/legacy") {
+			legacyIdle++
+		}
+	}
+	if legacyIdle != 2 {
+		t.Errorf("legacy's idle ran at %d sizes, want 100 and 1 000 only: %v", legacyIdle, f.calls)
+	}
+	if got := len(f.perVariant); got != 2*6+6+2 {
+		t.Errorf("%d points run, want both scale-ups at 6 sizes, modern-unthrottled's idle at 6 and legacy's at 2: %v", got, f.perVariant)
+	}
+	var skipped []string
+	for _, s := range sum.Skipped {
+		skipped = append(skipped, s.Scenario+" "+s.Label+" "+s.Variant)
+		if s.Variant != "legacy" || s.Scenario != "idle" || !strings.HasPrefix(s.Why, "broke at 1000 (the idle apiserver needed 500 CPU s a minute") {
+			t.Errorf("skipped %+v", s)
+		}
+	}
+	if len(skipped) != 4 {
+		t.Errorf("skipped %v, want legacy's idle at 3 000, 10 000, 30 000 and 100 000", skipped)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	if sum.Machine.FileLimit > 0 && !strings.Contains(string(md), "could hold "+formatNumber(float64(sum.Machine.FileLimit))+" open files") {
+		t.Errorf("the report does not give the open-file limit")
+	}
+	if !strings.Contains(string(md), "idle M=10,k=10000, legacy: not run: broke at 1000") {
+		t.Errorf("the report does not name the runs left out:\n%s", md)
+	}
+}
+
+func TestEverySweepRunHasALimitThatGrowsWithItsPods(t *testing.T) {
+	p, err := BuildPlan(Options{Sweep: true, BinDir: bothDesigns(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := map[string]Item{}
+	for _, it := range p.Items {
+		if it.Limit <= 0 {
+			t.Errorf("%s %s has no limit", it.Scenario.Name, it.Size.Label)
+		}
+		if prev, ok := last[it.Scenario.Name]; ok && !(itemPods(it) > itemPods(prev) && it.Limit > prev.Limit) {
+			t.Errorf("%s %s: limit %v after %s's %v", it.Scenario.Name, it.Size.Label, it.Limit, prev.Size.Label, prev.Limit)
+		}
+		last[it.Scenario.Name] = it
+	}
+	if itemPods(last["scale-up"]) != 100000 || itemPods(last["idle"]) != 100000 {
+		t.Errorf("the full sweep does not reach 100 000 pods in both scenarios")
+	}
+	if p.Budget <= 0 {
+		t.Error("the sweep has no budget")
+	}
+	expected, atMost := p.Estimate()
+	if expected <= 0 || expected > atMost || atMost > p.Budget {
+		t.Errorf("estimate %v, at most %v, budget %v", expected, atMost, p.Budget)
+	}
+	quick, err := BuildPlan(Options{Sweep: true, Quick: true, BinDir: bothDesigns(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q, _ := quick.Estimate(); q >= expected {
+		t.Errorf("the quick sweep's estimate %v is not below the full one's %v", q, expected)
+	}
+}
+
+func TestARunThatOutlivesItsLimitFailsAndTheSweepGoesOn(t *testing.T) {
+	f := &fakeRuns{block: map[string]bool{"scale-up/legacy/0": true}}
+	r, _ := fakeRunner(t, Options{Sweep: true, Quick: true, Variants: []string{"legacy"}}, f)
+	p, err := BuildPlan(r.Opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := p.Items[0]
+	rec := r.runOne(context.Background(), t.TempDir(), it, it.Variants[0], 0, 1, 1, 50*time.Millisecond)
+	if !rec.TimedOut || rec.Outcome != nil || !strings.Contains(rec.Err, "not finished within its limit") {
+		t.Errorf("a run past its limit: timed out %v, error %q", rec.TimedOut, rec.Err)
+	}
+}
+
+func TestASweepPastItsBudgetNamesTheRunsItLeftOut(t *testing.T) {
+	f := &fakeRuns{}
+	r, _ := fakeRunner(t, Options{Sweep: true, Quick: true}, f)
+	clock := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	r.now = func() time.Time { clock = clock.Add(time.Minute); return clock }
+	_, sum, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.calls) == 0 || len(f.calls) >= 10 {
+		t.Fatalf("%d runs within a budget that the clock passes midway", len(f.calls))
+	}
+	if len(sum.Skipped) != 10-len(f.calls) {
+		t.Errorf("%d runs and %d left out, want 10 in all", len(f.calls), len(sum.Skipped))
+	}
+	for _, s := range sum.Skipped {
+		if !strings.Contains(s.Why, "budget") {
+			t.Errorf("left out for %q", s.Why)
+		}
+	}
+}
+
+func TestTheEtcd3PointRunsBothDesignsOnThreeExternalMembers(t *testing.T) {
+	etcdBinary = func() (string, string) { return "/usr/bin/etcd", "" }
+	defer func() { etcdBinary = etcdtest.Binary }()
+	f := &fakeRuns{}
+	r, _ := fakeRunner(t, Options{Sweep: true, Quick: true, Etcd3: true}, f)
+	dir, _, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"scale-up/N=1000,etcd3/legacy", "scale-up/N=1000,etcd3/modern-unthrottled",
+		"idle/M=10,k=100,etcd3/legacy", "idle/M=10,k=100,etcd3/modern-unthrottled"} {
+		if got := f.etcdServers[key]; len(got) != 3 {
+			t.Errorf("%s ran against %v, want three members", key, got)
+		}
+	}
+	if got := f.etcdServers["scale-up/N=1000/legacy"]; len(got) != 0 {
+		t.Errorf("the embedded point ran against %v", got)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	if !strings.Contains(string(md), "On an external etcd cluster") {
+		t.Errorf("the report has no external etcd section")
+	}
+
+	etcdBinary = func() (string, string) { return "", "no etcd binary" }
+	p, err := BuildPlan(Options{Sweep: true, Quick: true, Etcd3: true, BinDir: bothDesigns(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) != 5 || !strings.Contains(strings.Join(p.Notes, " "), "no etcd binary: no point was run on an external etcd cluster") {
+		t.Errorf("without etcd: %d items, notes %q", len(p.Items), p.Notes)
+	}
+	if _, err := BuildPlan(Options{Etcd3: true, BinDir: bothDesigns(t)}); err == nil {
+		t.Error("-etcd3 without -sweep was accepted")
+	}
+}
+
+func TestAFailedRunNamesTheResourceItsLogsSayRanOut(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "controller-manager.log"), []byte("E1 creating pod: dial tcp 127.0.0.1:4001: socket: too many open files\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "apiserver.log"), []byte("I0 fine\n"), 0o644)
+	got := exhaustion(dir)
+	if !strings.Contains(got, "file descriptors ran out") || strings.Contains(got, "ports") {
+		t.Errorf("exhaustion = %q", got)
+	}
+	if got := exhaustion(t.TempDir()); got != "" {
+		t.Errorf("no logs: %q", got)
 	}
 }

@@ -11,7 +11,13 @@ import (
 
 // Row is one result of the scenario for both designs, formatted.
 type Row struct {
-	Name   string `json:"name"`
+	Name string `json:"name"`
+	// Process names the process the figure measures, as the benchmark's
+	// report does (apiserver, controller-manager, hollow-node, ...); empty
+	// for the cluster as a whole.
+	Process string `json:"process,omitempty"`
+	// Note says what the figure includes that a reader might not expect.
+	Note   string `json:"note,omitempty"`
 	Unit   string `json:"unit"`
 	Legacy string `json:"legacy"`
 	Modern string `json:"modern"`
@@ -36,7 +42,7 @@ func compareAs(labels [2]string, legacy, modern []scenario.Result) []Row {
 	var rows []Row
 	for _, l := range legacy {
 		r, ok := m[l.Name]
-		row := Row{Name: strings.ReplaceAll(l.Name, "_", " "), Unit: l.Unit, Legacy: formatValue(l.Value), Modern: "–"}
+		row := Row{Name: strings.ReplaceAll(l.Name, "_", " "), Process: l.Process, Note: managerNote[l.Name], Unit: l.Unit, Legacy: formatValue(l.Value), Modern: "–"}
 		if ok {
 			row.Modern = formatValue(r.Value)
 			row.Better, row.Diff = difference(labels, l.Value, r.Value, l.LowerIsBetter)
@@ -44,6 +50,23 @@ func compareAs(labels [2]string, legacy, modern []scenario.Result) []Row {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// managerNote says, for the figures that count every request of the
+// controller-manager process, that its lease renewals are among them.
+var managerNote = map[string]string{
+	"requests_per_min": "every request of the controller-manager process, measured at the apiserver, lease renewals included",
+	"manager_requests": "every request of the controller-manager process, measured at the apiserver, lease renewals included",
+	"bytes_per_min":    "the bodies of every request of the controller-manager process, both ways, measured at the apiserver, lease renewals included",
+	"manager_bytes":    "the bodies of every request of the controller-manager process, both ways, measured at the apiserver, lease renewals included",
+}
+
+// rowName is a row's name with the process it measures.
+func rowName(r Row) string {
+	if r.Process == "" {
+		return r.Name
+	}
+	return r.Name + " (" + r.Process + ")"
 }
 
 // formatValue prints whole numbers whole and others with up to two
@@ -121,7 +144,7 @@ func verdicts(sc *scenario.Scenario, sz scenario.Size, designs []Design, legacy,
 func (c *console) printResults(talk Talk, rows []Row, vs []Verdict) {
 	nameW, unitW, valW := len("result"), 0, len("today")
 	for _, r := range rows {
-		nameW = max(nameW, len(r.Name))
+		nameW = max(nameW, len(rowName(r)))
 		unitW = max(unitW, len(r.Unit))
 		valW = max(valW, len([]rune(r.Legacy)), len([]rune(r.Modern)))
 	}
@@ -142,7 +165,14 @@ func (c *console) printResults(talk Talk, rows []Row, vs []Verdict) {
 		case "modern":
 			m = c.style(m, bold+green)
 		}
-		fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s  %s\n", nameW, r.Name, unitW, r.Unit, l, m, c.style(r.Diff, dim))
+		fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s  %s\n", nameW, rowName(r), unitW, r.Unit, l, m, c.style(r.Diff, dim))
+	}
+	noted := map[string]bool{}
+	for _, r := range rows {
+		if r.Note != "" && !noted[r.Note] {
+			noted[r.Note] = true
+			fmt.Fprintf(&b, "  %s\n", c.style(r.Name+": "+r.Note+".", dim))
+		}
 	}
 	if len(vs) > 0 {
 		b.WriteString("\n")

@@ -81,3 +81,18 @@ func CountManagerRequests(m Metrics) ManagerRequestCounts {
 	})
 	return out
 }
+
+// ManagerBodyBytes sums the body bytes the apiserver read from and wrote
+// to the controller-manager processes, by the same components as their
+// requests.
+func ManagerBodyBytes(m Metrics) float64 {
+	total := 0.0
+	for _, name := range []string{"apiserver_request_body_bytes_total", "apiserver_response_body_bytes_total"} {
+		m.Each(name, func(l map[string]string, v float64) {
+			if isManagerComponent(l["component"]) {
+				total += v
+			}
+		})
+	}
+	return total
+}

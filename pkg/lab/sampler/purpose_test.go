@@ -85,3 +85,22 @@ func TestProcessUsageReadsThisProcess(t *testing.T) {
 		t.Errorf("SelfCPUSeconds = %v, %v; a running test has used some CPU", s, ok)
 	}
 }
+
+func TestTheManagersBytesAreItsRequestAndResponseBodiesLeaseRenewalsIncluded(t *testing.T) {
+	m, err := ParseMetrics(strings.NewReader(`# TYPE apiserver_request_body_bytes_total counter
+apiserver_request_body_bytes_total{component="controller-manager",resource="pods",verb="POST"} 1000
+apiserver_request_body_bytes_total{component="leader-election",resource="endpoints",verb="PUT"} 300
+apiserver_request_body_bytes_total{component="hollow-node",resource="pods",verb="PUT"} 50000
+# TYPE apiserver_response_body_bytes_total counter
+apiserver_response_body_bytes_total{component="controller-manager",resource="pods",verb="LIST"} 20000
+apiserver_response_body_bytes_total{component="controller-manager",resource="pods",verb="WATCH"} 7
+apiserver_response_body_bytes_total{component="leader-election",resource="endpoints",verb="PUT"} 400
+apiserver_response_body_bytes_total{component="scenario",resource="pods",verb="LIST"} 90000
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ManagerBodyBytes(m), float64(1000+300+20000+7+400); got != want {
+		t.Errorf("manager bytes %v, want %v: both directions, both of its clients, no one else's", got, want)
+	}
+}

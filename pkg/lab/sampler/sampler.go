@@ -35,6 +35,11 @@ const (
 	// whatever their answer; ManagerPodPostsOK only those that succeeded.
 	ManagerPodPosts   = "cm.pod_posts"
 	ManagerPodPostsOK = "cm.pod_posts_ok"
+	// ManagerBytes counts the body bytes of the controller-manager
+	// processes' requests (see ManagerComponents), as the apiserver read
+	// and wrote them: request bodies sent plus response bodies and watch
+	// events received, headers left out; cumulative.
+	ManagerBytes = "cm.bytes"
 	// ManagerWatchErrors counts the controller-managers' watches that the
 	// apiserver ended with an ERROR event (410 Gone, mostly).
 	ManagerWatchErrors = "cm.watch_errors"
@@ -230,6 +235,7 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 	}
 	s.relative(ManagerPodPosts, now, total)
 	s.relative(ManagerPodPostsOK, now, ok)
+	s.relative(ManagerBytes, now, ManagerBodyBytes(m))
 	s.relative(ManagerWatchErrors, now, m.Sum("apiserver_watch_errors_total", map[string]string{"component": "controller-manager"}))
 	s.Rec.Add(APIServerRSS, now, m.Sum("process_resident_memory_bytes", nil))
 	apiCPU := m.Sum("process_cpu_seconds_total", nil)

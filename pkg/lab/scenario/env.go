@@ -43,6 +43,9 @@ type Options struct {
 	// node a pod lands on, which pod churn kills), so that repeated runs
 	// make the same ones.
 	Seed int64
+	// EtcdServers, when set, point the apiserver at an external etcd
+	// cluster instead of its embedded member.
+	EtcdServers []string
 }
 
 // Start brings up the cluster sc needs for variant v at size sz and starts
@@ -52,6 +55,9 @@ func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	cfg.BinDir = opts.BinDir
 	cfg.Dir = opts.Dir
 	cfg.Design = v.Design
+	if len(opts.EtcdServers) > 0 {
+		cfg.EtcdServers = opts.EtcdServers
+	}
 	cfg.ControllerManagerArgs = append(append([]string{}, cfg.ControllerManagerArgs...), v.ManagerArgs...)
 	if opts.Seed != 0 {
 		cfg.HollowNodeArgs = append(append([]string{}, cfg.HollowNodeArgs...), fmt.Sprintf("-seed=%d", opts.Seed))

@@ -54,6 +54,9 @@ func scaleResults(e *Env) []Result {
 		{Name: "peak_rss", Process: sampler.ProcessManager, Unit: "MiB", Value: e.Sampler.Rec.Max(sampler.ManagerRSS) / (1 << 20), LowerIsBetter: true},
 		{Name: "peak_sockets", Process: sampler.ProcessManager, Unit: "sockets", Value: e.Sampler.Rec.Max(sampler.ManagerSockets), LowerIsBetter: true},
 		{Name: "manager_requests", Process: sampler.ProcessManager, Unit: "requests", Value: e.managerRequests(), LowerIsBetter: true},
+		// The bodies of the same requests, sent and received, as the
+		// apiserver read and wrote them (headers left out).
+		{Name: "manager_bytes", Process: sampler.ProcessManager, Unit: "MB", Value: e.last(sampler.ManagerBytes) / 1e6, LowerIsBetter: true},
 		{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST"), LowerIsBetter: true},
 		// The modern manager's status writes. Each is dear here: like
 		// v0.4's, this apiserver fills a controller's currentState.replicas

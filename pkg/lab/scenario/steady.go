@@ -131,6 +131,9 @@ func init() {
 				cm("status_writes_per_min", purpose(sampler.PurposeStatus)),
 				cm("election_requests_per_min", purpose(sampler.PurposeElection)),
 				cm("events_per_min", purpose(sampler.PurposeEvents)),
+				// The same requests' bodies, both ways, as the apiserver
+				// read and wrote them, lease renewals included.
+				{Name: "bytes_per_min", Process: sampler.ProcessManager, Unit: "kB/min", Value: e.perMinute(sampler.ManagerBytes, "idle-start", "idle-end") / 1000, LowerIsBetter: true},
 				{Name: "cpu_per_min", Process: sampler.ProcessManager, Unit: "CPU s/min", Value: (cpuEnd - cpuStart) / minutes, LowerIsBetter: true},
 				{Name: "apiserver_cpu_per_min", Process: sampler.ProcessAPIServer, Unit: "CPU s/min", Value: e.perMinute(sampler.APIServerCPU, "idle-start", "idle-end"), LowerIsBetter: true},
 				// What the manager holds at rest: its caches, in the

@@ -3,6 +3,8 @@
 // one or more controller-managers — and stops exactly what it started.
 // make run, the end-to-end tests, the benchmark and talk mode all start
 // their clusters through it, so every one of them is the same cluster.
+// The apiserver embeds etcd unless the stack is given external members;
+// every process starts with the open-file limit raised (limits.go).
 //
 // Ours: 2014 had hack/local-up-cluster.sh for this.
 package stack

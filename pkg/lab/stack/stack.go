@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -43,6 +44,9 @@ type Config struct {
 	Output func(component string) io.Writer
 	// Ready is how long each component may take to become healthy.
 	Ready time.Duration
+	// EtcdServers, when set, are the client URLs of an external etcd
+	// cluster for the apiserver, instead of its embedded member.
+	EtcdServers []string
 }
 
 // Stack is a running cluster.
@@ -82,6 +86,7 @@ func Start(cfg Config) (*Stack, error) {
 	if err := mkdirAll(cfg.Dir); err != nil {
 		return nil, err
 	}
+	RaiseFileLimit()
 	s := &Stack{cfg: cfg}
 	if err := s.startAPIServer(); err != nil {
 		s.Stop()
@@ -159,11 +164,15 @@ func (s *Stack) start(component, binary string, fixedPort int, fallback bool, ar
 
 func (s *Stack) startAPIServer() error {
 	p, port, err := s.start("apiserver", "apiserver", s.cfg.APIPort, false, func(port int) []string {
+		etcd := "-etcd_data_dir=" + filepath.Join(s.cfg.Dir, "etcd")
+		if len(s.cfg.EtcdServers) > 0 {
+			etcd = "-etcd_servers=" + strings.Join(s.cfg.EtcdServers, ",")
+		}
 		return append([]string{
 			"-logtostderr",
 			"-address=127.0.0.1",
 			"-port=" + itoa(port),
-			"-etcd_data_dir=" + filepath.Join(s.cfg.Dir, "etcd"),
+			etcd,
 		}, s.cfg.APIServerArgs...)
 	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {

@@ -137,7 +137,8 @@
     if (f.results && f.results.length) {
       if (!box.dataset.shown) { box.hidden = false; box.dataset.shown = "1"; }
       document.getElementById("rows").innerHTML = f.results.map(function (r) {
-        return "<tr><td>" + esc(r.name) + "</td><td" + (r.better === "legacy" ? ' class="better"' : "") + ">" + esc(r.legacy) +
+        var name = r.process ? r.name + " (" + r.process + ")" : r.name;
+        return "<tr><td" + (r.note ? ' title="' + esc(r.note) + '"' : "") + ">" + esc(name) + "</td><td" + (r.better === "legacy" ? ' class="better"' : "") + ">" + esc(r.legacy) +
           "</td><td" + (r.better === "modern" ? ' class="better"' : "") + ">" + esc(r.modern) + '</td><td class="why">' + esc(r.diff) + "</td></tr>";
       }).join("");
     }
