@@ -63,7 +63,7 @@ bench: build
 # _output/history/<time>/. BENCH_FLAGS go to rcbench history: -quick,
 # -runs=N, -png.
 history: build
-	$(BIN)/rcbench history -bin=$(BIN) -out=_output/history $(BENCH_FLAGS)
+	$(BIN)/rcbench history -bin=$(BIN) -out=_output/history -commit='$(BENCH_COMMIT)' $(if $(PUBLISH),-publish=$(PUBLISH)) $(BENCH_FLAGS)
 
 # Talk mode: make demo SCENARIO=two-managers. Without SCENARIO it lists
 # them. DEMO_FLAGS go to rcbench demo: -auto, -hold=30s,

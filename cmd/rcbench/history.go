@@ -24,6 +24,8 @@ func historyCommand(args []string) int {
 	bin := fs.String("bin", "_output/bin", "Directory of the binaries (make build).")
 	png := fs.Bool("png", false, "Also render the timeline chart as PNG.")
 	seed := fs.Int64("seed", bench.DefaultSeed, "Seed of the hollow nodes' random choices, the same in every run.")
+	publish := fs.String("publish", "", "Also copy report.md, as "+bench.ResultsFile+", and its chart into this directory (e.g. examples/history), unless the run is interrupted.")
+	commit := fs.String("commit", "", "The source the binaries were built from, for the report (make history passes git describe).")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -36,7 +38,7 @@ func historyCommand(args []string) int {
 		fmt.Fprintf(os.Stderr, "rcbench history: %v\n", err)
 		return 2
 	}
-	opts := bench.Options{Runs: *runs, Quick: *quick, Out: *out, BinDir: binDir, PNG: *png, Seed: *seed}
+	opts := bench.Options{Runs: *runs, Quick: *quick, Out: *out, BinDir: binDir, PNG: *png, Seed: *seed, Publish: *publish, Commit: *commit}
 
 	ctx, cancel := interruptible()
 	defer cancel()

@@ -124,6 +124,9 @@ func header(sum *Summary) string {
 	s := fmt.Sprintf("Run %s, %s, on %d CPUs (%s/%s, %s). Load average before %.2f %.2f %.2f, after %.2f %.2f %.2f. ",
 		sum.Started.UTC().Format("2006-01-02 15:04 UTC"), durationText(sum.Seconds), m.CPUs, m.OS, m.Arch, m.GoVersion,
 		m.LoadBefore[0], m.LoadBefore[1], m.LoadBefore[2], m.LoadAfter[0], m.LoadAfter[1], m.LoadAfter[2])
+	if sum.Commit != "" {
+		s += fmt.Sprintf("Commit %s. ", sum.Commit)
+	}
 	if m.FileLimit > 0 {
 		s += fmt.Sprintf("Open-file limit of the cluster's processes: %s. ", formatNumber(float64(m.FileLimit)))
 	}

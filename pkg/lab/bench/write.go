@@ -103,7 +103,13 @@ func writeSamples(path string, o *scenario.Outcome) error {
 // it draws, into to (charts under to/charts), so that its links hold
 // there too. Nothing else of the report is copied.
 func publish(dir, to string) error {
-	page, err := os.ReadFile(filepath.Join(dir, ResultsFile))
+	return publishPage(dir, ResultsFile, to)
+}
+
+// publishPage copies the page named page of the report in dir, and the
+// charts it draws, into to, where the page is called ResultsFile.
+func publishPage(dir, name, to string) error {
+	page, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
 		return err
 	}
