@@ -41,13 +41,7 @@ func buildDocument(sum *Summary, cal *Chart, charts []SizeCharts) *document {
 	d.p(whoseText)
 
 	if sum.Options.Sweep {
-		var chart *Chart
-		for _, set := range charts {
-			if set.Scenario == sweepChartSet && len(set.Charts) > 0 {
-				chart = &set.Charts[0]
-			}
-		}
-		sweepSection(d, sum, chart)
+		sweepSection(d, sum, sweepChartOf(charts))
 	}
 
 	if sum.Calibration != nil {
@@ -356,4 +350,14 @@ func readingSection(d *document) {
 		"Time charts draw the median run of each variant (by the scenario's first figure), in seconds since the scenario's first action.",
 		"`results.json` holds every figure with its values, min, median, max and spread; `bench.txt` is the same per run in Go benchmark format (`benchstat bench.txt`), and `bench.<variant>.txt` one variant's runs with the variant left out of the names, so that `benchstat bench.legacy.txt bench.modern.txt` sets the designs side by side; `runs/<run>/samples.csv` holds every raw sample of a run (series, seconds, value; marks as `mark.<name>`), beside the components' logs.",
 	)
+}
+
+// sweepChartOf finds the sweep's chart among the report's, or nil.
+func sweepChartOf(charts []SizeCharts) *Chart {
+	for i := range charts {
+		if charts[i].Scenario == sweepChartSet && len(charts[i].Charts) > 0 {
+			return &charts[i].Charts[0]
+		}
+	}
+	return nil
 }

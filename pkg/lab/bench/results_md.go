@@ -42,8 +42,10 @@ var headline = []headlineFigure{
 
 // buildResults lays out the results page from the summary alone: when
 // and where it ran, the ceiling, the headline figures, the findings and
-// how many figures spread. chart, when set, is drawn under the headline.
-func buildResults(sum *Summary, chart *Chart) *document {
+// how many figures spread. chart, when set, is drawn under the headline;
+// a sweep's page also has its cost-against-size chart, sweep, and its
+// breaking points.
+func buildResults(sum *Summary, chart, sweep *Chart) *document {
 	d := &document{title: "kube-rewind benchmark results"}
 	d.p("Written by `rcbench bench` (`make bench`) from its own figures, beside `report.md`, `report.html` and `results.json` " +
 		"in `_output/bench/<time>/`; those hold every figure, chart and explanation. `make bench PUBLISH=examples/bench` copies " +
@@ -67,6 +69,9 @@ func buildResults(sum *Summary, chart *Chart) *document {
 	}
 	if chart != nil {
 		d.figure(*chart)
+	}
+	if sum.Options.Sweep {
+		sweepSection(d, sum, sweep)
 	}
 	d.h(2, "findings", "Findings")
 	d.p("What the designs predict against what was measured; `report.md` gives the prediction and the figures of each. Every NO says why not.")

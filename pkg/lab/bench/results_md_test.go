@@ -61,7 +61,7 @@ func TestEveryNoOnTheResultsPageSaysWhyNot(t *testing.T) {
 	sum.Options.Variants = []string{"legacy", "modern", "modern-unthrottled"}
 	sum.Findings = findings(sum)
 	var md bytes.Buffer
-	if err := writeMarkdown(&md, buildResults(sum, nil)); err != nil {
+	if err := writeMarkdown(&md, buildResults(sum, nil, nil)); err != nil {
 		t.Fatal(err)
 	}
 	nos := 0

@@ -51,7 +51,7 @@ func writeReport(dir string, sum *Summary, p *Plan, runs []RunRecord, png bool) 
 	if err := writeFile(filepath.Join(dir, "report.md"), func(w *bufio.Writer) error { return writeMarkdown(w, doc) }); err != nil {
 		return err
 	}
-	results := buildResults(sum, headlineChart(sum, charts))
+	results := buildResults(sum, headlineChart(sum, charts), sweepChartOf(charts))
 	if err := writeFile(filepath.Join(dir, ResultsFile), func(w *bufio.Writer) error { return writeMarkdown(w, results) }); err != nil {
 		return err
 	}
