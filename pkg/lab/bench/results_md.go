@@ -118,7 +118,7 @@ func runFacts(sum *Summary) []string {
 		facts = append(facts, "Flags: "+strings.Join(flags, " ")+" (not the standard sizes).")
 	}
 	if len(sum.Choices) > 0 {
-		facts = append(facts, fmt.Sprintf("%d departure(s) from the scenarios' standard sizes or runs, to fit the time budget: %s", len(sum.Choices), strings.Join(sum.Choices, " ")))
+		facts = append(facts, fmt.Sprintf("%d departure(s) from the scenarios' standard sizes or runs, to fit the time budget: %s.", len(sum.Choices), strings.Join(sum.Choices, "; ")))
 	}
 	if len(sum.Failures) > 0 {
 		facts = append(facts, fmt.Sprintf("%d run(s) failed and are left out of the figures.", len(sum.Failures)))

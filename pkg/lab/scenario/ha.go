@@ -24,7 +24,7 @@ func init() {
 			"is created. Both 2014 managers see the same deficit and both create it, then both delete the " +
 			"surplus; the modern managers elect a leader and only it acts.",
 		Sizes: func(quick, large bool) []Size {
-			return []Size{{Label: "N=20", Replicas: 20, Period: period2014, Window: 30 * time.Second}}
+			return []Size{{Label: "N=20", Replicas: 20, Period: period2014, Window: 20 * time.Second}}
 		},
 		Cluster: func(sz Size) stack.Config {
 			return stack.Config{Nodes: 10, ControllerManagers: 2, StartDelay: 200 * time.Millisecond}
