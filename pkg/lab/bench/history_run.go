@@ -64,7 +64,8 @@ var whyNoEffect = map[string]string{
 	"expectations": "a sync repeats creates only if it runs before the informer has seen the last batch; " +
 		"on loopback our apiserver's watch event follows a create within milliseconds, and the workqueue " +
 		"holds the controller's key until the sync in progress ends, so that window is a race that a run " +
-		"may miss (a default run at N=200 saw 43 pods created twice; a -quick run at N=100 saw none)",
+		"may miss; pkg/controller's TestWithoutExpectationsASyncBeforeThePodsAreSeenCreatesThemAgain shows " +
+		"the behaviour without the race",
 	"wait-for-caches": "the restart scenario makes every LIST of pods 3 s slower after the restart, so that the " +
 		"first sync runs on an empty cache unless the machine stalls the manager for longer than that between " +
 		"listing its controllers and syncing one",
