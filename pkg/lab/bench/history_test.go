@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -54,7 +55,8 @@ func historyOutcome(ctx context.Context, sc *scenario.Scenario, v scenario.Varia
 // the changes no run can measure said why, and the timeline chart.
 func TestAHistoryRunReportsEveryChangeWithAndWithout(t *testing.T) {
 	f := &fakeRuns{}
-	r, _ := fakeRunner(t, Options{Quick: true}, f)
+	published := filepath.Join(t.TempDir(), "published")
+	r, _ := fakeRunner(t, Options{Quick: true, Publish: published, Commit: "abc1234"}, f)
 	r.runScenario = historyOutcome
 	dir, hs, err := r.RunHistory(context.Background())
 	if err != nil {
@@ -100,6 +102,17 @@ func TestAHistoryRunReportsEveryChangeWithAndWithout(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Error(err)
 		}
+	}
+	// -publish copies report.md as RESULTS.md, with the chart it draws.
+	page, err := os.ReadFile(filepath.Join(published, ResultsFile))
+	if err != nil || !bytes.Equal(page, report) {
+		t.Errorf("report.md not published as %s (%v)", ResultsFile, err)
+	}
+	if !strings.Contains(string(page), "Commit abc1234.") {
+		t.Error("the published report does not name its commit")
+	}
+	if _, err := os.Stat(filepath.Join(published, "charts", TimelineChart+".svg")); err != nil {
+		t.Errorf("the timeline chart was not published: %v", err)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, "history.json"))
 	var back HistorySummary

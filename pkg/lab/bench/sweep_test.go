@@ -28,16 +28,19 @@ func TestAQuickSweepDrawsCostAgainstSizeAndNamesEachDesignsBreakingPoint(t *test
 	if info, err := os.Stat(filepath.Join(dir, "charts", "sweep.svg")); err != nil || info.Size() == 0 {
 		t.Errorf("no sweep chart: %v", err)
 	}
-	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"Sweep: cost against cluster size", "charts/sweep.svg",
-		"legacy: breaking point idle with 100 pods: 1 of 1 runs failed",
-		"modern-unthrottled: breaking point none within this range",
-		"idle M=10,k=100, legacy: not run: broke at 100 (the run failed)"} {
-		if !strings.Contains(string(md), want) {
-			t.Errorf("report.md lacks %q", want)
+	// The report and the results page a sweep publishes both carry it.
+	for _, page := range []string{"report.md", ResultsFile} {
+		md, err := os.ReadFile(filepath.Join(dir, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"Sweep: cost against cluster size", "charts/sweep.svg",
+			"legacy: breaking point idle with 100 pods: 1 of 1 runs failed",
+			"modern-unthrottled: breaking point none within this range",
+			"idle M=10,k=100, legacy: not run: broke at 100 (the run failed)"} {
+			if !strings.Contains(string(md), want) {
+				t.Errorf("%s lacks %q", page, want)
+			}
 		}
 	}
 }
