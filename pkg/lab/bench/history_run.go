@@ -90,11 +90,8 @@ func (r *Runner) RunHistory(ctx context.Context) (string, *HistorySummary, error
 	if err != nil {
 		return "", nil, err
 	}
-	hs := &HistorySummary{Summary: Summary{Started: started, Choices: hp.Choices, Commit: r.Opts.Commit}, TimelineSize: hp.TimelineSize}
+	hs := &HistorySummary{Summary: Summary{Started: started, Choices: hp.Choices, Commit: r.commit()}, TimelineSize: hp.TimelineSize}
 	sum := &hs.Summary
-	if sum.Commit == "" {
-		sum.Commit = buildCommit()
-	}
 	sum.Machine = Machine{CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, LoadBefore: loadAverage()}
 	sum.Options.Runs = hp.RunsEach
 	sum.Options.Quick, sum.Options.Seed = r.Opts.Quick, r.Opts.Seed
@@ -117,14 +114,8 @@ func (r *Runner) RunHistory(ctx context.Context) (string, *HistorySummary, error
 		return dir, hs, err
 	}
 	linkLatest(r.Opts.Out, dir)
-	if r.Opts.Publish != "" {
-		if sum.Interrupted {
-			r.say("not published to %s: the history run was interrupted", r.Opts.Publish)
-		} else if err := publishPage(dir, "report.md", r.Opts.Publish); err != nil {
-			return dir, hs, err
-		} else {
-			r.say("published report.md to %s as %s", r.Opts.Publish, ResultsFile)
-		}
+	if err := r.publish(dir, "report.md", sum.Interrupted); err != nil {
+		return dir, hs, err
 	}
 	return dir, hs, nil
 }

@@ -291,13 +291,7 @@ func calibrationSection(d *document, cal *Calibration, chart *Chart) {
 	d.p("apiserver: " + cal.APIServerSetup)
 	t := table{header: []string{"target", "clients", "writes/s", "p50 ms", "p90 ms", "p99 ms", "requests", "errors", "etcd v2.2 published: writes/s, p90 ms"},
 		numeric: []bool{false, true, true, true, true, true, true, true, false}}
-	levels := append([]Level(nil), cal.Levels...)
-	sort.SliceStable(levels, func(i, j int) bool {
-		if levels[i].Target != levels[j].Target {
-			return levels[i].Target == "etcd"
-		}
-		return levels[i].Clients < levels[j].Clients
-	})
+	levels := sortedLevels(cal)
 	for _, l := range levels {
 		pub := ""
 		if l.Target == "etcd" {
@@ -360,4 +354,17 @@ func sweepChartOf(charts []SizeCharts) *Chart {
 		}
 	}
 	return nil
+}
+
+// sortedLevels are the calibration's levels, raw etcd first, then by
+// client count.
+func sortedLevels(cal *Calibration) []Level {
+	levels := append([]Level(nil), cal.Levels...)
+	sort.SliceStable(levels, func(i, j int) bool {
+		if levels[i].Target != levels[j].Target {
+			return levels[i].Target == "etcd"
+		}
+		return levels[i].Clients < levels[j].Clients
+	})
+	return levels
 }

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -134,13 +133,7 @@ func runFacts(sum *Summary) []string {
 func ceilingResults(d *document, cal *Calibration) {
 	d.h(2, "ceiling", "The ceiling")
 	t := table{header: []string{"target", "process", "clients", "writes/s", "p90 ms"}, numeric: []bool{false, false, true, true, true}}
-	levels := append([]Level(nil), cal.Levels...)
-	sort.SliceStable(levels, func(i, j int) bool {
-		if levels[i].Target != levels[j].Target {
-			return levels[i].Target == "etcd"
-		}
-		return levels[i].Clients < levels[j].Clients
-	})
+	levels := sortedLevels(cal)
 	for _, l := range levels {
 		target, process := "raw etcd creates", "rcbench (an embedded etcd member)"
 		if l.Target == "apiserver" {

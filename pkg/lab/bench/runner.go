@@ -60,10 +60,7 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 		return "", nil, err
 	}
 
-	sum := &Summary{Started: started, Notes: p.Notes, Choices: p.Choices, Commit: r.Opts.Commit}
-	if sum.Commit == "" {
-		sum.Commit = buildCommit()
-	}
+	sum := &Summary{Started: started, Notes: p.Notes, Choices: p.Choices, Commit: r.commit()}
 	sum.Machine = Machine{CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, LoadBefore: loadAverage()}
 	sum.Machine.FileLimit = stack.RaiseFileLimit()
 	sum.Options.Runs = p.RunsEach
@@ -108,16 +105,41 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 		return dir, sum, err
 	}
 	linkLatest(r.Opts.Out, dir)
-	if r.Opts.Publish != "" {
-		if sum.Interrupted {
-			r.say("not published to %s: the benchmark was interrupted", r.Opts.Publish)
-		} else if err := publish(dir, r.Opts.Publish); err != nil {
-			return dir, sum, err
-		} else {
-			r.say("published %s to %s", ResultsFile, r.Opts.Publish)
-		}
+	if err := r.publish(dir, ResultsFile, sum.Interrupted); err != nil {
+		return dir, sum, err
 	}
 	return dir, sum, nil
+}
+
+// publish copies the report's page named page in dir into Opts.Publish
+// as ResultsFile, with its charts, when -publish asked for it; an
+// interrupted run is not published.
+func (r *Runner) publish(dir, page string, interrupted bool) error {
+	switch {
+	case r.Opts.Publish == "":
+		return nil
+	case interrupted:
+		r.say("not published to %s: the run was interrupted", r.Opts.Publish)
+		return nil
+	}
+	if err := publishPage(dir, page, r.Opts.Publish); err != nil {
+		return err
+	}
+	if page == ResultsFile {
+		r.say("published %s to %s", page, r.Opts.Publish)
+	} else {
+		r.say("published %s to %s as %s", page, r.Opts.Publish, ResultsFile)
+	}
+	return nil
+}
+
+// commit names the source of the binaries: -commit, else rcbench's own
+// build information.
+func (r *Runner) commit() string {
+	if r.Opts.Commit != "" {
+		return r.Opts.Commit
+	}
+	return buildCommit()
 }
 
 // runOne runs a scenario once in its own directory and keeps its samples.

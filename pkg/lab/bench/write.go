@@ -99,15 +99,10 @@ func writeSamples(path string, o *scenario.Outcome) error {
 	})
 }
 
-// publish copies the results page of the report in dir, and the charts
-// it draws, into to (charts under to/charts), so that its links hold
-// there too. Nothing else of the report is copied.
-func publish(dir, to string) error {
-	return publishPage(dir, ResultsFile, to)
-}
-
-// publishPage copies the page named page of the report in dir, and the
-// charts it draws, into to, where the page is called ResultsFile.
+// publishPage copies the page named name of the report in dir, and the
+// charts it draws, into to (charts under to/charts, so that its links
+// hold there too), where the page is called ResultsFile. Nothing else of
+// the report is copied.
 func publishPage(dir, name, to string) error {
 	page, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
