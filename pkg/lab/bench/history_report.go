@@ -92,14 +92,7 @@ func historyDocument(hs *HistorySummary, chart Chart, haveChart bool) *document 
 	for _, n := range hs.Notes {
 		d.note(n)
 	}
-	if len(hs.Failures) > 0 {
-		var items []string
-		for _, f := range hs.Failures {
-			items = append(items, fmt.Sprintf("%s %s %s run %d: %s", f.Scenario, f.Size, f.Variant, f.Run, f.Error))
-		}
-		d.note(fmt.Sprintf("%d runs failed and are left out of the figures:", len(hs.Failures)))
-		d.list(items...)
-	}
+	failuresNote(d, hs.Failures)
 
 	d.h(2, "changes", "What each fix bought")
 	d.p("One row per change, in the order they landed: the figure its scenario shows, medians over the runs " +

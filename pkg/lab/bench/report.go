@@ -25,14 +25,7 @@ func buildDocument(sum *Summary, cal *Chart, charts []SizeCharts) *document {
 			"(name the scenarios with -scenarios, or set -runs, to run them in full):")
 		d.list(sum.Choices...)
 	}
-	if len(sum.Failures) > 0 {
-		var items []string
-		for _, f := range sum.Failures {
-			items = append(items, fmt.Sprintf("%s %s %s run %d: %s", f.Scenario, f.Size, f.Variant, f.Run, f.Error))
-		}
-		d.note(fmt.Sprintf("%d runs failed and are left out of the figures:", len(sum.Failures)))
-		d.list(items...)
-	}
+	failuresNote(d, sum.Failures)
 
 	d.h(2, "findings", "Findings")
 	d.p("What the two designs predict, against what these runs measured: the verdict in one line first, then the prediction and " +
@@ -367,4 +360,17 @@ func sortedLevels(cal *Calibration) []Level {
 		return levels[i].Clients < levels[j].Clients
 	})
 	return levels
+}
+
+// failuresNote lists the runs that failed, which the figures leave out.
+func failuresNote(d *document, failures []Failure) {
+	if len(failures) == 0 {
+		return
+	}
+	var items []string
+	for _, f := range failures {
+		items = append(items, fmt.Sprintf("%s %s %s run %d: %s", f.Scenario, f.Size, f.Variant, f.Run, f.Error))
+	}
+	d.note(fmt.Sprintf("%d runs failed and are left out of the figures:", len(failures)))
+	d.list(items...)
 }
