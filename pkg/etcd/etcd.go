@@ -3,6 +3,7 @@ package etcd
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"go.etcd.io/etcd/server/v3/embed"
+	"go.etcd.io/etcd/server/v3/etcdserver/api/v2http"
 )
 
 // Config says where and how to run the embedded member.
@@ -40,6 +42,7 @@ type Config struct {
 // Server is a running embedded etcd member.
 type Server struct {
 	etcd      *embed.Etcd
+	lists     *listHandler
 	clientURL string
 }
 
@@ -76,6 +79,9 @@ func Start(cfg Config) (*Server, error) {
 		ec.LogOutputs = []string{filepath.Join(cfg.DataDir, "etcd.log")}
 	}
 
+	lists := &listHandler{}
+	ec.UserHandlers = map[string]http.Handler{keysPrefix + "/": lists}
+
 	e, err := embed.StartEtcd(ec)
 	if err != nil {
 		return nil, fmt.Errorf("etcd: cannot start the embedded member in %s: %v", cfg.DataDir, err)
@@ -98,9 +104,12 @@ func Start(cfg Config) (*Server, error) {
 		e.Close()
 		return nil, errors.New("etcd: the embedded member has no client listener")
 	}
+	lists.server = e.Server
+	v2 := v2http.NewClientHandler(e.GetLogger(), e.Server, e.Server.Cfg.ReqTimeout())
+	lists.etcd.Store(&v2)
 	// The advertised URL still says port 0 when the kernel picked the
 	// port, so the address comes from the listener itself.
-	return &Server{etcd: e, clientURL: "http://" + e.Clients[0].Addr().String()}, nil
+	return &Server{etcd: e, lists: lists, clientURL: "http://" + e.Clients[0].Addr().String()}, nil
 }
 
 func loopbackURL(port int) url.URL {
