@@ -1,18 +1,34 @@
 package tools
 
 import (
+	"errors"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/coreos/go-etcd/etcd"
+	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 )
 
-// TestGetListAnswersAsGoEtcdsGet checks that the LIST's own decoding of
-// etcd's answer gives what go-etcd's Get gives, for a directory with
-// values, a nested directory and escapes, and for a missing key.
+// TestGetListAnswersAsGoEtcdsGet checks that the LIST's own GET and
+// decoding give what go-etcd's Get gives, for a directory with values, a
+// nested directory and escapes, and for a missing key: against the
+// embedded member, whose listings the apiserver's own handler writes, and
+// against an external etcd (Debian's etcd-server), whose listings etcd
+// writes.
 func TestGetListAnswersAsGoEtcdsGet(t *testing.T) {
-	client := NewEtcdClient([]string{etcdURL})
+	t.Run("embedded", func(t *testing.T) { compareLists(t, etcdURL) })
+	t.Run("external", func(t *testing.T) {
+		cluster := etcdtest.StartCluster(t, 1)
+		compareLists(t, cluster.ClientURLs()[0])
+	})
+}
+
+func compareLists(t *testing.T, member string) {
+	client := NewEtcdClient([]string{member})
 	t.Cleanup(CloseIdleConnections)
 	dir := uniqueKey("list")
 	for _, kv := range [][2]string{
@@ -53,5 +69,64 @@ func TestCreateAnswersAsGoEtcdsCreate(t *testing.T) {
 	_, gotErr := create(client, key, "again")
 	if !IsEtcdNodeExist(gotErr) || gotErr.Error() != wantErr.Error() {
 		t.Errorf("second create: %v; go-etcd's Create gives %v", gotErr, wantErr)
+	}
+}
+
+// TestStreamListLeavesFailuresToGoEtcd checks which answers the streaming
+// LIST decodes itself and which it hands back to go-etcd's retries.
+func TestStreamListLeavesFailuresToGoEtcd(t *testing.T) {
+	cut := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"action":"get","node":{"key":"/x","dir":true,"nodes":[{"key":"/x/a","val`))
+	}))
+	defer cut.Close()
+	busy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "leader changed", http.StatusInternalServerError)
+	}))
+	defer busy.Close()
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close()
+	t.Cleanup(CloseIdleConnections)
+
+	for name, member := range map[string]string{"cut short": cut.URL, "5xx": busy.URL, "no connection": gone.URL} {
+		_, err := streamList(etcd.NewClient([]string{member}), "/x")
+		var again notStreamed
+		if !errors.As(err, &again) {
+			t.Errorf("%s: err = %v, want it left to go-etcd", name, err)
+		}
+	}
+	_, err := streamList(NewEtcdClient([]string{etcdURL}), uniqueKey("missing"))
+	if !IsEtcdNotFound(err) {
+		t.Errorf("missing key: err = %v, want etcd's key not found", err)
+	}
+}
+
+// TestDecodeListingDecodesAsGoEtcd decodes answers of every shape etcd
+// writes, and some it does not, both ways.
+func TestDecodeListingDecodesAsGoEtcd(t *testing.T) {
+	header := http.Header{"X-Etcd-Index": {"7"}, "X-Raft-Index": {"9"}, "X-Raft-Term": {"2"}}
+	for _, body := range []string{
+		`{"action":"get","node":{"key":"/r","dir":true,"nodes":[{"key":"/r/a","value":"{\"id\":\"a\\u003c\"}","modifiedIndex":4,"createdIndex":3},{"key":"/r/d","dir":true,"nodes":[{"key":"/r/d/x","value":"caf\u00e9","modifiedIndex":5,"createdIndex":5}],"modifiedIndex":5,"createdIndex":5},{"key":"/r/t","value":"v","expiration":"2026-11-24T12:00:52.085591062Z","ttl":600,"modifiedIndex":6,"createdIndex":6}],"modifiedIndex":2,"createdIndex":2}}` + "\n",
+		`{"action":"get","node":{"key":"/r","dir":true,"modifiedIndex":2,"createdIndex":2}}`,
+		`{"action":"get","node":{"key":"/r/a","value":"x","modifiedIndex":4,"createdIndex":3}}`,
+		`{"action":"get","node":{"nodes":[],"key":"/r","dir":true}}`,
+		`{"action":"get","node":null}`,
+		`{"action":"get","node":{"key":"/r","nodes":null},"prevNode":{"key":"/r","value":"old"},"unknown":[1,2]}`,
+		`{"Action":"get","NODE":{"Key":"/r","Nodes":[{"KEY":"/r/a"}]}}`,
+	} {
+		want, wantErr := (&etcd.RawResponse{StatusCode: http.StatusOK, Body: []byte(body), Header: header}).Unmarshal()
+		r := httptest.NewRecorder()
+		r.Body.WriteString(body)
+		got, gotErr := decodeListing(r.Body)
+		if gotErr == nil {
+			got.EtcdIndex, got.RaftIndex, got.RaftTerm = 7, 9, 2
+		}
+		if !reflect.DeepEqual(got, want) || (gotErr == nil) != (wantErr == nil) {
+			t.Errorf("%s:\n got %+v, %v\n go-etcd decodes %+v, %v", body, got, gotErr, want, wantErr)
+		}
+	}
+	for _, body := range []string{`{"action":"get","node":{"key":"/r","nodes":[{"key":`, `[]`, `{"action":"get"} {}`} {
+		if _, err := decodeListing(strings.NewReader(body)); err == nil {
+			t.Errorf("%s: decoded without error", body)
+		}
 	}
 }
