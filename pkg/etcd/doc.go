@@ -8,4 +8,8 @@
 // work unchanged, while sparing every demo and test an extra process. An
 // external etcd can still be used instead (see package etcdtest and the
 // apiserver's -etcd_servers flag).
+//
+// The one piece of etcd's v2 API served by code of ours is the recursive
+// GET of a directory, which a LIST sends: list.go writes it child by child,
+// the bytes etcd's own handler would write (Ours: see listHandler).
 package etcd
