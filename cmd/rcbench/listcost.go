@@ -1,0 +1,71 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench"
+)
+
+func init() {
+	subcommands["listcost"] = listCostCommand
+	summaries["listcost"] = "time LISTs of every pod on a large apiserver, and compare apiserver binaries"
+}
+
+// listCostCommand measures what a LIST of every pod costs the apiserver,
+// for this tree's apiserver and any others given with -vs.
+func listCostCommand(args []string) int {
+	fs := flag.NewFlagSet("rcbench listcost", flag.ContinueOnError)
+	pods := fs.Int("pods", 150000, "Pods the apiserver holds.")
+	lists := fs.Int("lists", 10, "LISTs of every pod, timed one after the other.")
+	bin := fs.String("bin", "_output/bin", "Directory of the binaries (make build).")
+	vs := fs.String("vs", "", "Other apiserver binaries to measure the same way after it, comma-separated NAME=DIR (DIR holds an apiserver; NAME says what it was built from), e.g. 30b99bc=/tmp/old.")
+	profile := fs.Bool("profile", false, "Save a CPU profile of the LISTs after the first, and the allocations of all of them, for binaries with -profiling_address.")
+	out := fs.String("out", "_output/listcost", "Parent of the timestamped report directory; <out>/latest points at the newest.")
+	publish := fs.String("publish", "", "Also copy "+bench.ResultsFile+" into this directory (e.g. examples/listcost).")
+	commit := fs.String("commit", "", "The source the first binary was built from, for the report.")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 || *pods < 1 || *lists < 1 {
+		fmt.Fprintf(os.Stderr, "rcbench listcost: -pods and -lists must be at least 1, and no arguments follow the flags\n")
+		return 2
+	}
+	first := *commit
+	if first == "" {
+		first = "this tree"
+	}
+	var bins []bench.ListBinary
+	for i, entry := range append([]string{first + "=" + *bin}, strings.Split(*vs, ",")...) {
+		if entry == "" {
+			continue
+		}
+		name, d, ok := strings.Cut(entry, "=")
+		if !ok {
+			name, d = fmt.Sprintf("binary %d", i+1), entry
+		}
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "rcbench listcost: %v\n", err)
+			return 2
+		}
+		if _, err := os.Stat(filepath.Join(abs, "apiserver")); err != nil {
+			fmt.Fprintf(os.Stderr, "rcbench listcost: no apiserver binary in %s (make build, or go build -o DIR/ ./cmd/apiserver)\n", d)
+			return 2
+		}
+		bins = append(bins, bench.ListBinary{Name: name, Dir: abs})
+	}
+	ctx, cancel := interruptible()
+	defer cancel()
+	opts := bench.Options{Out: *out, BinDir: bins[0].Dir, Publish: *publish, Commit: *commit}
+	dir, _, err := bench.NewRunner(opts, os.Stderr).RunListCost(ctx, bench.ListCostOptions{Pods: *pods, Lists: *lists, Binaries: bins, Profile: *profile})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rcbench listcost: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(os.Stderr, "report: %s\n", filepath.Join(dir, bench.ResultsFile))
+	return 0
+}

@@ -1,0 +1,312 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+)
+
+// ListCostOptions say what "rcbench listcost" measures.
+type ListCostOptions struct {
+	// Pods is how many pods the apiserver holds; Lists how many LISTs of
+	// all of them are timed, one after the other.
+	Pods, Lists int
+	// Binaries are the apiserver binaries measured, in turn (the first
+	// is the one built from this tree).
+	Binaries []ListBinary
+	// Profile saves a CPU profile of the LISTs and the allocations they
+	// made, for a binary that has -profiling_address.
+	Profile bool
+}
+
+// ListBinary is an apiserver binary to measure: Dir holds it, Name says
+// what it was built from.
+type ListBinary struct {
+	Name, Dir string
+}
+
+// ListCostResult is the LIST cost of one apiserver binary.
+type ListCostResult struct {
+	Name   string `json:"name"`
+	Binary string `json:"binary"`
+	Pods   int    `json:"pods"`
+	// CreateSeconds is how long the 64 clients took to create the pods.
+	CreateSeconds float64 `json:"createSeconds"`
+	Bytes         int     `json:"bytes"`
+	// Seconds is each LIST's wall time, in order.
+	Seconds []float64 `json:"seconds"`
+	// Per LIST, from the apiserver's /metrics and /proc: CPU seconds,
+	// bytes and objects allocated, minor page faults.
+	CPUSeconds  float64 `json:"cpuSeconds"`
+	AllocBytes  float64 `json:"allocBytes"`
+	Allocs      float64 `json:"allocs"`
+	MinorFaults float64 `json:"minorFaults"`
+	// RSSBytes is the apiserver's resident memory after the last LIST.
+	RSSBytes float64 `json:"rssBytes"`
+	// Profiles are the files saved with Profile, relative to the report.
+	Profiles []string `json:"profiles,omitempty"`
+}
+
+// ListCostReport is what "rcbench listcost" writes.
+type ListCostReport struct {
+	Date        time.Time        `json:"date"`
+	Commit      string           `json:"commit"`
+	Cores       int              `json:"cores"`
+	LoadBefore  [3]float64       `json:"loadBefore"`
+	LoadAfter   [3]float64       `json:"loadAfter"`
+	WallSeconds float64          `json:"wallSeconds"`
+	Results     []ListCostResult `json:"results"`
+}
+
+// listCostSetup says how a LIST's cost is measured.
+const listCostSetup = "For each binary in turn: a fresh apiserver (embedded etcd, -etcd_fast, as in every scenario), no " +
+	"hollow nodes and no controller-manager, so no pod is bound and the v0.4 read path computes no status. The " +
+	"benchmark creates the pods from 64 clients, as the manager would (the replication controllers' template, no " +
+	"id), waits 2 s, then sends one GET /api/v1beta1/pods at a time and reads each answer whole. CPU, allocations " +
+	"(process_cpu_seconds_total, go_memstats_alloc_bytes_total, go_memstats_mallocs_total) and minor page faults " +
+	"(/proc/<pid>/stat) are the apiserver process's, embedded etcd included, read before the first LIST and after " +
+	"the last and divided by the LISTs. The benchmark's own reading of the answers is not counted."
+
+// RunListCost measures LISTs of Pods pods on each binary and writes
+// listcost.json and RESULTS.md into a timestamped directory under Out.
+func (r *Runner) RunListCost(ctx context.Context, o ListCostOptions) (string, *ListCostReport, error) {
+	started, dir, err := r.start()
+	if err != nil {
+		return "", nil, err
+	}
+	rep := &ListCostReport{Date: started, Commit: r.commit(), Cores: runtime.NumCPU(), LoadBefore: loadAverage()}
+	for i, bin := range o.Binaries {
+		r.say("apiserver %d of %d: %s (%s)", i+1, len(o.Binaries), bin.Name, bin.Dir)
+		res, err := r.listCost(ctx, filepath.Join(dir, fmt.Sprintf("apiserver-%d", i+1)), bin, o)
+		if err != nil {
+			return dir, rep, fmt.Errorf("%s: %v", bin.Dir, err)
+		}
+		rep.Results = append(rep.Results, res)
+	}
+	rep.LoadAfter = loadAverage()
+	rep.WallSeconds = r.now().Sub(started).Seconds()
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return dir, rep, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "listcost.json"), data, 0o644); err != nil {
+		return dir, rep, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, ResultsFile), []byte(ListCostPage(rep)), 0o644); err != nil {
+		return dir, rep, err
+	}
+	return dir, rep, r.publish(dir, ResultsFile, false)
+}
+
+// listCost measures one binary.
+func (r *Runner) listCost(ctx context.Context, dir string, bin ListBinary, o ListCostOptions) (ListCostResult, error) {
+	binary := filepath.Join(bin.Dir, "apiserver")
+	res := ListCostResult{Name: bin.Name, Binary: binary, Pods: o.Pods}
+	cfg := stack.Config{BinDir: bin.Dir, Dir: dir, NoHollowNodes: true}
+	profiling := ""
+	if o.Profile && hasFlag(binary, "profiling_address") {
+		port, err := freeLoopbackPort()
+		if err != nil {
+			return res, err
+		}
+		profiling = "127.0.0.1:" + strconv.Itoa(port)
+		cfg.APIServerArgs = []string{"-profiling_address=" + profiling}
+	}
+	st, err := stack.Start(cfg)
+	if err != nil {
+		return res, fmt.Errorf("starting the apiserver: %v", err)
+	}
+	defer func() {
+		st.Stop()
+		os.RemoveAll(filepath.Join(dir, "etcd"))
+	}()
+	c, err := client.New(&client.Config{Host: st.APIURL, Sync: true, UserAgent: "rcbench"})
+	if err != nil {
+		return res, err
+	}
+	began := time.Now()
+	if err := createPods(ctx, c, "listcost", o.Pods); err != nil {
+		return res, err
+	}
+	res.CreateSeconds = time.Since(began).Seconds()
+	r.say("  created %d pods in %.1f s", o.Pods, res.CreateSeconds)
+	time.Sleep(2 * time.Second)
+
+	pid := st.APIServer.Pid()
+	before, err := sampler.Scrape(st.APIURL + "/metrics")
+	if err != nil {
+		return res, err
+	}
+	faults := minorFaults(pid)
+	httpClient := &http.Client{Transport: &http.Transport{}}
+	defer httpClient.CloseIdleConnections()
+	url := st.APIURL + "/api/v1beta1/pods"
+	var profile chan error
+	for i := 0; i < o.Lists; i++ {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		if i == 1 && profiling != "" {
+			// The CPU profile covers the LISTs after the first, for as long
+			// as the first took times their number: pprof's profile runs
+			// for whole seconds given in advance.
+			window := int(res.Seconds[0]*float64(o.Lists-1)) + 1
+			if err := saveURL(ctx, "http://"+profiling+"/debug/pprof/allocs", filepath.Join(dir, "allocs-before.pb.gz")); err != nil {
+				return res, err
+			}
+			profile = make(chan error, 1)
+			go func() {
+				profile <- saveURL(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", profiling, window), filepath.Join(dir, "cpu.pb.gz"))
+			}()
+		}
+		start := time.Now()
+		resp, err := httpClient.Get(url)
+		if err != nil {
+			return res, err
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			return res, fmt.Errorf("GET %s: %d %v", url, resp.StatusCode, err)
+		}
+		res.Seconds = append(res.Seconds, time.Since(start).Seconds())
+		res.Bytes = int(n)
+		r.say("  LIST %d of %d: %.2f s", i+1, o.Lists, res.Seconds[i])
+	}
+	after, err := sampler.Scrape(st.APIURL + "/metrics")
+	if err != nil {
+		return res, err
+	}
+	lists := float64(o.Lists)
+	res.MinorFaults = float64(minorFaults(pid)-faults) / lists
+	res.CPUSeconds = (after.Sum("process_cpu_seconds_total", nil) - before.Sum("process_cpu_seconds_total", nil)) / lists
+	res.AllocBytes = (after.Sum("go_memstats_alloc_bytes_total", nil) - before.Sum("go_memstats_alloc_bytes_total", nil)) / lists
+	res.Allocs = (after.Sum("go_memstats_mallocs_total", nil) - before.Sum("go_memstats_mallocs_total", nil)) / lists
+	if _, rss, ok := sampler.ProcessUsage(pid); ok {
+		res.RSSBytes = rss
+	}
+	if profile != nil {
+		if err := saveURL(ctx, "http://"+profiling+"/debug/pprof/allocs", filepath.Join(dir, "allocs-after.pb.gz")); err != nil {
+			return res, err
+		}
+		if err := <-profile; err != nil {
+			return res, fmt.Errorf("CPU profile: %v", err)
+		}
+		for _, f := range []string{"cpu.pb.gz", "allocs-before.pb.gz", "allocs-after.pb.gz"} {
+			res.Profiles = append(res.Profiles, filepath.Join(filepath.Base(dir), f))
+		}
+	}
+	return res, nil
+}
+
+// saveURL writes the body of a GET of url to path.
+func saveURL(ctx context.Context, url, path string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
+}
+
+// minorFaults reads a process's minor page faults so far (0 when /proc
+// cannot be read).
+func minorFaults(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(data)
+	// The fields after the command name, which is in parentheses and may
+	// hold spaces: minflt is the 10th field of the line, the 8th here.
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(fields) < 8 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(fields[7], 10, 64)
+	return n
+}
+
+// hasFlag reports whether binary -h lists -name.
+func hasFlag(binary, name string) bool {
+	out, _ := exec.Command(binary, "-h").CombinedOutput()
+	return strings.Contains(string(out), "-"+name+" ")
+}
+
+func freeLoopbackPort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// ListCostPage is the RESULTS.md of a listcost run.
+func ListCostPage(rep *ListCostReport) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# LIST of every pod: what it costs the apiserver\n\n")
+	fmt.Fprintf(&b, "Written by `rcbench listcost` (built from %s) on %s, %d cores, load average %.2f before and %.2f after; %s in all.\n\n",
+		orUnknown(rep.Commit), rep.Date.UTC().Format("2006-01-02 15:04 MST"), rep.Cores, rep.LoadBefore[0], rep.LoadAfter[0], formatDuration(time.Duration(rep.WallSeconds*float64(time.Second))))
+	fmt.Fprintf(&b, "%s\n\n", listCostSetup)
+	fmt.Fprintf(&b, "| apiserver | pods | answer | LISTs | median | min | max | CPU / LIST | allocated / LIST | objects / LIST | minor faults / LIST | RSS after |\n")
+	fmt.Fprintf(&b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, res := range rep.Results {
+		s := append([]float64(nil), res.Seconds...)
+		sort.Float64s(s)
+		if len(s) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %d | %.1f MB | %d | %.2f s | %.2f s | %.2f s | %.2f s | %.0f MB | %.0f k | %.0f k | %.0f MB |\n",
+			res.Name, res.Pods, float64(res.Bytes)/1e6, len(s), percentileOf(s, 50), s[0], s[len(s)-1],
+			res.CPUSeconds, res.AllocBytes/1e6, res.Allocs/1e3, res.MinorFaults/1e3, res.RSSBytes/1e6)
+	}
+	fmt.Fprintf(&b, "\nEach LIST in order, in seconds:\n\n")
+	for _, res := range rep.Results {
+		var each []string
+		for _, s := range res.Seconds {
+			each = append(each, fmt.Sprintf("%.2f", s))
+		}
+		fmt.Fprintf(&b, "- %s (`%s`): %s; creating the pods took %.1f s\n", res.Name, res.Binary, strings.Join(each, ", "), res.CreateSeconds)
+		if len(res.Profiles) > 0 {
+			fmt.Fprintf(&b, "  - profiles (not published, in the run's directory): %s\n", strings.Join(res.Profiles, ", "))
+		}
+	}
+	fmt.Fprintf(&b, "\nA LIST's wall time on a virtual machine depends on how many fresh pages the process touches: "+
+		"the minor faults column. CPU per LIST is the steadier figure. The first LIST of a fresh process touches "+
+		"the most.\n")
+	return b.String()
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
