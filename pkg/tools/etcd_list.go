@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand"
 	"net/http"
 	"net/url"
 	"path"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -75,11 +75,10 @@ type notStreamed struct{ error }
 // some 150 MB, grown by doubling, for 150 000 pods. Decoding while etcd
 // writes needs no such buffer, and decoding overlaps with etcd's writing.
 func streamList(client *etcd.Client, key string) (*etcd.Response, error) {
-	members := client.GetCluster()
-	if len(members) == 0 {
-		return nil, notStreamed{errors.New("no etcd member")}
+	member, ok := currentMember(client)
+	if !ok {
+		return nil, notStreamed{errors.New("go-etcd's member is unknown")}
 	}
-	member := members[rand.Intn(len(members))]
 	u := member + "/v2/" + strings.Replace(url.QueryEscape(path.Join("keys", key)), "%2F", "/", -1) +
 		"?quorum=false&recursive=true&sorted=false"
 	resp, err := listClient.Get(u)
@@ -107,6 +106,30 @@ func streamList(client *etcd.Client, key string) (*etcd.Response, error) {
 	response.RaftIndex, _ = strconv.ParseUint(resp.Header.Get("X-Raft-Index"), 10, 64)
 	response.RaftTerm, _ = strconv.ParseUint(resp.Header.Get("X-Raft-Term"), 10, 64)
 	return response, nil
+}
+
+// currentMember returns the member go-etcd sends client's requests to.
+//
+// A LIST must go there too: a write is answered once the member that took
+// it has applied it, so a LIST on the same member sees it, while another
+// member may not have applied it yet (a hollow node that registers a
+// minion and lists the minions would not find it). go-etcd keeps its
+// choice in unexported fields of the v2.0.0 this project pins; they are
+// read, never written, and without them the LIST is left to go-etcd.
+func currentMember(client *etcd.Client) (string, bool) {
+	cluster := reflect.ValueOf(client).Elem().FieldByName("cluster")
+	if cluster.Kind() != reflect.Pointer || cluster.IsNil() {
+		return "", false
+	}
+	machines, picked := cluster.Elem().FieldByName("Machines"), cluster.Elem().FieldByName("picked")
+	if machines.Kind() != reflect.Slice || picked.Kind() != reflect.Int {
+		return "", false
+	}
+	i := int(picked.Int())
+	if i < 0 || i >= machines.Len() {
+		return "", false
+	}
+	return machines.Index(i).String(), true
 }
 
 // decodeListing decodes etcd's answer to a GET from r one child node at a

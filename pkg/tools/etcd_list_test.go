@@ -2,6 +2,7 @@ package tools
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -127,6 +128,38 @@ func TestDecodeListingDecodesAsGoEtcd(t *testing.T) {
 	for _, body := range []string{`{"action":"get","node":{"key":"/r","nodes":[{"key":`, `[]`, `{"action":"get"} {}`} {
 		if _, err := decodeListing(strings.NewReader(body)); err == nil {
 			t.Errorf("%s: decoded without error", body)
+		}
+	}
+}
+
+// TestAListGoesToGoEtcdsMember checks that a LIST is sent to the member
+// go-etcd uses, so that it sees every write go-etcd's member answered.
+func TestAListGoesToGoEtcdsMember(t *testing.T) {
+	seen := make(chan string, 8)
+	members := make([]string, 3)
+	for i := range members {
+		name := fmt.Sprintf("member-%d", i)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			seen <- name
+			w.Header().Set("X-Etcd-Index", "3")
+			w.Write([]byte(`{"action":"get","node":{"key":"/x","dir":true,"nodes":[{"key":"/x/` + name + `","value":"v"}]}}`))
+		}))
+		defer srv.Close()
+		members[i] = srv.URL
+	}
+	t.Cleanup(CloseIdleConnections)
+	for round := 0; round < 4; round++ {
+		client := NewEtcdClient(members)
+		if _, err := client.RawGet("/x", false, true); err != nil {
+			t.Fatal(err)
+		}
+		goEtcds := <-seen
+		response, err := getList(client, "/x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ours := <-seen; ours != goEtcds || response.Node.Nodes[0].Key != "/x/"+goEtcds {
+			t.Fatalf("go-etcd asked %s, the LIST asked %s", goEtcds, ours)
 		}
 	}
 }
