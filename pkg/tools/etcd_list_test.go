@@ -113,6 +113,11 @@ func TestDecodeListingDecodesAsGoEtcd(t *testing.T) {
 		`{"action":"get","node":null}`,
 		`{"action":"get","node":{"key":"/r","nodes":null},"prevNode":{"key":"/r","value":"old"},"unknown":[1,2]}`,
 		`{"Action":"get","NODE":{"Key":"/r","Nodes":[{"KEY":"/r/a"}]}}`,
+		`{"action":"get","node":{"key":"/r","dir":true,"nodes":[null,{"key":"/r/a","value":null,"dir":false,"ttl":-1,"modifiedIndex":0}]}}`,
+		`{"action":"get","node":{"key":"/r","nodes":[{"key":"/r/a","modifiedIndex":1.5}]}}`,
+		`{"action":"get","node":{"key":"/r","nodes":[{"key":"/r/a","dir":"yes"}]}}`,
+		`{"action":"get","node":{"key":"/r","nodes":["a"]}}`,
+		`{"action":"get","node":{"key":"/r","nodes":[{"key":"/r/a","modifiedIndex":18446744073709551616}]}}`,
 	} {
 		want, wantErr := (&etcd.RawResponse{StatusCode: http.StatusOK, Body: []byte(body), Header: header}).Unmarshal()
 		r := httptest.NewRecorder()
