@@ -2,8 +2,8 @@
 // "rcbench bench" measures both designs over repeated runs and writes a
 // report (make bench); "rcbench history" measures what each change of
 // pkg/history bought (make history); "rcbench demo" runs one scenario on both designs at
-// once, narrated, for a talk (make demo). "rcbench list" lists the
-// scenarios.
+// once, narrated, for a talk (make demo); "rcbench listcost" times LISTs
+// of every pod on a large apiserver. "rcbench list" lists the scenarios.
 //
 // Ours: not part of 2014.
 package main

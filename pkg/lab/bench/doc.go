@@ -9,6 +9,8 @@
 // over a range of sizes, each run bounded by a limit that grows with its
 // pods and the whole by a budget, stops a design's larger sizes once it
 // breaks, and can add a size on a three-member external etcd cluster.
+// listcost.go times LISTs of every pod on a large bare apiserver, for
+// binaries built from different commits (rcbench listcost).
 //
 // Ours: not part of 2014, which had no benchmark of its control loop; the
 // calibration mirrors the table of etcd's own v2 benchmarks.
