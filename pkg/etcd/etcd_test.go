@@ -2,6 +2,7 @@ package etcd
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -14,19 +15,7 @@ func TestStartRefusesAnEmptyDataDir(t *testing.T) {
 
 func putKey(t *testing.T, base, key, value string) {
 	t.Helper()
-	req, err := http.NewRequest("PUT", base+"/v2/keys"+key, strings.NewReader("value="+value))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("PUT %s: %v", key, err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
-		t.Fatalf("PUT %s: status %d", key, resp.StatusCode)
-	}
+	putForm(t, base, key, url.Values{"value": {value}})
 }
 
 func getStatus(t *testing.T, base, key string) int {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -120,7 +119,7 @@ func (r *Runner) listCost(ctx context.Context, dir string, bin ListBinary, o Lis
 	cfg := stack.Config{BinDir: bin.Dir, Dir: dir, NoHollowNodes: true}
 	profiling := ""
 	if o.Profile && hasFlag(binary, "profiling_address") {
-		port, err := freeLoopbackPort()
+		port, err := stack.FreePort()
 		if err != nil {
 			return res, err
 		}
@@ -257,15 +256,6 @@ func minorFaults(pid int) int64 {
 func hasFlag(binary, name string) bool {
 	out, _ := exec.Command(binary, "-h").CombinedOutput()
 	return strings.Contains(string(out), "-"+name+" ")
-}
-
-func freeLoopbackPort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // ListCostPage is the RESULTS.md of a listcost run.
