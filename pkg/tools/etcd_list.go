@@ -93,7 +93,7 @@ func streamList(client *etcd.Client, key string) (*etcd.Response, error) {
 		if err != nil {
 			return nil, notStreamed{err}
 		}
-		return (&etcd.RawResponse{StatusCode: resp.StatusCode, Body: body, Header: resp.Header}).Unmarshal()
+		return unmarshal(&etcd.RawResponse{StatusCode: resp.StatusCode, Body: body, Header: resp.Header})
 	default:
 		io.Copy(io.Discard, resp.Body)
 		return nil, notStreamed{fmt.Errorf("etcd answered %d", resp.StatusCode)}

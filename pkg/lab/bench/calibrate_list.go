@@ -102,27 +102,19 @@ func calibrateList(ctx context.Context, binDir, dir, readPath string, seed int64
 		if ctx.Err() != nil {
 			return ListCost{}, ctx.Err()
 		}
-		start := time.Now()
-		resp, err := httpClient.Get(url)
+		seconds, n, err := timedGet(httpClient, url)
 		if err != nil {
 			return ListCost{}, err
 		}
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil || resp.StatusCode != http.StatusOK {
-			return ListCost{}, fmt.Errorf("GET %s: %d %v", url, resp.StatusCode, err)
-		}
-		latencies = append(latencies, time.Since(start).Seconds()*1000)
-		bytes = len(body)
+		latencies = append(latencies, seconds*1000)
+		bytes = n
 	}
 	after, err := sampler.Scrape(st.APIURL + "/metrics")
 	if err != nil {
 		return ListCost{}, err
 	}
-	n := float64(len(latencies))
-	delta := func(name string, match map[string]string) float64 {
-		return (after.Sum(name, match) - before.Sum(name, match)) / n
-	}
+	n := len(latencies)
+	delta := func(name string, match map[string]string) float64 { return perRequest(before, after, name, match, n) }
 	sort.Float64s(latencies)
 	return ListCost{
 		ReadPath:         readPath,
@@ -136,6 +128,28 @@ func calibrateList(ctx context.Context, binDir, dir, readPath string, seed int64
 		Allocs:           delta("go_memstats_mallocs_total", nil),
 		LoopbackRequests: delta("apiserver_request_total", map[string]string{"component": "apiserver"}),
 	}, nil
+}
+
+// timedGet GETs url, reads the answer whole and returns how long that
+// took and the answer's size; an answer other than 200 is an error.
+func timedGet(c *http.Client, url string) (seconds float64, size int, err error) {
+	start := time.Now()
+	resp, err := c.Get(url)
+	if err != nil {
+		return 0, 0, err
+	}
+	n, err := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return 0, 0, fmt.Errorf("GET %s: %d %v", url, resp.StatusCode, err)
+	}
+	return time.Since(start).Seconds(), int(n), nil
+}
+
+// perRequest is how much the counter name (its series matching match)
+// grew between two scrapes, divided by the n requests sent between them.
+func perRequest(before, after sampler.Metrics, name string, match map[string]string, n int) float64 {
+	return (after.Sum(name, match) - before.Sum(name, match)) / float64(n)
 }
 
 // createRunning creates n pods from FloorClients clients and waits until a

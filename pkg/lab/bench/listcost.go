@@ -151,7 +151,7 @@ func (r *Runner) listCost(ctx context.Context, dir string, bin ListBinary, o Lis
 	if err != nil {
 		return res, err
 	}
-	faults := minorFaults(pid)
+	faults, faultsOK := sampler.MinorFaults(pid)
 	httpClient := &http.Client{Transport: &http.Transport{}}
 	defer httpClient.CloseIdleConnections()
 	url := st.APIURL + "/api/v1beta1/pods"
@@ -173,29 +173,24 @@ func (r *Runner) listCost(ctx context.Context, dir string, bin ListBinary, o Lis
 				profile <- saveURL(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", profiling, window), filepath.Join(dir, "cpu.pb.gz"))
 			}()
 		}
-		start := time.Now()
-		resp, err := httpClient.Get(url)
+		seconds, n, err := timedGet(httpClient, url)
 		if err != nil {
 			return res, err
 		}
-		n, err := io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if err != nil || resp.StatusCode != http.StatusOK {
-			return res, fmt.Errorf("GET %s: %d %v", url, resp.StatusCode, err)
-		}
-		res.Seconds = append(res.Seconds, time.Since(start).Seconds())
-		res.Bytes = int(n)
+		res.Seconds = append(res.Seconds, seconds)
+		res.Bytes = n
 		r.say("  LIST %d of %d: %.2f s", i+1, o.Lists, res.Seconds[i])
 	}
 	after, err := sampler.Scrape(st.APIURL + "/metrics")
 	if err != nil {
 		return res, err
 	}
-	lists := float64(o.Lists)
-	res.MinorFaults = float64(minorFaults(pid)-faults) / lists
-	res.CPUSeconds = (after.Sum("process_cpu_seconds_total", nil) - before.Sum("process_cpu_seconds_total", nil)) / lists
-	res.AllocBytes = (after.Sum("go_memstats_alloc_bytes_total", nil) - before.Sum("go_memstats_alloc_bytes_total", nil)) / lists
-	res.Allocs = (after.Sum("go_memstats_mallocs_total", nil) - before.Sum("go_memstats_mallocs_total", nil)) / lists
+	if now, ok := sampler.MinorFaults(pid); ok && faultsOK {
+		res.MinorFaults = float64(now-faults) / float64(o.Lists)
+	}
+	res.CPUSeconds = perRequest(before, after, "process_cpu_seconds_total", nil, o.Lists)
+	res.AllocBytes = perRequest(before, after, "go_memstats_alloc_bytes_total", nil, o.Lists)
+	res.Allocs = perRequest(before, after, "go_memstats_mallocs_total", nil, o.Lists)
 	if _, rss, ok := sampler.ProcessUsage(pid); ok {
 		res.RSSBytes = rss
 	}
@@ -232,24 +227,6 @@ func saveURL(ctx context.Context, url, path string) error {
 		return err
 	}
 	return os.WriteFile(path, data, 0o644)
-}
-
-// minorFaults reads a process's minor page faults so far (0 when /proc
-// cannot be read).
-func minorFaults(pid int) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	s := string(data)
-	// The fields after the command name, which is in parentheses and may
-	// hold spaces: minflt is the 10th field of the line, the 8th here.
-	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(fields) < 8 {
-		return 0
-	}
-	n, _ := strconv.ParseInt(fields[7], 10, 64)
-	return n
 }
 
 // hasFlag reports whether binary -h lists -name.

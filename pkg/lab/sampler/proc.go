@@ -34,20 +34,10 @@ const clockTicks = 100
 // resident memory in bytes from /proc/<pid>/stat; ok is false when /proc
 // cannot be read (not Linux, or the process is gone).
 func ProcessUsage(pid int) (cpuSeconds, rssBytes float64, ok bool) {
-	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return 0, 0, false
-	}
-	// The command name, in brackets, may hold spaces: the fields that
-	// count start after its closing bracket, with the state as field 3.
-	end := strings.LastIndexByte(string(data), ')')
-	if end < 0 {
-		return 0, 0, false
-	}
-	fields := strings.Fields(string(data[end+1:]))
+	fields, ok := statFields(pid)
 	// utime and stime are fields 14 and 15, rss (in pages) field 24.
 	const utime, stime, rss = 14 - 3, 15 - 3, 24 - 3
-	if len(fields) <= rss {
+	if !ok || len(fields) <= rss {
 		return 0, 0, false
 	}
 	u, err1 := strconv.ParseFloat(fields[utime], 64)
@@ -57,6 +47,35 @@ func ProcessUsage(pid int) (cpuSeconds, rssBytes float64, ok bool) {
 		return 0, 0, false
 	}
 	return (u + s) / clockTicks, pages * float64(os.Getpagesize()), true
+}
+
+// MinorFaults reads how many minor page faults a process has taken so far
+// (field 10 of /proc/<pid>/stat): each is a page it touched for the first
+// time, or again after the runtime gave it back; ok is false when /proc
+// cannot be read.
+func MinorFaults(pid int) (faults int64, ok bool) {
+	fields, ok := statFields(pid)
+	const minflt = 10 - 3
+	if !ok || len(fields) <= minflt {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(fields[minflt], 10, 64)
+	return n, err == nil
+}
+
+// statFields reads /proc/<pid>/stat from its third field, the state, on.
+// The command name before it, in brackets, may hold spaces, so the fields
+// are counted from its closing bracket.
+func statFields(pid int) ([]string, bool) {
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return nil, false
+	}
+	end := strings.LastIndexByte(string(data), ')')
+	if end < 0 {
+		return nil, false
+	}
+	return strings.Fields(string(data[end+1:])), true
 }
 
 // ProcessCPU returns the CPU time a process has used, in seconds, to the
