@@ -216,6 +216,14 @@ func etcdClientURLs() ([]string, func(), error) {
 		return nil, nil, fmt.Errorf("starting embedded etcd in %s: %v", *etcdDataDir, err)
 	}
 	fmt.Fprintf(os.Stderr, "embedded etcd at %s, data in %s\n", srv.ClientURL(), *etcdDataDir)
+	// Ours: this process's own requests reach the member in memory (see
+	// etcd.Server.Dial); other processes use the URL above.
+	u, err := url.Parse(srv.ClientURL())
+	if err != nil {
+		srv.Close()
+		return nil, nil, err
+	}
+	tools.DialInProcess(u.Host, srv.Dial)
 	stop := func() {
 		// etcd's Close waits for every client connection to end, including
 		// ones the transport dialed and never used.

@@ -11,5 +11,7 @@
 //
 // The one piece of etcd's v2 API served by code of ours is the recursive
 // GET of a directory, which a LIST sends: list.go writes it child by child,
-// the bytes etcd's own handler would write (Ours: see listHandler).
+// the bytes etcd's own handler would write (Ours: see listHandler). And the
+// process that embeds the member may reach it without sockets, through
+// Server.Dial (Ours: see inprocess.go and pipe.go).
 package etcd

@@ -43,6 +43,7 @@ type Config struct {
 type Server struct {
 	etcd      *embed.Etcd
 	lists     *listHandler
+	inProcess *inProcess
 	clientURL string
 }
 
@@ -109,7 +110,8 @@ func Start(cfg Config) (*Server, error) {
 	lists.etcd.Store(&v2)
 	// The advertised URL still says port 0 when the kernel picked the
 	// port, so the address comes from the listener itself.
-	return &Server{etcd: e, lists: lists, clientURL: "http://" + e.Clients[0].Addr().String()}, nil
+	return &Server{etcd: e, lists: lists, inProcess: serveInProcess(lists),
+		clientURL: "http://" + e.Clients[0].Addr().String()}, nil
 }
 
 func loopbackURL(port int) url.URL {
@@ -128,5 +130,6 @@ func (s *Server) ClientURL() string {
 // idle connections of this member's clients first
 // (tools.CloseIdleConnections): otherwise Close waits until they time out.
 func (s *Server) Close() {
+	s.inProcess.close()
 	s.etcd.Close()
 }

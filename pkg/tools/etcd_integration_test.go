@@ -1,8 +1,11 @@
 package tools
 
 import (
+	"context"
 	"fmt"
+	"net"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -300,4 +303,28 @@ func expectClosedAfterStop(t *testing.T, w watch.Interface) {
 func settledGoroutines() int {
 	time.Sleep(200 * time.Millisecond)
 	return runtime.NumGoroutine()
+}
+
+// TestHelperInProcess runs the helper's tests again with the shared member
+// reached through its in-process connections, as the apiserver reaches its
+// embedded member.
+func TestHelperInProcess(t *testing.T) {
+	CloseIdleConnections()
+	var dials atomic.Int64
+	host := strings.TrimPrefix(etcdURL, "http://")
+	undo := DialInProcess(host, func(ctx context.Context) (net.Conn, error) {
+		dials.Add(1)
+		return sharedEtcd.Dial(ctx)
+	})
+	defer func() {
+		undo()
+		CloseIdleConnections()
+	}()
+	t.Run("helper", TestHelperAgainstRealEtcd)
+	t.Run("atomic updates", TestConcurrentAtomicUpdatesLoseNothing)
+	t.Run("watch and resume", TestWatchFromZeroThenResumeMissesAndRepeatsNothing)
+	t.Run("stopped watches", TestStoppedWatchesLeaveNoGoroutinesBehind)
+	if dials.Load() == 0 {
+		t.Error("no request went through the in-process connection")
+	}
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -8,11 +9,22 @@ import (
 )
 
 // etcdURL is the client URL of the embedded etcd member the tests of this
-// package share.
-var etcdURL string
+// package share, and sharedEtcd that member.
+var (
+	etcdURL    string
+	sharedEtcd *etcdtest.Embedded
+)
 
 func TestMain(m *testing.M) {
-	code := etcdtest.MainWithEmbedded(m, &etcdURL)
+	e, err := etcdtest.StartEmbedded()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "cannot start the embedded etcd for the tests: %v\n", err)
+		os.Exit(1)
+	}
+	sharedEtcd, etcdURL = e, e.ClientURL()
+	code := m.Run()
+	CloseIdleConnections()
+	e.Close()
 	closeBenchServer()
 	os.Exit(code)
 }
