@@ -197,6 +197,20 @@ func TestTheEtcd3PointRunsBothDesignsOnThreeExternalMembers(t *testing.T) {
 		t.Errorf("the report has no external etcd section")
 	}
 
+	// In a full sweep the point comes right after its own size's, before
+	// the sizes a budget may cut.
+	full, err := BuildPlan(Options{Sweep: true, Etcd3: true, BinDir: bothDesigns(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, it := range full.Items {
+		order = append(order, it.Scenario.Name+" "+it.Size.Label)
+	}
+	if got, want := strings.Join(order, "; "), "scale-up N=3000; idle M=10,k=300; scale-up N=3000,etcd3; idle M=10,k=300,etcd3; scale-up N=10000"; !strings.Contains(got, want) {
+		t.Errorf("full sweep order %s, want %s in it", got, want)
+	}
+
 	etcdBinary = func() (string, string) { return "", "no etcd binary" }
 	p, err := BuildPlan(Options{Sweep: true, Quick: true, Etcd3: true, BinDir: bothDesigns(t)})
 	if err != nil {
