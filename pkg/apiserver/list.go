@@ -3,8 +3,11 @@ package apiserver
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
+	"runtime"
+	"sync"
 
 	"github.com/golang/glog"
 
@@ -15,19 +18,15 @@ import (
 // by item instead of encoded whole first.
 const streamListMin = 64
 
-// streamFlushBytes is how much encoded JSON is gathered before it is
-// written out.
-const streamFlushBytes = 32 << 10
-
 // writeList writes a list answer with status 200, the same bytes
 // writeJSON would write.
 //
 // Ours: v0.4 encoded a whole list into one buffer before writing it; for
 // 150 000 pods that buffer grows, by doubling, to some 100 MB, and is
-// copied once more before it is sent. Here a long list is written item
-// by item: the list's head with an empty items array is encoded as
-// Encode encodes it, then each item as encoding/json encodes an element of
-// the array, through one small buffer. Should an item fail to encode
+// copied once more before it is sent. Here a long list is written a
+// chunk of items at a time: the list's head with an empty items array is
+// encoded as Encode encodes it, then each item as encoding/json encodes an
+// element of the array (encodeItems). Should an item fail to encode
 // after the head went out, the connection is cut, so that no client takes
 // a truncated list for a whole one.
 func writeList(w http.ResponseWriter, list api.Object) {
@@ -38,29 +37,89 @@ func writeList(w http.ResponseWriter, list api.Object) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
-	buf := bytes.NewBuffer(make([]byte, 0, streamFlushBytes+4096))
-	buf.Write(head[:len(head)-len("]}")])
-	enc := json.NewEncoder(buf)
-	for i := 0; i < items.Len(); i++ {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		if err := enc.Encode(items.Index(i).Addr().Interface()); err != nil {
-			glog.Errorf("encoding item %d of a %T answer: %v", i, list, err)
+	if _, err := w.Write(head[:len(head)-len("]}")]); err != nil {
+		return
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	for c := range encodeItems(items, stop) {
+		<-c.done
+		if c.err != nil {
+			glog.Errorf("encoding a %T answer: %v", list, c.err)
 			panic(http.ErrAbortHandler)
 		}
-		// Encode ends each value with a newline, which an array's
-		// elements do not have.
-		buf.Truncate(buf.Len() - 1)
-		if buf.Len() >= streamFlushBytes {
-			if _, err := w.Write(buf.Bytes()); err != nil {
-				return
-			}
-			buf.Reset()
+		_, err := w.Write(c.buf.Bytes())
+		c.buf.Reset()
+		chunkBuffers.Put(c.buf)
+		if err != nil {
+			return
 		}
 	}
-	buf.WriteString("]}")
-	w.Write(buf.Bytes())
+	w.Write([]byte("]}"))
+}
+
+// encodeChunk is how many items of a list one goroutine encodes at a time.
+const encodeChunk = 256
+
+// encoded is one chunk of a list's items, encoded as the elements of a
+// JSON array are, with the comma before it unless it is the first.
+type encoded struct {
+	buf  *bytes.Buffer
+	err  error
+	done chan struct{}
+}
+
+// chunkBuffers keeps the buffers of written chunks for the next ones.
+var chunkBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// encodeItems encodes items a chunk at a time on as many goroutines as
+// the process may run at once, and hands the chunks back in order, a few
+// ahead of the one being written. Closing stop ends it early.
+//
+// Ours: the items of a long list are encoded in parallel. Encoding is the
+// last step of a LIST, after every pod has been read and decoded, so done
+// one item after another it leaves all but one core idle: for 150 000
+// pods, a few hundred milliseconds.
+func encodeItems(items reflect.Value, stop <-chan struct{}) <-chan *encoded {
+	workers := runtime.GOMAXPROCS(0)
+	out := make(chan *encoded, workers)
+	go func() {
+		defer close(out)
+		busy := make(chan struct{}, workers)
+		for start := 0; start < items.Len(); start += encodeChunk {
+			select {
+			case busy <- struct{}{}:
+			case <-stop:
+				return
+			}
+			c := &encoded{buf: chunkBuffers.Get().(*bytes.Buffer), done: make(chan struct{})}
+			select {
+			case out <- c:
+			case <-stop:
+				return
+			}
+			go func(start, end int) {
+				defer func() {
+					close(c.done)
+					<-busy
+				}()
+				enc := json.NewEncoder(c.buf)
+				for i := start; i < end; i++ {
+					if i > 0 {
+						c.buf.WriteByte(',')
+					}
+					if err := enc.Encode(items.Index(i).Addr().Interface()); err != nil {
+						c.err = fmt.Errorf("item %d: %v", i, err)
+						return
+					}
+					// Encode ends each value with a newline, which an
+					// array's elements do not have.
+					c.buf.Truncate(c.buf.Len() - 1)
+				}
+			}(start, min(start+encodeChunk, items.Len()))
+		}
+	}()
+	return out
 }
 
 // splitList returns the items of a long list and the list's JSON with an

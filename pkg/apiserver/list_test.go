@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"net/http/httptest"
+	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,7 +34,7 @@ func TestWriteListWritesWhatWriteJSONWrites(t *testing.T) {
 	for i := 0; i < 2*streamListMin; i++ {
 		manifests.Items = append(manifests.Items, api.ContainerManifest{ID: fmt.Sprint(i)})
 	}
-	for _, list := range []api.Object{pods(0), pods(3), pods(streamListMin), pods(1000), manifests} {
+	for _, list := range []api.Object{pods(0), pods(3), pods(streamListMin), pods(encodeChunk), pods(2*encodeChunk + 1), pods(1000), manifests} {
 		whole, streamed := httptest.NewRecorder(), httptest.NewRecorder()
 		writeJSON(whole, 200, list)
 		writeList(streamed, list)
@@ -39,5 +42,51 @@ func TestWriteListWritesWhatWriteJSONWrites(t *testing.T) {
 			whole.Header().Get("Content-Type") != streamed.Header().Get("Content-Type") {
 			t.Errorf("%T: streamed %d %q, whole %d %q", list, streamed.Code, streamed.Body.String(), whole.Code, whole.Body.String())
 		}
+	}
+}
+
+// failsAt is a list item whose encoding fails when fail is set.
+type failsAt struct{ fail bool }
+
+func (f *failsAt) MarshalJSON() ([]byte, error) {
+	if f.fail {
+		return nil, fmt.Errorf("cannot encode")
+	}
+	return []byte(`{}`), nil
+}
+
+// TestEncodeItemsStopsAtAnItemThatFailsToEncode makes one item of a long
+// list unencodable: the chunks before it come back whole and in order,
+// its chunk brings the error (writeList then aborts the handler, so that
+// no client takes a truncated list for a whole one), and once the writer
+// stops, the goroutines that encoded the list end.
+func TestEncodeItemsStopsAtAnItemThatFailsToEncode(t *testing.T) {
+	before := runtime.NumGoroutine()
+	items := make([]failsAt, 20*encodeChunk)
+	items[encodeChunk+10].fail = true
+	stop := make(chan struct{})
+	var got bytes.Buffer
+	var failed error
+	for c := range encodeItems(reflect.ValueOf(items), stop) {
+		<-c.done
+		if c.err != nil {
+			failed = c.err
+			break
+		}
+		got.Write(c.buf.Bytes())
+	}
+	close(stop)
+	if failed == nil || !strings.Contains(failed.Error(), fmt.Sprintf("item %d", encodeChunk+10)) {
+		t.Errorf("error %v, want one naming item %d", failed, encodeChunk+10)
+	}
+	if want := strings.TrimSuffix(strings.Repeat("{},", encodeChunk), ","); got.String() != want {
+		t.Errorf("before the failing chunk: %d bytes, want the first chunk's %d", got.Len(), len(want))
+	}
+	deadline := time.Now().Add(time.Minute)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines a minute after the writer stopped, %d before", n, before)
 	}
 }
