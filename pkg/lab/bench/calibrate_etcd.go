@@ -14,7 +14,8 @@ import (
 // etcdSetup says how raw etcd is measured.
 const etcdSetup = "an embedded etcd member started by pkg/etcd inside rcbench, with the settings the stack's apiserver gives its own " +
 	"(v3.5, v2 API, default ticks, fsync on every write, data on the same disk); each client creates fresh keys of a pod's " +
-	"size (its v1beta1 JSON) through go-etcd with the apiserver's transport (pkg/tools). A fresh member and data directory per level."
+	"size (its v1beta1 JSON) through go-etcd with the apiserver's transport (pkg/tools), over loopback, as a client in another process " +
+	"would: the apiserver reaches its own embedded member in memory instead. A fresh member and data directory per level."
 
 // calibrateEtcd measures raw go-etcd creates per second against a fresh
 // embedded member at one concurrency level.

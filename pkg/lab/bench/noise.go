@@ -29,8 +29,8 @@ const (
 	whyStartup = "the manager's start-up LISTs, one per informer, land just before or just after the sampler's first " +
 		"scrape, which is the zero of every request counter; and a watch that ends during a large scale-up (as one that " +
 		"falls behind etcd's 1 000-event window does) costs one more LIST"
-	whyStatusWrites = "status writes: the modern manager writes the controller's status as its pods come up, about " +
-		"100 to 200 times in a scale-up of 1 000, and reads it again after each conflict; this apiserver, like v0.4's, " +
+	whyStatusWrites = "status writes: the modern manager writes the controller's status as its pods come up, tens " +
+		"to hundreds of times in a scale-up of 1 000, and reads it again after each conflict; this apiserver, like v0.4's, " +
 		"fills a controller's currentState.replicas on every read and every watch event by listing its pods, all 1 000, " +
 		"so each write costs the apiserver milliseconds of CPU that the hollow nodes' pod updates then wait behind; how " +
 		"many writes a run makes depends on how pod events batch into syncs; and the manager creates at most 500 pods " +
