@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"fmt"
 	"os"
 	"testing"
 
@@ -16,15 +15,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	e, err := etcdtest.StartEmbedded()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "cannot start the embedded etcd for the tests: %v\n", err)
-		os.Exit(1)
-	}
-	sharedEtcd, etcdURL = e, e.ClientURL()
-	code := m.Run()
-	CloseIdleConnections()
-	e.Close()
+	code := etcdtest.MainWithMember(m, func(e *etcdtest.Embedded) { sharedEtcd, etcdURL = e, e.ClientURL() })
 	closeBenchServer()
 	os.Exit(code)
 }

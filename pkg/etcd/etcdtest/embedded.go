@@ -40,12 +40,18 @@ func (e *Embedded) Close() {
 // client URL in *clientURL, runs the tests and stops the member. It returns
 // the exit code for os.Exit.
 func MainWithEmbedded(m *testing.M, clientURL *string) int {
+	return MainWithMember(m, func(e *Embedded) { *clientURL = e.ClientURL() })
+}
+
+// MainWithMember is MainWithEmbedded for tests that need the member itself
+// (to dial it in process, say): started gets it before the tests run.
+func MainWithMember(m *testing.M, started func(*Embedded)) int {
 	e, err := StartEmbedded()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "cannot start the embedded etcd for the tests: %v\n", err)
 		return 1
 	}
 	defer e.Close()
-	*clientURL = e.ClientURL()
+	started(e)
 	return m.Run()
 }

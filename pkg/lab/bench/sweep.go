@@ -54,7 +54,7 @@ func sweepBudget(quick bool) time.Duration {
 // one of the sweep's sizes, so that it compares with the embedded member's
 // point of the same size, and small enough that a full sweep reaches it
 // well within its budget (a full sweep on a quiet 2-core machine reached
-// 10 000 pods after 13 min and its hour was used up at 100 000).
+// 10 000 pods after about 10 min and its hour was used up at 100 000).
 func sweepEtcdPods(quick bool) int {
 	if quick {
 		return 1000
