@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
@@ -119,25 +117,5 @@ func calibrateReference(ctx context.Context, binDir, dir string, n int, seed int
 func createPods(ctx context.Context, c client.Interface, name string, n int) error {
 	rc := scenario.Controller(name, n, map[string]string{"app": name}, nil)
 	template := api.Pod{Labels: rc.DesiredState.PodTemplate.Labels, DesiredState: rc.DesiredState.PodTemplate.DesiredState}
-	var next int64 = -1
-	var failed atomic.Value
-	var wg sync.WaitGroup
-	for w := 0; w < FloorClients; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for atomic.AddInt64(&next, 1) < int64(n) && ctx.Err() == nil {
-				p := template
-				if _, err := c.CreatePod(api.WithNamespace(ctx, api.NamespaceDefault), &p); err != nil {
-					failed.Store(err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err, _ := failed.Load().(error); err != nil {
-		return fmt.Errorf("creating pods: %v", err)
-	}
-	return nil
+	return scenario.CreatePods(ctx, c, template, n, FloorClients)
 }

@@ -58,6 +58,18 @@ func TestWhatAnIdleClusterCosts(t *testing.T) {
 	runScenario(t, "idle")
 }
 
+// TestAnIdleClusterWhosePodsCameFirst runs idle as a sweep does: the
+// benchmark creates the controllers and the pods their manager would have
+// made, and starts the manager only once they run. The manager must find
+// nothing to create or delete (the step fails if it does), and the quiet
+// window must show the same outcome as when the manager made the pods.
+func TestAnIdleClusterWhosePodsCameFirst(t *testing.T) {
+	t.Parallel()
+	sz := testSizes["idle"]
+	sz.PodsFirst = true
+	runScenarioAt(t, "idle", sz)
+}
+
 // TestWhatAManagerDoesWhilePodCreatesFail makes every pod POST fail with a
 // 500 for a while, then lets them through (scenario api-errors).
 //

@@ -50,13 +50,19 @@ func testVariant() scenario.Variant {
 // checks the outcome this build's design must show.
 func runScenario(t *testing.T, name string) {
 	t.Helper()
-	sc, err := scenario.Get(name)
-	if err != nil {
-		t.Fatal(err)
-	}
 	sz, ok := testSizes[name]
 	if !ok {
 		t.Fatalf("no test size for scenario %s", name)
+	}
+	runScenarioAt(t, name, sz)
+}
+
+// runScenarioAt is runScenario at size sz.
+func runScenarioAt(t *testing.T, name string, sz scenario.Size) {
+	t.Helper()
+	sc, err := scenario.Get(name)
+	if err != nil {
+		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()

@@ -49,6 +49,9 @@ const (
 	ManagerRSS        = "cm.rss_bytes"
 	ManagerCPU        = "cm.cpu_seconds"
 	ManagerSockets    = "cm.sockets"
+	// ManagerSyncs counts the controller syncs the managers ran (one per
+	// controller per pass, in either design), by their own counters.
+	ManagerSyncs = "cm.syncs"
 
 	// The apiserver process (with its embedded etcd).
 	APIServerRSS = "apiserver.rss_bytes"
@@ -262,7 +265,7 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 }
 
 func (s *Sampler) sampleManagers(now time.Time) {
-	var goroutines, rss, cpu, sockets float64
+	var goroutines, rss, cpu, sockets, syncs float64
 	seen := 0
 	for i, url := range s.managerURLs() {
 		m, err := Scrape(url + "/metrics")
@@ -272,6 +275,7 @@ func (s *Sampler) sampleManagers(now time.Time) {
 		}
 		seen++
 		goroutines += m.Sum("go_goroutines", nil)
+		syncs += m.Sum("replication_manager_syncs_total", nil)
 		rss += m.Sum("process_resident_memory_bytes", nil)
 		pid := s.managerPid(i)
 		// The process's own CPU counter is read in 10 ms ticks; the
@@ -294,6 +298,7 @@ func (s *Sampler) sampleManagers(now time.Time) {
 	s.Rec.Add(ManagerRSS, now, rss)
 	s.Rec.Add(ManagerCPU, now, cpu)
 	s.Rec.Add(ManagerSockets, now, sockets)
+	s.Rec.Add(ManagerSyncs, now, syncs)
 }
 
 func (s *Sampler) managerURLs() []string {

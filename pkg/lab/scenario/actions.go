@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/api/errors"
+	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 )
@@ -145,4 +148,30 @@ func percentile(ds []time.Duration, p float64) float64 {
 // allowing for the modern design's 20 requests a second.
 func convergeLimit(n int) time.Duration {
 	return 90*time.Second + time.Duration(n)*150*time.Millisecond
+}
+
+// CreatePods creates n copies of pod from clients clients at once, as fast
+// as the apiserver takes them; the first error stops them all.
+func CreatePods(ctx context.Context, c client.Interface, pod api.Pod, n, clients int) error {
+	var next int64 = -1
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	for w := 0; w < clients; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for failed.Load() == nil && atomic.AddInt64(&next, 1) < int64(n) && ctx.Err() == nil {
+				p := pod
+				if _, err := c.CreatePod(api.WithNamespace(ctx, api.NamespaceDefault), &p); err != nil {
+					failed.Store(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err, _ := failed.Load().(error); err != nil {
+		return fmt.Errorf("creating pods: %v", err)
+	}
+	return ctx.Err()
 }

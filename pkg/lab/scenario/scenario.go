@@ -43,6 +43,10 @@ type Size struct {
 	Window time.Duration
 	// Rate is a per-second rate (churn).
 	Rate float64
+	// PodsFirst, in idle, has the benchmark create the controllers and
+	// their pods before any controller-manager runs (see
+	// startControllersPodsFirst), instead of a manager scaling them up.
+	PodsFirst bool
 }
 
 // Step is one stage of a scenario.

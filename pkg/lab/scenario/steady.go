@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
@@ -13,6 +14,9 @@ import (
 // Scenarios about a cluster that should be quiet, or that is being hurt.
 
 func startControllers(ctx context.Context, e *Env, m, k int) error {
+	if e.Size.PodsFirst {
+		return startControllersPodsFirst(ctx, e, m, k)
+	}
 	for i := 0; i < m; i++ {
 		sel := map[string]string{"app": fmt.Sprintf("web-%d", i)}
 		if err := e.CreateController(Controller(fmt.Sprintf("web-%d", i), k, sel, nil)); err != nil {
@@ -65,6 +69,82 @@ func settleBetweenTicks(ctx context.Context, e *Env, period time.Duration) error
 	return Sleep(ctx, period/2)
 }
 
+// podsFirstClients is how many clients create a pods-first cluster's pods
+// at once: the level at which the benchmark calibrates the apiserver's
+// create rate.
+const podsFirstClients = 64
+
+// startControllersPodsFirst brings up m controllers of k running pods with
+// no controller-manager doing the work: the benchmark creates the
+// controllers while none runs, then, from podsFirstClients clients at once,
+// the pods the variant's manager would have made for them — the 2014
+// manager's carry its replicationController=<id> label, today's a
+// ControllerRef to their controller — waits until the hollow nodes run
+// them all, and only then starts the manager, which should find nothing to
+// do. It returns once the manager has synced every controller and sent no
+// pod create or delete.
+//
+// A sweep's idle uses it, so that standing still at a size is measured even
+// where the design cannot scale up to that size, and a large idle point
+// costs the time of its creates rather than of a manager's scale-up. What
+// the window measures does not depend on who made the pods.
+func startControllersPodsFirst(ctx context.Context, e *Env, m, k int) error {
+	if len(e.Stack.ManagerList()) != 0 {
+		return fmt.Errorf("a pods-first cluster must start without a controller-manager")
+	}
+	c, began := e.Client, time.Now()
+	for i := 0; i < m; i++ {
+		id := fmt.Sprintf("web-%d", i)
+		rc, err := c.CreateReplicationController(api.NewDefaultContext(), Controller(id, k, map[string]string{"app": id}, nil))
+		if err != nil {
+			return err
+		}
+		if err := CreatePods(ctx, c, podOf(e.Variant.Design, rc), k, podsFirstClients); err != nil {
+			return err
+		}
+	}
+	e.Say("%d controllers and their %d pods created in %.1f s", m, m*k, time.Since(began).Seconds())
+	if err := e.WaitRunning(ctx, m*k, convergeLimit(m*k)); err != nil {
+		return err
+	}
+	e.Say("all %d pods running after %.1f s; starting the controller-manager", m*k, time.Since(began).Seconds())
+	if _, err := e.Stack.StartManager(); err != nil {
+		return fmt.Errorf("starting the controller-manager: %v", err)
+	}
+	e.Mark("manager-start")
+	err := WaitFor(ctx, convergeLimit(m*k), fmt.Sprintf("the manager to sync its %d controllers", m), func() (bool, string) {
+		e.Sampler.SampleNow()
+		synced := e.last(sampler.ManagerSyncs)
+		return synced >= float64(m), fmt.Sprintf("%.0f syncs", synced)
+	})
+	if err != nil {
+		return err
+	}
+	e.Say("the manager synced its %d controllers after %.1f s", m, time.Since(began).Seconds())
+	if posts, deletes := e.last(sampler.ManagerPodPosts), e.last(sampler.ManagerRequests+"DELETE"); posts != 0 || deletes != 0 {
+		return fmt.Errorf("the manager created %.0f pods and deleted %.0f when it found its controllers' pods made for it: "+
+			"they are not the pods it would have made", posts, deletes)
+	}
+	return nil
+}
+
+// podOf returns the pod a design's manager creates for rc.
+func podOf(design string, rc *api.ReplicationController) api.Pod {
+	labels := map[string]string{}
+	for k, v := range rc.DesiredState.PodTemplate.Labels {
+		labels[k] = v
+	}
+	pod := api.Pod{Labels: labels, DesiredState: rc.DesiredState.PodTemplate.DesiredState}
+	if design == "modern" {
+		yes := true
+		pod.OwnerReferences = []api.OwnerReference{{APIVersion: api.Version, Kind: "ReplicationController", Name: rc.ID,
+			UID: rc.UID, Controller: &yes, BlockOwnerDeletion: &yes}}
+	} else {
+		labels["replicationController"] = rc.ID
+	}
+	return pod
+}
+
 func failPodPosts(fraction float64) faults.Config {
 	return faults.Config{Fail: []faults.FailRule{{Verb: "POST", Resource: "pods", Fraction: fraction, Code: 500}}}
 }
@@ -86,10 +166,17 @@ func init() {
 			}
 			return []Size{sz}
 		},
-		Cluster:   oneManager(10),
+		Cluster: func(sz Size) stack.Config {
+			cfg := oneManager(10)(sz)
+			if sz.PodsFirst {
+				// Started once the pods run.
+				cfg.ControllerManagers = 0
+			}
+			return cfg
+		},
 		Intervals: sampler.Intervals{Pods: 500 * time.Millisecond, APIServer: time.Second, Managers: time.Second},
 		Steps: func(sz Size) []Step {
-			return []Step{{
+			start := Step{
 				Title: fmt.Sprintf("Start %d controllers of %d pods", sz.Controllers, sz.Replicas),
 				Say:   "The controllers come up. Nothing will change after this.",
 				Run: func(ctx context.Context, e *Env) error {
@@ -98,7 +185,12 @@ func init() {
 					}
 					return settleBetweenTicks(ctx, e, sz.Period)
 				},
-			}, {
+			}
+			if sz.PodsFirst {
+				start.Title = fmt.Sprintf("Create %d controllers and their %d pods each, then start the manager", sz.Controllers, sz.Replicas)
+				start.Say = "The benchmark makes the pods the manager would have made; the manager starts and finds nothing to do."
+			}
+			return []Step{start, {
 				Title: fmt.Sprintf("Do nothing for %v", sz.Window),
 				Say: "Nothing changes now. Watch the request counters: the 2014 manager still lists every " +
 					"controller and its pods on every tick; the modern one's controllers are silent, and only its " +
