@@ -167,7 +167,7 @@ func TestEverySweepRunHasALimitThatGrowsWithItsPods(t *testing.T) {
 }
 
 func TestARunThatOutlivesItsLimitFailsAndTheSweepGoesOn(t *testing.T) {
-	f := &fakeRuns{block: map[string]bool{"scale-up/legacy/0": true}}
+	f := &fakeRuns{block: map[string]bool{"idle/legacy/0": true}}
 	r, _ := fakeRunner(t, Options{Sweep: true, Quick: true, Variants: []string{"legacy"}}, f)
 	p, err := BuildPlan(r.Opts)
 	if err != nil {
@@ -235,7 +235,7 @@ func TestTheEtcd3PointRunsBothDesignsOnThreeExternalMembers(t *testing.T) {
 	for _, it := range full.Items {
 		order = append(order, it.Scenario.Name+" "+it.Size.Label)
 	}
-	if got, want := strings.Join(order, "; "), "scale-up N=3000; idle M=10,k=300; scale-up N=3000,etcd3; idle M=10,k=300,etcd3; scale-up N=10000"; !strings.Contains(got, want) {
+	if got, want := strings.Join(order, "; "), "idle M=10,k=300; scale-up N=3000; idle M=10,k=300,etcd3; scale-up N=3000,etcd3; idle M=10,k=1000"; !strings.Contains(got, want) {
 		t.Errorf("full sweep order %s, want %s in it", got, want)
 	}
 
