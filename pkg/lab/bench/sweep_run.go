@@ -134,16 +134,25 @@ var exhaustionSigns = []struct{ text, says string }{
 	{"cannot assign requested address", "loopback ports ran out (one connection per pod, from one address to one port)"},
 }
 
+// relistSign is what the hollow nodes log when their pod watch has fallen
+// more than etcd's window of 1000 events behind, and they list every pod
+// again: under a storm of writes each relist makes them fall further
+// behind, and pods wait to be bound and started, whatever the manager does.
+const relistSign = "is too old to watch from"
+
 // exhaustion names, for the error of a failed run, the resources its
-// processes' logs say ran out, or "".
+// processes' logs say ran out, and how often the hollow nodes fell out of
+// etcd's event window; or "".
 func exhaustion(runDir string) string {
 	logs, _ := filepath.Glob(filepath.Join(runDir, "*.log"))
 	seen := map[string]bool{}
+	relists := 0
 	for _, name := range logs {
 		f, err := os.Open(name)
 		if err != nil {
 			continue
 		}
+		hollow := filepath.Base(name) == "hollow-node.log"
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 64*1024), 1<<20)
 		for sc.Scan() {
@@ -153,6 +162,9 @@ func exhaustion(runDir string) string {
 					seen[s.says] = true
 				}
 			}
+			if hollow && bytes.Contains(line, []byte(relistSign)) {
+				relists++
+			}
 		}
 		f.Close()
 	}
@@ -161,6 +173,9 @@ func exhaustion(runDir string) string {
 		if seen[s.says] {
 			out += fmt.Sprintf("; the logs say %q: %s", s.text, s.says)
 		}
+	}
+	if relists > 0 {
+		out += fmt.Sprintf("; the hollow nodes' pod watch fell out of etcd's window of 1000 events %d times, and each time they listed every pod again before binding or starting more", relists)
 	}
 	return out
 }

@@ -263,4 +263,9 @@ func TestAFailedRunNamesTheResourceItsLogsSayRanOut(t *testing.T) {
 	if got := exhaustion(t.TempDir()); got != "" {
 		t.Errorf("no logs: %q", got)
 	}
+	line := "E1 hollownode.go:141] pod watch ended: watch error: resourceVersion 17064 is too old to watch from: etcd keeps only its last 1000 events\n"
+	os.WriteFile(filepath.Join(dir, "hollow-node.log"), []byte(line+"I1 relisted\n"+line), 0o644)
+	if got := exhaustion(dir); !strings.Contains(got, "fell out of etcd's window of 1000 events 2 times") {
+		t.Errorf("a run whose hollow nodes relisted twice: %q", got)
+	}
 }
