@@ -2,7 +2,7 @@ package bench
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -141,25 +141,14 @@ func buildSweepPlan(opts Options) (*Plan, error) {
 		etcd3 = false
 	}
 	scaleUp, idle := sweepCounts(opts.Quick)
-	has := func(ns []int, n int) bool {
-		for _, m := range ns {
-			if m == n {
-				return true
-			}
-		}
-		return false
-	}
 	sizes := append(append([]int{}, scaleUp...), idle...)
-	sort.Ints(sizes)
-	for i, n := range sizes {
-		if i > 0 && sizes[i-1] == n {
-			continue
-		}
+	slices.Sort(sizes)
+	for _, n := range slices.Compact(sizes) {
 		var here []Item
-		if has(idle, n) {
+		if slices.Contains(idle, n) {
 			here = append(here, idleItem(n, 0))
 		}
-		if has(scaleUp, n) {
+		if slices.Contains(scaleUp, n) {
 			here = append(here, upItem(n, 0))
 		}
 		if etcd3 && n == sweepEtcdPods(opts.Quick) {
