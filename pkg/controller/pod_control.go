@@ -53,8 +53,8 @@ func (r RealPodControl) createReplica(ctx api.Context, controllerSpec api.Replic
 // Ours: v0.4 wrote the label into the template's own map, shared by every
 // goroutine creating a replica at once; today's Go runtime stops the process
 // on such concurrent map writes, so the labels are copied first, as upstream
-// did from 1ffc82dfe (October 2014). The label itself went in e2365b1f9
-// (kubernetes/kubernetes#1830, merged 2014-10-27).
+// did from 1ffc82dfe (October 2014, after v0.4). The label itself is as
+// old as the manager: the first commit (2c4b3a562, June 2014) stamped it.
 func replicaLabels(controllerSpec api.ReplicationController) map[string]string {
 	template := controllerSpec.DesiredState.PodTemplate.Labels
 	if template == nil {
