@@ -7,8 +7,8 @@ import (
 
 // DefaultServerTimeout is the ReadTimeout and the WriteTimeout v0.4's
 // apiserver set on its http.Server (cmd/apiserver/apiserver.go), so a
-// watch stream ended after at most five minutes; the README's "Watches end
-// after five minutes" tells what that cost the 2014 manager. Modern: a
+// watch stream ended after at most five minutes; "Watches end after five
+// minutes" in cmd/README.md tells what that cost the 2014 manager. Modern: a
 // watch ends after the timeoutSeconds its client asks for (client-go: 5 to
 // 10 minutes, at random), or else between --min-request-timeout (30 min)
 // and twice that.

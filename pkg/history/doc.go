@@ -3,8 +3,9 @@
 // changes between the v0.4 manager and today's (-tags modern), each with
 // its issues and pull requests, date, what it changed and why, the
 // scenario that shows it, and where its code lives. Comments, findings and
-// the README cite an entry as "(history: burst-cap)" instead of retelling
-// it; the names are also controller-manager-modern's -without switches.
+// the Markdown pages cite an entry as "(history: burst-cap)" instead of
+// retelling it; the names are also controller-manager-modern's -without
+// switches.
 // Dates after 2015-04-20, where the upstream history ends, come from
 // research notes on the pull requests; each entry says which.
 //

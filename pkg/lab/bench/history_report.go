@@ -50,7 +50,7 @@ func writeHistoryReport(dir string, hs *HistorySummary, png bool) error {
 }
 
 // HistoryTable returns the rows of "What each fix bought" as a Markdown
-// table, for the README.
+// table, for examples/history/README.md.
 func HistoryTable(hs *HistorySummary) string {
 	var b strings.Builder
 	writeMarkdownTable(&b, changeTable(hs.Changes))

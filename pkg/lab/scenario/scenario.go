@@ -79,7 +79,7 @@ type Scenario struct {
 	Title string
 	// Reproduces names the historical issue, with its number.
 	Reproduces string
-	// Explain says what the scenario shows, for the README and reports.
+	// Explain says what the scenario shows, for the docs and reports.
 	Explain string
 	// Sizes lists the sizes to run: quick shrinks them, large adds the
 	// biggest.
