@@ -13,6 +13,7 @@ require (
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.72.0
+	github.com/yuin/goldmark v1.8.7
 	go.etcd.io/etcd/api/v3 v3.5.35
 	go.etcd.io/etcd/server/v3 v3.5.35
 	golang.org/x/net v0.61.0

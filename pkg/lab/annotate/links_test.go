@@ -1,0 +1,352 @@
+package annotate
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	gmtext "github.com/yuin/goldmark/text"
+)
+
+// The README is a front door to Markdown pages kept beside what they
+// describe, and the benchmark writes more (RESULTS.md). These tests read
+// every Markdown file of the tree as a code host renders it and check that
+// each relative link and image names a file a clone has, and each #anchor
+// a heading of the page it points at. Links inside code spans and fenced
+// blocks are code, not links: a Markdown parser, not a pattern, tells
+// them apart. http(s) links are checked for form only; nothing is fetched.
+
+// markdownPage is what the checks need of one Markdown file.
+type markdownPage struct {
+	// anchors holds the anchor of every heading, as a code host makes them.
+	anchors map[string]bool
+	links   []markdownLink
+}
+
+// markdownLink is the destination of a link, an image or an autolink, and
+// the line it is on.
+type markdownLink struct {
+	dest string
+	line int
+}
+
+var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM))
+
+// parseMarkdown reads src as GitHub Flavored Markdown.
+func parseMarkdown(src []byte) markdownPage {
+	page := markdownPage{anchors: map[string]bool{}}
+	seen := map[string]int{}
+	doc := markdown.Parser().Parse(gmtext.NewReader(src))
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			base := headingAnchor(plainText(n, src))
+			anchor := base
+			if k := seen[base]; k > 0 {
+				anchor = base + "-" + strconv.Itoa(k)
+			}
+			seen[base]++
+			page.anchors[anchor] = true
+		case *ast.Link:
+			page.links = append(page.links, markdownLink{string(n.Destination), lineOf(n, src)})
+		case *ast.Image:
+			page.links = append(page.links, markdownLink{string(n.Destination), lineOf(n, src)})
+		case *ast.AutoLink:
+			if n.AutoLinkType == ast.AutoLinkURL {
+				page.links = append(page.links, markdownLink{string(n.URL(src)), lineOf(n, src)})
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return page
+}
+
+// plainText is the text of n as rendered, without markup: what a code
+// host makes a heading's anchor from.
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch c := c.(type) {
+		case *ast.Text:
+			b.Write(c.Segment.Value(src))
+			if c.SoftLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(c.Value)
+		case *ast.AutoLink:
+			b.Write(c.Label(src))
+		case *ast.RawHTML:
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+// headingAnchor is GitHub's anchor for a heading of that text: lower case,
+// letters, digits, '_' and '-' kept, each space a '-', everything else
+// dropped. A second heading of the same anchor gets "-1", a third "-2".
+func headingAnchor(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// lineOf is the line of src on which n starts, counted from 1: inline
+// nodes carry no position, so it is that of n's first text, else of the
+// block that holds n.
+func lineOf(n ast.Node, src []byte) int {
+	offset := -1
+	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			offset = t.Segment.Start
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	for p := n; offset < 0 && p != nil; p = p.Parent() {
+		if p.Type() == ast.TypeBlock && p.Lines().Len() > 0 {
+			offset = p.Lines().At(0).Start
+		}
+	}
+	if offset < 0 {
+		return 0
+	}
+	return 1 + bytes.Count(src[:offset], []byte("\n"))
+}
+
+// codeLineAnchor is how a code host names lines of a file that is not
+// Markdown: #L12 or #L12-L20.
+var codeLineAnchor = regexp.MustCompile(`^L([0-9]+)(?:-L([0-9]+))?$`)
+
+// brokenLinks returns one line for each link of a Markdown file under root
+// whose target is missing or not what a reader of a clone would find.
+func brokenLinks(root string) ([]string, error) {
+	pages := map[string]markdownPage{}
+	load := func(path string) (markdownPage, error) {
+		if p, ok := pages[path]; ok {
+			return p, nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return markdownPage{}, err
+		}
+		pages[path] = parseMarkdown(src)
+		return pages[path], nil
+	}
+	var broken []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "_output") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".md") {
+			return nil
+		}
+		page, err := load(path)
+		if err != nil {
+			return err
+		}
+		for _, l := range page.links {
+			if why := checkLink(root, path, l.dest, load); why != "" {
+				rel, _ := filepath.Rel(root, path)
+				broken = append(broken, fmt.Sprintf("%s:%d: (%s): %s", rel, l.line, l.dest, why))
+			}
+		}
+		return nil
+	})
+	return broken, err
+}
+
+// checkLink says what is wrong with dest, a link of the Markdown file
+// from, or returns "".
+func checkLink(root, from, dest string, load func(string) (markdownPage, error)) string {
+	u, err := url.Parse(dest)
+	if err != nil {
+		return err.Error()
+	}
+	switch u.Scheme {
+	case "http", "https":
+		if u.Host == "" || strings.ContainsAny(dest, " \t<>\"") {
+			return "not a well-formed URL"
+		}
+		return ""
+	case "mailto":
+		if u.Opaque == "" {
+			return "no address"
+		}
+		return ""
+	case "":
+	default:
+		return "neither a relative link nor http(s)"
+	}
+	if u.Host != "" {
+		return "a host without a scheme"
+	}
+	target := from
+	switch {
+	case strings.HasPrefix(u.Path, "/"):
+		target = filepath.Join(root, u.Path)
+	case u.Path != "":
+		target = filepath.Join(filepath.Dir(from), u.Path)
+	}
+	rel, err := filepath.Rel(root, target)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "outside the repository"
+	}
+	if first, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); first == "_output" || first == ".git" {
+		return "build output, which a clone does not have"
+	}
+	info, err := os.Stat(target)
+	if err != nil {
+		return "no such file"
+	}
+	if u.Fragment == "" {
+		return ""
+	}
+	if info.IsDir() {
+		// A folder is shown with its README.md, whose headings are the
+		// folder's anchors.
+		target = filepath.Join(target, "README.md")
+		if _, err := os.Stat(target); err != nil {
+			return "#" + u.Fragment + " on a folder without README.md"
+		}
+	}
+	if !strings.HasSuffix(target, ".md") {
+		m := codeLineAnchor.FindStringSubmatch(u.Fragment)
+		if m == nil {
+			return "#" + u.Fragment + " is not a line (#L12 or #L12-L20)"
+		}
+		data, err := os.ReadFile(target)
+		if err != nil {
+			return err.Error()
+		}
+		lines := bytes.Count(data, []byte("\n")) + 1
+		for _, s := range m[1:] {
+			if n, _ := strconv.Atoi(s); n > lines {
+				return fmt.Sprintf("the file has %d lines", lines)
+			}
+		}
+		return ""
+	}
+	page, err := load(target)
+	if err != nil {
+		return err.Error()
+	}
+	if !page.anchors[u.Fragment] {
+		return "no heading has the anchor #" + u.Fragment
+	}
+	return ""
+}
+
+// TestEveryMarkdownLinkOfTheTreeResolves checks the README, the pages it
+// links and every other Markdown file of the repository.
+func TestEveryMarkdownLinkOfTheTreeResolves(t *testing.T) {
+	root, err := filepath.Abs(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken, err := brokenLinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range broken {
+		t.Error(b)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parseMarkdown(readme).links) == 0 {
+		t.Error("README.md has no links: the checks found nothing to check")
+	}
+}
+
+// TestBrokenMarkdownLinksAreFound runs the check on a small tree of pages
+// with one link of each kind, good and bad.
+func TestBrokenMarkdownLinksAreFound(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"README.md": "# Top\n\n## The apiserver's own costs\n\n## Top\n\n" +
+			"[ok](docs/page.md#größe-und-kosten) [ok](#the-apiservers-own-costs) [ok](#top-1)\n" +
+			"[ok](docs/) [ok](docs/#a_b-c) [ok](main.go#L2) ![ok](docs/chart.svg) <https://example.com/x>\n" +
+			"[bad file](docs/missing.md)\n" +
+			"[bad anchor](docs/page.md#Größe-und-Kosten)\n" +
+			"[bad self](#top-2)\n" +
+			"![bad image](docs/chart.png)\n" +
+			"[bad line](main.go#L40)\n" +
+			"[bad url](https:///nohost)\n" +
+			"[bad scheme](file:///etc/passwd)\n" +
+			"[bad outside](../elsewhere.md)\n" +
+			"[bad output](_output/docs/index.html)\n" +
+			"\n`[in a code span](nowhere.md)`\n\n```\n[in a fence](nowhere.md)\n```\n",
+		"docs/README.md":          "# A_b (c)\n",
+		"docs/page.md":            "# Größe und Kosten!\n\n| a | b |\n|---|---|\n| [bad in a table](gone.md) | x |\n",
+		"docs/chart.svg":          "<svg/>",
+		"main.go":                 "package main\n",
+		"_output/docs/index.html": "",
+	}
+	for name, content := range files {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	broken, err := brokenLinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(broken, "\n")
+	for _, want := range []string{
+		"README.md:9: (docs/missing.md): no such file",
+		"README.md:10: (docs/page.md#Größe-und-Kosten): no heading has the anchor #Größe-und-Kosten",
+		"README.md:11: (#top-2): no heading",
+		"README.md:12: (docs/chart.png): no such file",
+		"README.md:13: (main.go#L40): the file has 2 lines",
+		"README.md:14: (https:///nohost): not a well-formed URL",
+		"README.md:15: (file:///etc/passwd): neither a relative link nor http(s)",
+		"README.md:16: (../elsewhere.md): outside the repository",
+		"README.md:17: (_output/docs/index.html): build output",
+		"docs/page.md:5: (gone.md): no such file",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if len(broken) != 10 {
+		t.Errorf("found %d broken links, want 10:\n%s", len(broken), got)
+	}
+}
