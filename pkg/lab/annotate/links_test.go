@@ -26,6 +26,7 @@ import (
 // a heading of the page it points at. Links inside code spans and fenced
 // blocks are code, not links: a Markdown parser, not a pattern, tells
 // them apart. http(s) links are checked for form only; nothing is fetched.
+// And every page is reached from the README by some chain of links.
 
 // markdownPage is what the checks need of one Markdown file.
 type markdownPage struct {
@@ -159,23 +160,15 @@ func brokenLinks(root string) ([]string, error) {
 		pages[path] = parseMarkdown(src)
 		return pages[path], nil
 	}
+	files, err := markdownFiles(root)
+	if err != nil {
+		return nil, err
+	}
 	var broken []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "_output") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".md") {
-			return nil
-		}
+	for _, path := range files {
 		page, err := load(path)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, l := range page.links {
 			if why := checkLink(root, path, l.dest, load); why != "" {
@@ -183,9 +176,8 @@ func brokenLinks(root string) ([]string, error) {
 				broken = append(broken, fmt.Sprintf("%s:%d: (%s): %s", rel, l.line, l.dest, why))
 			}
 		}
-		return nil
-	})
-	return broken, err
+	}
+	return broken, nil
 }
 
 // checkLink says what is wrong with dest, a link of the Markdown file
@@ -213,13 +205,7 @@ func checkLink(root, from, dest string, load func(string) (markdownPage, error))
 	if u.Host != "" {
 		return "a host without a scheme"
 	}
-	target := from
-	switch {
-	case strings.HasPrefix(u.Path, "/"):
-		target = filepath.Join(root, u.Path)
-	case u.Path != "":
-		target = filepath.Join(filepath.Dir(from), u.Path)
-	}
+	target := localTarget(root, from, u)
 	rel, err := filepath.Rel(root, target)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "outside the repository"
@@ -269,6 +255,92 @@ func checkLink(root, from, dest string, load func(string) (markdownPage, error))
 	return ""
 }
 
+// localTarget is the file or folder that u, a relative link of the
+// Markdown file from, names: the file itself for a bare #anchor, the top
+// of the repository for a path starting with '/'.
+func localTarget(root, from string, u *url.URL) string {
+	switch {
+	case strings.HasPrefix(u.Path, "/"):
+		return filepath.Join(root, u.Path)
+	case u.Path != "":
+		return filepath.Join(filepath.Dir(from), u.Path)
+	}
+	return from
+}
+
+// markdownFiles lists the Markdown files under root that a clone has.
+func markdownFiles(root string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "_output") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(path, ".md") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	return files, err
+}
+
+// reachable returns the Markdown files a reader reaches from start by
+// following relative links, a folder's link leading to its README.md.
+func reachable(root, start string) (map[string]bool, error) {
+	seen := map[string]bool{start: true}
+	for queue := []string{start}; len(queue) > 0; queue = queue[1:] {
+		src, err := os.ReadFile(queue[0])
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range parseMarkdown(src).links {
+			u, err := url.Parse(l.dest)
+			if err != nil || u.Scheme != "" || u.Host != "" {
+				continue
+			}
+			target := localTarget(root, queue[0], u)
+			if info, err := os.Stat(target); err == nil && info.IsDir() {
+				target = filepath.Join(target, "README.md")
+			}
+			if _, err := os.Stat(target); err != nil || !strings.HasSuffix(target, ".md") || seen[target] {
+				continue
+			}
+			seen[target] = true
+			queue = append(queue, target)
+		}
+	}
+	return seen, nil
+}
+
+// TestEveryMarkdownPageIsReachableFromTheReadme: the README is the front
+// door, so every page of the tree is a few links from it, and nothing the
+// documentation says is on a page no reader finds.
+func TestEveryMarkdownPageIsReachableFromTheReadme(t *testing.T) {
+	root, err := filepath.Abs(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := markdownFiles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen, err := reachable(root, filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !seen[f] {
+			rel, _ := filepath.Rel(root, f)
+			t.Errorf("%s: no chain of links from README.md reaches it", rel)
+		}
+	}
+}
+
 // TestEveryMarkdownLinkOfTheTreeResolves checks the README, the pages it
 // links and every other Markdown file of the repository.
 func TestEveryMarkdownLinkOfTheTreeResolves(t *testing.T) {
@@ -292,9 +364,10 @@ func TestEveryMarkdownLinkOfTheTreeResolves(t *testing.T) {
 	}
 }
 
-// TestBrokenMarkdownLinksAreFound runs the check on a small tree of pages
-// with one link of each kind, good and bad.
-func TestBrokenMarkdownLinksAreFound(t *testing.T) {
+// TestBrokenMarkdownLinksAndOrphanPagesAreFound runs the checks on a small
+// tree of pages with one link of each kind, good and bad, and a page no
+// link reaches.
+func TestBrokenMarkdownLinksAndOrphanPagesAreFound(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
 		"README.md": "# Top\n\n## The apiserver's own costs\n\n## Top\n\n" +
@@ -314,6 +387,7 @@ func TestBrokenMarkdownLinksAreFound(t *testing.T) {
 		"docs/page.md":            "# Größe und Kosten!\n\n| a | b |\n|---|---|\n| [bad in a table](gone.md) | x |\n",
 		"docs/chart.svg":          "<svg/>",
 		"main.go":                 "package main\n",
+		"orphan.md":               "# Linked from nowhere\n",
 		"_output/docs/index.html": "",
 	}
 	for name, content := range files {
@@ -348,5 +422,14 @@ func TestBrokenMarkdownLinksAreFound(t *testing.T) {
 	}
 	if len(broken) != 10 {
 		t.Errorf("found %d broken links, want 10:\n%s", len(broken), got)
+	}
+	seen, err := reachable(root, filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"docs/page.md": true, "docs/README.md": true, "orphan.md": false} {
+		if seen[filepath.Join(root, name)] != want {
+			t.Errorf("%s reachable from README.md: %v, want %v", name, !want, want)
+		}
 	}
 }
