@@ -20,6 +20,7 @@ import "testing"
 // a lock they fought over every controller.
 // Related: (history: leader-election).
 func TestWhatTwoManagersDoToOneController(t *testing.T) {
+	t.Parallel()
 	runScenario(t, "two-managers")
 }
 
@@ -38,6 +39,8 @@ func TestWhatTwoManagersDoToOneController(t *testing.T) {
 // apiserver.
 // Related: (history: burst-cap, slow-start).
 func TestHowManyGoroutinesAScaleUpTakes(t *testing.T) {
+	t.Parallel()
+	heavy(t)
 	runScenario(t, "scale-up")
 }
 

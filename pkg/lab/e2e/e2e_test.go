@@ -98,6 +98,7 @@ func resize(t *testing.T, c client.Interface, id string, replicas int) {
 }
 
 func TestAControllerKeepsItsPodsThroughDeletesAndResizes(t *testing.T) {
+	t.Parallel()
 	st := stacktest.Start(t, stack.Config{
 		Nodes:              5,
 		StartDelay:         100 * time.Millisecond,

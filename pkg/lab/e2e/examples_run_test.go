@@ -13,6 +13,7 @@ import (
 // TestExampleREADMEWalkthrough runs the README's kubecfg walkthrough line
 // by line on a fresh make run cluster: each must exit 0.
 func TestExampleREADMEWalkthrough(t *testing.T) {
+	t.Parallel()
 	c := startExample(t, true)
 	lines := []string{
 		"kubecfg list pods                      # the guestbook: Running, with hosts and IPs",
@@ -59,6 +60,7 @@ func TestExampleREADMEWalkthrough(t *testing.T) {
 
 // TestExampleGuestbook loads the guestbook by hand into an empty cluster.
 func TestExampleGuestbook(t *testing.T) {
+	t.Parallel()
 	c := startExample(t, false)
 	const readme = "examples/guestbook/README.md"
 	c.documented(t, readme, "by hand, start a cluster without them, `make run RUN_FLAGS=-example=`, and:")
@@ -92,6 +94,7 @@ func TestExampleGuestbook(t *testing.T) {
 // TestExampleScale resizes to 5, then to 1000 while sampling the
 // controller-manager's goroutines as the example does.
 func TestExampleScale(t *testing.T) {
+	t.Parallel()
 	c := startExample(t, true)
 	const readme = "examples/scale/README.md"
 	c.mustRun(t, c.documented(t, readme, "kubecfg resize frontendController 5"))
@@ -119,6 +122,7 @@ func TestExampleScale(t *testing.T) {
 // TestExampleKillAPod deletes a frontend and runs the counting loop until
 // the count is back.
 func TestExampleKillAPod(t *testing.T) {
+	t.Parallel()
 	c := startExample(t, true)
 	const readme = "examples/kill-a-pod/README.md"
 	// make run's hint for this step is worded for the design that runs.
@@ -144,6 +148,7 @@ func TestExampleKillAPod(t *testing.T) {
 // in the modern design it also finds the leader-election lock the text
 // explains.
 func TestExampleEndpoints(t *testing.T) {
+	t.Parallel()
 	c := startExample(t, true)
 	const readme = "examples/endpoints/README.md"
 	get := c.documented(t, readme, "kubecfg get endpoints/frontend")
@@ -177,6 +182,7 @@ func TestExampleEndpoints(t *testing.T) {
 // TestExampleTwoManagers starts the second manager the example starts and
 // counts the twins: the 2014 pair creates them twice, today's pair once.
 func TestExampleTwoManagers(t *testing.T) {
+	t.Parallel()
 	c := startExample(t, true)
 	const readme = "examples/two-managers/README.md"
 	second := c.documented(t, readme, "_output/bin/"+stack.ManagerBinary(stacktest.Design)+" -master=http://127.0.0.1:8080 -port=10299 -logtostderr &")

@@ -25,6 +25,7 @@ var unassertedEffects = map[string]string{
 // moves the way the catalogue says. Modern build only: the switches are
 // the modern controller-manager's.
 func TestEveryFixShowsItsEffectWhenSwitchedOff(t *testing.T) {
+	t.Parallel()
 	if stacktest.Design != "modern" {
 		t.Skip("the switches belong to the modern controller-manager")
 	}
@@ -38,13 +39,27 @@ func TestEveryFixShowsItsEffectWhenSwitchedOff(t *testing.T) {
 		}
 		c := c
 		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
 			// Today's manager as it ships, client limit included: the
-			// history run measures that.
-			with := runVariant(t, c.Scenario, scenario.Modern)
+			// history run measures that. The two runs go side by side,
+			// so that both meet the same machine.
 			off := scenario.Modern
 			off.Name = "without-" + c.Name
 			off.ManagerArgs = append(append([]string{}, off.ManagerArgs...), "-without="+c.Name)
-			without := runVariant(t, c.Scenario, off)
+			var with, without map[string]float64
+			t.Run("pair", func(t *testing.T) {
+				t.Run("with", func(t *testing.T) {
+					t.Parallel()
+					with = runVariant(t, c.Scenario, scenario.Modern)
+				})
+				t.Run("without", func(t *testing.T) {
+					t.Parallel()
+					without = runVariant(t, c.Scenario, off)
+				})
+			})
+			if with == nil || without == nil {
+				t.FailNow()
+			}
 			w, o := with[c.Figure], without[c.Figure]
 			t.Logf("%s: %s with %.2f, without %.2f", c.Name, c.Figure, w, o)
 			if c.WithoutMore && !(o > w) || !c.WithoutMore && !(o < w) {

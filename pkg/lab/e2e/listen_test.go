@@ -135,37 +135,12 @@ func expectLoopbackOnly(t *testing.T, what string, addrs []string) {
 	t.Logf("%s listens on %v", what, addrs)
 }
 
-// binary returns the path of cmd/<name>: from the stack's binary
-// directory when it is there, else built for this test.
-func binary(t *testing.T, name string) string {
-	t.Helper()
-	dir := stacktest.BinDir(t)
-	if path := filepath.Join(dir, name); fileExists(path) {
-		return path
-	}
-	root, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), name)
-	build := exec.Command("go", "build", "-o", path, "./cmd/"+name)
-	build.Dir = filepath.Dir(strings.TrimSpace(string(root)))
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/%s: %v\n%s", name, err, out)
-	}
-	return path
-}
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
 // TestEveryCommandListensOnLoopbackOnlyByDefault starts each command with
 // its default address flags (only ports and data directories are chosen,
 // so that nothing collides) and reads from /proc where it and its
 // children listen.
 func TestEveryCommandListensOnLoopbackOnlyByDefault(t *testing.T) {
+	t.Parallel()
 	dir := stacktest.BinDir(t)
 	api, apiOut := command(t, filepath.Join(dir, "apiserver"), "-port=0", "-etcd_fast", "-etcd_data_dir="+t.TempDir())
 	// The API, and the embedded etcd's client and peer listeners.
@@ -193,13 +168,13 @@ func TestEveryCommandListensOnLoopbackOnlyByDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, upOut := command(t, binary(t, "local-up"), "-bin="+dir, "-dir="+t.TempDir(), "-port="+strconv.Itoa(port), "-manager_port=0", "-example=", "-nodes=1")
+	up, upOut := command(t, stacktest.Binary(t, "local-up"), "-bin="+dir, "-dir="+t.TempDir(), "-port="+strconv.Itoa(port), "-manager_port=0", "-example=", "-nodes=1")
 	// The apiserver with its etcd, the hollow nodes and a manager.
 	expectLoopbackOnly(t, "local-up and its children", waitListening(t, up.Process.Pid, 5, upOut))
 
 	// rcbench serves nothing yet: its list command must run and leave no
 	// listener behind.
-	bench := exec.Command(binary(t, "rcbench"), "list")
+	bench := exec.Command(stacktest.Binary(t, "rcbench"), "list")
 	if out, err := bench.CombinedOutput(); err != nil || !strings.Contains(string(out), "scale-up") {
 		t.Errorf("rcbench list: %v\n%s", err, out)
 	}
@@ -227,6 +202,7 @@ func nonLoopbackIPv4() string {
 // endpoints must refuse a caller that is not on loopback (this test,
 // connecting to that address, is seen from it).
 func TestAServerAskedToListenOffLoopbackWarnsAndKeepsItsAdminToLoopback(t *testing.T) {
+	t.Parallel()
 	ip := nonLoopbackIPv4()
 	if ip == "" {
 		t.Skip("this machine has no non-loopback IPv4 address")

@@ -29,7 +29,7 @@ func startLocalUp(t *testing.T, flags ...string) (string, *testutil.Buffer) {
 	}
 	args := append([]string{"-bin=" + stacktest.BinDir(t), "-dir=" + t.TempDir(), "-design=" + stacktest.Design,
 		"-port=" + strconv.Itoa(port), "-sync_period=10s"}, flags...)
-	_, out := command(t, binary(t, "local-up"), args...)
+	_, out := command(t, stacktest.Binary(t, "local-up"), args...)
 	stacktest.Eventually(t, deadline, "local-up's hints", func() (bool, error) {
 		if regexp.MustCompile(`(?m)^local-up: `).MatchString(out.String()) {
 			t.Fatalf("local-up failed:\n%s", out)
@@ -69,6 +69,7 @@ func getBody(t *testing.T, url string) string {
 // for (10252 under make run; a free one here, so that tests do not
 // collide), and a working address for every component in the hints.
 func TestLocalUpServesTheManagerOnItsPortAndPrintsEveryAddress(t *testing.T) {
+	t.Parallel()
 	mgrPort, err := stack.FreePort()
 	if err != nil {
 		t.Fatal(err)
@@ -107,6 +108,7 @@ func TestLocalUpServesTheManagerOnItsPortAndPrintsEveryAddress(t *testing.T) {
 // TestLocalUpFallsBackToAFreeManagerPortAndSaysSo holds the port asked for
 // the controller-manager, as another program holding 10252 would.
 func TestLocalUpFallsBackToAFreeManagerPortAndSaysSo(t *testing.T) {
+	t.Parallel()
 	held, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -130,6 +132,7 @@ func TestLocalUpFallsBackToAFreeManagerPortAndSaysSo(t *testing.T) {
 // TestLocalUpRefusesATakenAPIPortAndSaysHowToMoveIt: the apiserver's port
 // is in every command of the README, so it does not move by itself.
 func TestLocalUpRefusesATakenAPIPortAndSaysHowToMoveIt(t *testing.T) {
+	t.Parallel()
 	held, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +141,7 @@ func TestLocalUpRefusesATakenAPIPortAndSaysHowToMoveIt(t *testing.T) {
 	heldPort := held.Addr().(*net.TCPAddr).Port
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, binary(t, "local-up"), "-bin="+stacktest.BinDir(t), "-dir="+t.TempDir(), "-design="+stacktest.Design,
+	out, err := exec.CommandContext(ctx, stacktest.Binary(t, "local-up"), "-bin="+stacktest.BinDir(t), "-dir="+t.TempDir(), "-design="+stacktest.Design,
 		"-port="+strconv.Itoa(heldPort), "-example=", "-nodes=1").CombinedOutput()
 	if err == nil || ctx.Err() != nil {
 		t.Fatalf("local-up on a taken port: %v (want a failure of its own)\n%s", err, out)

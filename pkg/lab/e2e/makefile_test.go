@@ -28,6 +28,7 @@ func makeDryRun(t *testing.T, args ...string) string {
 // minutes), says so on a first run, and passes RUN_FLAGS to local-up;
 // make build still builds everything.
 func TestMakeRunBuildsOnlyWhatItRuns(t *testing.T) {
+	t.Parallel()
 	legacy := makeDryRun(t, "run", "RUN_FLAGS=-port=8081 -nodes=3")
 	if strings.Contains(legacy, "controller-manager-modern") || strings.Contains(legacy, "-tags modern") {
 		t.Errorf("make run builds the modern manager for the 2014 design:\n%s", legacy)

@@ -23,6 +23,7 @@ import (
 // today's Kubernetes the node lifecycle controller evicts the pods of a lost
 // node, and nothing here plays that part.
 func TestDeletingAMinionMakesTheManagerReplaceItsPods(t *testing.T) {
+	t.Parallel()
 	st := stacktest.Start(t, stack.Config{
 		Nodes:              3,
 		StartDelay:         100 * time.Millisecond,

@@ -33,8 +33,23 @@ var testSizes = map[string]scenario.Size{
 var covered = map[string]bool{"two-managers": true, "scale-up": true, "idle": true, "api-errors": true}
 
 // cpuBound names the scenarios whose figures a neighbouring cluster would
-// disturb; the others mostly wait, and run two at a time.
+// disturb: each takes the heavy slot. The others mostly wait.
 var cpuBound = map[string]bool{"scale-up": true, "scale-down": true, "restart": true, "watch-drop": true}
+
+// heavySlot lets one test of this binary at a time drive a cluster hard
+// (hundreds of pods at once, or figures a busy neighbour would blur); the
+// tests that mostly wait run beside it. Every test of the package is
+// parallel: most of an end-to-end test's time is waiting for a cluster to
+// converge, and make test runs up to -parallel of them at once.
+var heavySlot = make(chan struct{}, 1)
+
+// heavy makes t wait for the heavy slot and hold it until t ends. Call it
+// after t.Parallel, before starting any cluster.
+func heavy(t *testing.T) {
+	t.Helper()
+	heavySlot <- struct{}{}
+	t.Cleanup(func() { <-heavySlot })
+}
 
 // testVariant is the variant this test binary's build runs. The modern one
 // runs unthrottled here so that the tests stay short; the throttle is the
@@ -92,14 +107,16 @@ func runScenarioAt(t *testing.T, name string, sz scenario.Size) {
 // TestEveryOtherScenarioShowsTheOutcomeItsDesignMust runs the scenarios
 // that diff_test.go does not, each at its test size.
 func TestEveryOtherScenarioShowsTheOutcomeItsDesignMust(t *testing.T) {
+	t.Parallel()
 	for _, sc := range scenario.All() {
 		if covered[sc.Name] {
 			continue
 		}
 		name := sc.Name
 		t.Run(name, func(t *testing.T) {
-			if !cpuBound[name] {
-				t.Parallel()
+			t.Parallel()
+			if cpuBound[name] {
+				heavy(t)
 			}
 			runScenario(t, name)
 		})

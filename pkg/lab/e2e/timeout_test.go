@@ -18,6 +18,7 @@ import (
 // and the manager's controller watch is seen to end several times before a
 // resize that it carries out.
 func TestWatchesEndAtTheServerTimeoutAndTheManagerWatchesAgain(t *testing.T) {
+	t.Parallel()
 	st := stacktest.Start(t, stack.Config{
 		Nodes:              3,
 		StartDelay:         100 * time.Millisecond,

@@ -45,14 +45,17 @@ func restartAPIServerDuringScaleUp(t *testing.T, sig syscall.Signal) {
 }
 
 func TestAScaleUpEndsExactWhenTheAPIServerIsStoppedWithSIGTERM(t *testing.T) {
+	t.Parallel()
 	restartAPIServerDuringScaleUp(t, syscall.SIGTERM)
 }
 
 func TestAScaleUpEndsExactWhenTheAPIServerIsKilledWithSIGKILL(t *testing.T) {
+	t.Parallel()
 	restartAPIServerDuringScaleUp(t, syscall.SIGKILL)
 }
 
 func TestAScaleUpEndsExactWhenTheManagerIsKilledHalfwayAndStartedAgain(t *testing.T) {
+	t.Parallel()
 	fc := startFaultCluster(t, stack.Config{APIServerArgs: fastEtcd()})
 	fc.resize(scaleUp)
 	fc.waitCreated(halfway)
@@ -65,6 +68,7 @@ func TestAScaleUpEndsExactWhenTheManagerIsKilledHalfwayAndStartedAgain(t *testin
 }
 
 func TestAScaleUpEndsExactWhenEveryWatchIsCutEverySecond(t *testing.T) {
+	t.Parallel()
 	fc := startFaultCluster(t, stack.Config{APIServerArgs: fastEtcd("-close_watches_every=1s")})
 	fc.resize(scaleUp)
 	fc.waitExact(deadline)
@@ -73,6 +77,7 @@ func TestAScaleUpEndsExactWhenEveryWatchIsCutEverySecond(t *testing.T) {
 }
 
 func TestAScaleUpEndsExactWhenOnePodCreateInTenFails(t *testing.T) {
+	t.Parallel()
 	fc := startFaultCluster(t, stack.Config{APIServerArgs: fastEtcd("-fail=POST:pods:0.1:500")})
 	fc.resize(scaleUp)
 	fc.waitExact(deadline)
@@ -96,6 +101,7 @@ func (fc *faultCluster) checkInjected(match map[string]string) {
 }
 
 func TestAScaleUpEndsExactWhenAnEtcdMemberStops(t *testing.T) {
+	t.Parallel()
 	cluster := etcdtest.StartCluster(t, 3)
 	fc := startFaultCluster(t, stack.Config{APIServerArgs: []string{"-etcd_servers=" + strings.Join(cluster.ClientURLs(), ",")}})
 	fc.resize(scaleUp)
@@ -147,6 +153,7 @@ func (fc *faultCluster) snapshot() map[string]string {
 // pod and endpoints object must be back with the same uid, and nothing
 // must be created to replace them.
 func TestTheEmbeddedEtcdKeepsEveryObjectAcrossAnAPIServerRestart(t *testing.T) {
+	t.Parallel()
 	fc := startFaultCluster(t, stack.Config{})
 	fc.resize(map[string]int{"web": 4, "db": 3})
 	fc.waitExact(deadline)
