@@ -149,10 +149,10 @@ func (lg *laggard) sameAs(want map[string]uint64) (bool, string) {
 }
 
 // TestEveryWatcherSeesEveryWriteOnceInOrderUnderLoad runs 10 watchers of
-// pods while writers create, update and delete pods at 200 writes a second
-// for a minute (15 s with -short, longer if the laggard below needs it). Every watcher must see every
-// acknowledged write exactly once, in resourceVersion order, with its
-// type. An eleventh watcher stops reading until it is more than etcd's
+// pods while writers create, update and delete pods at 200 writes a
+// second for -load_for (20 s; longer if the laggard below needs it).
+// Every watcher must see every acknowledged write exactly once, in
+// resourceVersion order, with its type. An eleventh watcher stops reading until it is more than etcd's
 // 1000 events behind: it must get a 410 ERROR, list, watch on from the
 // list, and end with exactly the writer's pods.
 func TestEveryWatcherSeesEveryWriteOnceInOrderUnderLoad(t *testing.T) {

@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/rand"
 	"net"
@@ -248,11 +249,13 @@ func laggardClient(t *testing.T, url string) *client.Client {
 	return c
 }
 
+// loadFor is how long the writers write: 20 s (4 000 writes) under make
+// test, longer by hand for a soak (go test ./pkg/lab/loadtest
+// -args -load_for=10m).
+var loadFor = flag.Duration("load_for", 20*time.Second, "how long the load test's writers write")
+
 func loadDuration() time.Duration {
-	if testing.Short() {
-		return 15 * time.Second
-	}
-	return 60 * time.Second
+	return *loadFor
 }
 
 func startLoadServers(t *testing.T) (fast, slow string) {
