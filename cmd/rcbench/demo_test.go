@@ -11,23 +11,11 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
-
-// buildRcbench builds this command into a temporary directory, so the test
-// exercises its signal handling as a speaker's Ctrl-C would.
-func buildRcbench(t *testing.T) string {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "rcbench")
-	if msg, err := exec.Command("go", "build", "-o", out, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, msg)
-	}
-	return out
-}
 
 func alive(pid int) bool {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
@@ -53,7 +41,7 @@ func TestASignalStopsTheDemoAndEveryProcessItStarted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two clusters")
 	}
-	rcbench := buildRcbench(t)
+	rcbench := stacktest.Binary(t, "rcbench")
 	bin := stacktest.BinDir(t)
 	for _, tc := range []struct {
 		name string

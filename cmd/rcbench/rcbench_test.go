@@ -6,12 +6,14 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 )
 
 // TestHelpListsEverySubcommandAndExits0 runs the built binary, so the exit
 // status is the one a shell sees.
 func TestHelpListsEverySubcommandAndExits0(t *testing.T) {
-	bin := buildRcbench(t)
+	bin := stacktest.Binary(t, "rcbench")
 	status := func(err error) int {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {

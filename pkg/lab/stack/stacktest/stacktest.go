@@ -38,7 +38,7 @@ func BinDir(tb testing.TB) string {
 
 func complete(dir string) bool {
 	for _, name := range append(commands, stack.ManagerBinary("modern")) {
-		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+		if !fileExists(filepath.Join(dir, name)) {
 			return false
 		}
 	}
@@ -65,6 +65,45 @@ func build() (string, error) {
 		return "", fmt.Errorf("%v\n%s", err, out)
 	}
 	return dir, nil
+}
+
+var (
+	extraMu    sync.Mutex
+	extraBuilt = map[string]string{}
+)
+
+// Binary returns the path of cmd/<name>: from BinDir when it holds it (make
+// test's _output/bin holds every command), else built once per test binary
+// into a temporary directory.
+func Binary(tb testing.TB, name string) string {
+	tb.Helper()
+	if path := filepath.Join(BinDir(tb), name); fileExists(path) {
+		return path
+	}
+	extraMu.Lock()
+	defer extraMu.Unlock()
+	if path, ok := extraBuilt[name]; ok {
+		return path
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "kube-rewind-bin-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if out, err := run(root, "build", "-o", path, "./cmd/"+name); err != nil {
+		tb.Fatalf("go build ./cmd/%s: %v\n%s", name, err, out)
+	}
+	extraBuilt[name] = path
+	return path
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func run(dir string, args ...string) ([]byte, error) {
