@@ -3,7 +3,8 @@
 #   make build   all binaries into _output/bin
 #   make run     a whole cluster on loopback with the guestbook (DESIGN=modern for today's manager,
 #                RUN_FLAGS='-port=8081' for local-up's flags)
-#   make test    vet and tests, for both builds (once where the tag changes nothing)
+#   make test    vet and tests of both builds side by side (once where the tag changes nothing),
+#                then the ten slowest tests of each
 #   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: about 2 minutes;
 #                PUBLISH=examples/bench copies its RESULTS.md into the tree)
 #   make history what each change from 2014 to today bought, one at a time (BENCH_FLAGS=-quick)
@@ -11,6 +12,7 @@
 #   make demo    talk mode: SCENARIO=<name> on both designs side by side, with a live page
 #   make clean   remove _output
 
+SHELL   := bash
 GO      ?= go
 BIN     := _output/bin
 DESIGN  ?= legacy
@@ -19,7 +21,7 @@ CMDS    := apiserver controller-manager hollow-node kubecfg local-up rcbench
 # Tests find the binaries here instead of building their own.
 export KUBE_REWIND_BIN := $(abspath $(BIN))
 
-.PHONY: all build run bench history test vet unit race clean docs demo
+.PHONY: all build run bench history test vet unit unit-2014 unit-modern race clean docs demo
 
 all: build
 
@@ -79,19 +81,49 @@ vet:
 	$(GO) vet ./...
 	$(GO) vet -tags modern ./...
 
-# A package compiles to the same test binary in both builds unless the tag
-# changes its files, its tests' or those of something it imports; only
-# the packages it changes run a second time, with the tag.
-# .ci/modern-packages names them, from go list.
+# make test runs vet, the tests of the 2014 build, those of the modern
+# build and the race detector's side by side: most of the tests' time is
+# end-to-end tests waiting for clusters of real processes to converge, not
+# work, so each run also takes TEST_P packages and TEST_PARALLEL tests of a
+# package at once. Each run's lines start with its name; its go test -json
+# lands in _output/test/, and the ten slowest tests of each build are
+# printed at the end, so that the next slowdown shows. TEST_FLAGS go to
+# every go test (e.g. TEST_FLAGS='-run=Idle').
+TEST_OUT      := _output/test
+TEST_P        ?= 4
+TEST_PARALLEL ?= 8
+TEST_FLAGS    ?=
+GOTESTSUM     := $(GO) run gotest.tools/gotestsum@v1.13.0
+TESTS         := -count=1 -p=$(TEST_P) -parallel=$(TEST_PARALLEL) $(TEST_FLAGS)
+# gotestsum LABEL JSONFILE GO-TEST-ARGS: one line a package, prefixed.
+gotestsum = set -o pipefail; $(GOTESTSUM) --format=pkgname --format-hide-empty-pkg --jsonfile=$(TEST_OUT)/$(2) -- $(3) 2>&1 | sed -u 's/^/$(1) /'
+
+test: build
+	@rm -rf $(TEST_OUT) && mkdir -p $(TEST_OUT)
+	@$(MAKE) --no-print-directory -j4 -k vet unit-2014 unit-modern race; status=$$?; \
+	  for run in 2014 modern; do \
+	    echo "== the ten slowest tests of the $$run build"; \
+	    $(GOTESTSUM) tool slowest --jsonfile=$(TEST_OUT)/$$run.json --threshold=0s --num=10; \
+	  done; exit $$status
+
+# unit: the tests of both builds, side by side. A package compiles to the
+# same test binary in both builds unless the tag changes its files, its
+# tests' or those of something it imports; only the packages it changes
+# run a second time, with the tag. .ci/modern-packages names them, from go
+# list.
 unit:
-	$(GO) test -count=1 ./...
-	pkgs=$$(GO=$(GO) .ci/modern-packages) && $(GO) test -count=1 -tags modern $$pkgs
+	@mkdir -p $(TEST_OUT)
+	@$(MAKE) --no-print-directory -j2 unit-2014 unit-modern
+
+unit-2014:
+	@$(call gotestsum,[2014]  ,2014.json,$(TESTS) ./...)
+
+unit-modern:
+	@pkgs=$$(GO=$(GO) .ci/modern-packages) && $(call gotestsum,[modern],modern.json,$(TESTS) -tags=modern $$pkgs)
 
 race:
-	$(GO) test -count=1 -race ./pkg/controller/... ./pkg/service/...
-	$(GO) test -count=1 -race -tags modern ./pkg/controller/... ./pkg/service/...
-
-test: build vet unit race
+	@$(call gotestsum,[race]  ,race.json,-count=1 -race ./pkg/controller/... ./pkg/service/...)
+	@$(call gotestsum,[race]  ,race-modern.json,-count=1 -race -tags=modern ./pkg/controller/... ./pkg/service/...)
 
 clean:
 	rm -rf _output
