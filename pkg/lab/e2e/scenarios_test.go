@@ -124,6 +124,7 @@ func TestEveryOtherScenarioShowsTheOutcomeItsDesignMust(t *testing.T) {
 }
 
 func TestEveryScenarioHasATestSize(t *testing.T) {
+	t.Parallel()
 	for _, sc := range scenario.All() {
 		if _, ok := testSizes[sc.Name]; !ok {
 			t.Errorf("scenario %s has no test size", sc.Name)
