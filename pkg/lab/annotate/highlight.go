@@ -69,7 +69,7 @@ func (h *highlighted) render(r LineRange, linkable bool, marked ...int) (templat
 	if err := formatter(r.From, linkable, marked...).Format(&buf, style, chroma.Literator(tokens...)); err != nil {
 		return "", err
 	}
-	return template.HTML(buf.String()), nil
+	return template.HTML(linkHistoryInCode(buf.String())), nil
 }
 
 // renderRanges renders several ranges, with a gap mark between ranges that

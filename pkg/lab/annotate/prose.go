@@ -24,15 +24,15 @@ const (
 	Pre
 )
 
-// Markers open a paragraph that points at a liberty taken by the port
-// (Ours:) or at the other variant (2014:, Modern:).
+// Markers open a paragraph or a sentence that points at a liberty taken
+// by the port (Ours:) or at the other variant (2014:, Modern:).
 var markers = []string{"Ours", "2014", "Modern"}
 
 // Paragraph is one block of prose.
 type Paragraph struct {
 	Kind BlockKind
 	// Marker is "Ours", "2014" or "Modern" when the paragraph opens with
-	// that word and a colon; Text then holds what follows it.
+	// that word and a colon (which Text keeps).
 	Marker string
 	// Text is the paragraph's text, its lines joined by spaces (by
 	// newlines for Pre).
@@ -54,13 +54,7 @@ func Paragraphs(lines []string) []Paragraph {
 			return
 		}
 		p := Paragraph{Kind: Text, Text: strings.Join(buf, " ")}
-		for _, m := range markers {
-			if rest, ok := strings.CutPrefix(p.Text, m+":"); ok {
-				p.Marker = m
-				p.Text = strings.TrimSpace(rest)
-				break
-			}
-		}
+		p.Marker = markerAt(p.Text)
 		out = append(out, p)
 		buf = nil
 	}
@@ -132,7 +126,8 @@ func IssueURL(owner, repo, n string) string {
 }
 
 // Inline renders one paragraph's text as HTML: text is escaped, `code`
-// becomes <code>, and references and URLs become links.
+// becomes <code>, references, URLs and "(history: name)" become links,
+// and a marker opening a sentence ("Modern: …") becomes a badge.
 func Inline(text string) template.HTML {
 	var b strings.Builder
 	parts := strings.Split(text, "`")
@@ -145,17 +140,59 @@ func Inline(text string) template.HTML {
 	for i, part := range parts {
 		if i%2 == 1 {
 			b.WriteString("<code>")
-			b.WriteString(html.EscapeString(part))
+			b.WriteString(softCode(part))
 			b.WriteString("</code>")
 			continue
 		}
-		linkify(&b, part)
+		linkify(&b, part, i == 0)
 	}
 	return template.HTML(b.String())
 }
 
-// linkify writes s escaped, with URLs and issue references as links.
-func linkify(b *strings.Builder, s string) {
+// softCode escapes a code span and lets it break after a "." or "/" that
+// joins two names, so a long selector wraps between its names on a narrow
+// screen and never inside one.
+func softCode(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteString(html.EscapeString(s[i : i+1]))
+		if (s[i] == '.' || s[i] == '/') && i > 0 && i+1 < len(s) && isWordByte(s[i-1]) && isWordByte(s[i+1]) {
+			b.WriteString("<wbr>")
+		}
+	}
+	return b.String()
+}
+
+// markerAt returns the marker that opens s ("Modern" for "Modern: …"),
+// or "".
+func markerAt(s string) string {
+	for _, m := range markers {
+		if strings.HasPrefix(s, m+":") {
+			return m
+		}
+	}
+	return ""
+}
+
+// opensSentence reports whether s[i] begins a sentence: the text before it
+// ends with ".", "!" or "?" (and perhaps a closing bracket or quote) and a
+// space. first says whether s begins the paragraph.
+func opensSentence(s string, i int, first bool) bool {
+	if i == 0 {
+		return first
+	}
+	before := strings.TrimRight(s[:i], " ")
+	if len(before) == len(s[:i]) {
+		return false
+	}
+	before = strings.TrimRight(before, ")]\"'”’")
+	return strings.HasSuffix(before, ".") || strings.HasSuffix(before, "!") || strings.HasSuffix(before, "?")
+}
+
+// linkify writes s escaped, with URLs, issue references and history
+// references as links, and markers that open a sentence as badges. first
+// says whether s begins the paragraph.
+func linkify(b *strings.Builder, s string, first bool) {
 	plainFrom := 0
 	emit := func(to int) {
 		b.WriteString(html.EscapeString(s[plainFrom:to]))
@@ -171,6 +208,24 @@ func linkify(b *strings.Builder, s string) {
 		wordStart := i == 0 || !isWordByte(s[i-1]) && s[i-1] != '/' && s[i-1] != '#' && s[i-1] != '&'
 		rest := s[i:]
 		if wordStart {
+			if m := markerAt(rest); m != "" && opensSentence(s, i, first) {
+				emit(i)
+				b.WriteString(badge(m))
+				i += len(m) + 1
+				plainFrom = i
+				continue
+			}
+			if historyCited(s, i) {
+				if names, end, _ := historyNames(s, i+len(historyWord)); len(names) > 0 {
+					for _, n := range names {
+						emit(n.from)
+						b.WriteString(historyLink(s[n.from:n.to]))
+						plainFrom = n.to
+					}
+					i = end
+					continue
+				}
+			}
 			if m := urlPattern.FindString(rest); m != "" {
 				m = strings.TrimRight(m, ".,;:!?)]'")
 				link(i, i+len(m), m)
@@ -193,6 +248,12 @@ func linkify(b *strings.Builder, s string) {
 	emit(len(s))
 }
 
+// badge is a marker's badge, its colon kept.
+func badge(m string) string {
+	cls := markerClass(m)
+	return `<span class="badge ` + cls + `">` + m + `:</span>`
+}
+
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
@@ -203,7 +264,8 @@ func followedByWord(s string, n int) bool {
 	return n < len(s) && isWordByte(s[n])
 }
 
-// ProseHTML renders paragraphs as HTML blocks; markers become badges.
+// ProseHTML renders paragraphs as HTML blocks; a paragraph that opens
+// with a marker is set off by a rule in the marker's colour.
 func ProseHTML(ps []Paragraph) template.HTML {
 	var b strings.Builder
 	for _, p := range ps {
@@ -222,8 +284,7 @@ func ProseHTML(ps []Paragraph) template.HTML {
 			b.WriteString("</pre>\n")
 		default:
 			if p.Marker != "" {
-				cls := markerClass(p.Marker)
-				b.WriteString(`<p class="marked ` + cls + `"><span class="badge ` + cls + `">` + p.Marker + `</span> `)
+				b.WriteString(`<p class="marked ` + markerClass(p.Marker) + `">`)
 			} else {
 				b.WriteString("<p>")
 			}

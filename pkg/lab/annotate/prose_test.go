@@ -73,11 +73,11 @@ func TestMarkersOpeningAParagraphGetABadge(t *testing.T) {
 	} {
 		t.Run(tc.marker, func(t *testing.T) {
 			ps := Paragraphs([]string{tc.marker + ": the reason,", "over two lines."})
-			if len(ps) != 1 || ps[0].Marker != tc.marker || ps[0].Text != "the reason, over two lines." {
+			if len(ps) != 1 || ps[0].Marker != tc.marker || ps[0].Text != tc.marker+": the reason, over two lines." {
 				t.Fatalf("paragraphs = %+v", ps)
 			}
 			html := string(ProseHTML(ps))
-			want := `<span class="badge ` + tc.class + `">` + tc.marker + `</span>`
+			want := `<span class="badge ` + tc.class + `">` + tc.marker + `:</span> the reason`
 			if !strings.Contains(html, want) || !strings.Contains(html, `class="marked `+tc.class+`"`) {
 				t.Errorf("html = %s, want the %s badge", html, tc.marker)
 			}
@@ -85,10 +85,39 @@ func TestMarkersOpeningAParagraphGetABadge(t *testing.T) {
 	}
 }
 
-func TestAMarkerInsideAParagraphIsJustText(t *testing.T) {
-	ps := Paragraphs([]string{"The manager acts. Ours: not a marker here."})
+func TestAMarkerOpeningASentenceMidParagraphGetsTheSameBadge(t *testing.T) {
+	ps := Paragraphs([]string{"The manager acts. Modern: an informer (history: pod-informer)."})
 	if ps[0].Marker != "" {
-		t.Errorf("marker = %q, want none", ps[0].Marker)
+		t.Errorf("marker = %q, want none: the paragraph does not open with it", ps[0].Marker)
+	}
+	html := string(ProseHTML(ps))
+	if want := `acts. <span class="badge m-modern">Modern:</span> an informer`; !strings.Contains(html, want) {
+		t.Errorf("html = %s, want %s", html, want)
+	}
+	for _, in := range []string{"in October 2014: no badge", "see `Modern: code`", "x.Ours: no"} {
+		if html := string(Inline(in)); strings.Contains(html, `class="badge`) {
+			t.Errorf("Inline(%q) = %s: a marker that opens no sentence got a badge", in, html)
+		}
+	}
+}
+
+func TestHistoryCitationsLinkEachName(t *testing.T) {
+	for in, want := range map[string]string{
+		"(history: burst-cap, slow-start)": `(history: <a class="hist" href="history.html#burst-cap">burst-cap</a>, <a class="hist" href="history.html#slow-start">slow-start</a>)`,
+		"(2016; history: controller-ref)":  `(2016; history: <a class="hist" href="history.html#controller-ref">controller-ref</a>)`,
+		"make history: no citation":        `make history: no citation`,
+	} {
+		if got := string(Inline(in)); got != want {
+			t.Errorf("Inline(%q)\n got %s\nwant %s", in, got, want)
+		}
+	}
+	code := `<span class="c1">// batches (history: burst-cap,</span>` + "\n" + `<span class="c1">// slow-start).</span>`
+	got := linkHistoryInCode(code)
+	if !strings.Contains(got, historyLink("burst-cap")) || !strings.Contains(got, historyLink("slow-start")) {
+		t.Errorf("a citation wrapped over two comment lines is not linked: %s", got)
+	}
+	if err := checkHistoryLinks("x.html", []byte(historyLink("no-such-change"))); err == nil {
+		t.Errorf("a citation of an unknown change passed the check")
 	}
 }
 

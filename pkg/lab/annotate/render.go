@@ -80,6 +80,9 @@ func Build(root, out string) (*Result, error) {
 	if err := w.walk(); err != nil {
 		return nil, err
 	}
+	if err := w.historyPage(); err != nil {
+		return nil, err
+	}
 	res := &Result{Files: len(all)}
 	for _, name := range w.written {
 		if name != StyleSheet {
@@ -129,6 +132,9 @@ func (w *writer) highlight(f *File) (*highlighted, error) {
 }
 
 func (w *writer) write(name string, data []byte) error {
+	if err := checkHistoryLinks(name, data); err != nil {
+		return err
+	}
 	if err := os.WriteFile(filepath.Join(w.out, name), data, 0o644); err != nil {
 		return err
 	}

@@ -30,6 +30,8 @@ var SourceRoots = []string{
 	// lock and the workqueue's metrics.
 	"pkg/modern",
 	"cmd/controller-manager",
+	// The catalogue of the changes between the two designs.
+	"pkg/history",
 	// The rest of the walk from kubecfg to a Running pod: the CLI, the
 	// apiserver's wiring and its embedded etcd, and the hollow nodes that
 	// stand in for the scheduler and kubelets.

@@ -28,11 +28,7 @@ func codeText(f *File, s Section) string {
 func proseText(ps []Paragraph) string {
 	var out []string
 	for _, p := range ps {
-		t := p.Text
-		if p.Marker != "" {
-			t = p.Marker + ": " + t
-		}
-		out = append(out, t)
+		out = append(out, p.Text)
 	}
 	return strings.Join(out, " | ")
 }

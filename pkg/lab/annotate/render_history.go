@@ -1,0 +1,114 @@
+package annotate
+
+// The history page: pkg/history's catalogue, one entry per change, with
+// the figure the last history run measured with and without it. Every
+// "(history: name)" on the other pages links to an entry here.
+
+import (
+	"fmt"
+	"html/template"
+	"path"
+	"strings"
+
+	"github.com/kube-rewind/kube-rewind/pkg/history"
+)
+
+// HistoryTitle is the history page's heading.
+const HistoryTitle = "From 2014 to today: the history"
+
+type refLink struct {
+	Href, Text string
+}
+
+type changeView struct {
+	ID, Title, Date, DateSource string
+	N                           int
+	PRs, Issues                 []refLink
+	What                        template.HTML
+	Scenario, Figure            string
+	With, Without               template.HTML
+	Unshown                     template.HTML
+	Measured                    *measured
+	RunNote                     template.HTML
+	Code                        []link
+	Switch, NoSwitch            template.HTML
+}
+
+type historyView struct {
+	page
+	Heading string
+	Intro   template.HTML
+	Run     template.HTML
+	Changes []changeView
+}
+
+// upstream links "#n" to a kubernetes/kubernetes pull request or issue.
+func upstream(refs []string, kind string) []refLink {
+	var out []refLink
+	for _, r := range refs {
+		n := strings.TrimPrefix(r, "#")
+		out = append(out, refLink{Href: "https://github.com/kubernetes/kubernetes/" + kind + "/" + n, Text: r})
+	}
+	return out
+}
+
+func (w *writer) historyPage() error {
+	run := loadHistoryRun(w.site.Root)
+	v := historyView{
+		page:    page{Title: "History · kube-rewind", BodyClass: "history-page"},
+		Heading: HistoryTitle,
+		Intro: Inline("Each change between the v0.4 manager of October 2014 and today's (`-tags modern`), in the " +
+			"order they landed, as catalogued in `pkg/history`, the project's one record of them. Every " +
+			"`(history: name)` on these pages links to its entry here. Each change can be switched off in the " +
+			"modern build (`controller-manager -without=name`), and `make history` measures its scenario with and " +
+			"without it, on fresh clusters."),
+	}
+	if run != nil {
+		v.Run = Inline(fmt.Sprintf("Figures: the history run of %s, read from `%s`; a later `make history` "+
+			"replaces them with its own (`_output/history/latest`). Medians over the runs, lowest–highest in brackets.",
+			run.Started, run.Source))
+	} else {
+		v.Run = Inline("No history run was found (`make history` writes `_output/history/latest`; the published run " +
+			"is `examples/history/RESULTS.md`), so no entry shows a figure.")
+	}
+	for i, c := range history.Changes {
+		cv := changeView{
+			ID: c.Name, N: i + 1, Title: c.Title, Date: c.Date, DateSource: c.DateSource,
+			PRs: upstream(c.PRs, "pull"), Issues: upstream(c.Issues, "issues"),
+			What: Inline(c.What), Scenario: c.Scenario, Figure: c.Figure,
+			With: Inline(c.With), Without: Inline(c.Without), Unshown: Inline(c.Unshown),
+			Switch: Inline(c.Switch), NoSwitch: Inline(c.NoSwitch),
+		}
+		if run != nil {
+			if m, ok := run.Changes[c.Name]; ok {
+				cv.Measured = &m
+			}
+			if note := run.Notes[c.Name]; note != "" {
+				cv.RunNote = Inline(note)
+			}
+		}
+		for _, p := range c.Code {
+			cv.Code = append(cv.Code, w.placeLink(p))
+		}
+		v.Changes = append(v.Changes, cv)
+	}
+	return w.execute(HistoryPage, "history", v)
+}
+
+// placeLink links a catalogue Place to its line on the file's page, or
+// names it when the file has no page.
+func (w *writer) placeLink(p history.Place) link {
+	l := link{Text: p.Decl, Note: p.File}
+	f := w.site.File(p.File)
+	if f == nil {
+		return l
+	}
+	l.Href = PageName(p.File)
+	if s, _, ok := indexDecls([]*File{f}).lookup(p.Decl); ok {
+		if line := f.firstCodeLine(LineRange{From: s.from, To: s.to}); line > 0 {
+			l.Href += fmt.Sprintf("#L%d", line)
+		}
+	}
+	l.Note = path.Base(p.File)
+	return l
+}
