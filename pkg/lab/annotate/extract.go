@@ -186,7 +186,80 @@ func excerpt(ref Ref, idx *declIndex, buildName string) Excerpt {
 	if len(ex.Marked) > 0 && lineCount(ex.Ranges) > maxExcerptLines {
 		ex.Ranges = aroundMarks(s, ex.Ranges, ex.Marked)
 	}
+	// Whatever was cut, the lines that open the statements and functions
+	// around a marked line stay, so that no marked line is read out of
+	// its func, for, go, if, case, select or switch.
+	for _, m := range ex.Marked {
+		ex.Ranges = append(ex.Ranges, enclosingLines(s.file, s.node, m)...)
+	}
+	ex.Ranges = joinRanges(s.file.Lines, ex.Ranges)
 	return ex
+}
+
+// enclosingLines returns, for line m inside the declaration n of f, the
+// lines that open each function and statement around m, found with
+// go/ast: a func's or func literal's signature, the header of an if, for,
+// range, switch or select up to its "{", a case up to its ":", the
+// "} else {" before an else branch, and the first line of any other
+// statement that m continues (a call over several lines, a go or defer).
+func enclosingLines(f *File, n ast.Node, m int) []LineRange {
+	line := func(p token.Pos) int { return f.fset.Position(p).Line }
+	var out []LineRange
+	add := func(from, to token.Pos) {
+		out = append(out, LineRange{From: line(from), To: line(to)})
+	}
+	ast.Inspect(n, func(x ast.Node) bool {
+		if x == nil || line(x.Pos()) > m || line(x.End()) < m {
+			return false
+		}
+		switch x := x.(type) {
+		case *ast.FuncDecl:
+			if x.Body != nil {
+				add(x.Pos(), x.Body.Lbrace)
+			}
+		case *ast.FuncLit:
+			add(x.Pos(), x.Body.Lbrace)
+		case *ast.IfStmt:
+			add(x.Pos(), x.Body.Lbrace)
+			if x.Else != nil && line(x.Else.Pos()) <= m {
+				add(x.Else.Pos(), x.Else.Pos())
+			}
+		case *ast.ForStmt:
+			add(x.Pos(), x.Body.Lbrace)
+		case *ast.RangeStmt:
+			add(x.Pos(), x.Body.Lbrace)
+		case *ast.SwitchStmt:
+			add(x.Pos(), x.Body.Lbrace)
+		case *ast.TypeSwitchStmt:
+			add(x.Pos(), x.Body.Lbrace)
+		case *ast.SelectStmt:
+			add(x.Pos(), x.Body.Lbrace)
+		case *ast.CaseClause:
+			add(x.Pos(), x.Colon)
+		case *ast.CommClause:
+			add(x.Pos(), x.Colon)
+		case *ast.BlockStmt:
+		case ast.Stmt:
+			add(x.Pos(), x.Pos())
+		}
+		return true
+	})
+	return out
+}
+
+// joinRanges sorts ranges and joins those that overlap or are at most a
+// line apart, since a gap mark in place of one line saves nothing.
+func joinRanges(lines []string, ranges []LineRange) []LineRange {
+	sort.Slice(ranges, func(i, j int) bool { return ranges[i].From < ranges[j].From })
+	var out []LineRange
+	for _, r := range ranges {
+		if n := len(out); n > 0 && r.From <= out[n-1].To+2 {
+			out[n-1].To = max(out[n-1].To, r.To)
+			continue
+		}
+		out = append(out, r)
+	}
+	return trimRanges(lines, out)
 }
 
 // focusRanges is the whole declaration, or with focus its signature and

@@ -87,7 +87,8 @@ func TestAMissingNameGivesANoteNotAPanic(t *testing.T) {
 func TestAFocusNarrowsAFunctionToItsSignatureAndOneStep(t *testing.T) {
 	_, idx := extractIndex(t)
 	ex := excerpt(Ref{Dir: "x", Name: "M.Run", Focus: "list()"}, idx, "b")
-	want := "func (m *M) Run() {\n⋮\n\t// List the pods, once per sync.\n\tpods := list()\n\tfmt.Println(pods)"
+	// A gap of one line is filled rather than marked.
+	want := "func (m *M) Run() {\n\tfmt.Println(\"setup\")\n\t// List the pods, once per sync.\n\tpods := list()\n\tfmt.Println(pods)"
 	if got := excerptText(ex); got != want || ex.Note != "" {
 		t.Errorf("excerpt =\n%s\nnote %q; want\n%s", got, ex.Note, want)
 	}
@@ -133,5 +134,41 @@ func TestALongMarkedExcerptIsCutToItsMarkedLines(t *testing.T) {
 	}
 	if short := excerpt(Ref{Dir: "x", Name: "key", Mark: []string{"key"}}, indexDecls([]*File{f}), "b"); len(short.Ranges) != 1 || len(short.Marked) != 1 {
 		t.Errorf("a short excerpt was cut: %+v", short)
+	}
+}
+
+func TestACutExcerptKeepsTheLinesThatOpenEachStatementAroundAMark(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package x\n\n// Sync does many things.\nfunc Sync(ch chan int, n int) {\n")
+	filler := func(k int) {
+		for i := 0; i < k; i++ {
+			b.WriteString("\tstep()\n")
+		}
+	}
+	filler(10)
+	b.WriteString("\tfor {\n\t\tselect {\n")
+	b.WriteString("\t\tcase v := <-ch:\n")
+	filler(8)
+	b.WriteString("\t\t\tif v > 0 &&\n\t\t\t\tn > 0 {\n")
+	filler(6)
+	b.WriteString("\t\t\t} else {\n")
+	filler(6)
+	b.WriteString("\t\t\t\tgo func() {\n")
+	filler(6)
+	b.WriteString("\t\t\t\t\tkey(v,\n\t\t\t\t\t\tn)\n")
+	b.WriteString("\t\t\t\t}()\n\t\t\t}\n\t\t}\n\t}\n}\n\nfunc key(int, int) {}\nfunc step()        {}\n")
+	f := parse(t, b.String())
+	ex := excerpt(Ref{Dir: "x", Name: "Sync", Mark: []string{"n)"}}, indexDecls([]*File{f}), "b")
+	got := excerptText(ex)
+	for _, want := range []string{
+		"func Sync(ch chan int, n int) {", "\tfor {", "\t\tselect {", "\t\tcase v := <-ch:",
+		"\t\t\tif v > 0 &&\n\t\t\t\tn > 0 {", "\t\t\t} else {", "\t\t\t\tgo func() {", "\t\t\t\t\tkey(v,\n\t\t\t\t\t\tn)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the excerpt lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "step()") > 6 {
+		t.Errorf("the excerpt was not cut:\n%s", got)
 	}
 }

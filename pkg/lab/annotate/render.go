@@ -197,8 +197,10 @@ type indexView struct {
 
 func (w *writer) index() error {
 	v := indexView{page: page{Title: "kube-rewind: the annotated source", BodyClass: "index-page"}, Diagram: Diagram()}
+	length := w.measureWalk()
 	v.Walk = link{Href: WalkPage, Text: WalkTitle, Note: fmt.Sprintf(
-		"from kubecfg create to a Running pod and back, in %d stops, one file each, in both designs", len(Walk))}
+		"from kubecfg create to a Running pod and back, in both designs: %d stops, about %d minutes to read",
+		length.Stops, length.Minutes())}
 	for _, c := range Comparisons {
 		v.Comparisons = append(v.Comparisons, link{Href: c.Page, Text: c.Title, Note: fmt.Sprintf("%d steps, 2014 beside today", len(c.Rows))})
 	}

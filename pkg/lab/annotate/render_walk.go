@@ -6,6 +6,7 @@ package annotate
 import (
 	"fmt"
 	"html/template"
+	"math"
 	"regexp"
 	"strings"
 )
@@ -22,7 +23,63 @@ type walkView struct {
 	page
 	Heading string
 	Intro   template.HTML
+	Length  string
 	Stops   []stopView
+}
+
+// Reading pace, for the length the walk states: prose at readingWords
+// words a minute, the code shown at readingLines lines a minute (the
+// highlighted lines read closely, the lines around them glanced at).
+const (
+	readingWords = 200
+	readingLines = 15
+)
+
+// walkLength is what the walk shows, counted as the page is built.
+type walkLength struct {
+	Stops, Excerpts, Files, Lines, Marked, Words int
+}
+
+// Minutes is the reading time at the stated pace, rounded up.
+func (l walkLength) Minutes() int {
+	return int(math.Ceil(float64(l.Words)/readingWords + float64(l.Lines)/readingLines))
+}
+
+// String states the length and how the reading time was reckoned.
+func (l walkLength) String() string {
+	return fmt.Sprintf("%d stops, %d excerpts from %d files: %d lines of code (%d of them highlighted) and %d words. "+
+		"About %d minutes to read, at %d words and %d lines of code a minute.",
+		l.Stops, l.Excerpts, l.Files, l.Lines, l.Marked, l.Words, l.Minutes(), readingWords, readingLines)
+}
+
+// measureWalk counts the walk's stops, the lines its excerpts show and
+// the words of its prose (a stop reference counts as its two words).
+func (w *writer) measureWalk() walkLength {
+	l := walkLength{Stops: len(Walk)}
+	l.Words = len(strings.Fields(strings.ReplaceAll(WalkIntro, "`", "")))
+	files := map[string]bool{}
+	for _, s := range Walk {
+		for _, t := range []string{s.Title, s.Explain, s.LegacyExplain, s.ModernExplain} {
+			l.Words += len(strings.Fields(stopRef.ReplaceAllString(strings.ReplaceAll(t, "`", ""), "stop N")))
+		}
+		for _, side := range []struct {
+			refs []Ref
+			b    Variant
+		}{{s.Both, Legacy}, {s.Legacy, Legacy}, {s.Modern, Modern}} {
+			for _, ref := range side.refs {
+				ex := excerpt(ref, w.indexFor(ref.Dir, side.b), "")
+				if ex.File == nil {
+					continue
+				}
+				l.Excerpts++
+				files[ex.File.Path] = true
+				l.Lines += lineCount(ex.Ranges)
+				l.Marked += len(ex.Marked)
+			}
+		}
+	}
+	l.Files = len(files)
+	return l
 }
 
 // stopRef is the markup for a link to another stop.
@@ -50,6 +107,7 @@ func (w *writer) walk() error {
 		page:    page{Title: WalkTitle + " · kube-rewind", BodyClass: "walk-page"},
 		Heading: WalkTitle,
 		Intro:   Inline(WalkIntro),
+		Length:  w.measureWalk().String(),
 	}
 	numbers := map[string]int{}
 	for i, s := range Walk {

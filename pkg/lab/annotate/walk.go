@@ -1,9 +1,9 @@
 package annotate
 
 // The guided walk, as data: one pod followed from `kubecfg create` to
-// `kubecfg list`, one stop per file. Each stop names its code by
-// declaration and marks the lines that matter, so the page follows the
-// code as it changes. Edit here.
+// `kubecfg list`, a stop per step. Each stop names its code by
+// declaration and marks the lines its prose talks about, so the page
+// follows the code as it changes. Edit here.
 
 // Stop is one step of the walk.
 type Stop struct {
@@ -31,13 +31,14 @@ const WalkPage = "follow-one-pod.html"
 // WalkTitle is the walk's heading, and its name on the index.
 const WalkTitle = "Follow one pod"
 
-// WalkIntro opens the walk.
-const WalkIntro = "Ten minutes from a command to a Running pod: `kubecfg` creates a replication controller " +
+// WalkIntro opens the walk; the page follows it with its own length.
+const WalkIntro = "From a command to a Running pod: `kubecfg` creates a replication controller " +
 	"asking for one replica, the manager makes the pod, a hollow node binds it and marks it Running, and " +
-	"`kubecfg list pods` shows it. Each stop is one file; its highlighted lines are the ones to read, and " +
-	"the file name opens the whole annotated file at the first of them. Where the 2014 manager and " +
-	"today's design (`-tags modern`) part ways, both are shown. The excerpts are cut from the source by " +
-	"declaration name when this page is built."
+	"`kubecfg list pods` shows it. Each stop shows the code of one step, from one to three files; its " +
+	"highlighted lines are the ones its text talks about, with the lines that open each function and " +
+	"statement around them, and a file name opens the whole annotated file at the first of them. Where the " +
+	"2014 manager and today's design (`-tags modern`) part ways, both are shown. The excerpts are cut from " +
+	"the source by declaration name when this page is built."
 
 // Walk is the walk's stops, in order.
 var Walk = []Stop{
@@ -61,7 +62,7 @@ var Walk = []Stop{
 		Explain: "`Do` sends one HTTP request. A write the apiserver has not finished within its short wait " +
 			"comes back as 202 with an operation id; `Do` then sleeps the poll period (2 s) and asks " +
 			"`/operations/<id>` until the result is there or the timeout passes.",
-		Both: []Ref{{Dir: "pkg/client", Name: "Request.Do", Mark: []string{"r.c.doRequest(req)", "r.c.PollFor(id)"}}},
+		Both: []Ref{{Dir: "pkg/client", Name: "Request.Do", Mark: []string{"r.c.doRequest(req)", "id, working := operationID(err)", "sleep(r.context(), r.pollPeriod)", "r.c.PollFor(id)"}}},
 	},
 	{
 		ID: "resthandler", Title: "the apiserver's REST handler", Process: "apiserver",
@@ -113,7 +114,7 @@ var Walk = []Stop{
 		Explain: "`GET /api/v1beta1/watch/replicationControllers` stays open: every event is written as one " +
 			"JSON object and flushed at once. An ERROR event (the version asked for is gone from etcd's " +
 			"window) is the last thing a stream says.",
-		Both: []Ref{{Dir: "pkg/apiserver", Name: "WatchServer.ServeHTTP", Mark: []string{"encoder.Encode(&event)"}}},
+		Both: []Ref{{Dir: "pkg/apiserver", Name: "WatchServer.ServeHTTP", Mark: []string{"encoder.Encode(&event)", "\t\t\tflusher.Flush()", "if event.Type == watch.Error {"}}},
 	},
 	{
 		ID: "client-watch", Title: "the client reads the stream", Process: "controller-manager",
@@ -129,7 +130,7 @@ var Walk = []Stop{
 		ModernExplain: "A shared informer lists and then watches controllers through the same client, keeps " +
 			"them in a cache and calls `addRC`, which queues the key `namespace/name`. A worker takes the " +
 			"key off the rate-limited queue and syncs it.",
-		Legacy: []Ref{{Dir: "pkg/controller", Name: "ReplicationManager.watchControllers", Mark: []string{"case event, open := <-watching.ResultChan():", "rm.syncHandler(*rc)"}}},
+		Legacy: []Ref{{Dir: "pkg/controller", Name: "ReplicationManager.watchControllers", Mark: []string{"case <-rm.syncTime:", "case event, open := <-watching.ResultChan():", "rc, ok := event.Object.(*api.ReplicationController)", "rm.syncHandler(*rc)"}}},
 		Modern: []Ref{
 			{Dir: "pkg/controller", Name: "ReplicationManager.addRC", Mark: []string{"rm.enqueueRC(rc)"}},
 			{Dir: "pkg/controller", Name: "ReplicationManager.processNextWorkItem", Mark: []string{"rm.queue.Get()", "rm.syncHandler(ctx, key)"}},
@@ -142,7 +143,7 @@ var Walk = []Stop{
 			"every pod in etcd) and starts one goroutine per missing pod.",
 		ModernExplain: "The sync reads the pods from the informer's cache and sends no request. It records " +
 			"that it expects one creation before making it, then creates in slow-start batches.",
-		Legacy: []Ref{{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Mark: []string{"rm.kubeClient.ListPods(ctx, s)", "diff := len(filteredList)", "rm.podControl.createReplica(ctx, controllerSpec)"}}},
+		Legacy: []Ref{{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Mark: []string{"rm.kubeClient.ListPods(ctx, s)", "diff := len(filteredList)", "go func() {", "rm.podControl.createReplica(ctx, controllerSpec)"}}},
 		Modern: []Ref{
 			{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Mark: []string{"rm.listPods(ctx, rc.Namespace)", "rm.manageReplicas(ctx, filteredPods, rc)"}},
 			{Dir: "pkg/controller", Name: "ReplicationManager.manageReplicas", Mark: []string{"rm.expectations.ExpectCreations(rcKey, diff)", "slowStartBatch(diff"}},
@@ -156,22 +157,23 @@ var Walk = []Stop{
 			"is logged and forgotten until the next sync.",
 		ModernExplain: "The pod carries a ControllerRef naming its owner, and is converted from the v1 type " +
 			"the informers hold to the 2014 API at this boundary.",
-		Legacy: []Ref{{Dir: "pkg/controller", Name: "RealPodControl.createReplica", Mark: []string{"replicaLabels(controllerSpec)", "r.kubeClient.CreatePod(ctx, pod)"}}},
+		Legacy: []Ref{{Dir: "pkg/controller", Name: "RealPodControl.createReplica", Mark: []string{"replicaLabels(controllerSpec)", "r.kubeClient.CreatePod(ctx, pod)", `glog.Errorf("%#v\n", err)`}}},
 		Modern: []Ref{{Dir: "pkg/controller", Name: "RealPodControl.CreatePods", Mark: []string{"getPodFromTemplate(template, object, controllerRef)", "r.KubeClient.CreatePod(nsCtx"}}},
 	},
 	{
 		ID: "pod-registry", Part: "3 · the pod is stored, bound and started",
 		Title: "the pod registry names it", Process: "apiserver",
-		Explain: "The pod arrives without an id; the pod registry gives it a time-based UUID, validates it, " +
-			"and writes it inside `MakeAsync` like the controller before it.",
-		Both: []Ref{{Dir: "pkg/registry/pod", Name: "REST.Create", Mark: []string{"pod.ID = pod.DesiredState.Manifest.UUID", "validation.ValidatePod(pod)", "rs.registry.CreatePod(ctx, pod)"}}},
+		Explain: "Every pod gets a time-based UUID for its manifest, and a pod that arrives without an id, as " +
+			"this one does, takes that UUID as its id. The registry validates it and writes it inside " +
+			"`MakeAsync`, like the controller before it.",
+		Both: []Ref{{Dir: "pkg/registry/pod", Name: "REST.Create", Mark: []string{"registry.NewTimeBasedID()", "pod.ID = pod.DesiredState.Manifest.UUID", "validation.ValidatePod(pod)", "apiserver.MakeAsync(", "rs.registry.CreatePod(ctx, pod)"}}},
 	},
 	{
 		ID: "etcd-pod", Title: "stored as Waiting, with no host", Process: "apiserver → etcd",
 		Explain: "The pod is stored at `/registry/pods/<id>` with no host and the status Waiting: an empty " +
 			"host is what asks for scheduling. The create goes through `CreateObj` as in {stop:etcdhelper}, and " +
 			"etcd's change goes out on every pod watch as in {stop:etcd-watch} to {stop:client-watch}.",
-		Both: []Ref{{Dir: "pkg/registry/etcd", Name: "Registry.CreatePod", Mark: []string{"pod.CurrentState.Status = api.PodWaiting", `pod.DesiredState.Host = ""`, "r.CreateObj(key, pod)"}}},
+		Both: []Ref{{Dir: "pkg/registry/etcd", Name: "Registry.CreatePod", Mark: []string{"makePodKey(pod.ID)", "pod.CurrentState.Status = api.PodWaiting", `pod.DesiredState.Host = ""`, "r.CreateObj(key, pod)"}}},
 	},
 	{
 		ID: "manager-sees-pod", Title: "does the manager see its pod?", Process: "controller-manager",
@@ -190,17 +192,24 @@ var Walk = []Stop{
 			"to `/bindings`, the scheduler's one write), and a bound pod is marked Running, with a host IP " +
 			"and a pod IP, after a start delay (a PUT of the pod, what a kubelet would have reported).",
 		Both: []Ref{
-			{Dir: "pkg/lab/hollownode", Name: "Cluster.observe", Mark: []string{"h.queue.Add(pod.ID)", "h.queue.AddAfter(pod.ID, h.cfg.StartDelay)"}},
-			{Dir: "pkg/lab/hollownode", Name: "Cluster.bind", Mark: []string{"h.client.CreateBinding(ctx"}},
-			{Dir: "pkg/lab/hollownode", Name: "Cluster.start", Mark: []string{"updated.CurrentState.Status = api.PodRunning", "h.update(ctx, &updated)"}},
+			{Dir: "pkg/lab/hollownode", Name: "Cluster.observe", Mark: []string{`case pod.DesiredState.Host == "":`, "h.queue.Add(pod.ID)", "h.queue.AddAfter(pod.ID, h.cfg.StartDelay)"}},
+			{Dir: "pkg/lab/hollownode", Name: "Cluster.bind", Mark: []string{"host := h.pickNode(pod.ID)", "h.client.CreateBinding(ctx"}},
+			{Dir: "pkg/lab/hollownode", Name: "Cluster.start", Mark: []string{"updated.CurrentState.HostIP =", "updated.CurrentState.Status = api.PodRunning", "updated.CurrentState.PodIP =", "h.update(ctx, &updated)"}},
 		},
 	},
 	{
 		ID: "binding", Title: "the binding sets the host", Process: "apiserver",
-		Explain: "`POST /bindings` writes nothing of its own: it sets the pod's desired host with a " +
-			"compare-and-swap on the pod's key, and refuses a pod already bound elsewhere. The hollow node's " +
-			"PUT then stores the Running state the same way, through `UpdatePod`.",
-		Both: []Ref{{Dir: "pkg/registry/binding", Name: "REST.Create", Mark: []string{"rs.registry.ApplyBinding(ctx, binding)"}}},
+		Explain: "`POST /bindings` writes nothing of its own: `ApplyBinding` sets the pod's desired host " +
+			"through `AtomicUpdate`, which reads the pod with its etcd index, lets the function change it, and " +
+			"writes it back with a compare-and-swap at that index; if another write came first, the swap fails " +
+			"and the whole read-change-write starts again. A pod already bound to another host is refused " +
+			"(409). The hollow node's PUT then stores the Running state through `UpdatePod`, with a " +
+			"compare-and-swap at the resourceVersion it read.",
+		Both: []Ref{
+			{Dir: "pkg/registry/binding", Name: "REST.Create", Mark: []string{"rs.registry.ApplyBinding(ctx, binding)"}},
+			{Dir: "pkg/registry/etcd", Name: "Registry.ApplyBinding", Mark: []string{"r.AtomicUpdate(key, &api.Pod{}", `pod.DesiredState.Host != "" && pod.DesiredState.Host != binding.Host`, "pod.DesiredState.Host = binding.Host"}},
+			{Dir: "pkg/tools", Name: "EtcdHelper.AtomicUpdate", Mark: []string{"h.bodyAndExtractObj(key, obj, true)", "ret, err := tryUpdate(obj)", "h.Client.CompareAndSwap(key, string(data), 0, \"\", index)", "if IsEtcdTestFailed(err) {"}},
+		},
 	},
 	{
 		ID: "list", Part: "4 · kubecfg list pods",
@@ -209,6 +218,20 @@ var Walk = []Stop{
 			"every pod under `/registry/pods` and only then applies the selectors: etcd cannot select by " +
 			"label.",
 		Both: []Ref{{Dir: "pkg/registry/etcd", Name: "Registry.ListPodsPredicate", Mark: []string{"r.ExtractList(podsPrefix", "if filter(&list.Items[i])"}}},
+	},
+	{
+		ID: "pod-status", Title: "each pod's status is computed on the way out", Process: "apiserver",
+		Explain: "The pod storage's `List` then goes over the pods one by one and computes what v0.4 computed " +
+			"at read time (it is on by default, as then; the apiserver's `-read_pod_status=false` reads pods as " +
+			"stored). The current host is the desired host. A pod without a host is Waiting; a bound pod costs " +
+			"one LIST of every minion, which the apiserver sends to itself, and is Terminated if its host is not " +
+			"among them; otherwise the status its hollow node stored, Running, stands for what the kubelet " +
+			"reported. A LIST of 1 000 bound pods sends 1 000 minion LISTs.",
+		Both: []Ref{
+			{Dir: "pkg/registry/pod", Name: "REST.List", Mark: []string{"rs.registry.ListPodsPredicate(ctx", "rs.fillStatus(&pods.Items[i])"}},
+			{Dir: "pkg/registry/pod", Name: "REST.fillStatus", Mark: []string{"pod.CurrentState.Host = pod.DesiredState.Host", "rs.podStatus(pod)", "pod.CurrentState.Status = status"}},
+			{Dir: "pkg/registry/pod", Name: "REST.podStatus", Mark: []string{"return api.PodWaiting, nil", "rs.minions.ListMinions()", "if minion.ID == pod.CurrentState.Host {", "return api.PodTerminated, nil", "return pod.CurrentState.Status, nil"}},
+		},
 	},
 	{
 		ID: "printer", Title: "and there it is: Running", Process: "kubecfg",

@@ -1,6 +1,10 @@
 package annotate
 
 import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net/url"
 	"os"
 	"path"
@@ -170,5 +174,80 @@ func TestSideBySideRowsAreMarkedAndBalanced(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestNoExcerptHidesTheStatementAroundAHighlightedLine reads the tour and
+// the side-by-side pages as a reader does: for every highlighted line of
+// every excerpt, the lines that open the function and each statement
+// around it (func, for, range, go, defer, if, switch, select, case), as
+// go/parser finds them in the file, must be shown too.
+func TestNoExcerptHidesTheStatementAroundAHighlightedLine(t *testing.T) {
+	_, docs := site(t)
+	pages := []string{WalkPage}
+	for _, c := range Comparisons {
+		pages = append(pages, c.Page)
+	}
+	checked := 0
+	for _, page := range pages {
+		walk(docs[page], func(fig *html.Node) {
+			if !hasClass(fig, "excerpt") {
+				return
+			}
+			var file string
+			shown, marked := map[int]bool{}, []int{}
+			walk(fig, func(n *html.Node) {
+				if n.Data == "figcaption" && file == "" {
+					file = strings.Fields(text(n))[0]
+				}
+				if !hasClass(n, "line") {
+					return
+				}
+				walk(n, func(ln *html.Node) {
+					if hasClass(ln, "ln") {
+						var l int
+						fmt.Sscanf(text(ln), "%d", &l)
+						shown[l] = true
+						if hasClass(n, "hl") {
+							marked = append(marked, l)
+						}
+					}
+				})
+			})
+			if file == "" || len(marked) == 0 {
+				return
+			}
+			src, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(file)))
+			if err != nil {
+				t.Errorf("%s: %v", page, err)
+				return
+			}
+			fset := token.NewFileSet()
+			af, err := parser.ParseFile(fset, file, src, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			line := func(p token.Pos) int { return fset.Position(p).Line }
+			for _, m := range marked {
+				ast.Inspect(af, func(n ast.Node) bool {
+					if n == nil || line(n.Pos()) > m || line(n.End()) < m {
+						return false
+					}
+					switch n.(type) {
+					case *ast.FuncDecl, *ast.FuncLit, *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.GoStmt, *ast.DeferStmt,
+						*ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.CaseClause, *ast.CommClause:
+						if !shown[line(n.Pos())] {
+							t.Errorf("%s: %s line %d is highlighted, but line %d, which opens the %T around it, is hidden",
+								page, file, m, line(n.Pos()), n)
+						}
+					}
+					return true
+				})
+				checked++
+			}
+		})
+	}
+	if checked < 100 {
+		t.Errorf("only %d highlighted lines were checked", checked)
 	}
 }
