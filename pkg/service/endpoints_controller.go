@@ -73,9 +73,9 @@ func (e *EndpointController) SyncServiceEndpoints() error {
 				continue
 			}
 			// A pod without an IP is not running yet (or not scheduled); it
-			// is left out, and joins the list on a later pass. v0.4 logged
-			// this ordinary state as an error, the whole pod with it, for
-			// every such pod at every pass.
+			// is left out, and joins the list on a later pass. This ordinary
+			// state is logged as an error, the whole pod with it, for every
+			// such pod at every pass: v0.4's log line, kept as it was.
 			if len(pod.CurrentState.PodIP) == 0 {
 				glog.Errorf("Failed to find an IP for pod: %v", pod)
 				continue
