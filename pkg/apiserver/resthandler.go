@@ -41,24 +41,24 @@ func (h *RESTHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 
-	// Ours: v0.4 answered each of these mismatches with a plain-text 404.
-	// A 405 Status naming the allowed methods tells the caller what to fix.
+	// A collection (no id) takes GET, which lists, and POST; an object
+	// (an id) takes GET, PUT and DELETE.
+	//
+	// Ours: v0.4 answered any other method with a plain-text 404. A 405
+	// Status naming the allowed methods tells the caller what to fix.
 	verb := methodVerb(req.Method)
-	switch {
-	case req.Method == http.MethodGet && !hasID:
+	if verb == verbGet && !hasID {
 		verb = verbList
-	case req.Method == http.MethodGet, req.Method == http.MethodPost && !hasID:
-	case req.Method == http.MethodPut && hasID, req.Method == http.MethodDelete && hasID:
-	case !hasID:
-		label(w, verb, resource)
+	}
+	label(w, verb, resource)
+	if !hasID && verb != verbList && verb != verbPost {
 		methodNotAllowed(w, req, "GET, POST", "PUT and DELETE need an id: "+h.server.prefix+"/"+resource+"/{id}")
 		return
-	default:
-		label(w, verb, resource)
+	}
+	if hasID && verb != verbGet && verb != verbPut && verb != verbDelete {
 		methodNotAllowed(w, req, "GET, PUT, DELETE", "POST creates in the collection: "+h.server.prefix+"/"+resource)
 		return
 	}
-	label(w, verb, resource)
 	if err := checkQuery(req); err != nil {
 		errorJSON(w, err)
 		return
