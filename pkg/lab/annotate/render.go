@@ -52,7 +52,11 @@ func Build(root, out string) (*Result, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
-	w := &writer{site: site, out: out, hl: map[*File]*highlighted{}, indexes: map[string]*declIndex{}}
+	md, err := loadMarkdown(root)
+	if err != nil {
+		return nil, err
+	}
+	w := &writer{site: site, out: out, markdown: md, hl: map[*File]*highlighted{}, indexes: map[string]*declIndex{}}
 	if err := w.stylesheet(); err != nil {
 		return nil, err
 	}
@@ -83,6 +87,9 @@ func Build(root, out string) (*Result, error) {
 	if err := w.historyPage(); err != nil {
 		return nil, err
 	}
+	if err := w.markdownPages(w.markdown); err != nil {
+		return nil, err
+	}
 	res := &Result{Files: len(all)}
 	for _, name := range w.written {
 		if name != StyleSheet {
@@ -93,11 +100,12 @@ func Build(root, out string) (*Result, error) {
 }
 
 type writer struct {
-	site    *Site
-	out     string
-	hl      map[*File]*highlighted
-	indexes map[string]*declIndex
-	written []string
+	site     *Site
+	out      string
+	markdown []*mdPage
+	hl       map[*File]*highlighted
+	indexes  map[string]*declIndex
+	written  []string
 }
 
 // indexFor indexes the declarations dir has in build b, once.
@@ -190,6 +198,7 @@ type indexView struct {
 	page
 	Diagram     template.HTML
 	Walk        link
+	Docs        []link
 	Comparisons []link
 	Featured    []link
 	Packages    []packageView
@@ -201,6 +210,9 @@ func (w *writer) index() error {
 	v.Walk = link{Href: WalkPage, Text: WalkTitle, Note: fmt.Sprintf(
 		"from kubecfg create to a Running pod and back, in both designs: %d stops, about %d minutes to read",
 		length.Stops, length.Minutes())}
+	for _, p := range w.markdown {
+		v.Docs = append(v.Docs, link{Href: PageName(p.Path), Text: p.Title, Note: p.Path})
+	}
 	for _, c := range Comparisons {
 		v.Comparisons = append(v.Comparisons, link{Href: c.Page, Text: c.Title, Note: fmt.Sprintf("%d steps, 2014 beside today", len(c.Rows))})
 	}

@@ -59,7 +59,7 @@ func (w *writer) historyPage() error {
 		Heading: HistoryTitle,
 		Intro: Inline("Each change between the v0.4 manager of October 2014 and today's (`-tags modern`), in the " +
 			"order they landed, as catalogued in `pkg/history`, the project's one record of them. Every " +
-			"`(history: name)` on these pages links to its entry here. Each change can be switched off in the " +
+			"history citation on these pages, as \"(history: burst-cap)\", links to its entry here. Each change can be switched off in the " +
 			"modern build (`controller-manager -without=name`), and `make history` measures its scenario with and " +
 			"without it, on fresh clusters."),
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -122,7 +123,7 @@ func text(n *html.Node) string {
 }
 
 func TestEveryPageHasATitleAndNoExternalAssets(t *testing.T) {
-	_, docs := site(t)
+	dir, docs := site(t)
 	if len(docs) < 10 {
 		t.Fatalf("only %d pages were written", len(docs))
 	}
@@ -132,15 +133,21 @@ func TestEveryPageHasATitleAndNoExternalAssets(t *testing.T) {
 			switch n.Data {
 			case "title":
 				title = text(n)
-			case "script", "iframe", "img":
+			case "script", "iframe":
 				t.Errorf("%s has a <%s>; pages are static and self-contained", name, n.Data)
 			case "link":
 				if attr(n, "href") != StyleSheet {
 					t.Errorf("%s links %q; only %s is allowed", name, attr(n, "href"), StyleSheet)
 				}
 			}
+			// Only a Markdown page's picture, copied from the tree, is
+			// loaded, and from the site's own directory.
 			if src := attr(n, "src"); src != "" {
-				t.Errorf("%s loads %q", name, src)
+				if n.Data != "img" || !strings.HasPrefix(src, FilesDir+"/") {
+					t.Errorf("%s loads %q", name, src)
+				} else if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(src))); err != nil {
+					t.Errorf("%s shows %q, which was not copied: %v", name, src, err)
+				}
 			}
 		})
 		if strings.TrimSpace(title) == "" {
@@ -166,7 +173,7 @@ func TestFilePagesSetProseBesideCode(t *testing.T) {
 }
 
 func TestEveryInternalLinkResolves(t *testing.T) {
-	_, docs := site(t)
+	dir, docs := site(t)
 	ids := map[string]map[string]bool{}
 	for name, doc := range docs {
 		ids[name] = map[string]bool{}
@@ -199,6 +206,13 @@ func TestEveryInternalLinkResolves(t *testing.T) {
 			target := name
 			if u.Path != "" {
 				target = path.Clean(u.Path)
+			}
+			// A file of the tree that a Markdown page links is copied.
+			if strings.HasPrefix(target, FilesDir+"/") {
+				if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(target))); err != nil {
+					t.Errorf("%s links to %q, which was not copied", name, href)
+				}
+				return
 			}
 			targetIDs, ok := ids[target]
 			if !ok {
@@ -355,5 +369,103 @@ func TestEveryHistoryNameIsInTheCatalogue(t *testing.T) {
 	note := string(historyNote([]string{"burst-cap"}, nil))
 	if !strings.Contains(note, "burst-cap") || !strings.Contains(note, "#7869") {
 		t.Errorf("history note %q does not name the entry and its PR", note)
+	}
+}
+
+// citation finds the history citations in a page's text, as a reader
+// sees them: "(history: a, b)", "(2016; history: c)".
+var citation = regexp.MustCompile(`(?:\(|; |, )history: ([a-z][a-z0-9-]*(?:, ?[a-z][a-z0-9-]*)*)`)
+
+// TestEveryHistoryCitationOnEveryPageIsALink counts, on every page, the
+// names the text cites as "(history: name)" and the links to the history
+// page's entries: each cited name must be a link to its entry.
+func TestEveryHistoryCitationOnEveryPageIsALink(t *testing.T) {
+	_, docs := site(t)
+	pages, cited := 0, 0
+	for name, doc := range docs {
+		linked := map[string]int{}
+		walk(doc, func(n *html.Node) {
+			if n.Data == "a" && strings.HasPrefix(attr(n, "href"), HistoryPage+"#") {
+				linked[text(n)]++
+				if strings.TrimPrefix(attr(n, "href"), HistoryPage+"#") != text(n) {
+					t.Errorf("%s: the link %q points at %q", name, text(n), attr(n, "href"))
+				}
+			}
+		})
+		// The text as read: line numbers left out, and a comment's
+		// lines joined, so a citation wrapped in a code comment is one.
+		var b strings.Builder
+		var rec func(*html.Node)
+		rec = func(n *html.Node) {
+			if hasClass(n, "ln") {
+				return
+			}
+			if n.Type == html.TextNode {
+				b.WriteString(n.Data)
+			}
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				rec(c)
+			}
+		}
+		rec(doc)
+		body := regexp.MustCompile(`\s*\n\s*(?://\s*)?`).ReplaceAllString(b.String(), " ")
+		want := map[string]int{}
+		for _, m := range citation.FindAllStringSubmatch(body, -1) {
+			for _, n := range regexp.MustCompile(`, ?`).Split(m[1], -1) {
+				want[n]++
+				cited++
+			}
+		}
+		for n, c := range want {
+			if linked[n] < c {
+				t.Errorf("%s cites (history: %s) %d times, but links it %d times", name, n, c, linked[n])
+			}
+		}
+		if len(want) > 0 {
+			pages++
+		}
+	}
+	if pages < 5 || cited < 40 {
+		t.Errorf("only %d citations on %d pages were found", cited, pages)
+	}
+}
+
+// TestTheHistoryPageHasAnEntryForEveryChange: every change of the
+// catalogue has its anchor, its PRs linked upstream, and, when the
+// published run measured it, its figure with and without it.
+func TestTheHistoryPageHasAnEntryForEveryChange(t *testing.T) {
+	_, docs := site(t)
+	doc := docs[HistoryPage]
+	if doc == nil {
+		t.Fatalf("%s was not written", HistoryPage)
+	}
+	run := loadHistoryRun(repoRoot)
+	if run == nil {
+		t.Fatalf("no history run could be read from %v", HistoryReports)
+	}
+	for _, c := range history.Changes {
+		entry := byID(doc, c.Name)
+		if entry == nil {
+			t.Errorf("%s has no entry %s", HistoryPage, c.Name)
+			continue
+		}
+		body := text(entry)
+		for _, pr := range c.PRs {
+			found := false
+			walk(entry, func(n *html.Node) {
+				found = found || attr(n, "href") == "https://github.com/kubernetes/kubernetes/pull/"+strings.TrimPrefix(pr, "#")
+			})
+			if !found {
+				t.Errorf("%s: PR %s is not linked upstream", c.Name, pr)
+			}
+		}
+		if m, ok := run.Changes[c.Name]; ok && (!strings.Contains(body, m.With) || !strings.Contains(body, m.Without)) {
+			t.Errorf("%s: the entry does not show the run's %q with and %q without", c.Name, m.With, m.Without)
+		}
+		for _, p := range c.Code {
+			if _, err := os.Stat(filepath.Join(repoRoot, filepath.FromSlash(p.File))); err != nil {
+				t.Errorf("%s names %s, which is not in the tree", c.Name, p.File)
+			}
+		}
 	}
 }
