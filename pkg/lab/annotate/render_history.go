@@ -39,6 +39,7 @@ type historyView struct {
 	Heading string
 	Intro   template.HTML
 	Run     template.HTML
+	RunHref string
 	Changes []changeView
 }
 
@@ -67,6 +68,11 @@ func (w *writer) historyPage() error {
 		v.Run = Inline(fmt.Sprintf("Figures: the history run of %s, read from `%s`; a later `make history` "+
 			"replaces them with its own (`_output/history/latest`). Medians over the runs, lowest–highest in brackets.",
 			run.Started, run.Source))
+		for _, p := range w.markdown {
+			if p.Path == run.Source {
+				v.RunHref = PageName(p.Path)
+			}
+		}
 	} else {
 		v.Run = Inline("No history run was found (`make history` writes `_output/history/latest`; the published run " +
 			"is `examples/history/RESULTS.md`), so no entry shows a figure.")

@@ -66,6 +66,11 @@ func TestScreenshotsOfThePagesAreNotBlank(t *testing.T) {
 		{WalkPage, 390, 844},
 		{"index.html", 390, 844},
 		{"side-by-side-replication-manager.html", 390, 844},
+		{PageName("pkg/controller/replication_controller.go"), 1280, 720},
+		{PageName("pkg/controller/replication_controller.go"), 390, 844},
+		{HistoryPage, 1400, 900},
+		{HistoryPage, 390, 844},
+		{PageName(MarkdownRoot), 1280, 720},
 	} {
 		size := fmt.Sprintf("%dx%d", tc.width, tc.height)
 		t.Run(tc.page+"@"+size, func(t *testing.T) {
