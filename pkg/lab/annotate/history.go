@@ -184,11 +184,11 @@ func parseHistoryReport(src []byte) *historyRun {
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		switch n := n.(type) {
 		case *ast.Paragraph:
-			if m := runStarted.FindStringSubmatch(plainText(n, src)); m != nil && run.Started == "" {
+			if m := runStarted.FindStringSubmatch(strings.TrimSpace(plainText(n, src))); m != nil && run.Started == "" {
 				run.Started = m[1]
 			}
 		case *ast.Heading:
-			inSection = n.Level == 2 && plainText(n, src) == "What each fix bought"
+			inSection = n.Level == 2 && strings.TrimSpace(plainText(n, src)) == "What each fix bought"
 		case *east.Table:
 			if inSection {
 				readChangeTable(n, src, run)
@@ -198,7 +198,7 @@ func parseHistoryReport(src []byte) *historyRun {
 				continue
 			}
 			for it := n.FirstChild(); it != nil; it = it.NextSibling() {
-				if name, note, ok := strings.Cut(plainText(it, src), ": "); ok {
+				if name, note, ok := strings.Cut(strings.TrimSpace(plainText(it, src)), ": "); ok {
 					if _, err := history.Get(name); err == nil {
 						run.Notes[name] = note
 					}
@@ -220,7 +220,7 @@ func readChangeTable(t *east.Table, src []byte, run *historyRun) {
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
 		var cells []string
 		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
-			cells = append(cells, plainText(c, src))
+			cells = append(cells, strings.TrimSpace(plainText(c, src)))
 		}
 		if _, header := r.(*east.TableHeader); header {
 			for i, h := range cells {
@@ -247,27 +247,6 @@ func readChangeTable(t *east.Table, src []byte, run *historyRun) {
 			Expected: get(cells, "expected"), Appeared: get(cells, "appeared"),
 		}
 	}
-}
-
-// plainText is the text of a Markdown node, markup left out.
-func plainText(n ast.Node, src []byte) string {
-	var b strings.Builder
-	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch c := c.(type) {
-		case *ast.Text:
-			b.Write(c.Segment.Value(src))
-			if c.SoftLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(c.Value)
-		}
-		return ast.WalkContinue, nil
-	})
-	return strings.TrimSpace(b.String())
 }
 
 // figureText says what the run measured for one change, or "".

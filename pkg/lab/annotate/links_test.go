@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -74,48 +73,6 @@ func parseMarkdown(src []byte) markdownPage {
 		return ast.WalkContinue, nil
 	})
 	return page
-}
-
-// plainText is the text of n as rendered, without markup: what a code
-// host makes a heading's anchor from.
-func plainText(n ast.Node, src []byte) string {
-	var b strings.Builder
-	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch c := c.(type) {
-		case *ast.Text:
-			b.Write(c.Segment.Value(src))
-			if c.SoftLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(c.Value)
-		case *ast.AutoLink:
-			b.Write(c.Label(src))
-		case *ast.RawHTML:
-			return ast.WalkSkipChildren, nil
-		}
-		return ast.WalkContinue, nil
-	})
-	return b.String()
-}
-
-// headingAnchor is GitHub's anchor for a heading of that text: lower case,
-// letters, digits, '_' and '-' kept, each space a '-', everything else
-// dropped. A second heading of the same anchor gets "-1", a third "-2".
-func headingAnchor(heading string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
-		switch {
-		case r == ' ':
-			b.WriteByte('-')
-		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // lineOf is the line of src on which n starts, counted from 1: inline

@@ -25,7 +25,6 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/parser"
 	gmtext "github.com/yuin/goldmark/text"
 	"golang.org/x/net/html"
 )
@@ -36,12 +35,9 @@ const MarkdownRoot = "README.md"
 // FilesDir is where files of the tree that links point at are copied.
 const FilesDir = "files"
 
-// markdown is the converter every page uses: GFM, headings with GitHub's
-// anchors.
-var markdown = goldmark.New(
-	goldmark.WithExtensions(extension.GFM),
-	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
-)
+// mdConverter is the converter every page uses: GitHub Flavored
+// Markdown.
+var mdConverter = goldmark.New(goldmark.WithExtensions(extension.GFM))
 
 // mdPage is one Markdown file of the tree.
 type mdPage struct {
@@ -52,49 +48,77 @@ type mdPage struct {
 	doc   ast.Node
 }
 
-// githubIDs makes heading anchors as GitHub does: lower case, letters,
-// digits, "-" and "_" kept, spaces turned into "-", everything else
-// dropped; a repeated anchor gets -1, -2, ….
-type githubIDs struct{ seen map[string]int }
-
-func (g *githubIDs) Generate(value []byte, kind ast.NodeKind) []byte {
-	var b strings.Builder
-	for _, r := range strings.ToLower(strings.TrimSpace(string(value))) {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_':
-			b.WriteRune(r)
-		case r == ' ':
-			b.WriteByte('-')
-		}
-	}
-	id := b.String()
-	n := g.seen[id]
-	g.seen[id] = n + 1
-	if n > 0 {
-		id = fmt.Sprintf("%s-%d", id, n)
-	}
-	return []byte(id)
-}
-
-func (g *githubIDs) Put(value []byte) { g.seen[string(value)]++ }
-
-// parseMarkdown parses the Markdown file at rel under root.
-func parseMarkdown(root, rel string) (*mdPage, error) {
+// readMarkdownPage parses the Markdown file at rel under root.
+func readMarkdownPage(root, rel string) (*mdPage, error) {
 	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
 		return nil, err
 	}
-	ctx := parser.NewContext(parser.WithIDs(&githubIDs{seen: map[string]int{}}))
-	doc := markdown.Parser().Parse(gmtext.NewReader(src), parser.WithContext(ctx))
+	doc := mdConverter.Parser().Parse(gmtext.NewReader(src))
 	p := &mdPage{Path: rel, Title: rel, src: src, doc: doc}
+	// Headings get GitHub's anchors, from their text as rendered; a
+	// repeated anchor gets -1, -2, ….
+	seen := map[string]int{}
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if h, ok := n.(*ast.Heading); ok && entering && h.Level == 1 {
-			p.Title = plainText(h, src)
-			return ast.WalkStop, nil
+		h, ok := n.(*ast.Heading)
+		if !ok || !entering {
+			return ast.WalkContinue, nil
+		}
+		text := strings.TrimSpace(plainText(h, src))
+		if h.Level == 1 && p.Title == rel {
+			p.Title = text
+		}
+		id := headingAnchor(text)
+		if k := seen[id]; k > 0 {
+			id = fmt.Sprintf("%s-%d", id, k)
+		}
+		seen[headingAnchor(text)]++
+		h.SetAttributeString("id", []byte(id))
+		return ast.WalkSkipChildren, nil
+	})
+	return p, nil
+}
+
+// headingAnchor is GitHub's anchor for a heading of that text: lower case,
+// letters, digits, '_' and '-' kept, each space a '-', everything else
+// dropped.
+func headingAnchor(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// plainText is the text of n as rendered, without markup: what a code
+// host makes a heading's anchor from.
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch c := c.(type) {
+		case *ast.Text:
+			b.Write(c.Segment.Value(src))
+			if c.SoftLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(c.Value)
+		case *ast.AutoLink:
+			b.Write(c.Label(src))
+		case *ast.RawHTML:
+			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil
 	})
-	return p, nil
+	return b.String()
 }
 
 // relativeTarget splits a link's destination into the path it names in
@@ -140,7 +164,7 @@ func loadMarkdown(root string) ([]*mdPage, error) {
 	for len(queue) > 0 {
 		rel := queue[0]
 		queue = queue[1:]
-		p, err := parseMarkdown(root, rel)
+		p, err := readMarkdownPage(root, rel)
 		if err != nil {
 			return nil, err
 		}
@@ -276,7 +300,7 @@ func (w *writer) markdownPages(pages []*mdPage) error {
 			return linkErr
 		}
 		var buf bytes.Buffer
-		if err := markdown.Renderer().Render(&buf, p.src, p.doc); err != nil {
+		if err := mdConverter.Renderer().Render(&buf, p.src, p.doc); err != nil {
 			return fmt.Errorf("%s: %v", p.Path, err)
 		}
 		body, err := linkHistoryInHTML(buf.String())

@@ -159,7 +159,7 @@ func TestEveryPageHasATitleAndNoExternalAssets(t *testing.T) {
 func TestFilePagesSetProseBesideCode(t *testing.T) {
 	_, docs := site(t)
 	for name, doc := range docs {
-		if !strings.HasPrefix(name, "pkg.") && !strings.HasPrefix(name, "cmd.") {
+		if !strings.HasSuffix(name, ".go.html") {
 			continue
 		}
 		secs, prose, code := count(doc, "sec"), count(doc, "prose"), count(doc, "code")
