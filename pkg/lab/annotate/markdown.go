@@ -320,11 +320,12 @@ func (w *writer) markdownPages(pages []*mdPage) error {
 }
 
 // linkHistoryInHTML links the history citations in the text of rendered
-// HTML, outside links, code and preformatted blocks.
+// HTML, outside links, code and preformatted blocks, and lets inline code
+// break between names.
 func linkHistoryInHTML(s string) (string, error) {
 	z := html.NewTokenizer(strings.NewReader(s))
 	var b strings.Builder
-	skip := 0
+	open := map[string]int{}
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
@@ -334,15 +335,22 @@ func linkHistoryInHTML(s string) (string, error) {
 			return "", z.Err()
 		case html.StartTagToken:
 			if name, _ := z.TagName(); isVerbatim(string(name)) {
-				skip++
+				open[string(name)]++
 			}
 		case html.EndTagToken:
-			if name, _ := z.TagName(); isVerbatim(string(name)) && skip > 0 {
-				skip--
+			if name, _ := z.TagName(); open[string(name)] > 0 {
+				open[string(name)]--
 			}
 		case html.TextToken:
-			if skip == 0 {
-				b.WriteString(linkHistoryText(html.UnescapeString(string(z.Raw()))))
+			text := html.UnescapeString(string(z.Raw()))
+			switch {
+			case open["a"]+open["code"]+open["pre"] == 0:
+				b.WriteString(linkHistoryText(text))
+				continue
+			case open["code"] > 0 && open["pre"] == 0:
+				// Inline code breaks between names on a narrow
+				// screen, never inside one, as on the other pages.
+				b.WriteString(softCode(text))
 				continue
 			}
 		}

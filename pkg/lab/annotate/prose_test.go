@@ -32,7 +32,7 @@ func TestInlineMarkupLinksReferencesAndKeepsCodeLiteral(t *testing.T) {
 		{
 			"a URL without a real host stays text",
 			"http://host:port/api",
-			`http://host:port/api`,
+			`http://host:port/<wbr>api`, // not a link; it may break after a "/"
 		},
 		{
 			"backticks make code, and code is not linked",

@@ -14,6 +14,8 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
@@ -96,6 +98,64 @@ func TestScreenshotsOfThePagesAreNotBlank(t *testing.T) {
 			}
 			if inked < 0.04 {
 				t.Errorf("only %.1f%% of the pixels are not white: the page looks blank", 100*inked)
+			}
+		})
+	}
+}
+
+// TestNoPageScrollsSidewaysOnAPhone lays pages out 390 px wide: nothing
+// but a column that scrolls itself (code, the diagram, a wide table) may
+// reach past that, since names never break inside a word. A copy of each
+// page carries a script that records how far any element, or the text
+// inside one, reaches.
+// Chromium's window is at least 500 px wide, so the copy sets the page's
+// own width to 390 px; the narrow-screen rules apply at either width.
+func TestNoPageScrollsSidewaysOnAPhone(t *testing.T) {
+	if !testutil.ChromiumWanted() {
+		t.Skip("set KUBE_REWIND_CHROMIUM=1 to render pages in headless Chromium")
+	}
+	bin := testutil.Chromium(t)
+	dir := t.TempDir()
+	if _, err := Build(repoRoot, dir); err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	const width = 390
+	probe := fmt.Sprintf(`<style>html { width: %dpx; }</style><script>
+let over = 0;
+const clips = e => /auto|scroll|hidden/.test(getComputedStyle(e).overflowX);
+const scrolls = e => { for (let a = e.parentElement; a; a = a.parentElement) { if (clips(a)) return true; } return false; };
+for (const e of document.querySelectorAll("body *")) {
+  if (scrolls(e)) continue;
+  const r = e.getBoundingClientRect();
+  const right = e.clientWidth > 0 && !clips(e) ? r.left + Math.max(r.width, e.scrollWidth) : r.right;
+  over = Math.max(over, Math.ceil(right) - %d);
+}
+document.body.setAttribute("data-overflow", over);
+</script></body>`, width, width)
+	overflow := regexp.MustCompile(`data-overflow="(-?\d+)"`)
+	for _, page := range []string{
+		"index.html", WalkPage, HistoryPage, PageName(MarkdownRoot),
+		"side-by-side-replication-manager.html", "side-by-side-endpoints.html",
+		PageName("pkg/controller/replication_controller.go"),
+		PageName("pkg/controller/replication_controller_modern.go"),
+		PageName("pkg/service/endpoints_controller_modern.go"),
+	} {
+		t.Run(page, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(dir, page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			copyName := filepath.Join(dir, "probe-"+page)
+			if err := os.WriteFile(copyName, []byte(strings.Replace(string(data), "</body>", probe, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dom := testutil.DumpDOMAt(t, bin, "file://"+copyName, 500, 844, 2000)
+			m := overflow.FindStringSubmatch(dom)
+			if m == nil {
+				t.Fatalf("the probe did not run")
+			}
+			if m[1] != "0" && !strings.HasPrefix(m[1], "-") {
+				t.Errorf("on a %d px screen, %s reaches %s px past its right edge", width, page, m[1])
 			}
 		})
 	}

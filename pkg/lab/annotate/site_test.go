@@ -469,3 +469,19 @@ func TestTheHistoryPageHasAnEntryForEveryChange(t *testing.T) {
 		}
 	}
 }
+
+// TestNothingOnScreenBreaksInsideAWord: the stylesheet never lets a line
+// break inside a word (overflow-wrap: anywhere, word-break: break-all)
+// except on paper, where code cannot scroll.
+func TestNothingOnScreenBreaksInsideAWord(t *testing.T) {
+	css, err := assets.ReadFile("assets/style.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen, _, _ := strings.Cut(string(css), "@media print")
+	for _, rule := range []string{"overflow-wrap: anywhere", "overflow-wrap: break-word", "word-break: break-all", "word-break: break-word", "word-wrap: break-word"} {
+		if strings.Contains(screen, rule) {
+			t.Errorf("style.css has %q for the screen", rule)
+		}
+	}
+}

@@ -81,6 +81,13 @@ func ScreenshotDir(t testing.TB) string {
 // milliseconds, and returns the document as the page's scripts left it.
 func DumpDOM(t testing.TB, bin, url string, budget int) string {
 	t.Helper()
+	return DumpDOMAt(t, bin, url, 0, 0, budget)
+}
+
+// DumpDOMAt is DumpDOM in a window of width×height (Chromium's default
+// when either is zero).
+func DumpDOMAt(t testing.TB, bin, url string, width, height, budget int) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	args := []string{
@@ -89,8 +96,11 @@ func DumpDOM(t testing.TB, bin, url string, budget int) string {
 		"--disable-component-update", "--disable-sync",
 		"--user-data-dir=" + t.TempDir(),
 		fmt.Sprintf("--virtual-time-budget=%d", budget),
-		"--dump-dom", url,
 	}
+	if width > 0 && height > 0 {
+		args = append(args, fmt.Sprintf("--window-size=%d,%d", width, height))
+	}
+	args = append(args, "--dump-dom", url)
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
