@@ -80,7 +80,7 @@ func streamList(client *etcd.Client, key string) (*etcd.Response, error) {
 		return nil, notStreamed{errors.New("go-etcd's member is unknown")}
 	}
 	u := member + "/v2/" + strings.Replace(url.QueryEscape(path.Join("keys", key)), "%2F", "/", -1) +
-		"?quorum=false&recursive=true&sorted=false"
+		"?quorum=" + strconv.FormatBool(strongConsistency(client)) + "&recursive=true&sorted=false"
 	resp, err := listClient.Get(u)
 	if err != nil {
 		return nil, notStreamed{err}
@@ -130,6 +130,20 @@ func currentMember(client *etcd.Client) (string, bool) {
 		return "", false
 	}
 	return machines.Index(i).String(), true
+}
+
+// strongConsistency reports whether client was set to
+// etcd.STRONG_CONSISTENCY, for which go-etcd's Get asks for a quorum read:
+// the LIST must ask the same, or a member that has not yet applied a write
+// could answer without it. Like currentMember, it reads go-etcd's
+// unexported config and never writes it.
+func strongConsistency(client *etcd.Client) bool {
+	config := reflect.ValueOf(client).Elem().FieldByName("config")
+	if config.Kind() != reflect.Struct {
+		return false
+	}
+	consistency := config.FieldByName("Consistency")
+	return consistency.Kind() == reflect.String && consistency.String() == etcd.STRONG_CONSISTENCY
 }
 
 // decodeListing decodes etcd's answer to a GET from r one child node at a

@@ -168,3 +168,35 @@ func TestAListGoesToGoEtcdsMember(t *testing.T) {
 		}
 	}
 }
+
+// TestAListAsksForAQuorumReadWhenTheClientDoes sends a LIST through a
+// client of each consistency and checks the query asks for a quorum read
+// exactly when go-etcd's Get would.
+func TestAListAsksForAQuorumReadWhenTheClientDoes(t *testing.T) {
+	queries := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		queries <- r.URL.Query().Get("quorum")
+		w.Header().Set("X-Etcd-Index", "3")
+		w.Write([]byte(`{"action":"get","node":{"key":"/x","dir":true,"nodes":[]}}`))
+	}))
+	defer srv.Close()
+	t.Cleanup(CloseIdleConnections)
+	for _, tc := range []struct {
+		consistency, quorum string
+	}{{etcd.WEAK_CONSISTENCY, "false"}, {etcd.STRONG_CONSISTENCY, "true"}} {
+		client := NewEtcdClient([]string{srv.URL})
+		if err := client.SetConsistency(tc.consistency); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := client.Get("/x", false, true); err != nil {
+			t.Fatal(err)
+		}
+		goEtcds := <-queries
+		if _, err := getList(client, "/x"); err != nil {
+			t.Fatal(err)
+		}
+		if ours := <-queries; ours != tc.quorum || goEtcds != tc.quorum {
+			t.Errorf("%s: the LIST asked quorum=%s and go-etcd's Get quorum=%s, want %s", tc.consistency, ours, goEtcds, tc.quorum)
+		}
+	}
+}
