@@ -2,7 +2,6 @@ package etcdtest
 
 import (
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -77,7 +76,7 @@ func StartCluster(t testing.TB, size int) *Cluster {
 // NewCluster starts size members of binary under dir and waits until every
 // member answers. On error the members already started are killed.
 func NewCluster(binary, dir string, size int) (*Cluster, error) {
-	ports, err := freePorts(2 * size)
+	ports, err := FreePorts(2 * size)
 	if err != nil {
 		return nil, err
 	}
@@ -107,26 +106,6 @@ func NewCluster(binary, dir string, size int) (*Cluster, error) {
 		}
 	}
 	return c, nil
-}
-
-// freePorts asks the kernel for n distinct free loopback ports.
-func freePorts(n int) ([]int, error) {
-	var listeners []net.Listener
-	defer func() {
-		for _, l := range listeners {
-			l.Close()
-		}
-	}()
-	ports := make([]int, 0, n)
-	for i := 0; i < n; i++ {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, err
-		}
-		listeners = append(listeners, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	return ports, nil
 }
 
 // ClientURLs returns the client URL of every member.
