@@ -1,14 +1,8 @@
 package e2e
 
 import (
-	"encoding/hex"
-	"fmt"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -16,57 +10,20 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
 )
 
 // listeners returns the local address of every TCP socket in LISTEN state
-// held by pid, read from /proc: the socket inodes among its open files,
-// looked up in the kernel's TCP tables.
-func listeners(t *testing.T, pid int) []string {
-	t.Helper()
-	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
-	if err != nil {
-		return nil
-	}
-	inodes := map[string]bool{}
-	for _, fd := range fds {
-		link, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name()))
-		if err == nil && strings.HasPrefix(link, "socket:[") {
-			inodes[strings.TrimSuffix(strings.TrimPrefix(link, "socket:["), "]")] = true
-		}
-	}
+// held by pid.
+func listeners(pid int) []string {
 	var out []string
-	for _, table := range []string{"tcp", "tcp6"} {
-		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/net/%s", pid, table))
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(data), "\n")[1:] {
-			f := strings.Fields(line)
-			// f[1] is the local address, f[3] the state (0A: LISTEN), f[9]
-			// the inode.
-			if len(f) < 10 || f[3] != "0A" || !inodes[f[9]] {
-				continue
-			}
-			out = append(out, decodeProcAddr(t, f[1]))
-		}
+	for _, addr := range stack.Listening(pid) {
+		out = append(out, addr.String())
 	}
 	return out
-}
-
-// decodeProcAddr turns /proc/net/tcp's "0100007F:1F90" (the address in the
-// kernel's byte order, word by word) into "127.0.0.1:8080".
-func decodeProcAddr(t *testing.T, s string) string {
-	hostHex, portHex, _ := strings.Cut(s, ":")
-	raw, err := hex.DecodeString(hostHex)
-	if err != nil {
-		t.Fatalf("bad address %q in /proc: %v", s, err)
-	}
-	ip := make(net.IP, len(raw))
-	for i := 0; i < len(raw); i += 4 {
-		ip[i], ip[i+1], ip[i+2], ip[i+3] = raw[i+3], raw[i+2], raw[i+1], raw[i]
-	}
-	port, _ := strconv.ParseUint(portHex, 16, 16)
-	return net.JoinHostPort(ip.String(), strconv.Itoa(int(port)))
 }
 
 // command starts one of the project's binaries and stops it, and every
@@ -110,7 +67,7 @@ func waitListening(t *testing.T, pid, n int, out *testutil.Buffer) []string {
 		got = nil
 		pids := []int{pid}
 		for i := 0; i < len(pids); i++ {
-			got = append(got, listeners(t, pids[i])...)
+			got = append(got, listeners(pids[i])...)
 			for _, child := range testutil.Children(pids[i]) {
 				pids = append(pids, child.PID)
 			}

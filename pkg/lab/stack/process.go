@@ -1,16 +1,21 @@
 package stack
 
 import (
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 )
 
 // Process is one running component.
@@ -79,15 +84,15 @@ func (p *Process) Kill(sig syscall.Signal, grace time.Duration) {
 	}
 }
 
-// FreePort asks the kernel for a free loopback port. Another process could
-// take it before it is used; callers retry on a failed start.
+// FreePort returns a loopback port that is free now, below the kernel's
+// range of ephemeral ports (see etcdtest.FreePorts). Another process could
+// still take it before it is used; callers retry on a failed start.
 func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	ports, err := etcdtest.FreePorts(1)
 	if err != nil {
 		return 0, err
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	return ports[0], nil
 }
 
 // PortFree reports whether port can be listened on at 127.0.0.1 now.
@@ -112,13 +117,90 @@ func waitHealthy(p *Process, url string, deadline time.Duration) error {
 		resp, err := client.Get(url)
 		if err == nil {
 			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
+			// Another process may hold the port p was told to serve on,
+			// and answer for it while p dies failing to bind.
+			if resp.StatusCode == http.StatusOK && listensOn(p.Pid(), url) {
 				return nil
 			}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	return fmt.Errorf("%s did not become healthy at %s within %v", p.Name, url, deadline)
+}
+
+// listensOn reports whether process pid holds the listening socket of
+// rawURL's port, read from /proc (its socket inodes, looked up in the
+// kernel's TCP tables).
+func listensOn(pid int, rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	port, err := strconv.Atoi(u.Port())
+	if err != nil {
+		return false
+	}
+	for _, addr := range Listening(pid) {
+		if addr.Port == port {
+			return true
+		}
+	}
+	return false
+}
+
+// Listening returns the local address of every TCP socket in LISTEN
+// state that process pid holds, read from /proc: the socket inodes among
+// its open files, looked up in the kernel's TCP tables.
+func Listening(pid int) []*net.TCPAddr {
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		return nil
+	}
+	inodes := map[string]bool{}
+	for _, fd := range fds {
+		link, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name()))
+		if err == nil && strings.HasPrefix(link, "socket:[") {
+			inodes[strings.TrimSuffix(strings.TrimPrefix(link, "socket:["), "]")] = true
+		}
+	}
+	var out []*net.TCPAddr
+	for _, table := range []string{"tcp", "tcp6"} {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/net/%s", pid, table))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			f := strings.Fields(line)
+			// f[1] is the local address, f[3] the state (0A: LISTEN), f[9]
+			// the inode.
+			if len(f) < 10 || f[3] != "0A" || !inodes[f[9]] {
+				continue
+			}
+			if addr := decodeProcAddr(f[1]); addr != nil {
+				out = append(out, addr)
+			}
+		}
+	}
+	return out
+}
+
+// decodeProcAddr turns /proc/net/tcp's "0100007F:1F90" (the address in
+// the kernel's byte order, word by word) into 127.0.0.1:8080, or nil.
+func decodeProcAddr(s string) *net.TCPAddr {
+	hostHex, portHex, _ := strings.Cut(s, ":")
+	raw, err := hex.DecodeString(hostHex)
+	if err != nil || len(raw)%4 != 0 {
+		return nil
+	}
+	ip := make(net.IP, len(raw))
+	for i := 0; i < len(raw); i += 4 {
+		ip[i], ip[i+1], ip[i+2], ip[i+3] = raw[i+3], raw[i+2], raw[i+1], raw[i]
+	}
+	port, err := strconv.ParseUint(portHex, 16, 16)
+	if err != nil {
+		return nil
+	}
+	return &net.TCPAddr{IP: ip, Port: int(port)}
 }
 
 // prefixWriter prefixes every line written to it, so that the logs of

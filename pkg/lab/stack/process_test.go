@@ -1,0 +1,59 @@
+package stack
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestAProcessIsHealthyOnlyOnAPortItHolds starts a process told to serve
+// on a port that another server (this test) already holds and answers
+// /healthz on: the 200 must not count, since it is not the process's.
+func TestAProcessIsHealthyOnlyOnAPortItHolds(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+	url := fmt.Sprintf("http://127.0.0.1:%d/healthz", port)
+	if !listensOn(os.Getpid(), url) {
+		t.Fatalf("this test's own listener on %d is not found in %v", port, Listening(os.Getpid()))
+	}
+
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep command")
+	}
+	p, err := startProcess("sleeper", sleep, []string{"30"}, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Kill(syscall.SIGKILL, 0)
+	if listensOn(p.Pid(), url) {
+		t.Errorf("a process holding no socket is said to listen on %d", port)
+	}
+	go serveOK(l)
+	if err := waitHealthy(p, url, time.Second); err == nil {
+		t.Errorf("another server's 200 on port %d made the sleeper healthy", port)
+	}
+}
+
+func serveOK(l net.Listener) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			defer c.Close()
+			buf := make([]byte, 1024)
+			c.Read(buf)
+			c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"))
+		}()
+	}
+}
