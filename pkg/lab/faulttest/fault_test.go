@@ -41,7 +41,7 @@ func restartAPIServerDuringScaleUp(t *testing.T, sig syscall.Signal) {
 		t.Fatal(err)
 	}
 	fc.waitExact(deadline)
-	fc.checkCreations(fmt.Sprintf("apiserver restarted with %v", sig))
+	fc.checkCreations(fmt.Sprintf("apiserver restarted with %v", sig), sig == syscall.SIGKILL)
 }
 
 func TestAScaleUpEndsExactWhenTheAPIServerIsStoppedWithSIGTERM(t *testing.T) {
@@ -64,7 +64,7 @@ func TestAScaleUpEndsExactWhenTheManagerIsKilledHalfwayAndStartedAgain(t *testin
 		t.Fatal(err)
 	}
 	fc.waitExact(deadline)
-	fc.checkCreations("manager killed with SIGKILL")
+	fc.checkCreations("manager killed with SIGKILL", false)
 }
 
 func TestAScaleUpEndsExactWhenEveryWatchIsCutEverySecond(t *testing.T) {
@@ -72,7 +72,7 @@ func TestAScaleUpEndsExactWhenEveryWatchIsCutEverySecond(t *testing.T) {
 	fc := startFaultCluster(t, stack.Config{APIServerArgs: fastEtcd("-close_watches_every=1s")})
 	fc.resize(scaleUp)
 	fc.waitExact(deadline)
-	fc.checkCreations("watches cut every second")
+	fc.checkCreations("watches cut every second", false)
 	fc.checkInjected(map[string]string{"kind": "close_watch"})
 }
 
@@ -81,7 +81,7 @@ func TestAScaleUpEndsExactWhenOnePodCreateInTenFails(t *testing.T) {
 	fc := startFaultCluster(t, stack.Config{APIServerArgs: fastEtcd("-fail=POST:pods:0.1:500")})
 	fc.resize(scaleUp)
 	fc.waitExact(deadline)
-	fc.checkCreations("10% of pod POSTs failing")
+	fc.checkCreations("10% of pod POSTs failing", false)
 	fc.checkInjected(map[string]string{"kind": "fail", "verb": "POST", "resource": "pods"})
 }
 
@@ -109,7 +109,7 @@ func TestAScaleUpEndsExactWhenAnEtcdMemberStops(t *testing.T) {
 	// The apiserver's client talks to the first member until it fails.
 	cluster.Stop(0)
 	fc.waitExact(deadline)
-	fc.checkCreations("etcd member stopped")
+	fc.checkCreations("etcd member stopped", false)
 }
 
 // snapshot is every object of the cluster, by kind/id, with its uid or,
