@@ -87,6 +87,25 @@ func (e *Env) WaitActive(ctx context.Context, n int, limit time.Duration) error 
 	})
 }
 
+// WaitSteady waits until exactly n pods have stayed active for hold
+// without a break. A 2014 tick that listed a controller before a resize
+// acts on the old count after the new one is reached, and the next tick
+// undoes it: a count reached once is not yet the end.
+func (e *Env) WaitSteady(ctx context.Context, n int, hold, limit time.Duration) error {
+	var since time.Time
+	return WaitFor(ctx, limit, fmt.Sprintf("%d active pods for %v", n, hold), func() (bool, string) {
+		c := e.Sampler.Pods.Counts()
+		if c.Active != n {
+			since = time.Time{}
+			return false, fmt.Sprintf("%d active", c.Active)
+		}
+		if since.IsZero() {
+			since = time.Now()
+		}
+		return time.Since(since) >= hold, fmt.Sprintf("%d active for %v", n, time.Since(since).Round(100*time.Millisecond))
+	})
+}
+
 // CountActive lists the active pods matching selector from the apiserver.
 func (e *Env) CountActive(selector map[string]string) (int, error) {
 	list, err := e.Client.ListPods(api.NewDefaultContext(), labels.SelectorFromSet(selector))

@@ -253,8 +253,11 @@ func init() {
 						return err
 					}
 					e.Mark("converged")
-					// A short wait lets a late extra delete show up.
-					return Sleep(ctx, 2*time.Second)
+					// The count must then hold for a sync period and more,
+					// so that a late extra delete shows up, and a 2014 tick
+					// that listed the controller before the resize (its
+					// creates, then the next tick's deletes) is over.
+					return e.WaitSteady(ctx, sz.Replicas, sz.Period+2*time.Second, convergeLimit(sz.Replicas))
 				},
 			}}
 		},
