@@ -4,7 +4,8 @@ package main
 
 // The modern wiring, after kube-controller-manager as of v1.3x: one shared
 // informer factory, the replication manager and endpoints controller fed
-// from it with five workers each, a rate-limited client, and leader
+// from it with five workers each, the garbage collector's stand-in, a
+// rate-limited client, and leader
 // election so that only one of several controller-managers acts. 2014:
 // run.go starts both loops at once, and two managers both act.
 
@@ -37,6 +38,7 @@ import (
 var (
 	concurrentRCSyncs       = flag.Int("concurrent_rc_syncs", 5, "How many replication controllers are synced at once (modern).")
 	concurrentEndpointSyncs = flag.Int("concurrent_endpoint_syncs", 5, "How many services' endpoints are synced at once (modern).")
+	concurrentGCSyncs       = flag.Int("concurrent_gc_syncs", controller.ConcurrentGCSyncs, "How many pods the garbage collector stand-in works on at once (modern).")
 	burstReplicas           = flag.Int("burst_replicas", controller.BurstReplicas, "The most pods one sync of a replication controller creates or deletes (modern).")
 	kubeAPIQPS              = flag.Float64("kube_api_qps", 20, "Client-side limit on requests per second to the apiserver; 0 means no limit (modern).")
 	kubeAPIBurst            = flag.Int("kube_api_burst", 30, "Burst of requests allowed above kube_api_qps (modern).")
@@ -102,10 +104,20 @@ func run(kubeClient client.Interface, registry *prometheus.Registry) {
 	rm.Without = sw
 	rm.RegisterMetrics(registry)
 	endpoints := service.NewEndpointController(factory.Pods(), factory.Services(), factory.Endpoints(), kubeClient)
+	// The pods of a deleted controller go with it (history:
+	// garbage-collector).
+	var gc *controller.GarbageCollector
+	if w.garbageCollector {
+		gc = controller.NewGarbageCollector(factory.Pods(), factory.ReplicationControllers(), kubeClient)
+		gc.RegisterMetrics(registry)
+	}
 
 	runControllers := func(ctx context.Context) {
 		factory.Start(ctx.Done())
 		go endpoints.Run(ctx, *concurrentEndpointSyncs)
+		if gc != nil {
+			go gc.Run(ctx, *concurrentGCSyncs)
+		}
 		rm.Run(ctx, *concurrentRCSyncs)
 	}
 

@@ -21,11 +21,13 @@ import (
 var without = flag.String("without", "", "Comma-separated changes of the history to switch off (modern; one of: "+strings.Join(history.SwitchNames(), ", ")+").")
 
 // wiring is what -without changes outside the replication manager: the
-// client's rate limit, the burst cap and the leader election.
+// client's rate limit, the burst cap, the leader election and the garbage
+// collector.
 type wiring struct {
-	qps           float64
-	burstReplicas int
-	leaderElect   bool
+	qps              float64
+	burstReplicas    int
+	leaderElect      bool
+	garbageCollector bool
 }
 
 // applyWithout returns the manager's switches and the wiring for the
@@ -58,6 +60,8 @@ func applyWithout(off map[string]bool, w wiring) (controller.Without, wiring, er
 			sw.ControllerRef = true
 		case "slow-start":
 			sw.SlowStart = true
+		case "garbage-collector":
+			w.garbageCollector = false
 		default:
 			return sw, w, fmt.Errorf("-without=%s: the controller-manager has no switch for it", name)
 		}
@@ -77,7 +81,7 @@ func switches() (controller.Without, wiring) {
 	switchesOnce.Do(func() {
 		off, err := history.ParseWithout(*without)
 		if err == nil {
-			w := wiring{qps: *kubeAPIQPS, burstReplicas: *burstReplicas, leaderElect: *leaderElect}
+			w := wiring{qps: *kubeAPIQPS, burstReplicas: *burstReplicas, leaderElect: *leaderElect, garbageCollector: true}
 			switchesOnce.sw, switchesOnce.w, err = applyWithout(off, w)
 		}
 		if err != nil {

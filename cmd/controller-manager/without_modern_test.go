@@ -13,9 +13,9 @@ import (
 // TestEverySwitchableChangeHasASwitch checks that every change the
 // catalogue says can be switched off changes something here, and that
 // the wiring ones restore what came before them: no rate limit, no burst
-// cap, no election.
+// cap, no election, no garbage collector.
 func TestEverySwitchableChangeHasASwitch(t *testing.T) {
-	today := wiring{qps: 20, burstReplicas: controller.BurstReplicas, leaderElect: true}
+	today := wiring{qps: 20, burstReplicas: controller.BurstReplicas, leaderElect: true, garbageCollector: true}
 	for _, name := range history.SwitchNames() {
 		sw, w, err := applyWithout(map[string]bool{name: true}, today)
 		if err != nil {
@@ -26,9 +26,9 @@ func TestEverySwitchableChangeHasASwitch(t *testing.T) {
 			t.Errorf("-without=%s changes nothing", name)
 		}
 	}
-	_, w, _ := applyWithout(map[string]bool{"qps": true, "burst-cap": true, "leader-election": true}, today)
-	if w.qps != 0 || w.burstReplicas != math.MaxInt32 || w.leaderElect {
-		t.Errorf("wiring without qps, burst-cap and leader-election = %+v, want no limit, no cap, no election", w)
+	_, w, _ := applyWithout(map[string]bool{"qps": true, "burst-cap": true, "leader-election": true, "garbage-collector": true}, today)
+	if w.qps != 0 || w.burstReplicas != math.MaxInt32 || w.leaderElect || w.garbageCollector {
+		t.Errorf("wiring without qps, burst-cap, leader-election and garbage-collector = %+v, want no limit, no cap, no election, no collector", w)
 	}
 	if _, _, err := applyWithout(map[string]bool{"endpoints-informer": true}, today); err == nil {
 		t.Error("a change without a switch was accepted")

@@ -204,6 +204,29 @@ var Changes = []Change{{
 	},
 	Switch: "A failed key is put back on the queue at once, without backoff.",
 }, {
+	Name:  "garbage-collector",
+	Title: "A garbage collector deletes the pods of a deleted controller",
+	PRs:   []string{"#24509", "#26341", "#30480"},
+	Date:  "2016-05",
+	DateSource: "#24509 (the collector; its review threads are of 2016-05-12) and #26341 (in kube-controller-manager, off by default; opened 2016-05-26), both merged, their merge dates not verified; #30480 turned it on by default for 1.4 (opened 2016-08-11). From the upstream issue tracker: " +
+		"the upstream history available here ends on 2015-04-20",
+	What: "Cascading deletion moved from kubectl into the control plane: a collector in " +
+		"kube-controller-manager deletes an object once every owner its ownerReferences name is " +
+		"gone, so deleting a controller takes its pods with it. Once pods named their controller by " +
+		"uid (ControllerRef), a deleted controller's pods could be neither counted nor adopted by a " +
+		"controller recreated with the same selector; the collector removes them.",
+	Scenario:    "recreate",
+	Figure:      "extra_pods",
+	WithoutMore: true,
+	With:        "The deleted controller's pods are deleted; the recreated controller ends with exactly N.",
+	Without:     "The deleted controller's N pods run on beside the recreated controller's N: 2N active pods.",
+	Code: []Place{
+		{"pkg/controller/garbage_collector_modern.go", "GarbageCollector.attemptToDeletePod"},
+		{"cmd/controller-manager/run_modern.go", "run"},
+	},
+	Switch: "The controller-manager runs no garbage collector stand-in, as kube-controller-manager " +
+		"with --controllers=-garbagecollector.",
+}, {
 	Name:       "controller-ref",
 	Title:      "ControllerRef: each pod has one owning controller",
 	Issues:     []string{"#11981"},

@@ -62,9 +62,9 @@ var (
 
 // plan is the benchmark's default selection. Every scenario with figures
 // worth comparing is in the default run except where its windows cannot
-// fit the time budget; partial-scale-down, overlap and watch-window are
-// demonstrations whose outcome is a yes or no, shown by make demo and
-// asserted by the tests.
+// fit the time budget; partial-scale-down, overlap, recreate and
+// watch-window are demonstrations whose outcome is a yes or no, shown by
+// make demo and asserted by the tests.
 var plan = map[string]planLine{
 	"scale-up":           {inDefault: true, quick: true, variants: allThree, quickVariants: allThree, throttledMax: 100},
 	"scale-down":         {inDefault: false, variants: allThree},
@@ -76,6 +76,7 @@ var plan = map[string]planLine{
 	"two-managers":       {inDefault: true, quick: false, variants: legacyModern, defaultRuns: 2},
 	"restart":            {inDefault: true, variants: legacyModern, defaultSizes: quickSizes},
 	"overlap":            {variants: legacyModern},
+	"recreate":           {variants: legacyModern},
 	"watch-window":       {variants: legacyModern},
 }
 

@@ -26,6 +26,7 @@ var testSizes = map[string]scenario.Size{
 	"two-managers":       {Label: "test", Replicas: 20, Period: 2 * time.Second, Window: 10 * time.Second},
 	"restart":            {Label: "test", Replicas: 100, Period: 2 * time.Second},
 	"overlap":            {Label: "test", Replicas: 8, Period: 2 * time.Second, Window: 8 * time.Second},
+	"recreate":           {Label: "test", Replicas: 5, Period: 2 * time.Second, Window: 12 * time.Second},
 	"watch-window":       {Label: "test", Replicas: 3, Period: 5 * time.Second},
 }
 

@@ -149,7 +149,7 @@ func Names() []string {
 	return names
 }
 
-var presentation = []string{"scale-up", "scale-down", "partial-scale-down", "idle", "churn", "api-errors", "watch-drop", "two-managers", "restart", "overlap", "watch-window"}
+var presentation = []string{"scale-up", "scale-down", "partial-scale-down", "idle", "churn", "api-errors", "watch-drop", "two-managers", "restart", "overlap", "recreate", "watch-window"}
 
 func order(name string) int {
 	for i, n := range presentation {
