@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 func init() {
@@ -35,6 +36,8 @@ func demoCommand(args []string) int {
 	period := fs.Duration("period", 0, "Override the managers' sync period (default: 10 s, as 2014).")
 	window := fs.Duration("window", 0, "Override how long the scenario watches a steady state or a fault.")
 	without := fs.String("without", "", "Play today's manager without these changes of pkg/history (comma-separated, e.g. leader-election) on the left, instead of the 2014 one.")
+	left := fs.String("left", "", "The variant on the left (default legacy, the 2014 manager): "+strings.Join(variantNames(), ", ")+".")
+	right := fs.String("right", "", "The variant on the right (default modern, today's design), as -left.")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -79,6 +82,8 @@ func demoCommand(args []string) int {
 		Hold:     *hold,
 		Record:   *record,
 		Without:  splitList(*without),
+		Left:     *left,
+		Right:    *right,
 		Addr:     fmt.Sprintf("127.0.0.1:%d", *port),
 		BinDir:   *bin,
 		Dir:      *dir,
@@ -104,6 +109,15 @@ func splitList(s string) []string {
 		if part = strings.TrimSpace(part); part != "" {
 			out = append(out, part)
 		}
+	}
+	return out
+}
+
+// variantNames lists the variants a side can play.
+func variantNames() []string {
+	var out []string
+	for _, v := range scenario.Variants {
+		out = append(out, v.Name)
 	}
 	return out
 }

@@ -179,7 +179,7 @@ func (r *Runner) calibrateStack(ctx context.Context, dir string, p *Plan) (*Cali
 		if runs < 1 {
 			runs = 1
 		}
-		r.settle()
+		r.settle(p)
 		ref, err := referenceRuns(ctx, r.Opts.BinDir, filepath.Join(dir, "reference"), p.ReferenceReplicas, runs, r.Opts.Seed)
 		if err != nil {
 			return cal, fmt.Errorf("reference scale-up: %v", err)

@@ -96,7 +96,8 @@ type TimelineStep struct {
 
 // timelineSteps returns the timeline: today, then the switchable changes
 // removed newest first (by year under -quick, to save runs), then the
-// 2014 manager.
+// 2014 manager. BuildHistoryPlan puts upstream's manager before today
+// when its binary is there.
 func timelineSteps(quick bool) []TimelineStep {
 	steps := []TimelineStep{{Variant: scenario.Modern.Name, Label: "today"}}
 	names := history.SwitchNames()
@@ -206,6 +207,13 @@ func BuildHistoryPlan(opts Options) (*HistoryPlan, error) {
 	sz, _ := historySize(history.Change{}, sc, opts.Quick)
 	hp.TimelineSize = sz.Label
 	hp.Timeline = timelineSteps(opts.Quick)
+	// Today's real replication manager stands at today's end, beside our
+	// port of it, when its binary has been built.
+	missing := &missingBinaries{dir: opts.BinDir}
+	if !missing.skip(scenario.Upstream) {
+		hp.Timeline = append([]TimelineStep{{Variant: scenario.Upstream.Name, Label: "upstream today"}}, hp.Timeline...)
+	}
+	hp.Notes = append(hp.Notes, missing.notes()...)
 	// Today's runs come from the changes measured at this size, when
 	// there are some; the timeline's own item holds the other steps, once
 	// each.
@@ -224,6 +232,8 @@ func BuildHistoryPlan(opts Options) (*HistoryPlan, error) {
 			}
 		case scenario.Legacy.Name:
 			vs = append(vs, scenario.Legacy)
+		case scenario.Upstream.Name:
+			vs = append(vs, scenario.Upstream)
 		default:
 			vs = append(vs, withoutVariant(st.Variant, nil, st.Off...))
 		}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -121,7 +122,8 @@ func historyDocument(hs *HistorySummary, chart Chart, haveChart bool) *document 
 	d.p(fmt.Sprintf("%s %s at every step: today's manager, then the same code without the newest change, then "+
 		"without the two newest, and so on until every change that can be switched off is off; then the real "+
 		"2014 manager. What is left at the last modern step is what cannot be switched off: informers and a "+
-		"workqueue, the v1 objects and the modern client.", TimelineScenario, hs.TimelineSize))
+		"workqueue, the v1 objects and the modern client. Where make upstream has built it, upstream's own "+
+		"replication manager of today runs first, to check our port of it.", TimelineScenario, hs.TimelineSize))
 	if haveChart {
 		d.figure(chart)
 	}
@@ -132,8 +134,11 @@ func historyDocument(hs *HistorySummary, chart Chart, haveChart bool) *document 
 	}
 	for _, st := range hs.Timeline {
 		off := strings.Join(st.Off, ", ")
-		if st.Variant == "legacy" {
+		switch st.Variant {
+		case scenario.Legacy.Name:
 			off = "(the v0.4 manager)"
+		case scenario.Upstream.Name:
+			off = "(k8s.io/kubernetes's own, unmodified)"
 		}
 		row := []string{st.Label, off}
 		for _, name := range timelineFigures {

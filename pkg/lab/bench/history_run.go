@@ -90,7 +90,7 @@ func (r *Runner) RunHistory(ctx context.Context) (string, *HistorySummary, error
 	if err != nil {
 		return "", nil, err
 	}
-	hs := &HistorySummary{Summary: Summary{Started: started, Choices: hp.Choices, Commit: r.commit()}, TimelineSize: hp.TimelineSize}
+	hs := &HistorySummary{Summary: Summary{Started: started, Notes: hp.Notes, Choices: hp.Choices, Commit: r.commit()}, TimelineSize: hp.TimelineSize}
 	sum := &hs.Summary
 	sum.Machine = Machine{CPUs: runtime.NumCPU(), GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, LoadBefore: loadAverage()}
 	sum.Options.Runs = hp.RunsEach

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
 // Calibrate is the name of the bench-only first step: the stack's ceiling.
@@ -170,12 +170,57 @@ func (p *Plan) Runs() int {
 
 // VariantByName returns one of the variants pkg/lab/scenario defines.
 func VariantByName(name string) (scenario.Variant, error) {
-	for _, v := range []scenario.Variant{scenario.Legacy, scenario.Modern, scenario.ModernUnthrottled} {
+	var names []string
+	for _, v := range scenario.Variants {
 		if v.Name == name {
 			return v, nil
 		}
+		names = append(names, v.Name)
 	}
-	return scenario.Variant{}, fmt.Errorf("no variant named %q (known: %s)", name, strings.Join(allThree, ", "))
+	return scenario.Variant{}, fmt.Errorf("no variant named %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// missingBinaries tracks the variants left out of a run because their
+// controller-manager binary is not in dir, one note per binary.
+type missingBinaries struct {
+	dir      string
+	variants map[string][]string
+	order    []string
+	build    map[string]string
+}
+
+// skip reports whether v's binary is missing, and remembers v if so.
+func (m *missingBinaries) skip(v scenario.Variant) bool {
+	bin := v.Binary()
+	if haveBinary(m.dir, bin) {
+		return false
+	}
+	if m.variants == nil {
+		m.variants, m.build = map[string][]string{}, map[string]string{}
+	}
+	if _, ok := m.variants[bin]; !ok {
+		m.order = append(m.order, bin)
+		m.build[bin] = v.Build
+	}
+	if !slices.Contains(m.variants[bin], v.Name) {
+		m.variants[bin] = append(m.variants[bin], v.Name)
+	}
+	return true
+}
+
+// notes says, a line per missing binary, what was left out and how to
+// build it.
+func (m *missingBinaries) notes() []string {
+	var out []string
+	for _, bin := range m.order {
+		build := m.build[bin]
+		if build == "" {
+			build = "make build"
+		}
+		out = append(out, fmt.Sprintf("%s was not found in %s, so %s did not run: %s builds it.",
+			bin, m.dir, strings.Join(m.variants[bin], " and "), build))
+	}
+	return out
 }
 
 // SplitList splits a comma-separated flag value, dropping blanks.
@@ -258,14 +303,7 @@ func BuildPlan(opts Options) (*Plan, error) {
 		// seconds saved for the 2-minute budget.
 		p.CalibrationClients, p.CalibrationSeconds = []int{FloorClients}, 1
 	}
-	missing := map[string]bool{}
-	for _, design := range []string{"legacy", "modern"} {
-		if bin := stack.ManagerBinary(design); !haveBinary(opts.BinDir, bin) {
-			missing[design] = true
-			p.Notes = append(p.Notes, fmt.Sprintf("%s was not found in %s, so the %s design was not measured: every %s variant is missing from this report.",
-				bin, opts.BinDir, design, design))
-		}
-	}
+	missing := &missingBinaries{dir: opts.BinDir}
 
 	seen := map[string]bool{}
 	for _, name := range names {
@@ -295,7 +333,7 @@ func BuildPlan(opts Options) (*Plan, error) {
 		var variants []scenario.Variant
 		for _, w := range wanted {
 			v, _ := VariantByName(w)
-			if !missing[v.Design] {
+			if !missing.skip(v) {
 				variants = append(variants, v)
 			}
 		}
@@ -348,5 +386,6 @@ func BuildPlan(opts Options) (*Plan, error) {
 			p.ReferenceReplicas = it.Size.Replicas
 		}
 	}
+	p.Notes = append(p.Notes, missing.notes()...)
 	return p, nil
 }

@@ -125,6 +125,29 @@ func TestAMissingModernBinaryDropsItsVariantsWithANote(t *testing.T) {
 	}
 }
 
+// TestAMissingUpstreamBinaryIsSkippedSayingHowToBuildIt checks that the
+// upstream variants, asked for by name, give way to one note naming the
+// binary and make upstream, while the others run.
+func TestAMissingUpstreamBinaryIsSkippedSayingHowToBuildIt(t *testing.T) {
+	p, err := BuildPlan(Options{BinDir: bothDesigns(t), Quick: true, Variants: []string{"legacy", "modern", "upstream", "upstream-unthrottled"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "controller-manager-upstream was not found") ||
+		!strings.Contains(p.Notes[0], "upstream and upstream-unthrottled") || !strings.Contains(p.Notes[0], "make upstream builds it") {
+		t.Errorf("notes = %q, want one naming controller-manager-upstream, both its variants and make upstream", p.Notes)
+	}
+	for _, it := range p.Items {
+		if len(it.Variants) != 2 {
+			t.Errorf("%s runs %d variants, want legacy and modern", it.Scenario.Name, len(it.Variants))
+		}
+	}
+	p, err = BuildPlan(Options{BinDir: fakeBinDir(t, "apiserver", "hollow-node", "controller-manager-upstream"), Quick: true, Variants: []string{"upstream"}})
+	if err != nil || len(p.Notes) != 0 || len(p.Items) == 0 || p.Items[0].Variants[0].Binary() != "controller-manager-upstream" {
+		t.Errorf("with its binary, upstream's plan is %v (notes %q, %v)", itemKeys(p), p.Notes, err)
+	}
+}
+
 func TestBadNamesAreRefusedWithTheKnownOnes(t *testing.T) {
 	for _, opts := range []Options{
 		{Scenarios: []string{"scale-sideways"}},

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -87,7 +88,7 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 		os.RemoveAll(filepath.Join(dir, "calibrate"))
 	}
 
-	r.settle()
+	r.settle(p)
 	runs, skipped := r.runItems(ctx, dir, p, sum.Machine.CPUs)
 	sum.Skipped = skipped
 	if ctx.Err() != nil {
@@ -199,8 +200,15 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 // flushes the page cache's dirty pages, so that the calibration's
 // hundreds of megabytes of fsynced etcd writes, deleted but still being
 // written back, do not compete with the first run's own writes.
-func (r *Runner) settle() {
-	for _, name := range []string{"apiserver", "hollow-node", stack.ManagerBinary("legacy"), stack.ManagerBinary("modern")} {
+func (r *Runner) settle(p *Plan) {
+	names := []string{"apiserver", "hollow-node"}
+	for _, it := range p.Items {
+		for _, v := range it.Variants {
+			names = append(names, v.Binary())
+		}
+	}
+	slices.Sort(names)
+	for _, name := range slices.Compact(names) {
 		os.ReadFile(filepath.Join(r.Opts.BinDir, name))
 	}
 	syscall.Sync()

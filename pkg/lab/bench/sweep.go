@@ -8,7 +8,6 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
 // A sweep runs scale-up and idle over a range of cluster sizes, for the
@@ -103,17 +102,17 @@ func buildSweepPlan(opts Options) (*Plan, error) {
 	}
 	p := &Plan{RunsEach: runs, Sweep: true, Budget: sweepBudget(opts.Quick)}
 	var variants []scenario.Variant
+	missing := &missingBinaries{dir: opts.BinDir}
 	for _, n := range names {
 		v, err := VariantByName(n)
 		if err != nil {
 			return nil, err
 		}
-		if bin := stack.ManagerBinary(v.Design); !haveBinary(opts.BinDir, bin) {
-			p.Notes = append(p.Notes, fmt.Sprintf("%s was not found in %s, so %s was not swept.", bin, opts.BinDir, v.Name))
-			continue
+		if !missing.skip(v) {
+			variants = append(variants, v)
 		}
-		variants = append(variants, v)
 	}
+	p.Notes = append(p.Notes, missing.notes()...)
 	if len(variants) == 0 {
 		return nil, fmt.Errorf("no controller-manager binary in %s for %s", opts.BinDir, strings.Join(names, ", "))
 	}

@@ -54,6 +54,9 @@ type Options struct {
 	// Without names changes of pkg/history; when set, today's manager
 	// without them plays on the left instead of the 2014 one.
 	Without []string
+	// Left and Right name the variants of the two sides (pkg/lab/scenario's
+	// Variants); empty means 2014 on the left and today on the right.
+	Left, Right string
 }
 
 // Report is what a demo leaves behind.
@@ -112,8 +115,11 @@ func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 	if err != nil {
 		return nil, err
 	}
-	designs, err := designsFor(opts.Without)
+	designs, err := designsFor(opts.Without, opts.Left, opts.Right)
 	if err != nil {
+		return nil, err
+	}
+	if err := haveBinaries(opts.BinDir, designs); err != nil {
 		return nil, err
 	}
 	if opts.Out == nil {

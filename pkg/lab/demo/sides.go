@@ -2,19 +2,65 @@ package demo
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/history"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
-// designsFor returns the columns of a demo. Without names changes of
-// pkg/history: the left column is then today's manager with those changes
-// switched off instead of the 2014 one, so the audience sees what they
-// bought.
-func designsFor(without []string) ([]Design, error) {
+// sideNames are the headings of the variants that are not one of the two
+// designs; any other variant plays under its own name.
+var sideNames = map[string]Design{
+	scenario.Upstream.Name: {Heading: "Upstream today", Sub: "k8s.io/kubernetes's own replication manager, unmodified, through an adapter", Short: "upstream"},
+}
+
+// sideOf returns the column of the variant named name, checked against
+// that variant's expectation.
+func sideOf(name string) (Design, error) {
+	for _, d := range designs {
+		if d.Variant.Name == name {
+			return d, nil
+		}
+	}
+	var known []string
+	for _, v := range scenario.Variants {
+		known = append(known, v.Name)
+		if v.Name != name {
+			continue
+		}
+		d, ok := sideNames[name]
+		if !ok {
+			d = Design{Heading: name, Short: name}
+		}
+		d.Variant, d.Expect = v, v.Name
+		return d, nil
+	}
+	return Design{}, fmt.Errorf("no variant named %q for a side (known: %s)", name, strings.Join(known, ", "))
+}
+
+// designsFor returns the columns of a demo: the variants named left and
+// right (empty: 2014 on the left, today on the right). Without names
+// changes of pkg/history: the left column is then today's manager with
+// those changes switched off, so the audience sees what they bought.
+func designsFor(without []string, left, right string) ([]Design, error) {
+	out := append([]Design(nil), designs...)
+	for i, name := range []string{left, right} {
+		if name == "" {
+			continue
+		}
+		d, err := sideOf(name)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = d
+	}
 	if len(without) == 0 {
-		return designs, nil
+		return out, nil
+	}
+	if left != "" {
+		return nil, fmt.Errorf("-without chooses the left side; it cannot be combined with -left=%s", left)
 	}
 	off, err := history.ParseWithout(strings.Join(without, ","))
 	if err != nil {
@@ -26,11 +72,28 @@ func designsFor(without []string) ([]Design, error) {
 		c, _ := history.Get(n)
 		titles = append(titles, fmt.Sprintf("%s (%s, %s)", c.Title, strings.Join(c.Refs(), " "), c.Date))
 	}
-	left := Design{
+	out[0] = Design{
 		Variant: scenario.Variant{Name: "without", Design: "modern", ManagerArgs: []string{"-without=" + list}},
 		Short:   "without " + list,
 		Heading: "Today without " + list,
 		Sub:     "switched off: " + strings.Join(titles, "; "),
 	}
-	return []Design{left, designs[1]}, nil
+	return out, nil
+}
+
+// haveBinaries says which side's controller-manager binary is missing
+// from dir, and how to build it.
+func haveBinaries(dir string, ds []Design) error {
+	for _, d := range ds {
+		bin := d.Variant.Binary()
+		if _, err := os.Stat(filepath.Join(dir, bin)); err == nil {
+			continue
+		}
+		build := d.Variant.Build
+		if build == "" {
+			build = "make build"
+		}
+		return fmt.Errorf("%s plays %s, and is not in %s: %s builds it", bin, d.Short, dir, build)
+	}
+	return nil
 }

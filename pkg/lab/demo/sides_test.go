@@ -10,11 +10,11 @@ import (
 // demo of one fix: today's manager without it on the left, named with the
 // change's title, PR and date, against today's.
 func TestWithoutPutsTodayWithoutTheChangeOnTheLeft(t *testing.T) {
-	ds, err := designsFor(nil)
+	ds, err := designsFor(nil, "", "")
 	if err != nil || !reflect.DeepEqual(ds, designs) {
 		t.Fatalf("designsFor(nil) = %+v, %v; want 2014 against today", ds, err)
 	}
-	ds, err = designsFor([]string{"leader-election"})
+	ds, err = designsFor([]string{"leader-election"}, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,36 @@ func TestWithoutPutsTodayWithoutTheChangeOnTheLeft(t *testing.T) {
 	if rows := compareAs([2]string{left.Short, right.Short}, nil, nil); rows != nil {
 		t.Errorf("compareAs of nothing = %v", rows)
 	}
-	if _, err := designsFor([]string{"leader-elections"}); err == nil || !strings.Contains(err.Error(), "leader-election") {
+	if _, err := designsFor([]string{"leader-elections"}, "", ""); err == nil || !strings.Contains(err.Error(), "leader-election") {
 		t.Errorf("an unknown change gave %v, want an error listing the valid ones", err)
+	}
+}
+
+// TestEitherSideCanPlayAnyVariant checks that -left and -right put any
+// variant on either side, named and checked as that variant, and that an
+// unknown one is refused with the valid names.
+func TestEitherSideCanPlayAnyVariant(t *testing.T) {
+	ds, err := designsFor(nil, "upstream", "legacy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds[0].Variant.Name != "upstream" || ds[0].Expect != "upstream" || ds[0].Heading != "Upstream today" {
+		t.Errorf("left = %+v, want upstream's manager, checked as upstream", ds[0])
+	}
+	if !reflect.DeepEqual(ds[1], designs[0]) {
+		t.Errorf("right = %+v, want the 2014 manager", ds[1])
+	}
+	if ds, err := designsFor(nil, "", "modern-unthrottled"); err != nil || ds[1].Variant.Name != "modern-unthrottled" || ds[1].Short == "" {
+		t.Errorf("right = %+v (%v), want modern-unthrottled under its name", ds, err)
+	}
+	if _, err := designsFor(nil, "upstreem", ""); err == nil || !strings.Contains(err.Error(), "upstream") {
+		t.Errorf("an unknown variant gave %v, want an error listing the valid ones", err)
+	}
+	if _, err := designsFor([]string{"leader-election"}, "upstream", ""); err == nil {
+		t.Error("-without with -left was accepted; both choose the left side")
+	}
+	err = haveBinaries(t.TempDir(), ds)
+	if err == nil || !strings.Contains(err.Error(), "make upstream") && !strings.Contains(err.Error(), "make build") {
+		t.Errorf("missing binaries gave %v, want how to build them", err)
 	}
 }

@@ -55,6 +55,7 @@ func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	cfg.BinDir = opts.BinDir
 	cfg.Dir = opts.Dir
 	cfg.Design = v.Design
+	cfg.ManagerBinary = v.Manager
 	if len(opts.EtcdServers) > 0 {
 		cfg.EtcdServers = opts.EtcdServers
 	}

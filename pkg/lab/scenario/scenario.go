@@ -12,22 +12,48 @@ import (
 
 // Variant is one way of running the controller-manager.
 type Variant struct {
-	// Name labels results: legacy, modern, modern-unthrottled.
+	// Name labels results: legacy, modern, modern-unthrottled, upstream.
 	Name string
-	// Design picks the binary: legacy or modern.
+	// Design is the design the manager follows, legacy or modern: what a
+	// scenario may expect of it (pods owned by selector or by
+	// ControllerRef, a leader election), and the binary it runs unless
+	// Manager names another.
 	Design string
+	// Manager, when set, is the controller-manager binary to run instead
+	// of the design's (stack.ManagerBinary).
+	Manager string
+	// Build says how to build Manager, for the note of a run that finds
+	// it missing.
+	Build string
+	// Checks names the variant of ours this one is the original of: the
+	// benchmark sets the two side by side (upstream checks modern).
+	Checks string
 	// ManagerArgs are extra controller-manager flags.
 	ManagerArgs []string
 }
 
 // The variants the benchmark compares. The modern design runs once with
 // kube-controller-manager's client limits (20 QPS, burst 30) and once
-// without, so that the design and the throttle can be told apart.
+// without, so that the design and the throttle can be told apart; today's
+// upstream replication manager runs both ways too, beside each.
 var (
-	Legacy            = Variant{Name: "legacy", Design: "legacy"}
-	Modern            = Variant{Name: "modern", Design: "modern"}
-	ModernUnthrottled = Variant{Name: "modern-unthrottled", Design: "modern", ManagerArgs: []string{"-kube_api_qps=0"}}
+	Legacy              = Variant{Name: "legacy", Design: "legacy"}
+	Modern              = Variant{Name: "modern", Design: "modern"}
+	ModernUnthrottled   = Variant{Name: "modern-unthrottled", Design: "modern", ManagerArgs: []string{"-kube_api_qps=0"}}
+	Upstream            = Variant{Name: "upstream", Design: "modern", Manager: "controller-manager-upstream", Build: "make upstream", Checks: Modern.Name}
+	UpstreamUnthrottled = Variant{Name: "upstream-unthrottled", Design: "modern", Manager: "controller-manager-upstream", Build: "make upstream", Checks: ModernUnthrottled.Name, ManagerArgs: []string{"-kube_api_qps=0"}}
 )
+
+// Variants lists every variant above, in the order reports show them.
+var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUnthrottled}
+
+// Binary is the controller-manager binary the variant runs.
+func (v Variant) Binary() string {
+	if v.Manager != "" {
+		return v.Manager
+	}
+	return stack.ManagerBinary(v.Design)
+}
 
 // Size scales a scenario.
 type Size struct {

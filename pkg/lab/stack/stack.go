@@ -19,6 +19,9 @@ type Config struct {
 	Dir string
 	// Design is "legacy" or "modern": which controller-manager to run.
 	Design string
+	// ManagerBinary, when set, is the controller-manager binary to run
+	// instead of the design's (ManagerBinary).
+	ManagerBinary string
 	// APIPort is the apiserver's port; 0 picks a free one.
 	APIPort int
 	// Nodes is the number of hollow nodes; StartDelay their bind-to-Running time.
@@ -226,7 +229,7 @@ func (s *Stack) StartManager() (int, error) {
 	s.mu.Lock()
 	i := len(s.Managers)
 	s.mu.Unlock()
-	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), s.managerPort(i), true, s.managerArgs,
+	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), s.managerBinary(), s.managerPort(i), true, s.managerArgs,
 		func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
 		return 0, err
@@ -236,6 +239,14 @@ func (s *Stack) StartManager() (int, error) {
 	s.Managers = append(s.Managers, p)
 	s.ManagerURLs = append(s.ManagerURLs, fmt.Sprintf("http://127.0.0.1:%d", port))
 	return i, nil
+}
+
+// managerBinary is the controller-manager binary this stack runs.
+func (s *Stack) managerBinary() string {
+	if s.cfg.ManagerBinary != "" {
+		return s.cfg.ManagerBinary
+	}
+	return ManagerBinary(s.cfg.Design)
 }
 
 // managerPort is the fixed port of controller-manager i, or 0 for any.
@@ -260,7 +271,7 @@ func (s *Stack) RestartManager(i int) error {
 	old := s.Managers[i]
 	s.mu.Unlock()
 	old.Kill(syscall.SIGKILL, 0)
-	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), ManagerBinary(s.cfg.Design), s.managerPort(i), true, s.managerArgs,
+	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), s.managerBinary(), s.managerPort(i), true, s.managerArgs,
 		func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
 		return err
