@@ -7,6 +7,7 @@
 #                then the ten slowest tests of each
 #   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: about 2 minutes;
 #                PUBLISH=examples/bench copies its RESULTS.md into the tree)
+#   make upstream  today's upstream replication manager, as the variant upstream
 #   make history what each change from 2014 to today bought, one at a time (BENCH_FLAGS=-quick)
 #   make docs    the annotated source, as static HTML, into _output/docs
 #   make demo    talk mode: SCENARIO=<name> on both designs side by side, with a live page
@@ -21,7 +22,7 @@ CMDS    := apiserver controller-manager hollow-node kubecfg local-up rcbench
 # Tests find the binaries here instead of building their own.
 export KUBE_REWIND_BIN := $(abspath $(BIN))
 
-.PHONY: all build run bench history test vet unit unit-2014 unit-modern race clean docs demo
+.PHONY: all build run bench history test vet unit unit-2014 unit-modern race clean docs demo upstream vet-upstream test-upstream
 
 all: build
 
@@ -57,7 +58,7 @@ endif
 BENCH_FLAGS ?=
 PUBLISH     ?=
 BENCH_COMMIT ?= $(shell git describe --always --dirty 2>/dev/null)
-bench: build
+bench: build $(if $(findstring upstream,$(BENCH_FLAGS)),upstream)
 	$(BIN)/rcbench bench -bin=$(BIN) -out=_output/bench -commit='$(BENCH_COMMIT)' $(if $(PUBLISH),-publish=$(PUBLISH)) $(BENCH_FLAGS)
 
 # Every change of pkg/history measured with and without it, and a
@@ -73,8 +74,24 @@ history: build
 # them all); rcbench replay FILE plays a recording.
 SCENARIO   ?=
 DEMO_FLAGS ?=
-demo: build
+demo: build $(if $(findstring upstream,$(DEMO_FLAGS)),upstream)
 	$(BIN)/rcbench demo $(if $(SCENARIO),-scenario=$(SCENARIO),-list) $(DEMO_FLAGS)
+
+# controller-manager-upstream runs k8s.io/kubernetes's own replication
+# manager against our apiserver (-variants=upstream, -left=upstream). It is a
+# module of its own, so that k8s.io/kubernetes stays out of go.mod and of
+# make build, run and test's ./...: its first build fetches and compiles
+# it, several minutes; make bench and make demo build it when their flags
+# name upstream. vet-upstream and test-upstream vet it and run its tests.
+UPSTREAM := cmd/controller-manager-upstream
+upstream:
+	cd $(UPSTREAM) && $(GO) build -tags modern -o $(abspath $(BIN))/controller-manager-upstream .
+
+vet-upstream:
+	cd $(UPSTREAM) && $(GO) vet -tags modern ./...
+
+test-upstream:
+	cd $(UPSTREAM) && $(GO) test -count=1 -tags modern ./...
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }

@@ -1,0 +1,254 @@
+// Command controller-manager-upstream runs today's real replication
+// manager, k8s.io/kubernetes pkg/controller/replication at v1.37.2 (the
+// release of our client-go), unmodified, against our v1beta1 apiserver. It
+// is a laboratory variant that checks our annotated port
+// (controller-manager built with -tags modern), not a subject of its own.
+//
+// Everything around the replication manager is our modern
+// controller-manager's, so that a difference between the two binaries is
+// a difference between the two replication managers: the same shared
+// informers (pkg/modern/informers), the same client, rate limit and
+// connection pool, the same endpoints controller and garbage collector
+// stand-in (pkg/service, pkg/controller, modern build), and leader election
+// on the same lock. Upstream's manager gets those informers, as
+// kube-controller-manager hands it its factory's, and a clientset: the
+// adapter (package adapter), whose calls cross pkg/modern/conversion to our
+// 2014 client.
+//
+// The defaults are kube-controller-manager's: 5 concurrent syncs, a burst
+// of 500, a client limit of 20 requests a second with a burst of 30, 20
+// garbage collector workers, and leader election.
+//
+// Ours: this binary is a module of its own (go.mod beside this file), so
+// that k8s.io/kubernetes, and the 33 replace lines its go.mod needs, stay
+// out of the main module; make upstream builds it, built with -tags modern
+// for the modern endpoints controller and garbage collector it shares.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/golang/glog"
+	"github.com/google/uuid"
+	"github.com/kube-rewind/kube-rewind/cmd/controller-manager-upstream/adapter"
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/controller"
+	"github.com/kube-rewind/kube-rewind/pkg/history"
+	"github.com/kube-rewind/kube-rewind/pkg/modern/informers"
+	"github.com/kube-rewind/kube-rewind/pkg/modern/queuemetrics"
+	"github.com/kube-rewind/kube-rewind/pkg/modern/resourcelock"
+	"github.com/kube-rewind/kube-rewind/pkg/service"
+	"github.com/kube-rewind/kube-rewind/pkg/util"
+	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"k8s.io/client-go/tools/leaderelection"
+	rl "k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/controller/replication"
+)
+
+// The flags of our modern controller-manager, spelled as its are.
+var (
+	master  = flag.String("master", "", "The address of the apiserver, host:port or a URL.")
+	address = flag.String("address", "127.0.0.1", "The IP address to serve /healthz and /metrics on (0.0.0.0 for all interfaces).")
+	port    = flag.Int("port", 10252, "The port to serve /healthz and /metrics on.")
+
+	// Taken, and not used: the launcher passes them to every manager, and
+	// upstream's has no period.
+	_ = flag.Duration("sync_period", 10*time.Second, "Not used: upstream's replication manager has no sync period.")
+	_ = flag.Duration("endpoints_period", 10*time.Second, "Not used: the endpoints controller works from informers.")
+
+	concurrentRCSyncs       = flag.Int("concurrent_rc_syncs", 5, "How many replication controllers upstream's manager syncs at once.")
+	concurrentEndpointSyncs = flag.Int("concurrent_endpoint_syncs", 5, "How many services' endpoints are synced at once.")
+	concurrentGCSyncs       = flag.Int("concurrent_gc_syncs", controller.ConcurrentGCSyncs, "How many pods the garbage collector stand-in works on at once.")
+	burstReplicas           = flag.Int("burst_replicas", replication.BurstReplicas, "The most pods one sync of a replication controller creates or deletes.")
+	kubeAPIQPS              = flag.Float64("kube_api_qps", 20, "Client-side limit on requests per second to the apiserver; 0 means no limit.")
+	kubeAPIBurst            = flag.Int("kube_api_burst", 30, "Burst of requests allowed above kube_api_qps.")
+	minResyncPeriod         = flag.Duration("min_resync_period", 12*time.Hour, "Informers replay their caches to the controllers every min_resync_period to twice that, at random.")
+
+	leaderElect   = flag.Bool("leader_elect", true, "Take part in a leader election and act only while leading.")
+	leaseDuration = flag.Duration("leader_elect_lease_duration", 15*time.Second, "How long a non-leader waits after the last renewal it saw before taking over.")
+	renewDeadline = flag.Duration("leader_elect_renew_deadline", 10*time.Second, "How long the leader keeps retrying a renewal before it gives up leading.")
+	retryPeriod   = flag.Duration("leader_elect_retry_period", 2*time.Second, "How often candidates try to acquire or renew the lease.")
+
+	without = flag.String("without", "", "Comma-separated changes of the history to switch off; only those outside the replication manager ("+strings.Join(wiringSwitches, ", ")+"), which upstream's runs unmodified.")
+)
+
+// wiringSwitches are the changes of pkg/history this binary can switch
+// off: they live around the replication manager, not in it.
+var wiringSwitches = []string{"qps", "burst-cap", "leader-election", "garbage-collector"}
+
+func main() {
+	flag.Parse()
+	util.InitLogs()
+	defer util.FlushLogs()
+	verflag.PrintAndExitIfRequested()
+	if *master == "" {
+		glog.Fatal("usage: controller-manager-upstream -master <master>")
+	}
+	applyWithout()
+	initKlog()
+
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	service.RegisterMetrics(registry)
+	metrics := adapter.NewMetrics(registry)
+	// Named queues report through this provider; it must be set before the
+	// first queue is made.
+	workqueue.SetProvider(newSyncCounter(queuemetrics.NewProvider(registry), registry))
+	serveHTTP(registry)
+
+	kubeClient, err := client.New(clientConfig("controller-manager"))
+	if err != nil {
+		glog.Fatalf("invalid API configuration: %v", err)
+	}
+	clientset := adapter.New(kubeClient, metrics)
+	factory := informers.NewSharedInformerFactory(kubeClient, time.Duration(float64(minResyncPeriod.Nanoseconds())*(1+rand.Float64())))
+
+	runControllers := func(ctx context.Context) {
+		// As kube-controller-manager does: the controllers are made once
+		// leading, and the informers start after them.
+		rm := replication.NewReplicationManager(ctx, factory.Pods(), factory.ReplicationControllers(), clientset, *burstReplicas)
+		endpoints := service.NewEndpointController(factory.Pods(), factory.Services(), factory.Endpoints(), kubeClient)
+		var gc *controller.GarbageCollector
+		if garbageCollector {
+			gc = controller.NewGarbageCollector(factory.Pods(), factory.ReplicationControllers(), kubeClient)
+			gc.RegisterMetrics(registry)
+		}
+		factory.Start(ctx.Done())
+		go endpoints.Run(ctx, *concurrentEndpointSyncs)
+		if gc != nil {
+			go gc.Run(ctx, *concurrentGCSyncs)
+		}
+		rm.Run(ctx, *concurrentRCSyncs)
+	}
+	if !*leaderElect {
+		runControllers(context.Background())
+		return
+	}
+	lead(runControllers)
+}
+
+// garbageCollector says whether the garbage collector stand-in runs; upstream's own
+// collector needs the metadata API and discovery of every resource, which
+// the adapter, a clientset of two resources, does not serve.
+var garbageCollector = true
+
+// applyWithout reads -without and applies it to the flags it overrides.
+func applyWithout() {
+	off, err := history.ParseWithout(*without)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "controller-manager-upstream: %v\n", err)
+		os.Exit(2)
+	}
+	for name := range off {
+		switch name {
+		case "qps":
+			*kubeAPIQPS = 0
+		case "burst-cap":
+			*burstReplicas = math.MaxInt32
+		case "leader-election":
+			*leaderElect = false
+		case "garbage-collector":
+			garbageCollector = false
+		default:
+			fmt.Fprintf(os.Stderr, "controller-manager-upstream: -without=%s: upstream's replication manager runs unmodified; this binary can switch off only %s\n",
+				name, strings.Join(wiringSwitches, ", "))
+			os.Exit(2)
+		}
+	}
+	if len(off) > 0 {
+		glog.Infof("running without %s (pkg/history)", history.FormatWithout(off))
+	}
+}
+
+// clientConfig is our modern controller-manager's client: synchronous
+// writes, rate limited, at most 100 connections (see clientConfig and
+// modernTransport in cmd/controller-manager/run_modern.go).
+func clientConfig(userAgent string) *client.Config {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxConnsPerHost = 100
+	t.MaxIdleConnsPerHost = 100
+	return &client.Config{
+		Host: *master, UserAgent: userAgent, Sync: true, PollPeriod: -1,
+		QPS: float32(*kubeAPIQPS), Burst: *kubeAPIBurst, Transport: t,
+	}
+}
+
+// lead runs the controllers while this process holds the lock our modern
+// managers take, and exits when it loses it.
+func lead(runControllers func(context.Context)) {
+	hostname, err := os.Hostname()
+	if err != nil {
+		glog.Fatalf("cannot name this candidate: %v", err)
+	}
+	id := hostname + "_" + uuid.New().String()
+	electionClient, err := client.New(clientConfig("leader-election"))
+	if err != nil {
+		glog.Fatalf("invalid API configuration: %v", err)
+	}
+	lock := &resourcelock.EndpointsLock{
+		Namespace:  api.NamespaceDefault,
+		Name:       "kube-controller-manager",
+		Client:     electionClient,
+		LockConfig: rl.ResourceLockConfig{Identity: id},
+	}
+	glog.Infof("leader election as %s on endpoints %s", id, lock.Describe())
+	leaderelection.RunOrDie(context.Background(), leaderelection.LeaderElectionConfig{
+		Lock:          lock,
+		LeaseDuration: *leaseDuration,
+		RenewDeadline: *renewDeadline,
+		RetryPeriod:   *retryPeriod,
+		Name:          "kube-controller-manager",
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) {
+				glog.Infof("leading as %s: starting controllers", id)
+				runControllers(ctx)
+			},
+			OnStoppedLeading: func() {
+				glog.Errorf("leader election lost by %s; exiting", id)
+				glog.Flush()
+				os.Exit(1)
+			},
+		},
+	})
+}
+
+// serveHTTP starts the /healthz and /metrics server, as our
+// controller-manager's does.
+func serveHTTP(registry *prometheus.Registry) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	mux.Handle("/metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
+	addr := net.JoinHostPort(*address, strconv.Itoa(*port))
+	listener, err := net.Listen("tcp", addr)
+	if err != nil {
+		glog.Fatalf("cannot serve on %s: %v", addr, err)
+	}
+	glog.Infof("serving /healthz and /metrics on http://%s", listener.Addr())
+	go func() { glog.Fatal(http.Serve(listener, mux)) }()
+}
+
+// initKlog routes upstream's klog output to stderr at glog's verbosity.
+// glog owns the process's global flags, so klog gets a flag set of its own.
+func initKlog() {
+	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(fs)
+	if v := flag.Lookup("v"); v != nil {
+		fs.Set("v", v.Value.String())
+	}
+}
