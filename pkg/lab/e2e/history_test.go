@@ -79,15 +79,20 @@ func runVariant(t *testing.T, name string, v scenario.Variant) map[string]float6
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	sz := testSizes[name]
-	if name == "scale-up" {
-		// The figures asserted here are request counts, which 100 pods
-		// show as well as 1 000.
-		sz.Replicas = 100
-	}
-	out, err := scenario.Run(ctx, sc, v, sz, scenario.Options{BinDir: stacktest.BinDir(t), Dir: t.TempDir(), Say: t.Logf})
+	out, err := scenario.Run(ctx, sc, v, variantSize(name), scenario.Options{BinDir: stacktest.BinDir(t), Dir: t.TempDir(), Say: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return scenario.ResultMap(out.Results)
+}
+
+// variantSize is the size runVariant runs a scenario at: its test size,
+// with scale-up at 100 pods. The figures asserted there are request and
+// pod counts, which 100 pods show as well as 1 000.
+func variantSize(name string) scenario.Size {
+	sz := testSizes[name]
+	if name == "scale-up" {
+		sz.Replicas = 100
+	}
+	return sz
 }
