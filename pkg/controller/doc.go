@@ -20,5 +20,7 @@
 // expectations_modern.go, controller_ref_manager_modern.go (adopt and
 // release), controller_utils_modern.go (active pods and their ranking) and
 // pod_control_modern.go, and metrics_modern.go for the counters only it
-// has. metrics.go, untagged, is what both builds share.
+// has. garbage_collector_modern.go stands in for the pod side of today's
+// garbage collector, which deletes the pods of a deleted controller.
+// metrics.go, untagged, is what both builds share.
 package controller

@@ -32,6 +32,7 @@ func buildDocument(sum *Summary, cal *Chart, charts []SizeCharts) *document {
 		"the figures. Medians over the runs, with the lowest and highest run in brackets. Every NO says why under its figures.")
 	d.table(findingsTable(sum.Findings))
 	d.p(whoseText)
+	originalsSection(d, sum)
 
 	if sum.Options.Sweep {
 		sweepSection(d, sum, sweepChartOf(charts))
@@ -258,7 +259,7 @@ func derivedText(name string) string {
 	case SelfCPUFigure:
 		return "the CPU the benchmark process itself used while sampling the run (its pod watch, its scrapes, the scenario's requests)"
 	case purposeFigures[sampler.PurposeEvents]:
-		return "its requests on events, which neither manager here records: counted to show they are none"
+		return "its requests on events, which the 2014 API has no resource for: our managers record none, and upstream's stop at its adapter, which counts them (upstream_adapter_events_total): counted to show they are none"
 	}
 	return ""
 }

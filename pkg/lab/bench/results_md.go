@@ -69,6 +69,7 @@ func buildResults(sum *Summary, chart, sweep *Chart) *document {
 	if chart != nil {
 		d.figure(*chart)
 	}
+	originalsSection(d, sum)
 	if sum.Options.Sweep {
 		sweepSection(d, sum, sweep)
 	}
@@ -168,6 +169,17 @@ func headlineTable(sum *Summary) (table, bool) {
 	for i := 2; i < len(t.numeric); i++ {
 		t.numeric[i] = true
 	}
+	eachHeadline(sum, func(sz *SizeSummary, h headlineFigure) {
+		if row, ok := headlineRow(sz, variants, h); ok {
+			t.rows = append(t.rows, row)
+		}
+	})
+	return t, len(t.rows) > 0
+}
+
+// eachHeadline calls f with every headline figure at every size its
+// scenario ran, in the order of the headline list, sizes ascending.
+func eachHeadline(sum *Summary, f func(sz *SizeSummary, h headlineFigure)) {
 	var scenarios []string
 	for _, h := range headline {
 		if len(scenarios) == 0 || scenarios[len(scenarios)-1] != h.scenario {
@@ -183,16 +195,12 @@ func headlineTable(sum *Summary) (table, bool) {
 		for i := range sc.Sizes {
 			sz := &sc.Sizes[i]
 			for _, h := range headline {
-				if h.scenario != name || (h.largestOnly && sz != largest) {
-					continue
-				}
-				if row, ok := headlineRow(sz, variants, h); ok {
-					t.rows = append(t.rows, row)
+				if h.scenario == name && (!h.largestOnly || sz == largest) {
+					f(sz, h)
 				}
 			}
 		}
 	}
-	return t, len(t.rows) > 0
 }
 
 // headlineRow is one headline figure at one size, a cell per variant; it

@@ -22,8 +22,9 @@ const (
 	// GET and PUT (or POST, the first time) of its lease.
 	PurposeElection = "leader_election"
 	// PurposeEvents is a request on the events resource. The 2014 API has
-	// no events and neither manager here records any, so it is counted
-	// to show it is zero, not assumed.
+	// no events: our managers record none, and upstream's
+	// (controller-manager-upstream) stop at its adapter, which counts
+	// them. It is counted to show it is zero, not assumed.
 	PurposeEvents = "events"
 )
 
