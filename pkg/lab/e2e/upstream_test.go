@@ -28,6 +28,7 @@ var upstreamScenarios = []string{"scale-up", "two-managers", "churn", "overlap",
 // the modern design must show. Modern build only: it checks the modern
 // port's expectations, and once is enough.
 func TestUpstreamsManagerConvergesAsOurPortDoes(t *testing.T) {
+	t.Parallel()
 	dir := stacktest.BinDir(t)
 	bin := scenario.UpstreamUnthrottled.Binary()
 	if _, err := os.Stat(filepath.Join(dir, bin)); err != nil {
