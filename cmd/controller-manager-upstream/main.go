@@ -1,28 +1,3 @@
-// Command controller-manager-upstream runs today's real replication
-// manager, k8s.io/kubernetes pkg/controller/replication at v1.37.2 (the
-// release of our client-go), unmodified, against our v1beta1 apiserver. It
-// is a laboratory variant that checks our annotated port
-// (controller-manager built with -tags modern), not a subject of its own.
-//
-// Everything around the replication manager is our modern
-// controller-manager's, so that a difference between the two binaries is
-// a difference between the two replication managers: the same shared
-// informers (pkg/modern/informers), the same client, rate limit and
-// connection pool, the same endpoints controller and garbage collector
-// stand-in (pkg/service, pkg/controller, modern build), and leader election
-// on the same lock. Upstream's manager gets those informers, as
-// kube-controller-manager hands it its factory's, and a clientset: the
-// adapter (package adapter), whose calls cross pkg/modern/conversion to our
-// 2014 client.
-//
-// The defaults are kube-controller-manager's: 5 concurrent syncs, a burst
-// of 500, a client limit of 20 requests a second with a burst of 30, 20
-// garbage collector workers, and leader election.
-//
-// Ours: this binary is a module of its own (go.mod beside this file), so
-// that k8s.io/kubernetes, and the 33 replace lines its go.mod needs, stay
-// out of the main module; make upstream builds it, built with -tags modern
-// for the modern endpoints controller and garbage collector it shares.
 package main
 
 import (

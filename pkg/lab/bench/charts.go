@@ -28,13 +28,14 @@ type Chart struct {
 }
 
 // Each variant keeps its colour in every chart (the Okabe–Ito palette,
-// which readers with colour-blindness can tell apart), and
-// modern-unthrottled is also dashed, so that it stays distinct from modern
-// in print.
+// which readers with colour-blindness can tell apart), and an unthrottled
+// variant is also dashed, so that it stays distinct in print.
 var variantColors = map[string]color.RGBA{
-	"legacy":             {0xD5, 0x5E, 0x00, 0xff},
-	"modern":             {0x00, 0x72, 0xB2, 0xff},
-	"modern-unthrottled": {0x00, 0x9E, 0x73, 0xff},
+	"legacy":               {0xD5, 0x5E, 0x00, 0xff},
+	"modern":               {0x00, 0x72, 0xB2, 0xff},
+	"modern-unthrottled":   {0x00, 0x9E, 0x73, 0xff},
+	"upstream":             {0xCC, 0x79, 0xA7, 0xff},
+	"upstream-unthrottled": {0xCC, 0x79, 0xA7, 0xff},
 }
 
 var (
@@ -56,7 +57,7 @@ func variantColor(name string) color.Color {
 }
 
 func variantDashes(name string) []vg.Length {
-	if name == "modern-unthrottled" {
+	if strings.HasSuffix(name, "-unthrottled") {
 		return []vg.Length{vg.Points(6), vg.Points(3)}
 	}
 	return nil

@@ -78,7 +78,29 @@ var departures = []departure{
 		"sample: both managers share one client and its pool of at most 100 connections (modernTransport in " +
 		"cmd/controller-manager/run_modern.go, marked Ours:); how many a batch of creates holds at once moves with " +
 		"the apiserver's answers"},
+	{original: "upstream", scenario: "scale-up", figure: "status_writes", why: statusReplicas},
+	{original: "upstream", scenario: "scale-up", figure: "apiserver_cpu", why: "besides the machine's load, " +
+		"each status write of either manager, and each watch event of its controller, costs our apiserver a LIST of " +
+		"the controller's pods (REST.fillCurrentState in pkg/registry/controller, as v0.4), so a manager that writes " +
+		"status more often costs it more (" + statusReplicas + ")"},
+	{original: "upstream", scenario: "scale-up", figure: "time_to_running", why: "both create in the same slow-start " +
+		"batches under the same client limit; upstream's events take no token of that limit here, as the adapter " +
+		"drops them (Ours: at events in adapter.go), where in kube-controller-manager the first of them would wait " +
+		"their turn among the creates"},
+	{original: "upstream", scenario: "restart", figure: "time_to_running", why: "in both, the restarted manager " +
+		"first waits out the killed one's 15 s lease and then a pod LIST the scenario makes 3 s slower; the rest " +
+		"is where the kill falls in the scale-up"},
 }
+
+// statusReplicas is why upstream's manager writes status where our port
+// does not.
+const statusReplicas = "our apiserver recounts a controller's status.replicas on every read and watch event " +
+	"(REST.fillCurrentState in pkg/registry/controller, as v0.4 did): every pod its selector matches. Upstream's " +
+	"manager compares that count with its own, the active pods it owns, and writes status when they differ, so " +
+	"wherever the two part — pods created but not yet in its cache, creates refused, two controllers selecting the " +
+	"same pods — it writes again, and each write wakes it once more. Our port leaves replicas out of that comparison " +
+	"for this reason (Ours: at updateReplicationControllerStatus in pkg/controller/replication_status_modern.go; " +
+	"the adapter marks it at replicationControllers.UpdateStatus)"
 
 // departureFor returns the reason for a figure of an original, if one is
 // known.
@@ -187,7 +209,10 @@ func originalsSection(d *document, sum *Summary) {
 		"A difference that is a defect of a port gets no reason here: the port is fixed. Two departures hold for every " +
 		"figure of upstream's manager and are marked Ours: in adapter.go: its events stop at the adapter, which counts " +
 		"them, so its request figures leave out the event writes a v1 apiserver would get; and each adoption or release, " +
-		"one PATCH for a v1 apiserver, costs a GET and a PUT here.")
+		"one PATCH for a v1 apiserver, costs a GET and a PUT here. A third shows most outside the headline: upstream " +
+		"compares status.replicas, which our apiserver recounts on every read as v0.4 did, and writes status wherever " +
+		"its count and the apiserver's part; with two controllers over the same pods (overlap) that is after every sync, " +
+		"at the client's 20 writes a second, where our port, which leaves replicas out of the comparison, writes a few.")
 	if n := unexplained(checks); n > 0 {
 		d.note(fmt.Sprintf("%d difference(s) beyond the spread have no known reason: each is marked **NOT EXPLAINED** below, "+
 			"and is either a defect of the port to fix or a departure to find and mark.", n))
