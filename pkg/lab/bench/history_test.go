@@ -148,3 +148,27 @@ func TestAppearedTellsAnEffectFromNoise(t *testing.T) {
 		}
 	}
 }
+
+// TestUpstreamStandsAtTodaysEndOfTheTimelineWhenBuilt checks that the
+// timeline starts with upstream's own manager when its binary is there,
+// and otherwise says how to build it.
+func TestUpstreamStandsAtTodaysEndOfTheTimelineWhenBuilt(t *testing.T) {
+	hp, err := BuildHistoryPlan(Options{Quick: true, BinDir: fakeBinDir(t, "apiserver", "hollow-node", "controller-manager", "controller-manager-modern", "controller-manager-upstream")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hp.Timeline[0].Variant != scenario.Upstream.Name || hp.Timeline[1].Variant != scenario.Modern.Name || len(hp.Notes) != 0 {
+		t.Errorf("timeline starts %+v (notes %q), want upstream, then today", hp.Timeline[:2], hp.Notes)
+	}
+	last := hp.Items[len(hp.Items)-1]
+	if last.Variants[0].Name != scenario.Upstream.Name {
+		t.Errorf("the timeline's item runs %s first, want upstream", last.Variants[0].Name)
+	}
+	hp, err = BuildHistoryPlan(Options{Quick: true, BinDir: bothDesigns(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hp.Timeline[0].Variant != scenario.Modern.Name || len(hp.Notes) != 1 || !strings.Contains(hp.Notes[0], "make upstream") {
+		t.Errorf("without its binary: timeline starts %+v, notes %q; want today, and how to build upstream", hp.Timeline[0], hp.Notes)
+	}
+}
