@@ -240,6 +240,10 @@ func emulatePatch[T interface {
 }
 
 // pods serves one namespace's pods.
+//
+// Ours: only the calls below are served. Any other of PodInterface (Apply,
+// Bind, Evict, GetLogs, DeleteCollection, ...) reaches the nil interface
+// embedded here and panics; the replication manager makes none.
 type pods struct {
 	corev1client.PodInterface
 	ns string
@@ -354,6 +358,10 @@ func (p *pods) List(ctx context.Context, opts metav1.ListOptions) (*v1.PodList, 
 }
 
 // Watch watches the namespace's pods from opts.ResourceVersion.
+//
+// Ours: the 2014 watch has no bookmarks, no initial events and no server
+// timeout: allowWatchBookmarks, sendInitialEvents and timeoutSeconds are
+// ignored, and the watch lasts until either side ends it.
 func (p *pods) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	p.m.call("watch", "pods")
 	label, fields, err := selectors(opts)
@@ -375,7 +383,9 @@ func (p *pods) Patch(ctx context.Context, name string, pt types.PatchType, data 
 		func(pod *v1.Pod) (*v1.Pod, error) { return p.update(ctx, pod) })
 }
 
-// replicationControllers serves one namespace's replication controllers.
+// replicationControllers serves one namespace's replication
+// controllers; as for pods, any call not below panics (GetScale, Apply,
+// ...).
 type replicationControllers struct {
 	corev1client.ReplicationControllerInterface
 	ns string
@@ -480,7 +490,7 @@ func (r *replicationControllers) List(ctx context.Context, opts metav1.ListOptio
 	return out, nil
 }
 
-// Watch watches the namespace's replication controllers.
+// Watch watches the namespace's replication controllers (see pods.Watch).
 func (r *replicationControllers) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	r.m.call("watch", "replicationcontrollers")
 	label, fields, err := selectors(opts)
