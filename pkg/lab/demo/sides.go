@@ -17,7 +17,7 @@ var sideNames = map[string]Design{
 }
 
 // sideOf returns the column of the variant named name, checked against
-// that variant's expectation.
+// what its design must show (an original is held to its port's).
 func sideOf(name string) (Design, error) {
 	for _, d := range designs {
 		if d.Variant.Name == name {
@@ -34,7 +34,7 @@ func sideOf(name string) (Design, error) {
 		if !ok {
 			d = Design{Heading: name, Short: name}
 		}
-		d.Variant, d.Expect = v, v.Name
+		d.Variant, d.Expect = v, v.Design
 		return d, nil
 	}
 	return Design{}, fmt.Errorf("no variant named %q for a side (known: %s)", name, strings.Join(known, ", "))

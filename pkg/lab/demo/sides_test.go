@@ -44,8 +44,8 @@ func TestEitherSideCanPlayAnyVariant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ds[0].Variant.Name != "upstream" || ds[0].Expect != "upstream" || ds[0].Heading != "Upstream today" {
-		t.Errorf("left = %+v, want upstream's manager, checked as upstream", ds[0])
+	if ds[0].Variant.Name != "upstream" || ds[0].Expect != "modern" || ds[0].Heading != "Upstream today" {
+		t.Errorf("left = %+v, want upstream's manager, held to the modern design's expectations", ds[0])
 	}
 	if !reflect.DeepEqual(ds[1], designs[0]) {
 		t.Errorf("right = %+v, want the 2014 manager", ds[1])
