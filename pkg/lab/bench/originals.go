@@ -71,18 +71,18 @@ var departures = []departure{
 		"in its schemes, feature gates) holds about 6 MiB before it connects to anything (30.9 MiB against 24.6 MiB " +
 		"for controller-manager-modern, both started against no apiserver); the same 6 MiB stand between the two " +
 		"at rest in idle"},
-	{original: "upstream", scenario: "scale-up", figure: "peak_goroutines", why: "upstream's event broadcaster keeps " +
-		"two goroutines of its own (idle shows them: 2 more at rest); the rest of a peak's difference is the number " +
-		"of connections open at its sample, two goroutines each, which moves with the timing of the slow-start batches"},
+	{original: "upstream", scenario: "scale-up", figure: "peak_goroutines", why: "upstream's event recorder keeps " +
+		"goroutines of its own (1 or 2 more at rest in idle, in two quick runs); the rest of a peak's difference is the " +
+		"number of connections open at its sample, two goroutines each, which moves with the timing of the " +
+		"slow-start batches"},
 	{original: "upstream", scenario: "scale-up", figure: "peak_sockets", why: "the connections open at the peak's " +
 		"sample: both managers share one client and its pool of at most 100 connections (modernTransport in " +
 		"cmd/controller-manager/run_modern.go, marked Ours:); how many a batch of creates holds at once moves with " +
 		"the apiserver's answers"},
 	{original: "upstream", scenario: "scale-up", figure: "status_writes", why: statusReplicas},
-	{original: "upstream", scenario: "scale-up", figure: "apiserver_cpu", why: "besides the machine's load, " +
-		"each status write of either manager, and each watch event of its controller, costs our apiserver a LIST of " +
-		"the controller's pods (REST.fillCurrentState in pkg/registry/controller, as v0.4), so a manager that writes " +
-		"status more often costs it more (" + statusReplicas + ")"},
+	{original: "upstream", scenario: "scale-up", figure: "apiserver_cpu", why: "besides the machine's load: every " +
+		"status write, and the watch event each sends, costs our apiserver a LIST of the controller's pods, so a " +
+		"manager that writes status more often costs it more, and upstream's may: " + statusReplicas},
 	{original: "upstream", scenario: "scale-up", figure: "time_to_running", why: "both create in the same slow-start " +
 		"batches under the same client limit; upstream's events take no token of that limit here, as the adapter " +
 		"drops them (Ours: at events in adapter.go), where in kube-controller-manager the first of them would wait " +
