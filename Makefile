@@ -84,14 +84,22 @@ demo: build $(if $(findstring upstream,$(DEMO_FLAGS)),upstream)
 # it, several minutes; make bench and make demo build it when their flags
 # name upstream. vet-upstream and test-upstream vet it and run its tests.
 UPSTREAM := cmd/controller-manager-upstream
+# The end-to-end tests that run controller-manager-upstream: test-upstream
+# runs them once it is built, and the modern build's run skips them.
+UPSTREAM_TESTS := ^TestUpstream
 upstream:
 	cd $(UPSTREAM) && $(GO) build -tags modern -o $(abspath $(BIN))/controller-manager-upstream .
 
 vet-upstream:
 	cd $(UPSTREAM) && $(GO) vet -tags modern ./...
 
-test-upstream:
-	cd $(UPSTREAM) && $(GO) test -count=1 -tags modern ./...
+# test-upstream builds controller-manager-upstream, vets it, runs its
+# adapter's tests and the end-to-end tests that run it (make test runs it
+# beside the others).
+test-upstream: upstream vet-upstream
+	@mkdir -p $(TEST_OUT)
+	@cd $(UPSTREAM) && $(call gotestsum,[upstr] ,$(abspath $(TEST_OUT))/upstream-adapter.json,-count=1 -tags=modern ./...)
+	@export KUBE_REWIND_REQUIRE_UPSTREAM=1 && $(call gotestsum,[upstr] ,$(abspath $(TEST_OUT))/upstream.json,$(TESTS) -tags=modern -run=$(UPSTREAM_TESTS) ./pkg/lab/e2e)
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
@@ -99,12 +107,13 @@ vet:
 	$(GO) vet -tags modern ./...
 
 # make test runs vet, the tests of the 2014 build, those of the modern
-# build and the race detector's side by side: most of the tests' time is
+# build, the race detector's and test-upstream side by side: most of the tests' time is
 # end-to-end tests waiting for clusters of real processes to converge, not
 # work, so each run also takes TEST_P packages and TEST_PARALLEL tests of a
 # package at once. Each run's lines start with its name; its go test -json
 # lands in _output/test/, and the ten slowest tests of each build are
-# printed at the end, so that the next slowdown shows. TEST_FLAGS go to
+# printed at the end (and of the tests that run upstream's manager), so
+# that the next slowdown shows. TEST_FLAGS go to
 # every go test (e.g. TEST_FLAGS='-run=Idle').
 TEST_OUT      := _output/test
 TEST_P        ?= 4
@@ -113,12 +122,12 @@ TEST_FLAGS    ?=
 GOTESTSUM     := $(GO) run gotest.tools/gotestsum@v1.13.0
 TESTS         := -count=1 -p=$(TEST_P) -parallel=$(TEST_PARALLEL) $(TEST_FLAGS)
 # gotestsum LABEL JSONFILE GO-TEST-ARGS: one line a package, prefixed.
-gotestsum = set -o pipefail; $(GOTESTSUM) --format=pkgname --format-hide-empty-pkg --jsonfile=$(TEST_OUT)/$(2) -- $(3) 2>&1 | sed -u 's/^/$(1) /'
+gotestsum = set -o pipefail; $(GOTESTSUM) --format=pkgname --format-hide-empty-pkg --jsonfile=$(2) -- $(3) 2>&1 | sed -u 's/^/$(1) /'
 
 test: build
 	@rm -rf $(TEST_OUT) && mkdir -p $(TEST_OUT)
-	@$(MAKE) --no-print-directory -j4 -k vet unit-2014 unit-modern race; status=$$?; \
-	  for run in 2014 modern; do \
+	@$(MAKE) --no-print-directory -j5 -k vet unit-2014 unit-modern race test-upstream; status=$$?; \
+	  for run in 2014 modern upstream; do \
 	    echo "== the ten slowest tests of the $$run build"; \
 	    $(GOTESTSUM) tool slowest --jsonfile=$(TEST_OUT)/$$run.json --threshold=0s --num=10; \
 	  done; exit $$status
@@ -133,14 +142,14 @@ unit:
 	@$(MAKE) --no-print-directory -j2 unit-2014 unit-modern
 
 unit-2014:
-	@$(call gotestsum,[2014]  ,2014.json,$(TESTS) ./...)
+	@$(call gotestsum,[2014]  ,$(TEST_OUT)/2014.json,$(TESTS) ./...)
 
 unit-modern:
-	@pkgs=$$(GO=$(GO) .ci/modern-packages) && $(call gotestsum,[modern],modern.json,$(TESTS) -tags=modern $$pkgs)
+	@pkgs=$$(GO=$(GO) .ci/modern-packages) && $(call gotestsum,[modern],$(TEST_OUT)/modern.json,$(TESTS) -tags=modern -skip=$(UPSTREAM_TESTS) $$pkgs)
 
 race:
-	@$(call gotestsum,[race]  ,race.json,-count=1 -race ./pkg/controller/... ./pkg/service/...)
-	@$(call gotestsum,[race]  ,race-modern.json,-count=1 -race -tags=modern ./pkg/controller/... ./pkg/service/...)
+	@$(call gotestsum,[race]  ,$(TEST_OUT)/race.json,-count=1 -race ./pkg/controller/... ./pkg/service/...)
+	@$(call gotestsum,[race]  ,$(TEST_OUT)/race-modern.json,-count=1 -race -tags=modern ./pkg/controller/... ./pkg/service/...)
 
 clean:
 	rm -rf _output
