@@ -4,13 +4,11 @@ package testutil
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/chromium"
 )
 
 // ChromiumWanted reports whether the tests that need a browser should run:
@@ -18,20 +16,15 @@ import (
 // chromium package.
 func ChromiumWanted() bool { return os.Getenv("KUBE_REWIND_CHROMIUM") == "1" }
 
-// Chromium finds the browser: $KUBE_REWIND_CHROMIUM_BIN, chromium or
-// chromium-browser. It fails the test when there is none.
+// Chromium finds the browser (chromium.Find). It fails the test when
+// there is none.
 func Chromium(t testing.TB) string {
 	t.Helper()
-	if bin := os.Getenv("KUBE_REWIND_CHROMIUM_BIN"); bin != "" {
-		return bin
+	bin, err := chromium.Find()
+	if err != nil {
+		t.Fatalf("KUBE_REWIND_CHROMIUM=1 but %v", err)
 	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Fatal("KUBE_REWIND_CHROMIUM=1 but no chromium on PATH (apt-get install chromium)")
-	return ""
+	return bin
 }
 
 // Screenshot has headless Chromium render url in a window of width×height
@@ -41,24 +34,8 @@ func Screenshot(t testing.TB, bin, url, out string, width, height, budget int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	args := []string{
-		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-		"--no-first-run", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--hide-scrollbars",
-		"--user-data-dir=" + t.TempDir(),
-		"--screenshot=" + out,
-		fmt.Sprintf("--window-size=%d,%d", width, height),
-	}
-	if budget > 0 {
-		args = append(args, fmt.Sprintf("--virtual-time-budget=%d", budget))
-	}
-	cmd := exec.CommandContext(ctx, bin, append(args, url)...)
-	// Chromium starts helper processes; a timeout ends the whole group.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 10 * time.Second
-	if output, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium %s: %v\n%s", url, err, output)
+	if err := chromium.Screenshot(ctx, bin, url, out, chromium.Page{Width: width, Height: height, Budget: budget}); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -84,32 +61,15 @@ func DumpDOM(t testing.TB, bin, url string, budget int) string {
 	return DumpDOMAt(t, bin, url, 0, 0, budget)
 }
 
-// DumpDOMAt is DumpDOM in a window of width×height (Chromium's default
-// when either is zero).
+// DumpDOMAt is DumpDOM in a window of width×height, for a page whose
+// scripts measure their layout.
 func DumpDOMAt(t testing.TB, bin, url string, width, height, budget int) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	args := []string{
-		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-		"--no-first-run", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + t.TempDir(),
-		fmt.Sprintf("--virtual-time-budget=%d", budget),
-	}
-	if width > 0 && height > 0 {
-		args = append(args, fmt.Sprintf("--window-size=%d,%d", width, height))
-	}
-	args = append(args, "--dump-dom", url)
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 10 * time.Second
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	dom, err := chromium.DumpDOM(ctx, bin, url, chromium.Page{Width: width, Height: height, Budget: budget})
 	if err != nil {
-		t.Fatalf("chromium --dump-dom %s: %v\n%s", url, err, stderr.String())
+		t.Fatal(err)
 	}
-	return string(out)
+	return dom
 }
