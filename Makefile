@@ -69,13 +69,30 @@ history: build
 	$(BIN)/rcbench history -bin=$(BIN) -out=_output/history -commit='$(BENCH_COMMIT)' $(if $(PUBLISH),-publish=$(PUBLISH)) $(BENCH_FLAGS)
 
 # Talk mode: make demo SCENARIO=two-managers. Without SCENARIO it lists
-# them. DEMO_FLAGS go to rcbench demo: -auto, -hold=30s,
-# -size=quick|default|large, -port=N, -record=FILE (rcbench demo -h lists
-# them all); rcbench replay FILE plays a recording.
+# them, building nothing but rcbench. DEMO_FLAGS go to rcbench demo:
+# -auto, -hold=30s, -size=quick|default|large, -port=N, -record=FILE
+# (rcbench demo -h lists them all); rcbench replay FILE plays a recording
+# and rcbench deck makes a talk of several. Like make run, it builds only
+# what it runs: both controller-managers, controller-manager-modern
+# linking client-go, and controller-manager-upstream when DEMO_FLAGS name
+# upstream.
 SCENARIO   ?=
 DEMO_FLAGS ?=
-demo: build $(if $(findstring upstream,$(DEMO_FLAGS)),upstream)
-	$(BIN)/rcbench demo $(if $(SCENARIO),-scenario=$(SCENARIO),-list) $(DEMO_FLAGS)
+DEMO_CMDS  := apiserver controller-manager hollow-node rcbench
+DEMO_BINS  := $(addprefix $(BIN)/,$(DEMO_CMDS) controller-manager-modern)
+demo: $(if $(and $(SCENARIO),$(findstring upstream,$(DEMO_FLAGS))),upstream)
+ifeq ($(SCENARIO),)
+	@$(GO) build -o $(BIN)/ ./cmd/rcbench
+	@$(BIN)/rcbench list
+	@echo; echo "make demo SCENARIO=<name> plays one (DEMO_FLAGS=-auto runs every step by itself)."
+else
+	@for b in $(DEMO_BINS); do test -x $$b || { \
+	  echo "make demo, first run: building $(notdir $(DEMO_BINS)) into $(BIN): a minute or two on a busy machine, and several more for controller-manager-modern, which links client-go; later runs rebuild only what changed"; \
+	  break; }; done
+	$(GO) build -o $(BIN)/ $(addprefix ./cmd/,$(DEMO_CMDS))
+	$(GO) build -tags modern -o $(BIN)/controller-manager-modern ./cmd/controller-manager
+	$(BIN)/rcbench demo -scenario=$(SCENARIO) $(DEMO_FLAGS)
+endif
 
 # controller-manager-upstream runs k8s.io/kubernetes's own replication
 # manager against our apiserver (-variants=upstream, -left=upstream). It is a

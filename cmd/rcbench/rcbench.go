@@ -2,8 +2,10 @@
 // "rcbench bench" measures both designs over repeated runs and writes a
 // report (make bench); "rcbench history" measures what each change of
 // pkg/history bought (make history); "rcbench demo" runs one scenario on both designs at
-// once, narrated, for a talk (make demo); "rcbench listcost" times LISTs
-// of every pod on a large apiserver. "rcbench list" lists the scenarios.
+// once, narrated, for a talk (make demo); "rcbench replay" plays a
+// recording of one and "rcbench deck" makes a whole talk of several;
+// "rcbench listcost" times LISTs of every pod on a large apiserver.
+// "rcbench list" lists the scenarios.
 //
 // Ours: not part of 2014.
 package main
@@ -32,6 +34,7 @@ var (
 		"demo":    "play one scenario on both designs at once, narrated, with a live page (make demo)",
 		"history": "measure what each change of pkg/history bought, with and without it (make history)",
 		"replay":  "play a recorded talk on the live page, pausing at each step",
+		"deck":    "make one page of several recordings, a whole talk, that plays from disk; -stills exports its pictures",
 	}
 )
 
@@ -80,10 +83,19 @@ func usage(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// list prints every scenario with what it reproduces.
+// list prints every scenario with what it reproduces, the titles lined
+// up after the longest name.
 func list(args []string) int {
-	for _, sc := range scenario.All() {
-		fmt.Printf("%-13s %s\n              reproduces %s\n", sc.Name, sc.Title, sc.Reproduces)
-	}
+	listTo(os.Stdout)
 	return 0
+}
+
+func listTo(w io.Writer) {
+	width := 0
+	for _, sc := range scenario.All() {
+		width = max(width, len(sc.Name))
+	}
+	for _, sc := range scenario.All() {
+		fmt.Fprintf(w, "%-*s  %s\n%*s  reproduces %s\n", width, sc.Name, sc.Title, width, "", sc.Reproduces)
+	}
 }
