@@ -27,7 +27,7 @@ func demoCommand(args []string) int {
 	showList := fs.Bool("list", false, "List the scenarios and exit.")
 	auto := fs.Bool("auto", false, "Run every step without waiting for Enter; the results stay up until Enter or -hold.")
 	hold := fs.Duration("hold", 0, "With the results up, stop after this long even without Enter (default: wait for Enter).")
-	record := fs.String("record", "", "Record the run into this file, for rcbench replay, and write a page that plays it by itself beside it (FILE.html, .json replaced).")
+	record := fs.String("record", "", "Record the run into this page (FILE.html), which plays it by itself in a browser from disk and which rcbench replay and rcbench deck read; a name ending in .json writes JSON instead.")
 	size := fs.String("size", "talk", "talk (a few minutes at most, with the 2014 10 s period), quick, default or large (the benchmark's sizes).")
 	port := fs.Int("port", 7014, "The live page's port on 127.0.0.1; another free one is used when it is taken.")
 	bin := fs.String("bin", "", "Directory of the binaries (default: this program's own).")

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,7 +58,7 @@ func TestHelpListsEverySubcommandAndExits0(t *testing.T) {
 			t.Errorf("rcbench %v does not say %q:\n%s", tc.args, tc.alsoMentions, text)
 		}
 	}
-	for _, sub := range []string{"bench", "demo", "replay"} {
+	for _, sub := range []string{"bench", "demo", "replay", "deck"} {
 		if code := status(exec.Command(bin, sub, "-h").Run()); code != 0 {
 			t.Errorf("rcbench %s -h: exit %d, want 0", sub, code)
 		}
@@ -67,6 +69,67 @@ func TestEverySubcommandHasASummary(t *testing.T) {
 	for name := range subcommands {
 		if summaries[name] == "" {
 			t.Errorf("subcommand %s has no line in summaries, so rcbench -h cannot describe it", name)
+		}
+	}
+}
+
+func TestTheListLinesTheTitlesUpAfterTheLongestName(t *testing.T) {
+	var out bytes.Buffer
+	listTo(&out)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	column := -1
+	for i, line := range lines {
+		// Every title, and every "reproduces", starts in one column.
+		at := strings.Index(line, "  ") + 2
+		if i%2 == 1 {
+			at = strings.Index(line, "reproduces")
+		} else {
+			for at < len(line) && line[at] == ' ' {
+				at++
+			}
+		}
+		if column < 0 {
+			column = at
+		}
+		if at != column {
+			t.Errorf("line %d starts its text at column %d, not %d: %q", i+1, at, column, line)
+		}
+	}
+	if !strings.Contains(out.String(), "partial-scale-down  Scaled down") {
+		t.Errorf("the longest name is not followed by two spaces:\n%s", out.String())
+	}
+}
+
+func TestADeckIsOnePageOfTheRecordingsGiven(t *testing.T) {
+	bin := stacktest.Binary(t, "rcbench")
+	page := filepath.Join(t.TempDir(), "talk.html")
+	talk := "../../examples/talk/"
+	out, err := exec.Command(bin, "deck", "-o", page, "-title", "Two of them", talk+"two-managers.html", talk+"overlap.html").CombinedOutput()
+	if err != nil {
+		t.Fatalf("rcbench deck: %v\n%s", err, out)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`id="deck"`, "Two of them", `"name":"two-managers"`, `"name":"overlap"`} {
+		if !bytes.Contains(html, []byte(want)) {
+			t.Errorf("the deck lacks %s", want)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		says string
+	}{
+		{[]string{"deck"}, 2, "name the recordings"},
+		{[]string{"deck", "-still-size=big", talk + "overlap.html"}, 2, "WIDTHxHEIGHT"},
+		{[]string{"deck", "-o", page, talk + "20-minutes.html"}, 1, "deck"},
+	} {
+		out, err := exec.Command(bin, tc.args...).CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != tc.code || !strings.Contains(string(out), tc.says) {
+			t.Errorf("rcbench %v: %v, %s; want exit %d saying %q", tc.args, err, out, tc.code, tc.says)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -129,30 +130,22 @@ func TestARecordingOpenedFromDiskPlaysToItsLastStep(t *testing.T) {
 	}
 	browser := testutil.Chromium(t)
 	shots := testutil.ScreenshotDir(t)
-	files, _ := filepath.Glob(filepath.Join(talkDir, "*.json"))
-	if len(files) == 0 {
-		t.Fatalf("no recordings in %s", talkDir)
-	}
 	created := regexp.MustCompile(`data-f="cr">([^<]*)<`)
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".json")
+	for _, file := range shippedRecordings(t) {
+		name := strings.TrimSuffix(filepath.Base(file), ".html")
 		t.Run(name, func(t *testing.T) {
 			rec, err := ReadRecording(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			page, err := filepath.Abs(HTMLFile(file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			url := "file://" + page
+			url := fileURL(t, file)
 			last := rec.Frames[len(rec.Frames)-1]
 			played := rec.Frames[len(rec.Frames)-1].T - rec.Frames[0].T
 
 			// Virtual time runs as fast as the page lets it: the whole
 			// recording, at eight times its pace, plus a margin.
 			dom := testutil.DumpDOM(t, browser, url+"?auto=1&speed=8", int(played*1000/8)+20000)
-			wantStep := fmt.Sprintf(`id="step">Step %d of %d:`, last.Steps, last.Steps)
+			wantStep := `id="step">` + stepLine(last) + "<"
 			if !strings.Contains(dom, wantStep) || !strings.Contains(dom, `id="chip">done<`) {
 				t.Errorf("the page did not reach its last step and the end (%s)", wantStep)
 			}
@@ -186,6 +179,157 @@ func TestARecordingOpenedFromDiskPlaysToItsLastStep(t *testing.T) {
 	}
 }
 
+// TestEveryResultsTableFitsWithItsUnits lays out each shipped recording,
+// at the end of its first step and on its results, in the windows of a
+// 720p and a 1080p projector, and reads what the page measured of itself
+// (?check=1): no text cut at its box's edge, every results row inside the
+// window, pod grids of one size. Every row shows its unit.
+func TestEveryResultsTableFitsWithItsUnits(t *testing.T) {
+	if !testutil.ChromiumWanted() {
+		t.Skip("set KUBE_REWIND_CHROMIUM=1 to lay the pages out in headless Chromium")
+	}
+	browser := testutil.Chromium(t)
+	units := regexp.MustCompile(`<td class="unit">([^<]*)</td>`)
+	for _, file := range shippedRecordings(t) {
+		rec, err := ReadRecording(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+			name := fmt.Sprintf("%s at %dx%d", strings.TrimSuffix(filepath.Base(file), ".html"), size[0], size[1])
+			t.Run(name, func(t *testing.T) {
+				for _, still := range []string{"1.1", "1.99"} {
+					dom := testutil.DumpDOMAt(t, browser, fileURL(t, file)+"?check=1#still="+still, size[0], size[1], 1000)
+					if m := regexp.MustCompile(`data-layout="([^"]*)"`).FindStringSubmatch(dom); m == nil || m[1] != "ok" {
+						t.Errorf("#still=%s: %v", still, m)
+					}
+					if still != "1.99" {
+						continue
+					}
+					rows := regexp.MustCompile(`(?s)<tbody id="rows">(.*?)</tbody>`).FindStringSubmatch(dom)
+					if rows == nil {
+						t.Fatalf("no results table")
+					}
+					got := units.FindAllStringSubmatch(rows[1], -1)
+					if len(got) != len(rec.Results) {
+						t.Fatalf("the results show %d units for %d rows", len(got), len(rec.Results))
+					}
+					for i, u := range got {
+						if u[1] == "" || u[1] != rec.Results[i].Unit {
+							t.Errorf("row %s shows the unit %q, want %q", rec.Results[i].Name, u[1], rec.Results[i].Unit)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestTheDeckOpensFromDiskAndReachesItsLastSlide plays the shipped deck
+// from disk by itself (?auto=1, sixteen times the recorded pace) and
+// checks that it ends on its last card, laid out within the window.
+func TestTheDeckOpensFromDiskAndReachesItsLastSlide(t *testing.T) {
+	if !testutil.ChromiumWanted() {
+		t.Skip("set KUBE_REWIND_CHROMIUM=1 to play the deck in headless Chromium")
+	}
+	browser := testutil.Chromium(t)
+	deck := filepath.Join(talkDir, shippedDeck)
+	played := 0.0
+	var recs []*Recording
+	for _, name := range shippedDeckRecordings {
+		rec, err := ReadRecording(filepath.Join(talkDir, name+".html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+		played += rec.Frames[len(rec.Frames)-1].T - rec.Frames[0].T
+	}
+	d, err := BuildDeck(shippedDeckTitle, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := int(played*1000/16) + len(d.Slides)*autoCard + 30000
+	dom := testutil.DumpDOMAt(t, browser, fileURL(t, deck)+"?auto=1&speed=16&check=1", 1280, 720, budget)
+	want := fmt.Sprintf(`data-slide="%d"`, len(d.Slides))
+	if !strings.Contains(dom, want) {
+		m := regexp.MustCompile(`data-slide="\d+"`).FindString(dom)
+		t.Fatalf("the deck did not reach its last slide: %s, want %s", m, want)
+	}
+	if !strings.Contains(dom, `data-layout="ok"`) {
+		t.Errorf("its last card does not fit: %s", regexp.MustCompile(`data-layout="[^"]*"`).FindString(dom))
+	}
+	if !strings.Contains(dom, d.Slides[len(d.Slides)-1].Title) {
+		t.Errorf("the last card's title is not on the page")
+	}
+}
+
+// TestStillsAreWritten has Chromium export every picture of a deck of one
+// recording, and looks for running pods on both sides of its last.
+func TestStillsAreWritten(t *testing.T) {
+	if !testutil.ChromiumWanted() {
+		t.Skip("set KUBE_REWIND_CHROMIUM=1 to export stills with headless Chromium")
+	}
+	browser := testutil.Chromium(t)
+	rec, err := ReadRecording(filepath.Join(talkDir, "overlap.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := BuildDeck("A deck of one", []*Recording{rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	page := filepath.Join(dir, "deck.html")
+	html, err := d.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, html, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stills := testutil.ScreenshotDir(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	files, err := d.WriteStills(ctx, browser, page, stills, 1280, 720, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != len(d.Stills()) || len(files) < 5 {
+		t.Fatalf("%d stills written, want %d: %v", len(files), len(d.Stills()), files)
+	}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := png.DecodeConfig(fh)
+		fh.Close()
+		if err != nil || cfg.Width != 1280 || cfg.Height != 720 {
+			t.Errorf("%s: %dx%d, %v; want a 1280x720 PNG", f, cfg.Width, cfg.Height, err)
+		}
+	}
+	var last string
+	for _, f := range files {
+		if strings.Contains(f, "overlap-step1") {
+			last = f
+		}
+	}
+	left, right := runningPixelsOf(t, last)
+	if left < 500 || right < 500 {
+		t.Errorf("%s: running pods are not on both sides: %d pixels left, %d right", last, left, right)
+	}
+}
+
+// fileURL is the file:// address of a file on disk.
+func fileURL(t *testing.T, file string) string {
+	t.Helper()
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return (&url.URL{Scheme: "file", Path: abs}).String()
+}
+
 // runningPixelsOf reads a screenshot and counts runningPixels in it.
 func runningPixelsOf(t *testing.T, file string) (left, right int) {
 	t.Helper()
@@ -199,4 +343,91 @@ func runningPixelsOf(t *testing.T, file string) (left, right int) {
 		t.Fatalf("the screenshot is not a PNG: %v", err)
 	}
 	return runningPixels(img)
+}
+
+// playerDriver presses keys and clicks on a recording's page, as a
+// speaker would, and writes what the page shows after each into the
+// body's data-log, one entry a line: the chip, the step line, the clock,
+// the pace and the footer.
+const playerDriver = `<script>
+(function () {
+  var log = [];
+  function $(id) { return document.getElementById(id); }
+  function note(what) {
+    log.push(what + " | " + $("chip").textContent + " | " + $("step").textContent + " | " + $("clock").textContent.split(" ")[0] +
+      " | " + $("speed").textContent + " | " + $("where").textContent + " | next " + ($("next").disabled ? "off" : "on"));
+    document.body.setAttribute("data-log", log.join("\n"));
+  }
+  function key(k) { document.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true })); }
+  var plan = [
+    [0, function () { note("open"); }],
+    [100, function () { key("Enter"); }],
+    [1500, function () { key("p"); note("paused"); }],
+    [3000, function () { note("still paused"); key("p"); }],
+    [1500, function () { note("resumed"); key("-"); key("-"); note("slower"); }],
+    [100, function () { key("ArrowRight"); note("skipped to the next pause"); }],
+    [100, function () { key("ArrowLeft"); note("back"); }],
+    [100, function () { document.querySelector("#say").click(); note("clicked"); }],
+    [100, function () { $("next").click(); note("next button"); }],
+    [100, function () { $("next").click(); $("next").click(); note("the end"); }],
+  ];
+  var at = 0;
+  plan.forEach(function (p) { at += p[0]; setTimeout(p[1], at); });
+})();
+</script>`
+
+// TestThePlayerPausesGoesSlowerSkipsAndGoesBack drives the two-managers
+// recording's page as a speaker would: Enter runs the first step, p
+// pauses within it and resumes, - slows down below the recorded pace, →
+// skips to the next pause, ← goes back to the one before, a click and the
+// on-screen button go on, and the footer says when it is over.
+func TestThePlayerPausesGoesSlowerSkipsAndGoesBack(t *testing.T) {
+	if !testutil.ChromiumWanted() {
+		t.Skip("set KUBE_REWIND_CHROMIUM=1 to drive the player in headless Chromium")
+	}
+	browser := testutil.Chromium(t)
+	html, err := os.ReadFile(filepath.Join(talkDir, "two-managers.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(t.TempDir(), "driven.html")
+	driven := strings.Replace(string(html), "</body>", playerDriver+"\n</body>", 1)
+	if err := os.WriteFile(page, []byte(driven), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := testutil.DumpDOMAt(t, browser, fileURL(t, page), 1280, 720, 12000)
+	m := regexp.MustCompile(`(?s)data-log="([^"]*)"`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the driver left no log")
+	}
+	entries := map[string][]string{}
+	for _, line := range strings.Split(htmlUnescape(m[1]), "\n") {
+		f := strings.Split(line, " | ")
+		entries[f[0]] = f[1:]
+		t.Log(line)
+	}
+	want := map[string]func(e []string) bool{
+		"open":                      func(e []string) bool { return e[0] == "next: press Enter" && strings.HasPrefix(e[1], "Step 1 of 3") },
+		"paused":                    func(e []string) bool { return e[0] == "paused" },
+		"still paused":              func(e []string) bool { return e[0] == "paused" && e[2] == entries["paused"][2] },
+		"resumed":                   func(e []string) bool { return e[0] == "running" },
+		"slower":                    func(e []string) bool { return e[3] == "0.25×" },
+		"skipped to the next pause": func(e []string) bool { return e[0] == "next: press Enter" && strings.HasPrefix(e[1], "Step 2 of 3") },
+		"back":                      func(e []string) bool { return e[0] == "next: press Enter" && strings.HasPrefix(e[1], "Step 1 of 3") },
+		"clicked":                   func(e []string) bool { return e[0] == "running" && strings.HasPrefix(e[1], "Step 1 of 3") },
+		"next button":               func(e []string) bool { return e[0] == "next: press Enter" && strings.HasPrefix(e[1], "Step 2 of 3") },
+		"the end":                   func(e []string) bool { return e[0] == "done" && e[4] == "the end" && e[5] == "next off" },
+	}
+	for name, ok := range want {
+		e, seen := entries[name]
+		if !seen || len(e) < 6 || !ok(e) {
+			t.Errorf("%s: the page shows %q", name, e)
+		}
+	}
+}
+
+// htmlUnescape undoes the escaping of an attribute's value in a dumped
+// document.
+func htmlUnescape(s string) string {
+	return strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&#10;", "\n").Replace(s)
 }

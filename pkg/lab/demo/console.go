@@ -124,19 +124,19 @@ func (c *console) counterLine(designs []Design, i int, s Side) string {
 	for _, r := range s.Rates {
 		reqs += r
 	}
-	extra := fmt.Sprintf("%d extra", s.Extra)
-	if s.Extra > 0 {
-		extra = c.style(extra, bold+red)
-	}
 	// Before a controller is seen and a pod made there is nothing to
 	// count: a dash, not a 0/0 that reads like a result.
-	running, desired := thousands(s.Running), thousands(s.Desired)
+	running, desired, created := thousands(s.Running), thousands(s.Desired), thousands(s.Created)
+	extra := fmt.Sprintf("extra %d in all, %d now", s.Extra, surplus(s))
 	if idle(s) {
-		running, desired = "–", "–"
+		running, desired, created, extra = "–", "–", "–", "extra –"
+	}
+	if s.Extra > 0 || surplus(s) > 0 {
+		extra = c.style(extra, bold+red)
 	}
 	return fmt.Sprintf("  %s  %5s/%-5s running  %6s goroutines  %7s req/s  %6s created  %s",
 		c.style(name, bold+colour), running, desired, thousands(s.Goroutines),
-		formatRate(reqs), thousands(s.Created), extra)
+		formatRate(reqs), created, extra)
 }
 
 // wrap breaks text into lines of at most width runes, indented.

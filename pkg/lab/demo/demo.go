@@ -34,9 +34,9 @@ type Options struct {
 	// without Enter.
 	Hold time.Duration
 	// Record, when set, is the file the run is recorded into once its
-	// results are in, for rcbench replay; the page that plays it by itself
-	// goes beside it (HTMLFile). A run that fails or is stopped records
-	// nothing.
+	// results are in: a page that plays it by itself in a browser, which
+	// rcbench replay and rcbench deck read too (JSON instead when the name
+	// ends in .json). A run that fails or is stopped records nothing.
 	Record string
 	// Addr is where the live page listens, host:port; when it is taken a
 	// free loopback port is used instead.
@@ -129,6 +129,10 @@ func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 	steps := sc.Steps(sz)
 	talk := talkOf(sc, sz, designs)
 	d := &demo{opts: opts, sc: sc, size: sz, talk: talk, steps: steps, con: con, hub: newHub(len(steps), talk.Figure.Key)}
+	d.hub.figures = newFigurer(talk.Figure, talk.Period, false)
+	for i, ds := range talk.Designs {
+		d.hub.sides[i].name = ds.Variant.Name
+	}
 	if opts.Record != "" {
 		d.rec = &recorder{}
 		d.hub.record = d.rec.add

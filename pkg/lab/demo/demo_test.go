@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"fmt"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
@@ -36,7 +37,7 @@ func TestADemoPlaysAScenarioOnBothDesignsUnattended(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	opts := tinyOptions(t, out)
-	opts.Record = filepath.Join(t.TempDir(), "scale-up.json")
+	opts.Record = filepath.Join(t.TempDir(), "scale-up.html")
 	rep, err := Run(ctx, opts)
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out)
@@ -69,8 +70,7 @@ func TestADemoPlaysAScenarioOnBothDesignsUnattended(t *testing.T) {
 	}
 	assertNoChildren(t)
 
-	// The recording holds every step and ends on the results, and the
-	// page that plays it was written beside it.
+	// The recording, a page, holds every step and ends on the results.
 	rec, err := ReadRecording(opts.Record)
 	if err != nil {
 		t.Fatalf("the recording: %v", err)
@@ -85,8 +85,16 @@ func TestADemoPlaysAScenarioOnBothDesignsUnattended(t *testing.T) {
 	if !seen[1] || !seen[2] || last.Phase != PhaseDone || len(rec.Results) != len(rep.Rows) || last.Sides[0].Running != opts.Replicas {
 		t.Errorf("the recording has steps %v running, ends in phase %q with %d running and %d results", seen, last.Phase, last.Sides[0].Running, len(rec.Results))
 	}
-	if _, err := os.Stat(HTMLFile(opts.Record)); err != nil {
-		t.Errorf("no page beside the recording: %v", err)
+	// Creating the controller is over at once: the demo goes straight on
+	// to waiting for the pods, without a pause in between.
+	if got := fmt.Sprint(pauses(rec.Frames)); got != "[1]" {
+		t.Errorf("the recording pauses before steps %s, want [1]: step 1 folded into step 2", got)
+	}
+	// The tile of the scenario's figure ends where the table does.
+	for i, s := range last.Sides {
+		if got, want := formatFigure(s.Fig), figureRow(rec.Talk.Figure, rep.Rows, i); got != want {
+			t.Errorf("side %d's %s tile ends on %s, the table says %s", i, rec.Talk.Figure.Label, got, want)
+		}
 	}
 }
 

@@ -1,37 +1,84 @@
 package demo
 
-// Each scenario is about one figure: the goroutines of a scale-up, the
-// requests of an idle cluster, the pods created by two managers. The page
-// charts that figure beside the pods running, on one scale for both
-// designs, and shows it in its second tile. page.js mirrors figureValue.
+import (
+	"math"
+	"sort"
+	"time"
+)
 
-// Figure names one live figure of a side.
+// Each scenario is about one figure: the goroutines of a scale-up, the
+// LISTs of an idle cluster, the replacement time of churn. The page shows
+// it in a highlighted tile on each side, as the results table defines it
+// (Row): over the same step, in the same unit. Once the results are in,
+// the tile shows the table's own value, so that tile and table agree; on
+// the way there it shows the figure as measured so far. The page charts it
+// beside the pods running, on one scale for both designs.
+
+// Figure names the live figure a scenario is about.
 type Figure struct {
 	// Key is what the recording and the page's script call it.
 	Key string `json:"key"`
-	// Label is what the page calls it, under the tile and on the chart.
+	// Label is what the tile and the chart call it.
 	Label string `json:"label"`
+	// Unit follows the value on the tile, when the label does not say it.
+	Unit string `json:"unit,omitempty"`
+	// Row is the results row that reports the same figure, as the table
+	// names it (spaces, not underscores); empty when the table has none.
+	Row string `json:"row,omitempty"`
+	// Step is the step the figure measures, 1-based; 0 means the whole
+	// run. Before that step the tile shows "–", after it what it measured.
+	Step int `json:"step,omitempty"`
 }
 
-var (
-	figureGoroutines = Figure{"go", "goroutines"}
-	figureRequests   = Figure{"rq", "requests/s"}
-	figureCreated    = Figure{"cr", "pods created"}
-	figureLists      = Figure{"lm", "LISTs, last min"}
+// The live figures. Each is computed the way its results row is, from the
+// controller-manager's own series (sampler), over its step.
+const (
+	// keyPeakGoroutines is the controller-managers' largest goroutine
+	// count over the step; its chart line is the count itself.
+	keyPeakGoroutines = "pg"
+	// keyListsPerMin is the managers' LISTs a minute over the step.
+	keyListsPerMin = "lm"
+	// keyReplacement is the median time from a pod's deletion to its
+	// replacement running, over every replacement so far.
+	keyReplacement = "rp"
+	// keyPostsPerMin is the managers' pod POSTs a minute over the step.
+	keyPostsPerMin = "pm"
+	// keyWatches is the managers' WATCH requests over the step.
+	keyWatches = "ws"
+	// keyCreated is the pods created since the cluster started.
+	keyCreated = "cr"
+	// keyExtra is the pods created beyond need (Side.Extra).
+	keyExtra = "ex"
+	// keyDeleted is the pods deleted over the step.
+	keyDeleted = "dl"
+	// keyRunningDeleted is the running pods lost over the step: the
+	// running count at its start less the running count now.
+	keyRunningDeleted = "rd"
+	// keyToRunning is the seconds from the step's start until every pod
+	// the step asked for runs; it counts up until then.
+	keyToRunning = "rt"
+	// keyGoroutines is the goroutine count now: the figure of a scenario
+	// not listed in figureOf.
+	keyGoroutines = "go"
 )
 
-// figureOf is the figure each scenario is about; the others chart
-// goroutines.
+// figureOf is the figure each scenario is about.
 var figureOf = map[string]Figure{
-	"idle":         figureLists,
-	"churn":        figureRequests,
-	"api-errors":   figureRequests,
-	"watch-drop":   figureRequests,
-	"watch-window": figureRequests,
-	"two-managers": figureCreated,
-	"restart":      figureCreated,
-	"overlap":      figureCreated,
+	"scale-up":           {Key: keyPeakGoroutines, Label: "peak goroutines", Row: "peak goroutines"},
+	"scale-down":         {Key: keyPeakGoroutines, Label: "peak goroutines", Row: "peak goroutines", Step: 2},
+	"partial-scale-down": {Key: keyRunningDeleted, Label: "running pods deleted", Row: "running deleted", Step: 3},
+	"idle":               {Key: keyListsPerMin, Label: "LISTs a minute", Row: "lists per min", Step: 2},
+	"churn":              {Key: keyReplacement, Label: "replacement, median", Unit: "s", Row: "replacement p50"},
+	"api-errors":         {Key: keyPostsPerMin, Label: "pod POSTs a minute", Row: "posts per min during fault", Step: 2},
+	"watch-drop":         {Key: keyWatches, Label: "WATCH requests", Row: "manager watches"},
+	"two-managers":       {Key: keyCreated, Label: "pods created", Row: "pod creates"},
+	"restart":            {Key: keyExtra, Label: "extra pods", Row: "extra pods"},
+	"overlap":            {Key: keyDeleted, Label: "pods deleted", Row: "deletes during overlap", Step: 2},
+	"watch-window":       {Key: keyToRunning, Label: "resize to running", Unit: "s", Row: "resize to running", Step: 3},
 }
+
+// figureGoroutines is the figure of a scenario not in figureOf.
+var figureGoroutines = Figure{Key: keyGoroutines, Label: "goroutines"}
 
 // scenarioFigure returns the figure the named scenario is about.
 func scenarioFigure(name string) Figure {
@@ -41,28 +88,218 @@ func scenarioFigure(name string) Figure {
 	return figureGoroutines
 }
 
-// figureValue reads the figure from a side.
-func figureValue(key string, s Side) float64 {
+// none marks a figure with nothing to count yet: the page shows "–".
+const none = -1
+
+// chartValue is what the chart plots for a side: the goroutine count for
+// a peak of goroutines (its line shows the storm, its top the peak), the
+// figure itself otherwise, and nothing (0) before there is a figure.
+func chartValue(key string, s Side) float64 {
 	switch key {
-	case figureRequests.Key:
-		total := 0.0
-		for _, r := range s.Rates {
-			total += r
+	case keyPeakGoroutines, keyGoroutines:
+		return float64(s.Goroutines)
+	}
+	return math.Max(0, s.Fig)
+}
+
+// formatFigure prints a figure as its tile does, as the results table
+// prints its row, "–" when there is none yet.
+func formatFigure(v float64) string {
+	if v < 0 {
+		return "–"
+	}
+	return formatValue(v)
+}
+
+// median is the middle of ds, as the scenarios' percentile(…, 50) takes
+// it: the lower middle of an even count.
+func median(ds []float64) float64 {
+	s := append([]float64(nil), ds...)
+	sort.Float64s(s)
+	return s[(len(s)-1)/2]
+}
+
+// figurer fills in the figure of each side of each frame, from the frames
+// so far: live, as the hub publishes them, and once over the frames of a
+// recording made before frames carried the figure. One computation serves
+// both, so that a replay shows what the live page showed.
+type figurer struct {
+	fig Figure
+	// period is the managers' sync period in seconds: a rate a minute is
+	// shown once a step has run that long, so that it spans a tick.
+	period float64
+	// old derives, for a recording made before frames carried them, the
+	// managers' LISTs since the start (from the LISTs of the last minute)
+	// and the replacement times (from the pod counts, to a frame's
+	// precision).
+	old   bool
+	sides [2]figureSide
+}
+
+// figureSide is a side's part of the figurer: the window the figure
+// measures and what it has seen of it.
+type figureSide struct {
+	open, closed bool
+	// start is the side at the window's first frame, at time t0.
+	start Side
+	t0    float64
+	// peak is the largest goroutine count seen in the window.
+	peak int
+	// ran is when every pod the step asked for ran; 0 until then.
+	ran   float64
+	value float64
+
+	// For old recordings: when the side came up, its LIST totals so far,
+	// the times of its deletions and of its replacements running, and its
+	// pods that ran before the first deletion (running plus deleted).
+	up     float64
+	lists  [][2]float64
+	dels   []float64
+	runs   []float64
+	before int
+}
+
+// newFigurer returns a figurer of fig; period is the sync period, as
+// Talk.Period says it.
+func newFigurer(fig Figure, period string, old bool) *figurer {
+	p, err := time.ParseDuration(period)
+	if err != nil || p <= 0 {
+		p = 10 * time.Second
+	}
+	return &figurer{fig: fig, period: p.Seconds(), old: old}
+}
+
+// inWindow reports whether frame f is in the stretch the figure measures.
+func (fg *figurer) inWindow(f *Frame, s Side) bool {
+	if fg.fig.Step == 0 {
+		return s.Ready
+	}
+	return f.Step == fg.fig.Step && f.Phase == PhaseRunning
+}
+
+// apply fills in f's figures.
+func (fg *figurer) apply(f *Frame) {
+	for i := range f.Sides {
+		if i >= len(fg.sides) {
+			break
 		}
-		return total
-	case figureCreated.Key:
+		s, st := &f.Sides[i], &fg.sides[i]
+		if fg.old {
+			st.derive(f.T, s)
+		}
+		in := fg.inWindow(f, *s)
+		switch {
+		case in && !st.open:
+			st.open, st.start, st.t0, st.peak = true, *s, f.T, s.Goroutines
+		case !in && st.open:
+			st.closed = true
+		}
+		if !st.open {
+			s.Fig = none
+			continue
+		}
+		if !st.closed {
+			st.value = fg.measure(st, f.T, *s)
+		}
+		s.Fig = st.value
+	}
+}
+
+// measure is the figure of a side at time t, its window open.
+func (fg *figurer) measure(st *figureSide, t float64, s Side) float64 {
+	elapsed := t - st.t0
+	perMinute := func(n int) float64 {
+		if elapsed < fg.period {
+			return none
+		}
+		return float64(n) * 60 / elapsed
+	}
+	switch fg.fig.Key {
+	case keyPeakGoroutines:
+		st.peak = max(st.peak, s.Goroutines)
+		// The sampler's peak can fall between two frames: a peak above
+		// the one at the window's start was reached inside it.
+		if s.PeakGoroutines > st.start.PeakGoroutines {
+			st.peak = max(st.peak, s.PeakGoroutines)
+		}
+		return float64(st.peak)
+	case keyListsPerMin:
+		return perMinute(s.Totals["LIST"] - st.start.Totals["LIST"])
+	case keyPostsPerMin:
+		return perMinute(s.PodPosts - st.start.PodPosts)
+	case keyWatches:
+		// An old recording's totals hold only the LISTs rebuilt.
+		if fg.old || s.Totals == nil {
+			return none
+		}
+		return float64(s.Totals["WATCH"] - st.start.Totals["WATCH"])
+	case keyReplacement:
+		if s.Replacement <= 0 {
+			return none
+		}
+		return s.Replacement
+	case keyCreated:
 		return float64(s.Created)
-	case figureLists.Key:
-		return float64(s.ListsLastMin)
+	case keyExtra:
+		return float64(s.Extra)
+	case keyDeleted:
+		return float64(s.Deleted - st.start.Deleted)
+	case keyRunningDeleted:
+		return float64(max(0, st.start.Running-s.Running))
+	case keyToRunning:
+		if st.ran == 0 && s.Desired != st.start.Desired && s.Running >= s.Desired {
+			st.ran = t
+		}
+		if st.ran > 0 {
+			return st.ran - st.t0
+		}
+		return elapsed
 	}
 	return float64(s.Goroutines)
 }
 
-// formatFigure prints a figure as its tile does: rates with a decimal
-// below ten, counts whole.
-func formatFigure(key string, v float64) string {
-	if key == figureRequests.Key {
-		return formatRate(v)
+// derive fills in, for a frame of an old recording, what frames now carry:
+// the managers' LISTs since the start, rebuilt from the LISTs of the last
+// minute (ListsLastMin counts from zero in the first minute, then is the
+// total less the total a minute earlier), and the median replacement time,
+// pairing the k-th deletion with the k-th pod to run after the first
+// deletion, as the sampler does, each timed by the frame that first shows
+// it.
+func (st *figureSide) derive(t float64, s *Side) {
+	if !s.Ready {
+		return
 	}
-	return thousands(int(v + 0.5))
+	if st.up == 0 {
+		st.up = t
+	}
+	if s.Totals == nil {
+		lists := s.ListsLastMin
+		if t-st.up >= 60 {
+			for i := len(st.lists) - 1; i >= 0; i-- {
+				if st.lists[i][0] <= t-60 {
+					lists += int(st.lists[i][1])
+					break
+				}
+			}
+		}
+		st.lists = append(st.lists, [2]float64{t, float64(lists)})
+		s.Totals = map[string]int{"LIST": lists}
+	}
+	for len(st.dels) < s.Deleted {
+		st.dels = append(st.dels, t)
+	}
+	if s.Deleted == 0 {
+		st.before = s.Running
+	}
+	for len(st.runs) < s.Running+s.Deleted-st.before {
+		st.runs = append(st.runs, t)
+	}
+	var lat []float64
+	for k := 0; k < min(len(st.dels), len(st.runs)); k++ {
+		lat = append(lat, math.Max(0, st.runs[k]-st.dels[k]))
+	}
+	s.Replacement = none
+	if len(lat) > 0 {
+		s.Replacement = median(lat)
+	}
 }

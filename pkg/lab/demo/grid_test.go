@@ -135,19 +135,6 @@ func TestTheTableNamesTheBetterDesignWhereLowerIsBetter(t *testing.T) {
 	}
 }
 
-func TestListsOfTheLastMinuteCountFromTheStartAtFirst(t *testing.T) {
-	var series []sampler.Point
-	for sec := 0; sec <= 90; sec += 10 {
-		series = append(series, sampler.Point{T: float64(sec), V: float64(12 * (sec/10 + 1))})
-	}
-	if got := growth(series[:3], 60); got != 36 {
-		t.Errorf("after 20 s: %v LISTs, want all 36 since the start", got)
-	}
-	if got := growth(series, 60); got != 72 {
-		t.Errorf("after 90 s: %v LISTs, want the 72 of the last minute", got)
-	}
-}
-
 func TestIdleRowsNameTheirProcessAndSayTheManagersRequestsIncludeLeaseRenewals(t *testing.T) {
 	idle := []scenario.Result{
 		{Name: "requests_per_min", Process: sampler.ProcessManager, Unit: "req/min", Value: 66, LowerIsBetter: true},

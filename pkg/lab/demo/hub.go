@@ -23,10 +23,20 @@ type Frame struct {
 	T     float64 `json:"t"`
 	Phase string  `json:"phase"`
 	// Step is 1-based; 0 before the first.
-	Step  int    `json:"step"`
-	Steps int    `json:"steps"`
+	Step  int `json:"step"`
+	Steps int `json:"steps"`
+	// From, when set, is the first of the steps played as one up to Step:
+	// steps over in well under a second are folded into the next. Title
+	// and Say are then the group's.
+	From  int    `json:"from,omitempty"`
 	Title string `json:"title"`
 	Say   string `json:"say"`
+	// Then is the conclusion of the steps just played as one, once they
+	// are over: the words of the step the others were folded into.
+	Then string `json:"then,omitempty"`
+	// Wait, in a ready frame of a live run, says that the demo waits for
+	// Enter; with -auto it goes on by itself.
+	Wait bool `json:"wait,omitempty"`
 	// Note is a short line of news: a design finished a step, an error.
 	Note    string `json:"note"`
 	Sides   []Side `json:"sides"`
@@ -34,7 +44,7 @@ type Frame struct {
 }
 
 // Point is one moment of the rolling chart: seconds, then pods running
-// and the scenario's figure of each side, legacy first.
+// and the scenario's figure of each side, the left side first.
 type Point [5]float64
 
 // pointOf is the chart's point for a frame; ok is false until a side is up.
@@ -43,7 +53,7 @@ func pointOf(f Frame, figure string) (p Point, ok bool) {
 		return p, false
 	}
 	s0, s1 := f.Sides[0], f.Sides[1]
-	return Point{f.T, float64(s0.Running), figureValue(figure, s0), float64(s1.Running), figureValue(figure, s1)}, true
+	return Point{f.T, float64(s0.Running), chartValue(figure, s0), float64(s1.Running), chartValue(figure, s1)}, true
 }
 
 // historyLen keeps a minute at four frames a second.
@@ -58,6 +68,9 @@ type hub struct {
 	sides [2]*side
 	// figure is the key of the figure charted beside the pods.
 	figure string
+	// figures, in a live run, fills in each frame's figures before it is
+	// published; a replay publishes frames that carry them.
+	figures *figurer
 	// record, when set, receives every frame published.
 	record func(Frame)
 
@@ -146,6 +159,9 @@ func (h *hub) measure() {
 // publish makes f the current frame, adds it to the chart and wakes every
 // open page. A replay calls it with recorded frames.
 func (h *hub) publish(f Frame) {
+	if h.figures != nil {
+		h.figures.apply(&f)
+	}
 	data, err := json.Marshal(f)
 	if err != nil {
 		return

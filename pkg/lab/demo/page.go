@@ -100,11 +100,18 @@ type sideView struct {
 	Heading string
 	Sub     string
 	Grid    string
+	// RunningText and the others are the tiles' values: "–" before the
+	// side has anything to count.
+	RunningText, DesiredText, CreatedText string
+	ExtraText, SurplusText                string
+	Surplus                               int
 	// Second is the second tile: the scenario's figure, or goroutines when
-	// the figure (pods created) has a tile of its own.
-	Second, SecondLabel string
-	PodsLine, FigLine   string
-	Verbs               []verbRate
+	// the figure has a tile of its own (pods created, extra pods); the Key
+	// fields say which tile is the scenario's.
+	Second, SecondLabel, SecondUnit string
+	SecondKey, CreatedKey, ExtraKey bool
+	PodsLine, FigLine               string
+	Verbs                           []verbRate
 }
 
 type verbRate struct {
@@ -114,17 +121,33 @@ type verbRate struct {
 
 type pageData struct {
 	Talk  Talk
-	URL   string
 	Frame Frame
 	Sides []sideView
-	// PodsTop and FigTop are the tops of the chart's scales.
-	PodsTop string
-	FigTop  string
-	States  []legendEntry
-	Script  string
-	// Recording, in a page that plays a recording by itself, is the
-	// recording as JSON; the page then needs no server.
-	Recording string
+	// Chip and StepLine say where the run is; Where is the footer's
+	// right end: the page's address, or when the recording was made.
+	Chip, StepLine, Where string
+	// PodsTop and FigTop are the tops of the chart's scales; ChartLabel
+	// names the figure's line.
+	PodsTop    string
+	FigTop     string
+	ChartLabel string
+	States     []legendEntry
+	Script     pageScript
+	// TalkJSON is the talk for the live page's script.
+	TalkJSON string
+	// Deck, in a page that plays a deck, names it; the page then opens on
+	// its first card.
+	Deck *Deck
+}
+
+// pageScript is what the page runs: its script, and for a page that plays
+// by itself, the recording or the deck it plays, as JSON in a script
+// element of type application/json with the given id.
+type pageScript struct {
+	Code   string
+	ID     string
+	Data   string
+	Player bool
 }
 
 type legendEntry struct {
@@ -143,7 +166,7 @@ func (p *page) index(w http.ResponseWriter, r *http.Request) {
 	}
 	frame, _, _ := p.hub.current()
 	data := renderData(p.talk, frame, p.hub.chart())
-	data.URL = p.url
+	data.Where = p.url
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	if err := pageTemplate.Execute(w, data); err != nil {
@@ -156,13 +179,19 @@ func (p *page) index(w http.ResponseWriter, r *http.Request) {
 // points.
 func renderData(talk Talk, frame Frame, points []Point) pageData {
 	podsTop, figTop := chartScale(points, frame.Sides)
-	fig := talk.Figure.Key
+	fig := talk.Figure
 	data := pageData{
-		Talk:    talk,
-		Frame:   frame,
-		PodsTop: thousands(int(podsTop)),
-		FigTop:  formatFigure(fig, figTop),
-		Script:  pageJS,
+		Talk:       talk,
+		Frame:      frame,
+		Chip:       chipText(frame),
+		StepLine:   stepLine(frame),
+		PodsTop:    thousands(int(podsTop)),
+		FigTop:     formatFigure(figTop),
+		ChartLabel: chartLabel(fig),
+		Script:     pageScript{Code: pageJS},
+	}
+	if b, err := json.Marshal(talk); err == nil {
+		data.TalkJSON = string(b)
 	}
 	for _, c := range []struct {
 		code byte
@@ -179,22 +208,91 @@ func renderData(talk Talk, frame Frame, points []Point) pageData {
 			Grid:     gridSVG(fmt.Sprintf("s%d", i), s.Grid, s.Cells),
 			PodsLine: chartLine(points, 1+2*i, podsTop, frame.T),
 			FigLine:  chartLine(points, 2+2*i, figTop, frame.T),
+			Surplus:  surplus(s),
 		}
-		v.Second, v.SecondLabel = secondTile(talk.Figure, s)
+		v.RunningText, v.DesiredText, v.CreatedText = count(s, s.Running), count(s, s.Desired), count(s, s.Created)
+		v.ExtraText, v.SurplusText = count(s, s.Extra), count(s, v.Surplus)
+		v.Second, v.SecondLabel, v.SecondUnit = secondTile(fig, s, figureRow(fig, frame.Results, i))
+		v.SecondKey, v.CreatedKey, v.ExtraKey = fig.Key != keyCreated && fig.Key != keyExtra, fig.Key == keyCreated, fig.Key == keyExtra
 		for _, verb := range sampler.Verbs {
-			v.Verbs = append(v.Verbs, verbRate{verb, s.Rates[verb]})
+			if s.Rates[verb] > 0 {
+				v.Verbs = append(v.Verbs, verbRate{verb, s.Rates[verb]})
+			}
 		}
 		data.Sides = append(data.Sides, v)
 	}
 	return data
 }
 
-// secondTile is the value and label of a side's second tile.
-func secondTile(fig Figure, s Side) (value, label string) {
-	if fig.Key == figureCreated.Key {
-		fig = figureGoroutines
+// count is a tile's count: "–" while the side has nothing to count yet.
+func count(s Side, n int) string {
+	if idle(s) {
+		return "–"
 	}
-	return formatFigure(fig.Key, figureValue(fig.Key, s)), fig.Label
+	return thousands(n)
+}
+
+// surplus is how many pods a side runs beyond what its controllers want,
+// now.
+func surplus(s Side) int { return max(0, s.Active-s.Desired) }
+
+// chipText names the phase on the page: a ready frame says "press Enter"
+// only when the run waits for it.
+func chipText(f Frame) string {
+	if f.Phase == PhaseReady {
+		if f.Wait {
+			return "next: press Enter"
+		}
+		return "next"
+	}
+	return f.Phase
+}
+
+// stepLine says which step, or steps played as one, the frame is at.
+func stepLine(f Frame) string {
+	switch {
+	case f.Step == 0:
+		return fmt.Sprintf("%d steps", f.Steps)
+	case f.From > 0 && f.From < f.Step:
+		return fmt.Sprintf("Steps %d–%d of %d: %s", f.From, f.Step, f.Steps, f.Title)
+	}
+	return fmt.Sprintf("Step %d of %d: %s", f.Step, f.Steps, f.Title)
+}
+
+// chartLabel names the figure's line on the chart: the goroutine count
+// for a peak of goroutines.
+func chartLabel(fig Figure) string {
+	if fig.Key == keyPeakGoroutines {
+		return "goroutines"
+	}
+	return fig.Label
+}
+
+// figureRow is the results' value of the figure for side i, as the table
+// prints it; empty until the results are in, or when no row reports it.
+func figureRow(fig Figure, rows []Row, i int) string {
+	for _, r := range rows {
+		if fig.Row != "" && r.Name == fig.Row {
+			if i == 0 {
+				return r.Legacy
+			}
+			return r.Modern
+		}
+	}
+	return ""
+}
+
+// secondTile is the value, label and unit of a side's second tile: the
+// scenario's figure, as the results table has it once it is in, or the
+// goroutines when the figure has a tile of its own.
+func secondTile(fig Figure, s Side, row string) (value, label, unit string) {
+	if fig.Key == keyCreated || fig.Key == keyExtra {
+		return thousands(s.Goroutines), "goroutines", ""
+	}
+	if row != "" {
+		return row, fig.Label, fig.Unit
+	}
+	return formatFigure(s.Fig), fig.Label, fig.Unit
 }
 
 func (p *page) state(w http.ResponseWriter, r *http.Request) {

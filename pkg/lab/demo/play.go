@@ -6,14 +6,26 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
+// foldUnder is how soon a step must be over to be folded into the next: a
+// step over that soon has only set something going (a controller
+// created), whose outcome the next step shows. Pausing for Enter between
+// the two would leave the page on a picture where nothing has happened
+// yet, under the next step's words.
+const foldUnder = time.Second
+
 // play runs every step on both clusters, narrating, then reads and prints
-// the results.
+// the results. A step that is over in well under a second, with its outcome
+// not yet on both sides, is folded into the next: no pause between them,
+// the page shows them as one ("Steps 2–3 of 3") under the first one's
+// words, and the last one's words come once it is over, as the conclusion
+// of what the audience has just seen.
 func (d *demo) play(ctx context.Context) (*Report, error) {
 	c := d.con
 	if !d.opts.Auto && d.opts.In != nil {
@@ -22,21 +34,49 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 		d.lines = readLines(d.opts.In, done)
 	}
 	rep := &Report{Scenario: d.sc.Name, Size: d.size}
-	for i, step := range d.steps {
+	then := ""
+	for i := 0; i < len(d.steps); {
+		first, step := i, d.steps[i]
+		// The page says "press Enter" only when the demo waits for it.
+		wait := d.lines != nil
 		d.hub.update(func(f *Frame) {
-			f.Phase, f.Step, f.Title, f.Say, f.Note = PhaseReady, i+1, step.Title, step.Say, ""
+			f.Phase, f.Step, f.From, f.Title, f.Say, f.Then, f.Note, f.Wait = PhaseReady, i+1, 0, step.Title, step.Say, then, "", wait
 		})
 		c.printf("\n%s %s\n", c.style(fmt.Sprintf("Step %d of %d:", i+1, len(d.steps)), bold), c.style(step.Title, bold))
 		c.printf("%s\n", wrap(step.Say, 78, "  "))
 		if err := d.waitEnter(ctx, "  [Enter] runs this step on both clusters at once."); err != nil {
 			return nil, err
 		}
-		d.hub.update(func(f *Frame) { f.Phase = PhaseRunning })
-		times, err := d.runStep(ctx, i, step)
-		if err != nil {
-			return nil, err
+		for {
+			step := d.steps[i]
+			if i > first {
+				c.printf("\n%s %s\n", c.style(fmt.Sprintf("Step %d of %d:", i+1, len(d.steps)), bold), c.style(step.Title, bold))
+				c.printf("%s\n", c.style(fmt.Sprintf("  at once: step %d was over in %.2f s, its outcome still to come", i, stepTime(rep.StepTimes[i-1]).Seconds()), dim))
+			}
+			d.hub.update(func(f *Frame) {
+				f.Phase, f.Step, f.Wait, f.Then, f.Note = PhaseRunning, i+1, false, "", ""
+				if i > first {
+					f.From, f.Title, f.Say = first+1, groupTitle(d.steps[first:i+1]), d.steps[first].Say
+				}
+			})
+			times, err := d.runStep(ctx, i, step)
+			if err != nil {
+				return nil, err
+			}
+			rep.StepTimes = append(rep.StepTimes, times)
+			// One more frame inside the step, so that a figure measured
+			// over the step ends where the step did.
+			d.hub.update(func(*Frame) {})
+			i++
+			if i == len(d.steps) || !d.folds(times) {
+				break
+			}
 		}
-		rep.StepTimes = append(rep.StepTimes, times)
+		then = ""
+		if i-1 > first {
+			then = d.steps[i-1].Say
+			c.printf("%s\n", wrap(then, 78, "  "))
+		}
 	}
 
 	// The results read the samplers' last figures, so stop sampling first;
@@ -48,7 +88,7 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 	rep.Modern = d.sc.Results(d.envs[1])
 	rep.Rows = compareAs([2]string{d.talk.Designs[0].Short, d.talk.Designs[1].Short}, rep.Legacy, rep.Modern)
 	d.hub.update(func(f *Frame) {
-		f.Phase, f.Results = PhaseDone, rep.Rows
+		f.Phase, f.Results, f.Then, f.Wait = PhaseDone, rep.Rows, then, false
 		f.Note = "Done. The table compares both designs; the counters show where each ended."
 	})
 	vs := verdicts(d.sc, d.size, d.talk.Designs, rep.Legacy, rep.Modern)
@@ -59,7 +99,7 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 		if err := rec.Save(d.opts.Record); err != nil {
 			return nil, fmt.Errorf("saving the recording: %v", err)
 		}
-		c.printf("\n  Recorded into %s; rcbench replay plays it, and %s plays it in a browser.\n", d.opts.Record, HTMLFile(d.opts.Record))
+		c.printf("\n  Recorded into %s: %s\n", d.opts.Record, recordedHow(d.opts.Record))
 	}
 	// Even a demo that ran by itself waits here, so that the results stay
 	// on the page until the speaker is done with them.
@@ -74,6 +114,14 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 	return rep, nil
 }
 
+// recordedHow says what a speaker can do with the recording in file.
+func recordedHow(file string) string {
+	if strings.HasSuffix(file, ".json") {
+		return "rcbench replay plays it, rcbench replay -html writes the page that plays it in a browser."
+	}
+	return "open it in a browser to play it from disk; rcbench replay plays it with this narration, rcbench deck puts it in a talk."
+}
+
 // holdEnd waits for Enter, or for Hold when it is set.
 func (d *demo) holdEnd(ctx context.Context) error {
 	what := "stops both clusters and exits"
@@ -85,24 +133,26 @@ func (d *demo) holdEnd(ctx context.Context) error {
 		return d.waitEnter(ctx, prompt)
 	}
 	prompt = fmt.Sprintf("\n  [Enter], or %v, %s; the page stays as it is until then.", d.opts.Hold, what)
+	hold, cancel := context.WithTimeout(ctx, d.opts.Hold)
+	defer cancel()
 	if d.lines == nil {
-		select {
-		case <-ctx.Done():
+		d.con.printf("%s\n", d.con.style(fmt.Sprintf("\n  The page stays as it is for %v.", d.opts.Hold), dim))
+	} else {
+		err := d.waitEnter(hold, prompt)
+		if ctx.Err() != nil {
 			return ctx.Err()
-		case <-time.After(d.opts.Hold):
+		}
+		// Enter ends the hold; an input that ends (stdin closed, as from
+		// /dev/null) does not: the hold runs its course.
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		if err == nil && d.lines != nil {
 			return nil
 		}
 	}
-	hold, cancel := context.WithTimeout(ctx, d.opts.Hold)
-	defer cancel()
-	err := d.waitEnter(hold, prompt)
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return nil
-	}
-	return err
+	<-hold.Done()
+	return ctx.Err()
 }
 
 // runStep runs one step on both clusters at once and shows the counters
@@ -169,6 +219,40 @@ func (d *demo) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.
 			return times, nil
 		}
 	}
+}
+
+// folds reports whether the step that just ran, taking times, is folded
+// into the next: it was over in well under a second on both sides, and
+// its outcome is not yet on the page (some side has no pod running, or
+// not the pods it wants).
+func (d *demo) folds(times [2]time.Duration) bool {
+	if stepTime(times) >= foldUnder {
+		return false
+	}
+	f, _, _ := d.hub.current()
+	return !settled(f.Sides)
+}
+
+// stepTime is how long a step took: as long as its slower side.
+func stepTime(times [2]time.Duration) time.Duration { return max(times[0], times[1]) }
+
+// settled reports whether every side runs the pods it wants, and some.
+func settled(sides []Side) bool {
+	for _, s := range sides {
+		if s.Desired == 0 || s.Running != s.Desired || s.Active != s.Desired {
+			return false
+		}
+	}
+	return len(sides) > 0
+}
+
+// groupTitle is the title of steps played as one.
+func groupTitle(steps []scenario.Step) string {
+	titles := make([]string, len(steps))
+	for i, s := range steps {
+		titles[i] = s.Title
+	}
+	return strings.Join(titles, " · ")
 }
 
 // showCounters prints both designs' counters from the latest frame.

@@ -13,12 +13,23 @@ import (
 // refuse a file it does not understand.
 const RecordingFormat = "kube-rewind talk recording 1"
 
+// recordingVersion is the version of the frames: 2 carry each side's
+// figure and fold steps over in well under a second into the next. A
+// recording of an earlier version gets both when it is read (normalize).
+const recordingVersion = 2
+
 // Recording is a run of talk mode as the page saw it: what the page says
 // of the scenario, every frame it was sent, and the results. A replay
 // plays the frames again on the same page, pausing where the speaker
 // pressed Enter.
 type Recording struct {
-	Format   string    `json:"format"`
+	Format string `json:"format"`
+	// Version is recordingVersion when the run was recorded; 0 before
+	// frames carried figures.
+	Version int `json:"version,omitempty"`
+	// Derived says what a reader of an older recording computed from its
+	// frames, rather than measured live.
+	Derived  string    `json:"derived,omitempty"`
 	Talk     Talk      `json:"talk"`
 	Results  []Row     `json:"results"`
 	Verdicts []Verdict `json:"verdicts,omitempty"`
@@ -52,7 +63,7 @@ func (r *recorder) add(f Frame) {
 func (r *recorder) recording(talk Talk, rows []Row, vs []Verdict) *Recording {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return &Recording{Format: RecordingFormat, Talk: talk, Results: rows, Verdicts: vs, Frames: append([]Frame(nil), r.frames...)}
+	return &Recording{Format: RecordingFormat, Version: recordingVersion, Talk: talk, Results: rows, Verdicts: vs, Frames: append([]Frame(nil), r.frames...)}
 }
 
 // Marshal writes the recording as JSON with one frame a line, so that it
@@ -81,11 +92,19 @@ func (rec *Recording) Marshal() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// ReadRecording loads a recording and checks that it can be played.
+// ReadRecording loads a recording, from its page (the form it ships in) or
+// from JSON, and checks that it can be played.
 func ReadRecording(file string) (*Recording, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
+	}
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] != '{' {
+		inside, err := embedded(data, recordingID)
+		if err != nil {
+			return nil, fmt.Errorf("%s is not a talk recording: %v", file, err)
+		}
+		data = inside
 	}
 	var rec Recording
 	if err := json.Unmarshal(data, &rec); err != nil {
@@ -102,24 +121,43 @@ func ReadRecording(file string) (*Recording, error) {
 			return nil, fmt.Errorf("%s: frame %d has %d sides, want 2", file, i+1, len(f.Sides))
 		}
 	}
+	rec.normalize()
 	return &rec, nil
 }
 
-// HTMLFile is where the self-playing page of a recording goes: beside it,
-// named as it is but ending in .html.
-func HTMLFile(file string) string {
-	return strings.TrimSuffix(file, ".json") + ".html"
+// recordingID is the id of the script element that holds a recording in
+// its page.
+const recordingID = "recording"
+
+// embedded returns the JSON a page holds in its script element of the
+// given id.
+func embedded(page []byte, id string) ([]byte, error) {
+	open := []byte(`<script type="application/json" id="` + id + `">`)
+	i := bytes.Index(page, open)
+	if i < 0 {
+		if bytes.Contains(page, []byte(`id="`+deckID+`"`)) {
+			return nil, fmt.Errorf("it is a deck of several recordings; name one recording's page")
+		}
+		return nil, fmt.Errorf("it is neither JSON nor a page with a recording inside")
+	}
+	rest := page[i+len(open):]
+	j := bytes.Index(rest, []byte("</script>"))
+	if j < 0 {
+		return nil, fmt.Errorf("its recording does not end")
+	}
+	return rest[:j], nil
 }
 
 // HTML renders a page that plays rec by itself: the live page with the
-// recording inside it. It opens from disk and fetches nothing.
+// recording inside it, one frame a line. It opens from disk and fetches
+// nothing.
 func (rec *Recording) HTML() ([]byte, error) {
-	data, err := json.Marshal(rec)
+	data, err := rec.Marshal()
 	if err != nil {
 		return nil, err
 	}
 	page := renderData(rec.Talk, rec.Frames[0], nil)
-	page.Recording = string(data)
+	page.Script = pageScript{Code: pageJS, ID: recordingID, Data: string(data), Player: true}
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, page); err != nil {
 		return nil, err
@@ -127,18 +165,16 @@ func (rec *Recording) HTML() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Save writes rec to file and its self-playing page beside it.
+// Save writes rec to file: as JSON, one frame a line, when the name ends
+// in .json; otherwise as its page, which plays it in a browser and which
+// rcbench replay and rcbench deck read as well.
 func (rec *Recording) Save(file string) error {
 	data, err := rec.Marshal()
+	if !strings.HasSuffix(file, ".json") {
+		data, err = rec.HTML()
+	}
 	if err != nil {
 		return err
 	}
-	html, err := rec.HTML()
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(file, data, 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(HTMLFile(file), html, 0o644)
+	return os.WriteFile(file, data, 0o644)
 }

@@ -11,17 +11,33 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
 )
 
 // talkDir holds the recordings that ship for speakers without a cluster.
 const talkDir = "../../../examples/talk"
 
-// maxRecording is the most a shipped recording, or its page, may weigh.
+// maxRecording is the most a shipped recording's page may weigh.
 const maxRecording = 1 << 20
+
+// The shipped deck: its file, its title and its recordings, in order.
+// rcbench deck -o examples/talk/20-minutes.html -title "…" with the
+// recordings' pages in this order makes it.
+const (
+	shippedDeck      = "20-minutes.html"
+	shippedDeckTitle = "Kubernetes' control loop, 2014 → today, in 20 minutes"
+)
+
+var shippedDeckRecordings = []string{"idle", "churn", "scale-up", "two-managers", "api-errors", "overlap"}
+
+// autoCard is how long a deck played with ?auto=1 shows a card, in
+// milliseconds (page.js's AUTO_CARD).
+const autoCard = 2000
 
 func TestARecordingKeepsOneFrameOfEachPause(t *testing.T) {
 	r := &recorder{}
@@ -49,7 +65,7 @@ func TestARecordingKeepsOneFrameOfEachPause(t *testing.T) {
 }
 
 func TestBothSidesDrawPodsAsSquaresOfOneSize(t *testing.T) {
-	h := newHub(3, figureCreated.Key)
+	h := newHub(3, keyCreated)
 	h.sides[0].closed, h.sides[0].last = true, Side{Name: "legacy", Ready: true, Running: 20, Grid: "r20", Cells: 40}
 	h.sides[1].closed, h.sides[1].last = true, Side{Name: "modern", Ready: true, Running: 20, Grid: "r20", Cells: 20}
 	h.refresh()
@@ -59,45 +75,61 @@ func TestBothSidesDrawPodsAsSquaresOfOneSize(t *testing.T) {
 	}
 }
 
-func TestEveryLabelOnThePageIsAtLeast20Pixels(t *testing.T) {
-	// Read from the back of a room, at 1280×720, nothing smaller works.
-	sizes := regexp.MustCompile(`font(?:-size)?:[^;]*?(\d+)px`).FindAllStringSubmatch(pageHTML, -1)
+// shippedRecordings are the recordings' pages in examples/talk: every
+// page there named after a scenario.
+func shippedRecordings(t *testing.T) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(talkDir, "*.html"))
+	var out []string
+	for _, f := range files {
+		if _, err := scenario.Get(strings.TrimSuffix(filepath.Base(f), ".html")); err == nil {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no recordings in %s", talkDir)
+	}
+	return out
+}
+
+func TestEveryLabelIsAtLeastTheRootSizeWhichFollowsTheWindow(t *testing.T) {
+	// Read from the back of a room, nothing smaller than 20 px works at
+	// 1280×720: the root size is 20 px there, 30 px at 1920×1080, and no
+	// text is smaller than it.
+	if !strings.Contains(pageHTML, "font-size: calc(var(--zoom) * min(1.5625vw, 2.7778vh))") {
+		t.Fatalf("the root size does not follow the window (1.5625vw is 20 px of 1280, 2.7778vh 20 px of 720)")
+	}
+	sizes := regexp.MustCompile(`font(?:-size)?:[^;]*?([0-9.]+)(px|rem|em)`).FindAllStringSubmatch(pageHTML, -1)
 	if len(sizes) < 10 {
 		t.Fatalf("found only %d font sizes in the page's style", len(sizes))
 	}
 	for _, m := range sizes {
-		if px, _ := strconv.Atoi(m[1]); px < 20 {
-			t.Errorf("%s: under 20 px", m[0])
+		if v, _ := strconv.ParseFloat(m[1], 64); m[2] != "rem" || v < 1 {
+			t.Errorf("%s: not in rem, or under the root size", m[0])
 		}
 	}
 }
 
 func TestTheShippedRecordingsPlayAndTheirPagesAreCurrent(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(talkDir, "*.json"))
-	if len(files) == 0 {
-		t.Fatalf("no recordings in %s", talkDir)
-	}
-	for _, file := range files {
+	for _, file := range shippedRecordings(t) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			rec, err := ReadRecording(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			html, err := os.ReadFile(HTMLFile(file))
+			html, err := os.ReadFile(file)
 			if err != nil {
-				t.Fatalf("the page that plays it: %v", err)
+				t.Fatal(err)
 			}
 			want, err := rec.HTML()
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(html, want) {
-				t.Errorf("%s is not what the page is now: rcbench replay -html %s renews it", HTMLFile(file), file)
+				t.Errorf("%s is not what the page is now: rcbench replay -html %s %s renews it", file, file, file)
 			}
-			for _, f := range []string{file, HTMLFile(file)} {
-				if fi, err := os.Stat(f); err == nil && fi.Size() > maxRecording {
-					t.Errorf("%s weighs %d bytes, over 1 MB", f, fi.Size())
-				}
+			if len(html) > maxRecording {
+				t.Errorf("%s weighs %d bytes, over 1 MB", file, len(html))
 			}
 			for _, bad := range []string{"http://", "https://", "src=", "href="} {
 				if bytes.Contains(html, []byte(bad)) {
@@ -112,13 +144,41 @@ func TestTheShippedRecordingsPlayAndTheirPagesAreCurrent(t *testing.T) {
 	}
 }
 
+func TestARecordingReadsFromItsPageOrItsJSONAlike(t *testing.T) {
+	rec, err := ReadRecording(filepath.Join(talkDir, "two-managers.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "two-managers.json")
+	if err := rec.Save(file); err != nil {
+		t.Fatal(err)
+	}
+	again, err := ReadRecording(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := rec.Marshal()
+	b, _ := again.Marshal()
+	if !bytes.Equal(a, b) {
+		t.Errorf("the recording read from JSON differs from the one read from its page")
+	}
+	if _, err := ReadRecording(filepath.Join(talkDir, "20-minutes.html")); err == nil || !strings.Contains(err.Error(), "deck") {
+		t.Errorf("reading a deck as a recording = %v, want an error saying it is a deck", err)
+	}
+}
+
 func TestAReplayPausesBeforeEachStepAndEndsOnTheRecordedCounts(t *testing.T) {
-	file := filepath.Join(talkDir, "two-managers.json")
+	file := filepath.Join(talkDir, "two-managers.html")
 	rec, err := ReadRecording(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	last := rec.Frames[len(rec.Frames)-1]
+	// Step 3 follows step 2 at once: creating the controller is over in
+	// well under a second.
+	if got := fmt.Sprint(pauses(rec.Frames)); got != "[1 2]" {
+		t.Fatalf("the replay pauses before steps %s, want [1 2]", got)
+	}
 	enter, press := io.Pipe()
 	out := &testutil.Buffer{}
 	urls := make(chan string, 1)
@@ -131,7 +191,7 @@ func TestAReplayPausesBeforeEachStepAndEndsOnTheRecordedCounts(t *testing.T) {
 	}()
 	url := <-urls
 	steps := last.Steps
-	for step := 1; step <= steps; step++ {
+	for _, step := range pauses(rec.Frames) {
 		waitFrame(t, url, fmt.Sprintf("the pause before step %d", step), func(f Frame) bool {
 			return f.Phase == PhaseReady && f.Step == step
 		})
@@ -158,7 +218,7 @@ func TestAReplayPausesBeforeEachStepAndEndsOnTheRecordedCounts(t *testing.T) {
 		t.Fatalf("Replay: %v\n%s", err, out)
 	}
 	text := out.String()
-	for _, want := range []string{"Live page: http://127.0.0.1:", "A recording of two-managers", fmt.Sprintf("Step %d of %d", steps, steps), "Results, side by side", "showed what its design must"} {
+	for _, want := range []string{"Live page: http://127.0.0.1:", "A recording of two-managers", fmt.Sprintf("Steps 2–%d of %d", steps, steps), "at once", "Both 2014 managers created the pods", "Results, side by side", "showed what its design must"} {
 		if !bytes.Contains([]byte(text), []byte(want)) {
 			t.Errorf("the narration lacks %q:\n%s", want, text)
 		}

@@ -10,8 +10,8 @@ import (
 
 // ReplayOptions say how to play a recording.
 type ReplayOptions struct {
-	// Speed is how many times faster than recorded the frames go; below 1
-	// means the recorded pace.
+	// Speed is how many times faster than recorded the frames go: 2 plays
+	// twice as fast, 0.5 at half the pace; 0 means the recorded pace.
 	Speed float64
 	// Auto plays every step without waiting for Enter; Hold and the end
 	// work as in a live run.
@@ -35,7 +35,7 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) error {
 	if opts.Out == nil {
 		opts.Out = io.Discard
 	}
-	if opts.Speed < 1 {
+	if opts.Speed <= 0 {
 		opts.Speed = 1
 	}
 	con := &console{w: opts.Out, tty: isTerminal(opts.Out)}
@@ -69,9 +69,14 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) error {
 	for i < len(frames)-1 && !(frames[i].Sides[0].Ready && frames[i].Sides[1].Ready) {
 		i++
 	}
-	offset, prev, step, note := frames[i].T, frames[i].T, 0, ""
+	offset, prev, step, note, then := frames[i].T, frames[i].T, 0, "", ""
 	for ; i < len(frames); i++ {
 		f := frames[i]
+		// The conclusion of steps played as one comes once they are over.
+		if f.Then != "" && f.Then != then {
+			con.printf("%s\n", wrap(f.Then, 78, "  "))
+		}
+		then = f.Then
 		if f.Phase == PhaseReady && f.Step != step {
 			step = f.Step
 			f.T -= offset
@@ -94,6 +99,11 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) error {
 			i = j - 1
 			con.holdLive()
 			continue
+		}
+		if f.Phase == PhaseRunning && f.From > 0 && f.Step != step {
+			step = f.Step
+			con.printf("\n%s %s\n", con.style(fmt.Sprintf("Steps %d–%d of %d:", f.From, f.Step, f.Steps), bold), con.style(f.Title, bold))
+			con.printf("%s\n", con.style(fmt.Sprintf("  at once: step %d was over in well under a second, its outcome still to come", f.Step-1), dim))
 		}
 		if wait := time.Duration((f.T - prev) / opts.Speed * float64(time.Second)); wait > 0 {
 			select {

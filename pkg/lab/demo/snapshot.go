@@ -34,7 +34,9 @@ type Side struct {
 	Deleted int `json:"dl"`
 	// Extra counts pods created beyond need: beyond every rise of Desired
 	// and the replacements of pods that others deleted. It is the live
-	// form of the scenarios' extra_pods.
+	// form of the scenarios' extra_pods. The surplus now, Active less
+	// Desired, is another figure: pods created beyond need may since have
+	// been deleted.
 	Extra int `json:"ex"`
 	// Goroutines of the controller-managers now, and at their peak.
 	Goroutines     int `json:"go"`
@@ -44,14 +46,24 @@ type Side struct {
 	// total since the start.
 	Rates    map[string]float64 `json:"rq"`
 	Requests int                `json:"tq"`
-	// ListsLastMin counts the managers' LISTs of the last minute (since
-	// the start, in the first minute): the idle cluster's figure, which
-	// 2014's ticks keep up and today's caches bring to zero.
-	ListsLastMin int `json:"lm"`
+	// Totals are the managers' requests by verb since the start, as the
+	// apiserver counted them.
+	Totals map[string]int `json:"tv,omitempty"`
+	// Replacement is the median time, in seconds, from a pod's deletion to
+	// its replacement running, over every replacement so far (the churn
+	// scenario's replacement_p50); none (-1) before the first.
+	Replacement float64 `json:"rp,omitempty"`
+	// ListsLastMin counted the managers' LISTs of the last minute (since
+	// the start, in the first minute); recordings made before frames
+	// carried Totals have it, and the figurer rebuilds Totals from it.
+	ListsLastMin int `json:"lm,omitempty"`
 	// PodPosts counts the managers' pod creates; FailedPosts those the
 	// apiserver refused.
 	PodPosts    int `json:"pp"`
 	FailedPosts int `json:"pf"`
+	// Fig is the figure the scenario is about (Talk.Figure), as measured
+	// so far; none (-1) before there is anything to count.
+	Fig float64 `json:"f"`
 	// Grid is every pod's state, oldest first, run-length encoded: "r120w3u40"
 	// is 120 running, 3 waiting, 40 unscheduled (x: terminated).
 	Grid string `json:"g"`
@@ -226,15 +238,24 @@ func (s *side) snapshot() Side {
 	out.Goroutines = int(rec.Last(sampler.ManagerGoroutines))
 	out.PeakGoroutines = int(rec.Max(sampler.ManagerGoroutines))
 	total := 0.0
+	out.Totals = map[string]int{}
 	for _, verb := range sampler.Verbs {
 		series := rec.Series(sampler.ManagerRequests + verb)
 		out.Rates[verb] = rate(series, rateWindow)
 		if len(series) > 0 {
 			total += series[len(series)-1].V
+			out.Totals[verb] = int(series[len(series)-1].V)
 		}
 	}
 	out.Requests = int(total)
-	out.ListsLastMin = int(growth(rec.Series(sampler.ManagerRequests+"LIST"), 60))
+	out.Replacement = none
+	if lat := env.Sampler.Pods.ReplacementLatencies(); len(lat) > 0 {
+		secs := make([]float64, len(lat))
+		for i, d := range lat {
+			secs[i] = d.Seconds()
+		}
+		out.Replacement = median(secs)
+	}
 	posts := rec.Last(sampler.ManagerPodPosts)
 	out.PodPosts = int(posts)
 	out.FailedPosts = int(posts - rec.Last(sampler.ManagerPodPostsOK))
@@ -273,21 +294,4 @@ func rate(series []sampler.Point, window float64) float64 {
 		return 0
 	}
 	return v
-}
-
-// growth is how much a cumulative series grew over the last window
-// seconds; a series younger than that counts from zero.
-func growth(series []sampler.Point, window float64) float64 {
-	if len(series) == 0 {
-		return 0
-	}
-	last := series[len(series)-1]
-	base := 0.0
-	for i := len(series) - 1; i >= 0; i-- {
-		if last.T-series[i].T >= window {
-			base = series[i].V
-			break
-		}
-	}
-	return max(0, last.V-base)
 }
