@@ -198,6 +198,8 @@ func TestEveryResultsTableFitsWithItsUnits(t *testing.T) {
 		for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
 			name := fmt.Sprintf("%s at %dx%d", strings.TrimSuffix(filepath.Base(file), ".html"), size[0], size[1])
 			t.Run(name, func(t *testing.T) {
+				// Two browsers at once: each waits on its own page.
+				t.Parallel()
 				for _, still := range []string{"1.1", "1.99"} {
 					dom := testutil.DumpDOMAt(t, browser, fileURL(t, file)+"?check=1#still="+still, size[0], size[1], 1000)
 					if m := regexp.MustCompile(`data-layout="([^"]*)"`).FindStringSubmatch(dom); m == nil || m[1] != "ok" {

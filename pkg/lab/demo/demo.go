@@ -125,6 +125,12 @@ func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 	if opts.Out == nil {
 		opts.Out = io.Discard
 	}
+	// A recording that cannot be written is better known before the run.
+	if opts.Record != "" {
+		if err := os.MkdirAll(filepath.Dir(opts.Record), 0o755); err != nil {
+			return nil, fmt.Errorf("recording into %s: %v", opts.Record, err)
+		}
+	}
 	con := &console{w: opts.Out, tty: isTerminal(opts.Out)}
 	steps := sc.Steps(sz)
 	talk := talkOf(sc, sz, designs)

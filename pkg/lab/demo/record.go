@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 )
@@ -174,6 +175,9 @@ func (rec *Recording) Save(file string) error {
 		data, err = rec.HTML()
 	}
 	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
 	return os.WriteFile(file, data, 0o644)

@@ -46,7 +46,8 @@
     talk = t;
     chart = [];
     lastGrid = ["", ""];
-    resultsHidden = false;
+    // ?results=0 opens on the pods, the results a key away (r).
+    resultsHidden = q.get("results") === "0";
     $("name").textContent = t.name;
     $("title").textContent = t.title;
     $("reproduces").textContent = t.reproduces;
