@@ -236,19 +236,10 @@ func TestTheDeckOpensFromDiskAndReachesItsLastSlide(t *testing.T) {
 	}
 	browser := testutil.Chromium(t)
 	deck := filepath.Join(talkDir, shippedDeck)
+	d, recs := shippedDeckOf(t)
 	played := 0.0
-	var recs []*Recording
-	for _, name := range shippedDeckRecordings {
-		rec, err := ReadRecording(filepath.Join(talkDir, name+".html"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, rec)
+	for _, rec := range recs {
 		played += rec.Frames[len(rec.Frames)-1].T - rec.Frames[0].T
-	}
-	d, err := BuildDeck(shippedDeckTitle, recs)
-	if err != nil {
-		t.Fatal(err)
 	}
 	budget := int(played*1000/16) + len(d.Slides)*autoCard + 30000
 	dom := testutil.DumpDOMAt(t, browser, fileURL(t, deck)+"?auto=1&speed=16&check=1", 1280, 720, budget)

@@ -2,9 +2,11 @@
 // on two identical clusters at once, the 2014 controller-manager and
 // today's, step by step, narrated in the terminal with live counters and
 // shown side by side on a live page on loopback (server-sent events),
-// ending with both designs' results in one table. A run can be recorded
-// (Options.Record); Replay plays a recording on the same page without
-// clusters, and the page written beside it plays it from disk.
+// ending with both designs' results in one table. The page is drawn to the
+// window's size, for any projector. A run can be recorded (Options.Record)
+// into a page that plays it by itself from disk; Replay plays a recording
+// on the live page without clusters, and BuildDeck puts several in one
+// page, a whole talk, with title and timeline cards and speaker's notes.
 //
 // Ours: not part of 2014.
 package demo

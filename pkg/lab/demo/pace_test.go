@@ -195,7 +195,10 @@ func TestAHoldOutlastsAnInputThatEnds(t *testing.T) {
 	}
 }
 
-func TestTheShippedDeckIsCurrent(t *testing.T) {
+// shippedDeckOf builds the shipped deck anew from the shipped recordings,
+// which it returns too.
+func shippedDeckOf(t *testing.T) (*Deck, []*Recording) {
+	t.Helper()
 	var recs []*Recording
 	for _, name := range shippedDeckRecordings {
 		rec, err := ReadRecording(filepath.Join(talkDir, name+".html"))
@@ -208,6 +211,11 @@ func TestTheShippedDeckIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d, recs
+}
+
+func TestTheShippedDeckIsCurrent(t *testing.T) {
+	d, _ := shippedDeckOf(t)
 	want, err := d.HTML()
 	if err != nil {
 		t.Fatal(err)
