@@ -211,6 +211,8 @@ type demo struct {
 	page   *page
 	envs   [2]*scenario.Env
 	lines  <-chan string
+	// ending is set once the results are up and only the hold is left.
+	ending bool
 }
 
 func (d *demo) introduce() { introduce(d.con, d.talk) }

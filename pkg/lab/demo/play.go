@@ -135,6 +135,7 @@ func (d *demo) holdEnd(ctx context.Context) error {
 	prompt = fmt.Sprintf("\n  [Enter], or %v, %s; the page stays as it is until then.", d.opts.Hold, what)
 	hold, cancel := context.WithTimeout(ctx, d.opts.Hold)
 	defer cancel()
+	d.ending = true
 	if d.lines == nil {
 		d.con.printf("%s\n", d.con.style(fmt.Sprintf("\n  The page stays as it is for %v.", d.opts.Hold), dim))
 	} else {
@@ -297,7 +298,10 @@ func (d *demo) waitEnter(ctx context.Context, prompt string) error {
 	case _, ok := <-d.lines:
 		if !ok {
 			d.lines = nil
-			d.con.printf("  (no more input: going on without pausing)\n")
+			// At the end a hold still runs its course (holdEnd).
+			if d.opts.Hold <= 0 || !d.ending {
+				d.con.printf("  (no more input: going on without pausing)\n")
+			}
 		}
 		return nil
 	}
