@@ -191,6 +191,11 @@ func (fg *figurer) apply(f *Frame) {
 		switch {
 		case in && !st.open:
 			st.open, st.start, st.t0, st.peak = true, *s, f.T, s.Goroutines
+			// Over the whole run, counts start from nothing, as the
+			// results count from the cluster's start.
+			if fg.fig.Step == 0 {
+				st.start = Side{}
+			}
 		case !in && st.open:
 			st.closed = true
 		}
@@ -216,6 +221,11 @@ func (fg *figurer) measure(st *figureSide, t float64, s Side) float64 {
 	}
 	switch fg.fig.Key {
 	case keyPeakGoroutines:
+		// Over the whole run it is the sampler's own peak, start-up
+		// included, as the results take it.
+		if fg.fig.Step == 0 {
+			return float64(s.PeakGoroutines)
+		}
 		st.peak = max(st.peak, s.Goroutines)
 		// The sampler's peak can fall between two frames: a peak above
 		// the one at the window's start was reached inside it.
