@@ -41,12 +41,12 @@
 
   // The talk on the page: its words, the names of its sides and the
   // figure it is about.
-  var talk = null, chart = [], lastGrid = ["", ""], resultsHidden = false;
+  // ?results=0 opens on the pods, the results a key away (r).
+  var talk = null, chart = [], lastGrid = ["", ""], resultsHidden = q.get("results") === "0";
   function setTalk(t) {
     talk = t;
     chart = [];
     lastGrid = ["", ""];
-    // ?results=0 opens on the pods, the results a key away (r).
     resultsHidden = q.get("results") === "0";
     $("name").textContent = t.name;
     $("title").textContent = t.title;
