@@ -226,7 +226,8 @@ func TestTheShippedDeckIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s is not what rcbench deck makes now of %v", file, shippedDeckRecordings)
+		t.Errorf("%s is not what rcbench deck makes now of %v (a new page, or a change of pkg/history's catalogue, which its timeline cites): "+
+			"rcbench deck -o %s -title %q with those recordings' pages in that order renews it (examples/talk/README.md gives the command)", file, shippedDeckRecordings, file, shippedDeckTitle)
 	}
 	for _, bad := range []string{"http://", "https://", "src=", "href="} {
 		if bytes.Contains(got, []byte(bad)) {
