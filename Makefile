@@ -11,6 +11,7 @@
 #   make history what each change from 2014 to today bought, one at a time (BENCH_FLAGS=-quick)
 #   make docs    the annotated source, as static HTML, into _output/docs
 #   make demo    talk mode: SCENARIO=<name> on both designs side by side, with a live page
+#   make original V04_SRC=<Kubernetes git repository>  the original v0.4 binaries into _output/v0.4
 #   make clean   remove _output
 
 SHELL   := bash
@@ -22,7 +23,7 @@ CMDS    := apiserver controller-manager hollow-node kubecfg local-up rcbench
 # Tests find the binaries here instead of building their own.
 export KUBE_REWIND_BIN := $(abspath $(BIN))
 
-.PHONY: all build run bench history test vet unit unit-2014 unit-modern race clean docs demo upstream vet-upstream test-upstream
+.PHONY: all build run bench history test vet unit unit-2014 unit-modern race clean docs demo upstream vet-upstream test-upstream original
 
 all: build
 
@@ -117,6 +118,19 @@ test-upstream: upstream vet-upstream
 	@mkdir -p $(TEST_OUT)
 	@cd $(UPSTREAM) && $(call gotestsum,[upstr] ,$(abspath $(TEST_OUT))/upstream-adapter.json,-count=1 -tags=modern ./...)
 	@export KUBE_REWIND_REQUIRE_UPSTREAM=1 && $(call gotestsum,[upstr] ,$(abspath $(TEST_OUT))/upstream.json,$(TESTS) -tags=modern -run=$(UPSTREAM_TESTS) ./pkg/lab/e2e)
+
+# The original v0.4 apiserver, controller-manager and kubecfg, which bench,
+# history and talk mode run beside our ports as the variants
+# legacy-original and stack-original. V04_SRC is a Kubernetes git
+# repository holding commit 4452163 (v0.4), a checkout or a bare git
+# directory: git clone https://github.com/kubernetes/kubernetes. The tree is
+# exported into _output/v0.4-src and edited there for today's Go; nothing
+# of it enters this repository (pkg/lab/original says what is edited).
+V04_SRC ?=
+original:
+	@test -n "$(V04_SRC)" || { echo "make original needs V04_SRC=<a Kubernetes git repository holding commit 4452163, v0.4>: git clone https://github.com/kubernetes/kubernetes"; exit 2; }
+	$(GO) build -o $(BIN)/ ./cmd/rcbench
+	$(BIN)/rcbench original -src='$(V04_SRC)' -out=_output/v0.4 -scratch=_output/v0.4-src
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }

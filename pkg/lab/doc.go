@@ -10,6 +10,7 @@
 //	demo        make demo: one scenario on both designs, with a live page
 //	annotate    make docs: the annotated source as static HTML
 //	faults      the apiserver's fault switch, a decorator around its storage
+//	original    builds the original v0.4 binaries to run beside our ports
 //	testutil    helpers shared by the tests (locked buffer, /proc, Chromium)
 //	e2e, faulttest, loadtest  tests of whole stacks, under make test
 //
