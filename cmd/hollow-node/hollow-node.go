@@ -35,6 +35,7 @@ var (
 	seed         = flag.Int64("seed", 0, "Seed for the random choices (0: from the clock).")
 	address      = flag.String("address", "127.0.0.1", "The IP address to serve /healthz, /metrics and /admin on.")
 	port         = flag.Int("port", 10260, "The port to serve /healthz, /metrics and /admin on (0: any free port).")
+	kubeletPort  = flag.Int("kubelet_port", 0, "Act as v0.4's kubelets, for an apiserver that asks them for pod status (the original v0.4 apiserver, with this as its -minion_port): name the minions 127.0.0.2 and up, serve /healthz and /podInfo on each of those addresses at this port, and write no pod status (0: write it, as our apiserver expects).")
 )
 
 func main() {
@@ -58,6 +59,7 @@ func main() {
 		FailFraction:   *failFraction,
 		ChurnPerSecond: *churn,
 		Seed:           *seed,
+		KubeletPort:    *kubeletPort,
 	})
 
 	registry := prometheus.NewRegistry()

@@ -7,5 +7,7 @@
 // host, host IP, pod IP and Ready condition. In 2014 the apiserver filled
 // these in on each read from the kubelets and the cloud provider, and
 // Ready did not exist. On request it fails pods or a node, or deletes pods
-// at a steady rate.
+// at a steady rate. For the original v0.4 apiserver, which asked the
+// kubelets instead and refused status writes, it answers their /podInfo
+// instead of writing (kubelet.go).
 package hollownode

@@ -35,6 +35,17 @@ func (h *Cluster) FailNode(ctx api.Context, node string) error {
 
 // terminate marks one pod Terminated, re-reading it once on a conflict.
 func (h *Cluster) terminate(ctx api.Context, pod *api.Pod) {
+	if h.kubelets() {
+		h.mu.Lock()
+		run, ok := h.runs[pod.ID]
+		run.failed = true
+		if ok {
+			h.runs[pod.ID] = run
+			h.stats.Failures++
+		}
+		h.mu.Unlock()
+		return
+	}
 	for attempt := 0; attempt < 3; attempt++ {
 		updated := *pod
 		updated.CurrentState.Status = api.PodTerminated
@@ -160,7 +171,7 @@ func (h *Cluster) churn(ctx api.Context, stopCh <-chan struct{}) {
 func (h *Cluster) randomRunningLocked() string {
 	var running []string
 	for id, pod := range h.pods {
-		if pod.CurrentState.Status == api.PodRunning {
+		if h.runningLocked(pod) {
 			running = append(running, id)
 		}
 	}

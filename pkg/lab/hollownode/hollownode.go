@@ -35,6 +35,11 @@ type Config struct {
 	ChurnPerSecond float64
 	// Seed makes the random choices repeatable; 0 picks one from the clock.
 	Seed int64
+	// KubeletPort, when set, makes the hollow nodes v0.4's kubelets toward
+	// an apiserver that asks them for pod status (kubelet.go): minions
+	// named by loopback addresses, serving /podInfo on this port, and no
+	// status writes.
+	KubeletPort int
 }
 
 // Cluster is a set of hollow nodes sharing one pod watch.
@@ -55,6 +60,10 @@ type Cluster struct {
 	// the watch reports the binding.
 	assumed map[string]string
 	nextIP  uint32
+	// runs holds the pods the kubelets started, by id (KubeletPort only).
+	runs map[string]podRun
+	// bindBackoff holds the next wait of each pod whose binding failed.
+	bindBackoff map[string]time.Duration
 }
 
 // Stats counts what the hollow nodes did.
@@ -88,11 +97,16 @@ func New(c client.Interface, cfg Config) *Cluster {
 		unregistered: map[string]bool{},
 		assumed:      map[string]string{},
 		nextIP:       1,
+		runs:         map[string]podRun{},
+		bindBackoff:  map[string]time.Duration{},
 	}
 }
 
 // NodeName returns the name of node i.
 func (h *Cluster) NodeName(i int) string {
+	if h.kubelets() {
+		return KubeletAddress(i)
+	}
 	return fmt.Sprintf("%s%d", h.cfg.NamePrefix, i)
 }
 
@@ -112,6 +126,11 @@ func hostIP(i int) string {
 // Run registers the minions and serves pods until stopCh closes.
 func (h *Cluster) Run(stopCh <-chan struct{}) error {
 	ctx := api.NewDefaultContext()
+	if h.kubelets() {
+		if err := h.serveKubelets(stopCh); err != nil {
+			return err
+		}
+	}
 	for i := 0; i < h.cfg.Nodes; i++ {
 		minion := &api.Minion{TypeMeta: api.TypeMeta{ID: h.NodeName(i)}, HostIP: hostIP(i), NodeResources: minionResources}
 		if _, err := h.client.CreateMinion(minion); err != nil && !errors.IsAlreadyExists(err) {
@@ -233,6 +252,8 @@ func (h *Cluster) observe(pod *api.Pod) {
 }
 
 func (h *Cluster) forgetLocked(pod *api.Pod) {
+	delete(h.runs, pod.ID)
+	delete(h.bindBackoff, pod.ID)
 	if host, ok := h.assumed[pod.ID]; ok {
 		h.podsPerNode[host]--
 		delete(h.assumed, pod.ID)
@@ -282,6 +303,9 @@ func (h *Cluster) bind(ctx api.Context, pod *api.Pod) {
 	host := h.pickNode(pod.ID)
 	if host == "" {
 		glog.Warningf("no healthy hollow node for pod %s", pod.ID)
+		h.mu.Lock()
+		h.retryBindLocked(pod.ID)
+		h.mu.Unlock()
 		return
 	}
 	err := h.client.CreateBinding(ctx, &api.Binding{PodID: pod.ID, Host: host})
@@ -295,10 +319,26 @@ func (h *Cluster) bind(ctx api.Context, pod *api.Pod) {
 		if !errors.IsNotFound(err) && !errors.IsConflict(err) {
 			h.stats.WriteErrors++
 			glog.Errorf("binding pod %s to %s: %v", pod.ID, host, err)
+			h.retryBindLocked(pod.ID)
 		}
 		return
 	}
+	delete(h.bindBackoff, pod.ID)
 	h.stats.Binds++
+}
+
+// retryBindLocked binds the pod again after a backoff, as v0.4's
+// scheduler retried a pod it failed to place or bind
+// (plugin/pkg/scheduler/factory, makeDefaultErrorFunc): 1 s, doubled at
+// each failure up to 60 s, per pod. The watch's latest view of the pod
+// then says whether it still needs a binding.
+func (h *Cluster) retryBindLocked(id string) {
+	d := h.bindBackoff[id]
+	if d == 0 {
+		d = time.Second
+	}
+	h.bindBackoff[id] = min(2*d, time.Minute)
+	h.queue.AddAfter(id, d)
 }
 
 func (h *Cluster) pickNode(podID string) string {
@@ -334,7 +374,14 @@ func (h *Cluster) start(ctx api.Context, pod *api.Pod) {
 	ip := h.nextIP
 	h.nextIP++
 	h.mu.Unlock()
+	podIP := net.IPv4(10, byte(64+(ip>>16)&63), byte(ip>>8), byte(ip)).String()
 
+	if h.kubelets() {
+		if h.startLocally(pod, fail, podIP) {
+			h.count(fail)
+		}
+		return
+	}
 	updated := *pod
 	updated.CurrentState.Host = pod.DesiredState.Host
 	updated.CurrentState.HostIP = h.hostIPOf(pod.DesiredState.Host)
@@ -343,14 +390,19 @@ func (h *Cluster) start(ctx api.Context, pod *api.Pod) {
 		updated.CurrentState.Conditions = []api.Condition{readyCondition("False")}
 	} else {
 		updated.CurrentState.Status = api.PodRunning
-		updated.CurrentState.PodIP = net.IPv4(10, byte(64+(ip>>16)&63), byte(ip>>8), byte(ip)).String()
+		updated.CurrentState.PodIP = podIP
 		updated.CurrentState.Conditions = []api.Condition{readyCondition("True")}
 	}
 	if err := h.update(ctx, &updated); err != nil {
 		return
 	}
+	h.count(fail)
+}
+
+// count counts one pod started, or failed at its start.
+func (h *Cluster) count(failed bool) {
 	h.mu.Lock()
-	if fail {
+	if failed {
 		h.stats.Failures++
 	} else {
 		h.stats.Starts++
