@@ -297,7 +297,10 @@ type EtcdUpdateFunc func(input api.Object) (output api.Object, err error)
 //
 // Ours: the compare-and-swap names only the index. v0.4 also sent the old
 // value as prevValue, which doubled the size of every such request and
-// checked nothing the index does not.
+// checked nothing the index does not; go-etcd puts it in the URL, and an
+// external etcd 3.4 member drops a new connection whose request line
+// passes 4 KB (see pkg/lab/stack, etcdfront.go, which the original v0.4
+// apiserver needs).
 func (h *EtcdHelper) AtomicUpdate(key string, ptrToType api.Object, tryUpdate EtcdUpdateFunc) error {
 	pt := reflect.TypeOf(ptrToType)
 	if pt.Kind() != reflect.Pointer {
