@@ -180,6 +180,19 @@ func (c *Cluster) Stop(i int) {
 	m.cmd = nil
 }
 
+// Pids returns the process id of every running member.
+func (c *Cluster) Pids() []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var pids []int
+	for _, m := range c.Members {
+		if m.cmd != nil {
+			pids = append(pids, m.cmd.Process.Pid)
+		}
+	}
+	return pids
+}
+
 // WaitHealthy waits until member i answers v2 requests.
 func (c *Cluster) WaitHealthy(i int, timeout time.Duration) error {
 	return waitHealthy(c.Members[i], timeout)

@@ -46,6 +46,8 @@ type podEntry struct {
 type PodCounter struct {
 	client   client.Interface
 	selector labels.Selector
+	// readStatus reads bound pods to learn their status (pods_read.go).
+	readStatus bool
 
 	mu        sync.Mutex
 	synced    bool
@@ -76,6 +78,11 @@ func stateOf(pod *api.Pod) string {
 
 // Run follows pods until stopCh closes.
 func (p *PodCounter) Run(stopCh <-chan struct{}) {
+	if p.readStatus {
+		done := make(chan struct{})
+		go func() { defer close(done); p.readWaiting(stopCh) }()
+		defer func() { <-done }()
+	}
 	for {
 		p.listAndWatch(stopCh)
 		select {
@@ -142,9 +149,13 @@ func (p *PodCounter) listAndWatch(stopCh <-chan struct{}) {
 }
 
 func (p *PodCounter) observe(t watch.EventType, pod *api.Pod) {
-	now := time.Now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.observeLocked(t, pod)
+}
+
+func (p *PodCounter) observeLocked(t watch.EventType, pod *api.Pod) {
+	now := time.Now()
 	if t == watch.Deleted {
 		if _, ok := p.pods[pod.ID]; ok {
 			delete(p.pods, pod.ID)
@@ -159,6 +170,11 @@ func (p *PodCounter) observe(t watch.EventType, pod *api.Pod) {
 		p.created++
 	}
 	state := stateOf(pod)
+	// Where only a read shows a pod's status, the watch's stored Waiting
+	// says nothing of a pod already read Running or Terminated.
+	if p.readStatus && state == StateWaiting && (entry.state == StateRunning || entry.state == StateTerminated) {
+		state = entry.state
+	}
 	// A pod created after a deletion that now runs for the first time
 	// stands for the deleted one: the gap is how long the cluster was a
 	// replica short.

@@ -6,8 +6,12 @@ import "strings"
 // User-Agent, as the apiserver labels its request counts) that belong to a
 // controller-manager process: its controllers' client, and the client the
 // modern manager's leader election renews its lease with. A figure of the
-// managers' requests counts both.
-var ManagerComponents = []string{"controller-manager", "leader-election"}
+// managers' requests counts both. The original v0.4 binaries send no
+// User-Agent of their own, only Go's default, "Go-http-client/1.1", which
+// no component of ours sends: in a stack, the original controller-manager
+// is the one client that sends it (the original apiserver's reads of
+// itself do not pass the meter that counts its requests).
+var ManagerComponents = []string{"controller-manager", "leader-election", "go-http-client"}
 
 // What a controller-manager's request is for.
 const (

@@ -53,7 +53,8 @@ const (
 	// controller per pass, in either design), by their own counters.
 	ManagerSyncs = "cm.syncs"
 
-	// The apiserver process (with its embedded etcd).
+	// The apiserver process (with its embedded etcd, or the etcd member
+	// the stack started for it).
 	APIServerRSS = "apiserver.rss_bytes"
 	APIServerCPU = "apiserver.cpu_seconds"
 
@@ -111,7 +112,7 @@ type Sampler struct {
 func New(c client.Interface, st *stack.Stack, selector labels.Selector, iv Intervals) *Sampler {
 	return &Sampler{
 		Rec:       NewRecorder(time.Now()),
-		Pods:      NewPodCounter(c, selector),
+		Pods:      NewPodCounter(c, selector).readingStatus(st.PodStatusOnRead()),
 		st:        st,
 		intervals: iv,
 		stopCh:    make(chan struct{}),
@@ -228,19 +229,21 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 	for _, p := range Purposes {
 		s.relative(ManagerPurpose+p, now, cm.ByPurpose[p])
 	}
-	posts := m.By("apiserver_request_total", "code", map[string]string{"component": "controller-manager", "verb": "POST", "resource": "pods"})
 	total, ok := 0.0, 0.0
-	for code, v := range posts {
-		total += v
-		if len(code) == 3 && code[0] == '2' {
-			ok += v
+	for _, component := range ManagerComponents {
+		posts := m.By("apiserver_request_total", "code", map[string]string{"component": component, "verb": "POST", "resource": "pods"})
+		for code, v := range posts {
+			total += v
+			if len(code) == 3 && code[0] == '2' {
+				ok += v
+			}
 		}
 	}
 	s.relative(ManagerPodPosts, now, total)
 	s.relative(ManagerPodPostsOK, now, ok)
 	s.relative(ManagerBytes, now, ManagerBodyBytes(m))
 	s.relative(ManagerWatchErrors, now, m.Sum("apiserver_watch_errors_total", map[string]string{"component": "controller-manager"}))
-	s.Rec.Add(APIServerRSS, now, m.Sum("process_resident_memory_bytes", nil))
+	apiRSS := m.Sum("process_resident_memory_bytes", nil)
 	apiCPU := m.Sum("process_cpu_seconds_total", nil)
 	for _, p := range s.st.Processes() {
 		switch p.Name {
@@ -248,6 +251,11 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 			// Finer than the process's own counter, in 10 ms ticks.
 			if cpu, ok := ProcessCPU(p.Pid()); ok {
 				apiCPU = cpu
+			}
+			// The same figure its metrics give, also where an apiserver
+			// has none (the original v0.4's, behind a meter).
+			if _, rss, ok := ProcessUsage(p.Pid()); ok {
+				apiRSS = rss
 			}
 		case "hollow-node":
 			if _, rss, ok := ProcessUsage(p.Pid()); ok {
@@ -258,6 +266,17 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 			}
 		}
 	}
+	// An etcd member the stack started for the apiserver counts with it,
+	// as the embedded one does.
+	for _, pid := range s.st.EtcdPids() {
+		if cpu, ok := ProcessCPU(pid); ok {
+			apiCPU += cpu
+		}
+		if _, rss, ok := ProcessUsage(pid); ok {
+			apiRSS += rss
+		}
+	}
+	s.Rec.Add(APIServerRSS, now, apiRSS)
 	s.relative(APIServerCPU, now, apiCPU)
 	if cpu, ok := SelfCPUSeconds(); ok {
 		s.relative(SelfCPU, now, cpu)

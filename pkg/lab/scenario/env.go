@@ -46,6 +46,9 @@ type Options struct {
 	// EtcdServers, when set, point the apiserver at an external etcd
 	// cluster instead of its embedded member.
 	EtcdServers []string
+	// OriginalDir holds the original v0.4 binaries, for the variants
+	// legacy-original and stack-original (make original: _output/v0.4).
+	OriginalDir string
 }
 
 // Start brings up the cluster sc needs for variant v at size sz and starts
@@ -56,6 +59,7 @@ func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	cfg.Dir = opts.Dir
 	cfg.Design = v.Design
 	cfg.ManagerBinary = v.Manager
+	cfg.Original, cfg.OriginalDir = v.Original, opts.OriginalDir
 	if len(opts.EtcdServers) > 0 {
 		cfg.EtcdServers = opts.EtcdServers
 	}

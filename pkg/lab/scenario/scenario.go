@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
@@ -30,6 +31,10 @@ type Variant struct {
 	Checks string
 	// ManagerArgs are extra controller-manager flags.
 	ManagerArgs []string
+	// Original, when set, runs original v0.4 binaries instead of ours
+	// (stack.OriginalManager or stack.OriginalStack), from the directory
+	// of make original; Design is then the design they must show, legacy.
+	Original string
 }
 
 // The variants the benchmark compares. The modern design runs once with
@@ -44,8 +49,16 @@ var (
 	UpstreamUnthrottled = Variant{Name: "upstream-unthrottled", Design: "modern", Manager: "controller-manager-upstream", Build: "make upstream", Checks: ModernUnthrottled.Name, ManagerArgs: []string{"-kube_api_qps=0"}}
 )
 
+// The original v0.4 binaries of make original, beside our port of 2014:
+// the original controller-manager on our apiserver, and the original
+// apiserver and controller-manager together (pkg/lab/stack, original.go).
+var (
+	LegacyOriginal = Variant{Name: "legacy-original", Design: "legacy", Original: stack.OriginalManager, Build: original.BuildHint, Checks: Legacy.Name}
+	StackOriginal  = Variant{Name: "stack-original", Design: "legacy", Original: stack.OriginalStack, Build: original.BuildHint, Checks: Legacy.Name}
+)
+
 // Variants lists every variant above, in the order reports show them.
-var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUnthrottled}
+var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUnthrottled, LegacyOriginal, StackOriginal}
 
 // Binary is the controller-manager binary the variant runs.
 func (v Variant) Binary() string {

@@ -114,8 +114,7 @@ func startControllersPodsFirst(ctx context.Context, e *Env, m, k int) error {
 	e.Mark("manager-start")
 	err := WaitFor(ctx, convergeLimit(m*k), fmt.Sprintf("the manager to sync its %d controllers", m), func() (bool, string) {
 		e.Sampler.SampleNow()
-		synced := e.last(sampler.ManagerSyncs)
-		return synced >= float64(m), fmt.Sprintf("%.0f syncs", synced)
+		return e.syncedAll(m)
 	})
 	if err != nil {
 		return err

@@ -4,7 +4,10 @@
 // make run, the end-to-end tests, the benchmark and talk mode all start
 // their clusters through it, so every one of them is the same cluster.
 // The apiserver embeds etcd unless the stack is given external members;
-// every process starts with the open-file limit raised (limits.go).
+// every process starts with the open-file limit raised (limits.go). The
+// designs legacy-original and stack-original run the original v0.4
+// binaries of make original instead of ours (original.go), the second
+// behind a counting proxy (meter.go).
 //
 // Ours: 2014 had hack/local-up-cluster.sh for this.
 package stack

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 )
 
 // Config describes one cluster.
@@ -50,6 +52,10 @@ type Config struct {
 	// EtcdServers, when set, are the client URLs of an external etcd
 	// cluster for the apiserver, instead of its embedded member.
 	EtcdServers []string
+	// Original, when set, runs original v0.4 binaries instead of ours:
+	// OriginalManager or OriginalStack, from OriginalDir (make original
+	// fills _output/v0.4; see original.go).
+	Original, OriginalDir string
 }
 
 // Stack is a running cluster.
@@ -64,6 +70,12 @@ type Stack struct {
 	Managers    []*Process
 	ManagerURLs []string
 	logs        []io.Closer
+
+	// What a stack-original runs besides its processes (original.go).
+	etcd        *etcdtest.Cluster
+	etcdFronts  []*etcdFront
+	meter       *Meter
+	kubeletPort int
 }
 
 // ManagerBinary returns the controller-manager binary of a design.
@@ -91,6 +103,9 @@ func Start(cfg Config) (*Stack, error) {
 	}
 	RaiseFileLimit()
 	s := &Stack{cfg: cfg}
+	if err := s.checkOriginal(); err != nil {
+		return nil, err
+	}
 	if err := s.startAPIServer(); err != nil {
 		s.Stop()
 		return nil, err
@@ -150,7 +165,11 @@ func (s *Stack) start(component, binary string, fixedPort int, fallback bool, ar
 				return nil, 0, err
 			}
 		}
-		p, err := startProcess(component, filepath.Join(s.cfg.BinDir, binary), args(port), out)
+		path := binary
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(s.cfg.BinDir, binary)
+		}
+		p, err := startProcess(component, path, args(port), out)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -166,6 +185,9 @@ func (s *Stack) start(component, binary string, fixedPort int, fallback bool, ar
 }
 
 func (s *Stack) startAPIServer() error {
+	if s.cfg.Original == OriginalStack {
+		return s.startOriginalAPIServer()
+	}
 	p, port, err := s.start("apiserver", "apiserver", s.cfg.APIPort, false, func(port int) []string {
 		etcd := "-etcd_data_dir=" + filepath.Join(s.cfg.Dir, "etcd")
 		if len(s.cfg.EtcdServers) > 0 {
@@ -201,6 +223,7 @@ func (s *Stack) startHollowNode() error {
 		if s.cfg.StartDelay > 0 {
 			args = append(args, "-start_delay="+s.cfg.StartDelay.String())
 		}
+		args = append(args, s.originalHollowNodeArgs()...)
 		return append(args, s.cfg.HollowNodeArgs...)
 	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
@@ -335,6 +358,7 @@ func (s *Stack) Stop() {
 			p.Kill(syscall.SIGTERM, 5*time.Second)
 		}
 	}
+	s.stopOriginal()
 	for _, l := range logs {
 		l.Close()
 	}

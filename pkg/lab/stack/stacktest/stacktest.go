@@ -138,19 +138,21 @@ func Start(tb testing.TB, cfg stack.Config) *stack.Stack {
 	}
 	st, err := stack.Start(cfg)
 	if err != nil {
-		dumpLogs(tb, cfg.Dir)
+		DumpLogs(tb, cfg.Dir)
 		tb.Fatalf("starting the stack: %v", err)
 	}
 	tb.Cleanup(func() {
 		st.Stop()
 		if tb.Failed() {
-			dumpLogs(tb, cfg.Dir)
+			DumpLogs(tb, cfg.Dir)
 		}
 	})
 	return st
 }
 
-func dumpLogs(tb testing.TB, dir string) {
+// DumpLogs attaches the tail of every component's log in dir to the test
+// output.
+func DumpLogs(tb testing.TB, dir string) {
 	logs, _ := filepath.Glob(filepath.Join(dir, "*.log"))
 	for _, l := range logs {
 		data, _ := os.ReadFile(l)

@@ -1,0 +1,22 @@
+package scenario
+
+import (
+	"fmt"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+)
+
+// syncedAll says whether the managers have synced m controllers since
+// they started, and how far they are. The original v0.4 manager counts no
+// syncs: each of its passes is one LIST of every controller, one LIST of
+// each controller's pods and its endpoints controller's LIST of the
+// services (the scenarios that wait here have none), so a first pass is
+// done at 2 + m LISTs.
+func (e *Env) syncedAll(m int) (bool, string) {
+	if e.Variant.Original != "" {
+		lists := e.last(sampler.ManagerRequests + "LIST")
+		return lists >= float64(2+m), fmt.Sprintf("%.0f LISTs of %d", lists, 2+m)
+	}
+	synced := e.last(sampler.ManagerSyncs)
+	return synced >= float64(m), fmt.Sprintf("%.0f syncs", synced)
+}
