@@ -173,10 +173,10 @@ func goroutineFinding(sum *Summary) (Finding, bool) {
 			if sz != largest {
 				continue
 			}
-			if v.Variant == "legacy" && n >= 500 {
-				c.check(g.Median >= 0.8*n, "legacy peaked at %s goroutines, below 0.8·N = %s", formatNumber(g.Median), formatNumber(0.8*n))
+			if is2014(v.Variant) && n >= 500 {
+				c.check(g.Median >= 0.8*n, "%s peaked at %s goroutines, below 0.8·N = %s", v.Variant, formatNumber(g.Median), formatNumber(0.8*n))
 			}
-			if v.Variant != "legacy" {
+			if !is2014(v.Variant) {
 				c.check(g.Max <= 700, "%s peaked at up to %s goroutines, above 500 + 200", v.Variant, formatNumber(g.Max))
 			}
 		}
@@ -224,8 +224,8 @@ func idleFinding(sum *Summary) (Finding, bool) {
 		text += fmt.Sprintf("), status writes %s, leader election %s, events %s", rangeText(status), rangeText(election), rangeText(events))
 		parts = append(parts, text)
 		verdicts = append(verdicts, fmt.Sprintf("%s %s/min", v.Variant, formatNumber(r.Median)))
-		if v.Variant == "legacy" {
-			c.check(l.Median >= 0.85*want && l.Median <= 1.15*want, "legacy sent %s LISTs a minute, not within 15 %% of %.0f", formatNumber(l.Median), want)
+		if is2014(v.Variant) {
+			c.check(l.Median >= 0.85*want && l.Median <= 1.15*want, "%s sent %s LISTs a minute, not within 15 %% of %.0f", v.Variant, formatNumber(l.Median), want)
 		} else {
 			c.check(syncs.Median <= 3, "%s's controllers sent %s requests a minute, not about 0", v.Variant, formatNumber(syncs.Median))
 			c.check(election.Median >= 15 && election.Median <= 60, "%s's leader election sent %s requests a minute, not about 30", v.Variant, formatNumber(election.Median))
@@ -267,9 +267,9 @@ func extraPodsFinding(sum *Summary) (Finding, bool) {
 				}
 				vs = append(vs, fmt.Sprintf("%s %s", v.Variant, rangeText(e)))
 				switch {
-				case name == "two-managers" && v.Variant == "legacy":
-					c.check(e.Median > 0, "two 2014 managers created no extra pods in most runs")
-				case v.Variant != "legacy":
+				case name == "two-managers" && is2014(v.Variant):
+					c.check(e.Median > 0, "two %s managers created no extra pods in most runs", v.Variant)
+				case !is2014(v.Variant):
 					c.check(e.Max == 0, "%s %s created up to %s extra pods", v.Variant, name, formatNumber(e.Max))
 				}
 			}

@@ -96,8 +96,9 @@ type TimelineStep struct {
 
 // timelineSteps returns the timeline: today, then the switchable changes
 // removed newest first (by year under -quick, to save runs), then the
-// 2014 manager. BuildHistoryPlan puts upstream's manager before today
-// when its binary is there.
+// 2014 manager. BuildHistoryPlan puts upstream's manager before today, and
+// the original v0.4 manager after our 2014 one, when their binaries are
+// there.
 func timelineSteps(quick bool) []TimelineStep {
 	steps := []TimelineStep{{Variant: scenario.Modern.Name, Label: "today"}}
 	names := history.SwitchNames()
@@ -209,9 +210,14 @@ func BuildHistoryPlan(opts Options) (*HistoryPlan, error) {
 	hp.Timeline = timelineSteps(opts.Quick)
 	// Today's real replication manager stands at today's end, beside our
 	// port of it, when its binary has been built.
-	missing := &missingBinaries{dir: opts.BinDir}
+	missing := newMissingBinaries(opts)
 	if !missing.skip(scenario.Upstream) {
 		hp.Timeline = append([]TimelineStep{{Variant: scenario.Upstream.Name, Label: "upstream today"}}, hp.Timeline...)
+	}
+	// The original v0.4 manager ends it, beside our port of it, when make
+	// original has built it.
+	if !missing.skip(scenario.LegacyOriginal) {
+		hp.Timeline = append(hp.Timeline, TimelineStep{Variant: scenario.LegacyOriginal.Name, Label: "2014 (the v0.4 binary)"})
 	}
 	hp.Notes = append(hp.Notes, missing.notes()...)
 	// Today's runs come from the changes measured at this size, when
@@ -234,6 +240,8 @@ func BuildHistoryPlan(opts Options) (*HistoryPlan, error) {
 			vs = append(vs, scenario.Legacy)
 		case scenario.Upstream.Name:
 			vs = append(vs, scenario.Upstream)
+		case scenario.LegacyOriginal.Name:
+			vs = append(vs, scenario.LegacyOriginal)
 		default:
 			vs = append(vs, withoutVariant(st.Variant, nil, st.Off...))
 		}

@@ -139,6 +139,8 @@ func historyDocument(hs *HistorySummary, chart Chart, haveChart bool) *document 
 			off = "(the v0.4 manager)"
 		case scenario.Upstream.Name:
 			off = "(k8s.io/kubernetes's own, unmodified)"
+		case scenario.LegacyOriginal.Name:
+			off = "(the original v0.4 binary, make original)"
 		}
 		row := []string{st.Label, off}
 		for _, name := range timelineFigures {
@@ -206,6 +208,9 @@ func timelineChart(hs *HistorySummary, png bool) (Chart, bool) {
 	items.add("today", swatch("modern"))
 	items.add("today, changes switched off", swatch("without-"))
 	items.add("2014 (v0.4)", swatch("legacy"))
+	if last := hs.Timeline[len(hs.Timeline)-1]; last.Variant == scenario.LegacyOriginal.Name {
+		items.add("2014, the original binary", swatch(last.Variant))
+	}
 	title := fmt.Sprintf("Removing the changes, newest first: %s %s", TimelineScenario, hs.TimelineSize)
 	svg, pngData := render(vg.Points(820), vg.Points(60+230*float64(len(grid))), gridOf(title, grid, items), png)
 	caption := "From left to right: today's manager, then one more change switched off at each step (newest first), " +

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/history"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
@@ -153,7 +154,9 @@ func TestAppearedTellsAnEffectFromNoise(t *testing.T) {
 // timeline starts with upstream's own manager when its binary is there,
 // and otherwise says how to build it.
 func TestUpstreamStandsAtTodaysEndOfTheTimelineWhenBuilt(t *testing.T) {
-	hp, err := BuildHistoryPlan(Options{Quick: true, BinDir: fakeBinDir(t, "apiserver", "hollow-node", "controller-manager", "controller-manager-modern", "controller-manager-upstream")})
+	// The original v0.4 binaries are there too, so that no note is about them.
+	v04 := fakeBinDir(t, original.Binaries...)
+	hp, err := BuildHistoryPlan(Options{Quick: true, OriginalDir: v04, BinDir: fakeBinDir(t, "apiserver", "hollow-node", "controller-manager", "controller-manager-modern", "controller-manager-upstream")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +167,7 @@ func TestUpstreamStandsAtTodaysEndOfTheTimelineWhenBuilt(t *testing.T) {
 	if last.Variants[0].Name != scenario.Upstream.Name {
 		t.Errorf("the timeline's item runs %s first, want upstream", last.Variants[0].Name)
 	}
-	hp, err = BuildHistoryPlan(Options{Quick: true, BinDir: bothDesigns(t)})
+	hp, err = BuildHistoryPlan(Options{Quick: true, OriginalDir: v04, BinDir: bothDesigns(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ const (
 
 // explainNoise says why a figure flagged as noisy varies.
 func explainNoise(scenarioName, variant string, f Figure) string {
-	legacy := variant == "legacy"
+	legacy := is2014(variant)
 	if f.Spread == nil {
 		if strings.HasPrefix(f.Name, "manager_") && !legacy {
 			return whyStartup + "; " + whyZero

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
@@ -114,6 +115,10 @@ type Options struct {
 	// Publish, when set, is a directory that the results page and its
 	// chart are copied into after a run that was not interrupted.
 	Publish string
+	// OriginalDir holds the original v0.4 binaries for the variants
+	// legacy-original and stack-original; empty means the one make
+	// original fills beside BinDir (_output/v0.4).
+	OriginalDir string
 }
 
 // Item is one scenario at one size, to run Runs times per variant.
@@ -183,16 +188,29 @@ func VariantByName(name string) (scenario.Variant, error) {
 // missingBinaries tracks the variants left out of a run because their
 // controller-manager binary is not in dir, one note per binary.
 type missingBinaries struct {
-	dir      string
-	variants map[string][]string
-	order    []string
-	build    map[string]string
+	dir string
+	// originals holds the original v0.4 binaries (Options.originalDir).
+	originals string
+	variants  map[string][]string
+	order     []string
+	build     map[string]string
 }
 
-// skip reports whether v's binary is missing, and remembers v if so.
+// newMissingBinaries tracks the binaries of opts.
+func newMissingBinaries(opts Options) *missingBinaries {
+	return &missingBinaries{dir: opts.BinDir, originals: opts.originalDir()}
+}
+
+// skip reports whether v's binary is missing, and remembers v if so. An
+// original variant needs every binary of make original.
 func (m *missingBinaries) skip(v scenario.Variant) bool {
 	bin := v.Binary()
-	if haveBinary(m.dir, bin) {
+	if v.Original != "" {
+		if original.Available(m.originals) == nil {
+			return false
+		}
+		bin = filepath.Join(m.originals, bin)
+	} else if haveBinary(m.dir, bin) {
 		return false
 	}
 	if m.variants == nil {
@@ -217,8 +235,12 @@ func (m *missingBinaries) notes() []string {
 		if build == "" {
 			build = "make build"
 		}
+		dir, name := m.dir, bin
+		if filepath.IsAbs(bin) {
+			dir, name = filepath.Dir(bin), filepath.Base(bin)
+		}
 		out = append(out, fmt.Sprintf("%s was not found in %s, so %s did not run: %s builds it.",
-			bin, m.dir, strings.Join(m.variants[bin], " and "), build))
+			name, dir, strings.Join(m.variants[bin], " and "), build))
 	}
 	return out
 }
@@ -303,7 +325,7 @@ func BuildPlan(opts Options) (*Plan, error) {
 		// seconds saved for the 2-minute budget.
 		p.CalibrationClients, p.CalibrationSeconds = []int{FloorClients}, 1
 	}
-	missing := &missingBinaries{dir: opts.BinDir}
+	missing := newMissingBinaries(opts)
 
 	seen := map[string]bool{}
 	for _, name := range names {

@@ -162,6 +162,7 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 		Seed:   r.Opts.Seed,
 		Say:    func(format string, args ...interface{}) { r.say("        "+format, args...) },
 	}
+	sopts.OriginalDir = r.Opts.originalDir()
 	var out *scenario.Outcome
 	urls, stopEtcd, err := r.externalEtcd(runDir, it.EtcdMembers)
 	if err == nil {

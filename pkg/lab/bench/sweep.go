@@ -102,7 +102,7 @@ func buildSweepPlan(opts Options) (*Plan, error) {
 	}
 	p := &Plan{RunsEach: runs, Sweep: true, Budget: sweepBudget(opts.Quick)}
 	var variants []scenario.Variant
-	missing := &missingBinaries{dir: opts.BinDir}
+	missing := newMissingBinaries(opts)
 	for _, n := range names {
 		v, err := VariantByName(n)
 		if err != nil {

@@ -119,7 +119,7 @@ func idleBroke(variant string, sz scenario.Size, values map[string]float64, core
 	if err != nil || sc.Expect == nil || sz.Period <= 0 {
 		return ""
 	}
-	if err := sc.Expect(variant, sz, values); err != nil {
+	if err := sc.Expect(designOf(variant), sz, values); err != nil {
 		return fmt.Sprintf("idle no longer did what its design must (%v), with the apiserver at %s CPU s a minute",
 			err, formatNumber(values["apiserver_cpu_per_min"]))
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
@@ -237,7 +238,7 @@ func (d *demo) start(dir string) error {
 		wg.Add(1)
 		go func(i int, v scenario.Variant) {
 			defer wg.Done()
-			e, err := scenario.Start(d.sc, v, d.size, scenario.Options{BinDir: d.opts.BinDir, Dir: filepath.Join(dir, v.Name)})
+			e, err := scenario.Start(d.sc, v, d.size, scenario.Options{BinDir: d.opts.BinDir, OriginalDir: original.DirBeside(d.opts.BinDir), Dir: filepath.Join(dir, v.Name)})
 			if err != nil {
 				errs[i] = fmt.Errorf("starting the %s cluster: %v", v.Name, err)
 				return

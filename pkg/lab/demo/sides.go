@@ -7,13 +7,16 @@ import (
 	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/history"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 // sideNames are the headings of the variants that are not one of the two
 // designs; any other variant plays under its own name.
 var sideNames = map[string]Design{
-	scenario.Upstream.Name: {Heading: "Upstream today", Sub: "k8s.io/kubernetes's own replication manager, unmodified, through an adapter", Short: "upstream"},
+	scenario.Upstream.Name:       {Heading: "Upstream today", Sub: "k8s.io/kubernetes's own replication manager, unmodified, through an adapter", Short: "upstream"},
+	scenario.LegacyOriginal.Name: {Heading: "2014, the real one", Sub: "Kubernetes v0.4's own controller-manager (make original) on our apiserver", Short: "v0.4's binary"},
+	scenario.StackOriginal.Name:  {Heading: "2014, all real", Sub: "v0.4's own apiserver and controller-manager (make original), hollow nodes as its kubelets", Short: "v0.4's stack"},
 }
 
 // sideOf returns the column of the variant named name, checked against
@@ -86,6 +89,12 @@ func designsFor(without []string, left, right string) ([]Design, error) {
 func haveBinaries(dir string, ds []Design) error {
 	for _, d := range ds {
 		bin := d.Variant.Binary()
+		if d.Variant.Original != "" {
+			if err := original.Available(original.DirBeside(dir)); err != nil {
+				return fmt.Errorf("%s plays on the original v0.4 binaries: %v", d.Short, err)
+			}
+			continue
+		}
 		if _, err := os.Stat(filepath.Join(dir, bin)); err == nil {
 			continue
 		}

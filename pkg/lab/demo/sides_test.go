@@ -64,3 +64,20 @@ func TestEitherSideCanPlayAnyVariant(t *testing.T) {
 		t.Errorf("missing binaries gave %v, want how to build them", err)
 	}
 }
+
+// TestTheOriginalBinariesPlayOnASideWhenBuilt puts the original v0.4
+// binaries on the left, held to the 2014 design's expectations, and
+// refuses them, saying how to build them, when make original has not.
+func TestTheOriginalBinariesPlayOnASideWhenBuilt(t *testing.T) {
+	ds, err := designsFor(nil, "stack-original", "upstream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds[0].Variant.Original == "" || ds[0].Expect != "legacy" || ds[0].Heading == "stack-original" {
+		t.Errorf("left = %+v, want v0.4's stack under its own heading, held to the 2014 design's expectations", ds[0])
+	}
+	bin := t.TempDir()
+	if err := haveBinaries(bin, ds[:1]); err == nil || !strings.Contains(err.Error(), "make original V04_SRC=") {
+		t.Errorf("without _output/v0.4: %v, want how to build it", err)
+	}
+}
