@@ -289,17 +289,40 @@ func (fc *faultCluster) waitCounted() {
 	})
 }
 
-// podCounter counts every pod ever added, by id, from a watch of all pods
-// that resumes after each interruption (an apiserver restart, a watch the
-// apiserver cut) from the last event it saw.
+// podCounter counts every pod ever added, by id: the pods a first LIST
+// finds, then every pod a watch of all pods sees added after that list's
+// resourceVersion. The watch resumes after each interruption (an apiserver
+// restart, a watch the apiserver cut) from the last event it saw.
 type podCounter struct {
 	mu   sync.Mutex
 	ids  map[string]bool
 	lost error
 }
 
+// startPodCounter lists the pods and returns once the counter has its
+// starting point, the list's resourceVersion, so that every pod created
+// afterwards reaches it as ADDED.
+//
+// A first watch from resourceVersion 0 could not promise that. The
+// apiserver reads the pods such a watch starts with in a goroutine of its
+// own, which may run well after the request was answered, and sends each
+// pod that has changed since its creation as MODIFIED, as v0.4 did. On a
+// busy machine the first pod was at times created, bound and set running
+// before that read, arrived as MODIFIED and was never counted.
 func startPodCounter(t *testing.T, c *client.Client) *podCounter {
 	pc := &podCounter{ids: map[string]bool{}}
+	var rv uint64
+	stacktest.Eventually(t, deadline, "the pod counter's first list", func() (bool, error) {
+		list, err := c.ListPods(api.NewDefaultContext(), labels.Everything())
+		if err != nil {
+			return false, err
+		}
+		for _, p := range list.Items {
+			pc.ids[p.ID] = true
+		}
+		rv = list.ResourceVersion
+		return true, nil
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	t.Cleanup(func() {
@@ -313,7 +336,6 @@ func startPodCounter(t *testing.T, c *client.Client) *podCounter {
 	})
 	go func() {
 		defer close(done)
-		var rv uint64
 		for ctx.Err() == nil {
 			w, err := c.WatchPods(ctx, labels.Everything(), labels.Everything(), rv)
 			if err != nil {
