@@ -46,10 +46,13 @@ func init() {
 					"Whose are the pods now?",
 				Run: func(ctx context.Context, e *Env) error {
 					created = e.Sampler.Pods.Counts().Created
+					// Marked before the delete: today's collector may
+					// delete the old pods before the controller is
+					// created again, and those deletes are the outcome.
+					e.Mark("recreated")
 					if err := e.Client.DeleteReplicationController(api.NewDefaultContext(), "web"); err != nil {
 						return err
 					}
-					e.Mark("recreated")
 					return e.CreateController(Controller("web", sz.Replicas, webSelector, nil))
 				},
 			}, {
