@@ -151,6 +151,10 @@ type side struct {
 	// desired is the last sum of replicas seen; wanted adds up every rise
 	// of it, the pods the managers had to create for the controllers.
 	desired, wanted, extra int
+	// counts are the pods as read just before that sum, so that the two
+	// agree; listed says a sum has been read.
+	counts sampler.PodCounts
+	listed bool
 	cells                  int
 	stopCh, done           chan struct{}
 }
@@ -200,6 +204,7 @@ func (s *side) follow(env *scenario.Env, stopCh <-chan struct{}, done chan<- str
 				s.wanted += desired - s.desired
 			}
 			s.desired = desired
+			s.counts, s.listed = c, true
 			// Pods deleted by someone other than the managers (churn) had
 			// to be replaced, so their replacements are not extra. The
 			// managers' DELETEs, 404s included, can outnumber the
@@ -220,7 +225,7 @@ func (s *side) follow(env *scenario.Env, stopCh <-chan struct{}, done chan<- str
 func (s *side) snapshot() Side {
 	s.mu.Lock()
 	env, closed, last := s.env, s.closed, s.last
-	desired, extra := s.desired, s.extra
+	desired, extra, counts, listed := s.desired, s.extra, s.counts, s.listed
 	s.mu.Unlock()
 	if closed {
 		return last
@@ -230,7 +235,14 @@ func (s *side) snapshot() Side {
 		return out
 	}
 	out.Ready = true
-	c := env.Sampler.Pods.Counts()
+	// The pods counted with the last sum of replicas, not a newer count:
+	// pods created since would be set against a sum that does not yet
+	// hold their controller ("0/0 running, 1 created, 1 extra"). The
+	// figures trail the cluster by at most a frame.
+	c := counts
+	if !listed {
+		c = env.Sampler.Pods.Counts()
+	}
 	out.Unscheduled, out.Waiting, out.Running, out.Terminated = c.Unscheduled, c.Waiting, c.Running, c.Terminated
 	out.Active, out.Created, out.Deleted = c.Active, c.Created, c.Deleted
 	out.Desired, out.Extra = desired, extra
