@@ -153,10 +153,10 @@ type side struct {
 	desired, wanted, extra int
 	// counts are the pods as read just before that sum, so that the two
 	// agree; listed says a sum has been read.
-	counts sampler.PodCounts
-	listed bool
-	cells                  int
-	stopCh, done           chan struct{}
+	counts       sampler.PodCounts
+	listed       bool
+	cells        int
+	stopCh, done chan struct{}
 }
 
 // attach starts following env.
