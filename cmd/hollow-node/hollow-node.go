@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strconv"
@@ -67,6 +68,11 @@ func main() {
 	mux.Handle("/metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
 	mux.Handle("/admin", cluster.AdminHandler())
 	mux.Handle("/admin/", cluster.AdminHandler())
+	// Go's profiles, so that the benchmark can tell where the stand-in's
+	// CPU goes; like /admin, on loopback by default.
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	if ip := net.ParseIP(*address); ip == nil || !ip.IsLoopback() {
 		glog.Warningf("serving on %s, which is not a loopback address; /admin still answers loopback callers only", *address)
 	}
