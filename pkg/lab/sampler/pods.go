@@ -49,6 +49,7 @@ type PodCounter struct {
 
 	mu        sync.Mutex
 	synced    bool
+	lists     int
 	pods      map[string]podEntry
 	created   int
 	deleted   int
@@ -93,6 +94,7 @@ func (p *PodCounter) listAndWatch(stopCh <-chan struct{}) {
 		return
 	}
 	p.mu.Lock()
+	p.lists++
 	first := !p.synced
 	fresh := map[string]podEntry{}
 	for i := range list.Items {
@@ -168,6 +170,14 @@ func (p *PodCounter) observe(t watch.EventType, pod *api.Pod) {
 	}
 	entry.state = state
 	p.pods[pod.ID] = entry
+}
+
+// Lists returns how many times the counter has listed every pod: once,
+// and again after each broken watch.
+func (p *PodCounter) Lists() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lists
 }
 
 // Synced reports whether the first list has been read.

@@ -2,6 +2,7 @@ package sampler
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -60,10 +61,23 @@ const (
 	// The hollow-node process (every hollow node is one process).
 	HollowNodeCPU = "hollow.cpu_seconds"
 	HollowNodeRSS = "hollow.rss_bytes"
+	// HollowRelists counts the hollow nodes' lists of every pod after
+	// their first: each one a watch that fell out of etcd's window or
+	// broke; cumulative.
+	HollowRelists = "hollow.relists"
+	// HollowQueue is the hollow nodes' work waiting: watch events read and
+	// not applied, and pods waiting for a worker to bind or start them.
+	HollowQueue = "hollow.queue"
+	// HollowWatchLag is how far (in etcd indexes) the hollow nodes' pod
+	// watch was behind their own writes, at most, so far.
+	HollowWatchLag = "hollow.watch_lag_max"
 
 	// The measuring process itself (rcbench, or a test): its pod watch,
 	// its scrapes and everything else it runs.
 	SelfCPU = "self.cpu_seconds"
+	// SelfRelists counts the lists of every pod the measuring side's pod
+	// watch made after its first; cumulative.
+	SelfRelists = "self.relists"
 )
 
 // The processes a figure can belong to, as reports name them.
@@ -262,6 +276,23 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 	if cpu, ok := SelfCPUSeconds(); ok {
 		s.relative(SelfCPU, now, cpu)
 	}
+	s.Rec.Add(SelfRelists, now, float64(s.Pods.Lists()-1))
+	s.sampleHollowNode(now)
+}
+
+// sampleHollowNode reads the hollow nodes' own counters: their relists,
+// the work they have waiting and how far their watch fell behind.
+func (s *Sampler) sampleHollowNode(now time.Time) {
+	if s.st.HollowURL == "" {
+		return
+	}
+	m, err := Scrape(s.st.HollowURL + "/metrics")
+	if err != nil {
+		return
+	}
+	s.Rec.Add(HollowRelists, now, math.Max(0, m.Sum("hollow_node_relists_total", nil)-1))
+	s.Rec.Add(HollowQueue, now, m.Sum("hollow_node_queue_depth", nil))
+	s.Rec.Add(HollowWatchLag, now, m.Sum("hollow_node_watch_lag_max", nil))
 }
 
 func (s *Sampler) sampleManagers(now time.Time) {
