@@ -172,6 +172,7 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 	// The etcd data of a finished run is of no further use and can take
 	// hundreds of megabytes; the logs stay beside the samples.
 	os.RemoveAll(filepath.Join(runDir, "etcd"))
+	os.RemoveAll(filepath.Join(runDir, "etcd3"))
 	if err != nil && limit > 0 && ctx.Err() == nil && runCtx.Err() == context.DeadlineExceeded {
 		rec.TimedOut = true
 		err = fmt.Errorf("not finished within its limit of %s: %v", formatDuration(limit), err)

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
 // itemPods is the number of pods an item's cluster holds.
@@ -193,17 +193,12 @@ func (r *Runner) externalEtcd(runDir string, members int) (urls []string, stop f
 	return r.etcdCluster(filepath.Join(runDir, "etcd3"), members)
 }
 
-// startEtcdCluster starts members etcd processes (Debian's etcd-server, or
-// any etcd 3.4 or 3.5 with the v2 API) on free loopback ports, with their
-// data under dir.
+// startEtcdCluster starts an external etcd cluster of members with its
+// data under dir; stop kills it and deletes the data.
 func startEtcdCluster(dir string, members int) ([]string, func(), error) {
-	binary, reason := etcdBinary()
-	if binary == "" {
-		return nil, nil, fmt.Errorf("%s", reason)
-	}
-	c, err := etcdtest.NewCluster(binary, dir, members)
+	c, err := stack.StartEtcdCluster(dir, members)
 	if err != nil {
-		return nil, nil, fmt.Errorf("starting an etcd cluster of %d: %v", members, err)
+		return nil, nil, err
 	}
 	return c.ClientURLs(), func() {
 		c.Close()

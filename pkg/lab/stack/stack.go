@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 )
 
 // Config describes one cluster.
@@ -47,15 +49,29 @@ type Config struct {
 	// EtcdServers, when set, are the client URLs of an external etcd
 	// cluster for the apiserver, instead of its embedded member.
 	EtcdServers []string
+	// EtcdMembers, when set and EtcdServers is not, starts an external
+	// etcd cluster of that many members for the apiserver (see Etcd).
+	EtcdMembers int
+	// RecordWrites puts a WriteRecorder between the apiserver and every
+	// client; APIURL is then the recorder's.
+	RecordWrites bool
 }
 
 // Stack is a running cluster.
 type Stack struct {
 	cfg Config
 
-	mu          sync.Mutex
-	APIServer   *Process
-	APIURL      string
+	mu        sync.Mutex
+	APIServer *Process
+	// APIURL is where the cluster's clients reach the apiserver: its own
+	// address, or the recorder's.
+	APIURL string
+	// directURL is the apiserver's own address.
+	directURL string
+	// Recorder, with RecordWrites, sees every request to the apiserver.
+	Recorder *WriteRecorder
+	// Etcd is the external etcd cluster the stack started (EtcdMembers).
+	Etcd        *etcdtest.Cluster
 	HollowNode  *Process
 	HollowURL   string
 	Managers    []*Process
@@ -88,9 +104,27 @@ func Start(cfg Config) (*Stack, error) {
 	}
 	RaiseFileLimit()
 	s := &Stack{cfg: cfg}
+	if cfg.EtcdMembers > 0 && len(cfg.EtcdServers) == 0 {
+		c, err := StartEtcdCluster(filepath.Join(cfg.Dir, "etcd3"), cfg.EtcdMembers)
+		if err != nil {
+			return nil, err
+		}
+		s.Etcd = c
+		s.cfg.EtcdServers = c.ClientURLs()
+	}
 	if err := s.startAPIServer(); err != nil {
 		s.Stop()
 		return nil, err
+	}
+	if cfg.RecordWrites {
+		r, err := StartWriteRecorder(s.directURL)
+		if err != nil {
+			s.Stop()
+			return nil, err
+		}
+		s.mu.Lock()
+		s.Recorder, s.APIURL = r, r.URL()
+		s.mu.Unlock()
 	}
 	if !cfg.NoHollowNodes {
 		if err := s.startHollowNode(); err != nil {
@@ -181,7 +215,10 @@ func (s *Stack) startAPIServer() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.APIServer = p
-	s.APIURL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	s.directURL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	if s.Recorder == nil {
+		s.APIURL = s.directURL
+	}
 	// Keep the port, so that a restarted apiserver is found at the same URL.
 	s.cfg.APIPort = port
 	return nil
@@ -324,9 +361,30 @@ func (s *Stack) Stop() {
 			p.Kill(syscall.SIGTERM, 5*time.Second)
 		}
 	}
+	if s.Recorder != nil {
+		s.Recorder.Close()
+	}
+	if s.Etcd != nil {
+		s.Etcd.Close()
+	}
 	for _, l := range logs {
 		l.Close()
 	}
+}
+
+// StartEtcdCluster starts members etcd processes (Debian's etcd-server,
+// or any etcd 3.4 or 3.5 with the v2 API) on free loopback ports, with
+// their data under dir.
+func StartEtcdCluster(dir string, members int) (*etcdtest.Cluster, error) {
+	binary, reason := etcdtest.Binary()
+	if binary == "" {
+		return nil, fmt.Errorf("%s", reason)
+	}
+	c, err := etcdtest.NewCluster(binary, dir, members)
+	if err != nil {
+		return nil, fmt.Errorf("starting an etcd cluster of %d: %v", members, err)
+	}
+	return c, nil
 }
 
 // ManagerURLList returns the controller-managers' base URLs.
