@@ -75,6 +75,7 @@ var plan = map[string]planLine{
 	"watch-drop":         {inDefault: false, variants: allThree},
 	"two-managers":       {inDefault: true, quick: false, variants: legacyModern, defaultRuns: 2},
 	"restart":            {inDefault: true, variants: legacyModern, defaultSizes: quickSizes},
+	"crash":              {variants: legacyModern},
 	"overlap":            {variants: legacyModern},
 	"watch-window":       {variants: legacyModern},
 }

@@ -27,6 +27,7 @@ type Env struct {
 
 	mu       sync.Mutex
 	marks    map[string]time.Time
+	values   map[string]float64
 	stopOnce sync.Once
 }
 
@@ -119,6 +120,29 @@ func (e *Env) Mark(name string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.marks[name] = time.Now()
+}
+
+// setFigures keeps figures a step computed, for the scenario's results.
+func (e *Env) setFigures(values map[string]float64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.values == nil {
+		e.values = map[string]float64{}
+	}
+	for k, v := range values {
+		e.values[k] = v
+	}
+}
+
+// figures returns the figures the steps kept.
+func (e *Env) figures() map[string]float64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make(map[string]float64, len(e.values))
+	for k, v := range e.values {
+		out[k] = v
+	}
+	return out
 }
 
 // MarkTime returns the time recorded under name, and whether there is one.
