@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -141,6 +142,25 @@ func buildSweepPlan(opts Options) (*Plan, error) {
 		etcd3 = false
 	}
 	scaleUp, idle := sweepCounts(opts.Quick)
+	if len(opts.SweepSizes) > 0 {
+		for _, n := range opts.SweepSizes {
+			if n < sweepControllers || n%sweepControllers != 0 {
+				return nil, fmt.Errorf("-sizes: %d is not a sweep size: a multiple of %d pods, as idle's %d controllers share them", n, sweepControllers, sweepControllers)
+			}
+		}
+		scaleUp, idle = opts.SweepSizes, opts.SweepSizes
+		// Points run one at a time are each their own measure: no
+		// budget cuts them short but their own limit.
+		p.Budget = 0
+	}
+	if len(opts.Scenarios) > 0 {
+		if !slices.Contains(opts.Scenarios, "scale-up") {
+			scaleUp = nil
+		}
+		if !slices.Contains(opts.Scenarios, "idle") {
+			idle = nil
+		}
+	}
 	sizes := append(append([]int{}, scaleUp...), idle...)
 	slices.Sort(sizes)
 	for _, n := range slices.Compact(sizes) {
@@ -160,11 +180,18 @@ func buildSweepPlan(opts Options) (*Plan, error) {
 		p.Items = append(p.Items, here...)
 	}
 	expected, atMost := p.Estimate()
+	bound := fmt.Sprintf("every run's limit, and the sweep's budget of %s", formatDuration(p.Budget))
+	if p.Budget == 0 {
+		bound = "every run's limit"
+	}
 	p.Notes = append(p.Notes, fmt.Sprintf("A sweep: scale-up and idle at every size, one fresh cluster per run, variants alternating; "+
 		"idle's pods are created by the benchmark, as its design's manager would have made them, before the manager starts, "+
 		"so that idle is measured even at sizes a design cannot scale up to; "+
 		"once a design breaks at a size, its larger sizes of that scenario are not run. Planned: %d runs, about %s on a quiet 2-core machine, "+
-		"at most %s (every run's limit, and the sweep's budget of %s).", p.Runs(), formatDuration(expected), formatDuration(atMost), formatDuration(p.Budget)))
+		"at most %s (%s).", p.Runs(), formatDuration(expected), formatDuration(atMost), bound))
+	if len(opts.SweepSizes) > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("Points of the sweep run alone (-sizes=%s), not the whole sweep.", joinInts(opts.SweepSizes)))
+	}
 	return p, nil
 }
 
@@ -311,4 +338,13 @@ func sweepSection(d *document, sum *Summary, chart *Chart) {
 		d.figure(*chart)
 	}
 	etcdSection(d, sum)
+}
+
+// joinInts writes ns comma-separated.
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ",")
 }

@@ -269,3 +269,39 @@ func TestAFailedRunNamesTheResourceItsLogsSayRanOut(t *testing.T) {
 		t.Errorf("a run whose hollow nodes relisted twice: %q", got)
 	}
 }
+
+// One point of a sweep runs alone, with its own limit and no budget:
+// large points are verified one at a time.
+func TestSizesRunsOnePointOfASweepAlone(t *testing.T) {
+	p, err := BuildPlan(Options{Sweep: true, SweepSizes: []int{100000}, Scenarios: []string{"scale-up"}, Variants: []string{"modern-unthrottled"}, BinDir: bothDesigns(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) != 1 || p.Runs() != 1 {
+		t.Fatalf("%d items, %d runs, want one point", len(p.Items), p.Runs())
+	}
+	it := p.Items[0]
+	if it.Scenario.Name != "scale-up" || it.Size.Replicas != 100000 || it.Variants[0].Name != "modern-unthrottled" || it.Limit <= 0 {
+		t.Errorf("the point is %s %s %s, limit %v", it.Scenario.Name, it.Size.Label, it.Variants[0].Name, it.Limit)
+	}
+	if p.Budget != 0 {
+		t.Errorf("a point run alone has the sweep's budget %v", p.Budget)
+	}
+	idle, err := BuildPlan(Options{Sweep: true, SweepSizes: []int{100000}, Scenarios: []string{"idle"}, BinDir: bothDesigns(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(idle.Items) != 1 || itemPods(idle.Items[0]) != 100000 || !idle.Items[0].Size.PodsFirst {
+		t.Errorf("idle at 100 000: %+v", idle.Items)
+	}
+	for _, bad := range []Options{
+		{SweepSizes: []int{1000}},
+		{Sweep: true, SweepSizes: []int{15}},
+		{Sweep: true, Scenarios: []string{"churn"}},
+	} {
+		bad.BinDir = bothDesigns(t)
+		if _, err := BuildPlan(bad); err == nil {
+			t.Errorf("BuildPlan(%+v) accepted it", bad)
+		}
+	}
+}
