@@ -62,9 +62,11 @@ type Cluster struct {
 	nextIP  uint32
 }
 
-// Stats counts what the hollow nodes did.
+// Stats counts what the hollow nodes did. Relists counts every list of
+// all pods, the first included; Expired the watches that ended because
+// they had fallen out of etcd's window of 1000 events (410 Gone).
 type Stats struct {
-	Binds, Starts, Failures, ChurnDeletes, Relists, WriteErrors int64
+	Binds, Starts, Failures, ChurnDeletes, Relists, Expired, WriteErrors int64
 }
 
 // New returns a cluster of hollow nodes that talks to the apiserver through c.

@@ -2,6 +2,7 @@ package hollownode
 
 import (
 	"fmt"
+	"net/http"
 	"sync"
 	"sync/atomic"
 
@@ -113,8 +114,8 @@ func (l *watchLag) now() uint64 {
 
 // listAndWatch lists every pod, then reads the pod watch from the list's
 // resourceVersion until it ends, handing everything to the buffer. A 410
-// (the watch fell out of etcd's event window) ends it too, and the caller
-// lists again.
+// (the watch fell out of etcd's event window) ends it too, counted in
+// Stats.Expired, and the caller lists again.
 func (h *Cluster) listAndWatch(ctx api.Context, stopCh <-chan struct{}) error {
 	list, err := h.client.ListPods(ctx, labels.Everything())
 	if err != nil {
@@ -139,6 +140,11 @@ func (h *Cluster) listAndWatch(ctx api.Context, stopCh <-chan struct{}) error {
 				return fmt.Errorf("watch closed")
 			}
 			if event.Type == watch.Error {
+				if status, ok := event.Object.(*api.Status); ok && status.Code == http.StatusGone {
+					h.mu.Lock()
+					h.stats.Expired++
+					h.mu.Unlock()
+				}
 				return fmt.Errorf("watch error: %v", event.Object)
 			}
 			if pod, ok := event.Object.(*api.Pod); ok {

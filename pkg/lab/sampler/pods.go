@@ -1,6 +1,7 @@
 package sampler
 
 import (
+	"net/http"
 	"sort"
 	"sync"
 	"time"
@@ -50,6 +51,7 @@ type PodCounter struct {
 	mu        sync.Mutex
 	synced    bool
 	lists     int
+	expired   int
 	pods      map[string]podEntry
 	created   int
 	deleted   int
@@ -131,7 +133,15 @@ func (p *PodCounter) listAndWatch(stopCh <-chan struct{}) {
 		case <-stopCh:
 			return
 		case event, open := <-w.ResultChan():
-			if !open || event.Type == watch.Error {
+			if !open {
+				return
+			}
+			if event.Type == watch.Error {
+				if status, ok := event.Object.(*api.Status); ok && status.Code == http.StatusGone {
+					p.mu.Lock()
+					p.expired++
+					p.mu.Unlock()
+				}
 				return
 			}
 			pod, ok := event.Object.(*api.Pod)
@@ -178,6 +188,14 @@ func (p *PodCounter) Lists() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.lists
+}
+
+// Expired returns how many of the counter's watches ended with a 410:
+// they had fallen out of etcd's window of 1000 events.
+func (p *PodCounter) Expired() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.expired
 }
 
 // Synced reports whether the first list has been read.

@@ -65,6 +65,9 @@ const (
 	// their first: each one a watch that fell out of etcd's window or
 	// broke; cumulative.
 	HollowRelists = "hollow.relists"
+	// HollowExpired counts the hollow nodes' pod watches that fell out of
+	// etcd's window of 1000 events (410 Gone); cumulative.
+	HollowExpired = "hollow.watch_expired"
 	// HollowQueue is the hollow nodes' work waiting: watch events read and
 	// not applied, and pods waiting for a worker to bind or start them.
 	HollowQueue = "hollow.queue"
@@ -78,6 +81,9 @@ const (
 	// SelfRelists counts the lists of every pod the measuring side's pod
 	// watch made after its first; cumulative.
 	SelfRelists = "self.relists"
+	// SelfExpired counts the measuring side's pod watches that fell out of
+	// etcd's window (410 Gone); cumulative.
+	SelfExpired = "self.watch_expired"
 )
 
 // The processes a figure can belong to, as reports name them.
@@ -277,6 +283,7 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 		s.relative(SelfCPU, now, cpu)
 	}
 	s.Rec.Add(SelfRelists, now, float64(s.Pods.Lists()-1))
+	s.Rec.Add(SelfExpired, now, float64(s.Pods.Expired()))
 	s.sampleHollowNode(now)
 }
 
@@ -291,6 +298,7 @@ func (s *Sampler) sampleHollowNode(now time.Time) {
 		return
 	}
 	s.Rec.Add(HollowRelists, now, math.Max(0, m.Sum("hollow_node_relists_total", nil)-1))
+	s.Rec.Add(HollowExpired, now, m.Sum("hollow_node_watch_expired_total", nil))
 	s.Rec.Add(HollowQueue, now, m.Sum("hollow_node_queue_depth", nil))
 	s.Rec.Add(HollowWatchLag, now, m.Sum("hollow_node_watch_lag_max", nil))
 }
