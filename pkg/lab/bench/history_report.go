@@ -149,6 +149,8 @@ func historyDocument(hs *HistorySummary, chart Chart, haveChart bool) *document 
 	}
 	d.table(t)
 
+	labSection(d, hs.Lab)
+
 	d.h(2, "details", "Every figure of every run")
 	for _, sc := range hs.Scenarios {
 		for _, sz := range sc.Sizes {

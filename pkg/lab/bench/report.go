@@ -37,6 +37,8 @@ func buildDocument(sum *Summary, cal *Chart, charts []SizeCharts) *document {
 		sweepSection(d, sum, sweepChartOf(charts))
 	}
 
+	labSection(d, sum.Lab)
+
 	if sum.Calibration != nil {
 		calibrationSection(d, sum.Calibration, cal)
 	}

@@ -97,6 +97,7 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 	}
 
 	sum.Scenarios, sum.Failures = aggregate(p, runs)
+	sum.Lab = labRuns(runs)
 	sum.Machine.LoadAfter = loadAverage()
 	sum.Findings = findings(sum)
 	sum.Finished = r.now()
@@ -177,8 +178,15 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 		rec.TimedOut = true
 		err = fmt.Errorf("not finished within its limit of %s: %v", formatDuration(limit), err)
 	}
+	rec.Lab = labShare(out)
+	if rec.Lab != nil && rec.Lab.Saturated != "" {
+		r.say("        the laboratory was saturated: %s", rec.Lab.Saturated)
+	}
 	if err != nil {
 		rec.Err = err.Error() + exhaustion(runDir)
+		if rec.Lab != nil && rec.Lab.Saturated != "" {
+			rec.Err += "; the laboratory was saturated (" + rec.Lab.Saturated + "), so the failure is not the design's"
+		}
 		r.say("        failed after %.1f s: %v", rec.Seconds, err)
 		return rec
 	}

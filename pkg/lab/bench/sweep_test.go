@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
@@ -303,5 +304,59 @@ func TestSizesRunsOnePointOfASweepAlone(t *testing.T) {
 		if _, err := BuildPlan(bad); err == nil {
 			t.Errorf("BuildPlan(%+v) accepted it", bad)
 		}
+	}
+}
+
+// A run that failed while the hollow nodes' watch kept falling out of
+// etcd's window measured the laboratory: the sweep goes on to the larger
+// sizes, names it, and the page says so.
+func TestARunThatFailedWithTheLaboratorySaturatedIsNoBreak(t *testing.T) {
+	f := &fakeRuns{saturate: map[string]bool{"scale-up/N=100/modern-unthrottled": true}}
+	r, _ := fakeRunner(t, Options{Sweep: true, Quick: true}, f)
+	// The quick sweep's scale-up sizes are 100, 300 and 1 000: fail the
+	// first, which must not stop the other two.
+	dir, sum, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := f.perVariant["scale-up/N=1000/modern-unthrottled"]; n != 1 {
+		t.Errorf("the 1 000-pod scale-up ran %d times after a saturated failure at 100, want once", n)
+	}
+	bp := breakingPoint(sum, "modern-unthrottled")
+	if !strings.Contains(bp, "scale-up with 100 pods: 1 of 1 runs failed with the laboratory saturated") || strings.Contains(bp, "breaking point scale-up") {
+		t.Errorf("breaking point %q", bp)
+	}
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0].Lab, "fell out of etcd's window of 1000 events 3 times") {
+		t.Errorf("failures %+v", sum.Failures)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
+	for _, want := range []string{"The laboratory's share", "saturated: the hollow nodes' pod watch fell out", "scale-up N=100 modern-unthrottled #1 (failed)", "kept up"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("%s lacks %q", ResultsFile, want)
+		}
+	}
+}
+
+func TestTheLaboratorysShareCountsBusyTimeAndNamesWhatSaturatedIt(t *testing.T) {
+	start := time.Now()
+	rec := sampler.NewRecorder(start)
+	at := func(s float64) time.Time { return start.Add(time.Duration(s * float64(time.Second))) }
+	// hollow-node: a full core for 6 s of 10, idle the rest.
+	for i, v := range []float64{0, 1, 2, 3, 4, 5, 6, 6, 6, 6, 6} {
+		rec.Add(sampler.HollowNodeCPU, at(float64(i)), v)
+		rec.Add(sampler.SelfCPU, at(float64(i)), 0.1*float64(i))
+	}
+	rec.Add(sampler.HollowQueue, at(10), 42)
+	rec.Add(sampler.HollowWatchLag, at(5), 700)
+	l := labShare(&scenario.Outcome{Rec: rec})
+	if l.HollowBusy != 0.6 || l.RcbenchBusy != 0 || l.HollowCPU != 6 || l.QueueEnd != 42 || l.WatchLag != 700 || l.Seconds != 10 {
+		t.Errorf("share %+v", l)
+	}
+	if l.Saturated != "hollow-node used a full core for 60 % of the run" {
+		t.Errorf("saturated %q", l.Saturated)
+	}
+	rec.Add(sampler.HollowNodeCPU, at(20), 6)
+	if l := labShare(&scenario.Outcome{Rec: rec}); l.Saturated != "" {
+		t.Errorf("a hollow node busy for 6 s of 20 is saturated: %q", l.Saturated)
 	}
 }
