@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -29,6 +30,8 @@ type Env struct {
 	marks    map[string]time.Time
 	values   map[string]float64
 	stopOnce sync.Once
+	profiler *profiler
+	profiles []Profile
 }
 
 // Options says where a cluster's binaries and files go.
@@ -47,6 +50,9 @@ type Options struct {
 	// EtcdServers, when set, point the apiserver at an external etcd
 	// cluster instead of its embedded member.
 	EtcdServers []string
+	// Profile takes CPU profiles of the apiserver and the hollow nodes for
+	// the whole run, into Dir/profiles (see profile.go).
+	Profile bool
 }
 
 // Start brings up the cluster sc needs for variant v at size sz and starts
@@ -65,6 +71,15 @@ func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	}
 	if cfg.SyncPeriod == 0 {
 		cfg.SyncPeriod = sz.Period
+	}
+	var profiling string
+	if opts.Profile {
+		args, url, err := profilingArgs()
+		if err != nil {
+			return nil, err
+		}
+		cfg.APIServerArgs = append(append([]string{}, cfg.APIServerArgs...), args...)
+		profiling = url
 	}
 	st, err := stack.Start(cfg)
 	if err != nil {
@@ -92,6 +107,16 @@ func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		st.Stop()
 		return nil, err
 	}
+	if opts.Profile {
+		targets := map[string]string{sampler.ProcessAPIServer: profiling}
+		if st.HollowURL != "" {
+			targets[sampler.ProcessHollowNode] = st.HollowURL
+		}
+		if e.profiler, err = startProfiler(filepath.Join(opts.Dir, "profiles"), e.Sampler.Rec.Start(), targets); err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
 	e.Mark("start")
 	return e, nil
 }
@@ -107,7 +132,12 @@ func (e *Env) Close() {
 // happened up to the last step, however soon after the last scrape it
 // happened.
 func (e *Env) StopSampling() {
-	e.stopOnce.Do(e.Sampler.Stop)
+	e.stopOnce.Do(func() {
+		e.Sampler.Stop()
+		if e.profiler != nil {
+			e.profiles = e.profiler.stop()
+		}
+	})
 }
 
 // Mark samples every source, then records the current time under name.

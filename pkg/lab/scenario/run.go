@@ -18,6 +18,8 @@ type Outcome struct {
 	// Marks are the named moments of the run, in seconds on Rec's clock.
 	Marks    map[string]float64
 	Duration time.Duration
+	// Profiles are the CPU profiles taken with Options.Profile.
+	Profiles []Profile
 }
 
 // Run starts a cluster for sc, runs every step, computes the results and
@@ -40,6 +42,7 @@ func Run(ctx context.Context, sc *Scenario, v Variant, sz Size, opts Options) (*
 			Rec:      e.Sampler.Rec,
 			Marks:    e.marksSeconds(),
 			Duration: time.Since(began),
+			Profiles: e.profiles,
 		}
 	}
 	for i, step := range sc.Steps(sz) {
