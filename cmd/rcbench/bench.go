@@ -33,6 +33,7 @@ func benchCommand(args []string) int {
 	sweep := fs.Bool("sweep", false, "Run scale-up and idle over a range of cluster sizes (100 to 100 000 pods; with -quick 100 to 1 000, under 5 minutes) for legacy and modern-unthrottled, and draw each cost against size with each design's breaking point; a design's larger sizes are not run once it breaks. A full sweep stops within an hour.")
 	etcd3 := fs.Bool("etcd3", false, "With -sweep: also run idle and scale-up at 3 000 pods (-quick: 1 000), right after the same size's own points, with the apiserver on a three-member external etcd cluster (etcd 3.4, e.g. Debian's etcd-server, with the v2 API), started on loopback for each run and deleted after it.")
 	sizes := fs.String("sizes", "", "With -sweep: only these pod counts, comma-separated (e.g. 100000), to run one point of the sweep alone; with -scenarios=scale-up or idle, and -variants, only that scenario and design.")
+	profile := fs.Bool("profile", false, "Take CPU profiles of the apiserver and the hollow nodes in every run, and put the top entries of the span each run measures (idle's window, a scale-up's creation to convergence) on the page; the merged profiles stay in the run directories.")
 	out := fs.String("out", "_output/bench", "Parent of the timestamped report directory; <out>/latest points at the newest.")
 	bin := fs.String("bin", "_output/bin", "Directory of the binaries (make build).")
 	png := fs.Bool("png", false, "Also render every chart as PNG.")
@@ -72,6 +73,7 @@ func benchCommand(args []string) int {
 		Sweep:      *sweep,
 		Etcd3:      *etcd3,
 		SweepSizes: sweepSizes,
+		Profile:    *profile,
 		Out:        *out,
 		BinDir:     binDir,
 		PNG:        *png,

@@ -106,6 +106,7 @@ func (r *Runner) RunHistory(ctx context.Context) (string, *HistorySummary, error
 	}
 	sum.Scenarios, sum.Failures = aggregate(hp.Plan, runs)
 	sum.Lab = labRuns(runs)
+	sum.Profiles = runProfiles(runs)
 	hs.Changes, hs.Unmeasured = changeResults(sum, hp)
 	hs.Timeline = timelineResults(sum, hp)
 	sum.Machine.LoadAfter = loadAverage()

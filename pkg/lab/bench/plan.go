@@ -102,6 +102,9 @@ type Options struct {
 	// SweepSizes, when set, narrows a sweep to these pod counts (and
 	// Scenarios to scale-up or idle), to run one point of it alone.
 	SweepSizes []int
+	// Profile takes CPU profiles of the apiserver and the hollow nodes in
+	// every run and puts their top entries on the page.
+	Profile bool
 	// Out is the parent of the timestamped output directory.
 	Out string
 	// BinDir holds the binaries of make build.

@@ -38,6 +38,7 @@ func buildDocument(sum *Summary, cal *Chart, charts []SizeCharts) *document {
 	}
 
 	labSection(d, sum.Lab)
+	profilesSection(d, sum.Profiles)
 
 	if sum.Calibration != nil {
 		calibrationSection(d, sum.Calibration, cal)

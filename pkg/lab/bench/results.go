@@ -26,6 +26,8 @@ type RunRecord struct {
 	// Lab is the laboratory's share of the run, failed or not (nil when
 	// nothing was sampled).
 	Lab *LabShare
+	// Profiles summarize the CPU profiles of the run's measured span.
+	Profiles []ProfileSummary
 }
 
 // Summary is everything a benchmark measured, as results.json holds it.
@@ -60,6 +62,8 @@ type Summary struct {
 	Skipped []Skip `json:"skipped,omitempty"`
 	// Lab is the laboratory's share of every run.
 	Lab []LabRun `json:"laboratory,omitempty"`
+	// Profiles summarize every run's CPU profiles (-profile).
+	Profiles []ProfileSummary `json:"profiles,omitempty"`
 }
 
 // Skip is a sweep's run left out: the design broke at a smaller size, or

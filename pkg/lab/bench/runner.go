@@ -98,6 +98,7 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 
 	sum.Scenarios, sum.Failures = aggregate(p, runs)
 	sum.Lab = labRuns(runs)
+	sum.Profiles = runProfiles(runs)
 	sum.Machine.LoadAfter = loadAverage()
 	sum.Findings = findings(sum)
 	sum.Finished = r.now()
@@ -157,10 +158,11 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 		defer cancel()
 	}
 	sopts := scenario.Options{
-		BinDir: r.Opts.BinDir,
-		Dir:    runDir,
-		Seed:   r.Opts.Seed,
-		Say:    func(format string, args ...interface{}) { r.say("        "+format, args...) },
+		BinDir:  r.Opts.BinDir,
+		Dir:     runDir,
+		Seed:    r.Opts.Seed,
+		Profile: r.Opts.Profile,
+		Say:     func(format string, args ...interface{}) { r.say("        "+format, args...) },
 	}
 	var out *scenario.Outcome
 	urls, stopEtcd, err := r.externalEtcd(runDir, it.EtcdMembers)
@@ -179,6 +181,12 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 		err = fmt.Errorf("not finished within its limit of %s: %v", formatDuration(limit), err)
 	}
 	rec.Lab = labShare(out)
+	if profiles, perr := summarizeProfiles(rec, out, dir); perr != nil {
+		r.say("        cannot read the profiles: %v", perr)
+	} else {
+		rec.Profiles = profiles
+	}
+	os.RemoveAll(filepath.Join(runDir, "profiles"))
 	if rec.Lab != nil && rec.Lab.Saturated != "" {
 		r.say("        the laboratory was saturated: %s", rec.Lab.Saturated)
 	}
