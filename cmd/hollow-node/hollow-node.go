@@ -12,11 +12,13 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/hollownode"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
 	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
@@ -34,6 +36,7 @@ var (
 	failFraction = flag.Float64("fail_fraction", 0, "Share of pods that go Terminated instead of Running (0..1).")
 	churn        = flag.Float64("churn", 0, "Running pods to delete per second.")
 	seed         = flag.Int64("seed", 0, "Seed for the random choices (0: from the clock).")
+	etcdServers  = flag.String("etcd_servers", "", "Comma-separated etcd client URLs to read pods from directly, one stream watch (empty: list and watch them through the apiserver). Writes always go through the apiserver.")
 	address      = flag.String("address", "127.0.0.1", "The IP address to serve /healthz, /metrics and /admin on.")
 	port         = flag.Int("port", 10260, "The port to serve /healthz, /metrics and /admin on (0: any free port).")
 )
@@ -51,7 +54,12 @@ func main() {
 	if err != nil {
 		glog.Fatalf("invalid API configuration: %v", err)
 	}
+	var pods hollownode.PodSource
+	if *etcdServers != "" {
+		pods = etcdpods.New(strings.Split(*etcdServers, ","))
+	}
 	cluster := hollownode.New(kubeClient, hollownode.Config{
+		Pods:           pods,
 		Nodes:          *nodes,
 		NamePrefix:     *prefix,
 		StartDelay:     *startDelay,

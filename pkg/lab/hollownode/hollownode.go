@@ -11,7 +11,9 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
+	"github.com/kube-rewind/kube-rewind/pkg/watch"
 	"k8s.io/client-go/util/workqueue"
 )
 
@@ -32,6 +34,16 @@ type Config struct {
 	ChurnPerSecond float64
 	// Seed makes the random choices repeatable; 0 picks one from the clock.
 	Seed int64
+	// Pods is where the hollow nodes list and watch pods; nil means the
+	// client, through the apiserver. The benchmark's stacks read them
+	// from etcd (pkg/lab/etcdpods).
+	Pods PodSource
+}
+
+// PodSource lists and watches pods: the apiserver's client, or etcd.
+type PodSource interface {
+	ListPods(ctx api.Context, selector labels.Selector) (*api.PodList, error)
+	WatchPods(ctx api.Context, label, field labels.Selector, resourceVersion uint64) (watch.Interface, error)
 }
 
 // Cluster is a set of hollow nodes sharing one pod watch.
@@ -79,6 +91,9 @@ func New(c client.Interface, cfg Config) *Cluster {
 	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = 16
+	}
+	if cfg.Pods == nil {
+		cfg.Pods = c
 	}
 	seed := cfg.Seed
 	if seed == 0 {

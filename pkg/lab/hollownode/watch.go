@@ -117,7 +117,7 @@ func (l *watchLag) now() uint64 {
 // (the watch fell out of etcd's event window) ends it too, counted in
 // Stats.Expired, and the caller lists again.
 func (h *Cluster) listAndWatch(ctx api.Context, stopCh <-chan struct{}) error {
-	list, err := h.client.ListPods(ctx, labels.Everything())
+	list, err := h.cfg.Pods.ListPods(ctx, labels.Everything())
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (h *Cluster) listAndWatch(ctx api.Context, stopCh <-chan struct{}) error {
 	h.mu.Unlock()
 	h.lag.saw(list.ResourceVersion)
 	h.events.push(podEvent{list: list})
-	w, err := h.client.WatchPods(ctx, labels.Everything(), labels.Everything(), list.ResourceVersion)
+	w, err := h.cfg.Pods.WatchPods(ctx, labels.Everything(), labels.Everything(), list.ResourceVersion)
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ func TestThePodWatchIsReadWhileEveryWorkerWaits(t *testing.T) {
 	waitUntil(t, "every pod bound", func() bool { return h.Stats().Binds == 2000 })
 }
 
-// flakyBinds fails the first fails bindings with a 500.
+// flakyBinds fails the first two bindings: not found, then a 500.
 type flakyBinds struct {
 	*fakeCluster
 	fails   int64
@@ -79,13 +79,19 @@ func (f *flakyBinds) CreateBinding(ctx api.Context, b *api.Binding) error {
 	f.callsMu.Lock()
 	f.calls[b.PodID]++
 	f.callsMu.Unlock()
-	if atomic.AddInt64(&f.fails, -1) >= 0 {
+	switch atomic.AddInt64(&f.fails, -1) {
+	case 1:
+		// Read from etcd, the hollow nodes can see a pod before the
+		// member the apiserver reads has it.
+		return apierrors.NewNotFound("pod", b.PodID)
+	case 0:
 		return apierrors.NewInternalError(fmt.Errorf("etcd is away"))
 	}
 	return f.fakeCluster.CreateBinding(ctx, b)
 }
 
-// A binding that failed (the apiserver or etcd away) is tried again, and
+// A binding that failed (the apiserver or etcd away, the pod not yet on the
+// apiserver's etcd member) is tried again, and
 // one that succeeded is not repeated when a list older than it brings the
 // pod back unscheduled.
 func TestAFailedBindIsRetriedAndADoneOneIsNotRepeated(t *testing.T) {

@@ -69,9 +69,18 @@ func (h *Cluster) handle(ctx api.Context, id string) (retry bool) {
 }
 
 // retriable says whether a failed write may succeed later: not when the pod
-// is gone or changed (the watch brings what to do next).
+// changed (the watch brings what to do next). A pod not found is tried
+// again: read from etcd, the hollow nodes can see a pod before the member
+// the apiserver reads has it; a pod really deleted leaves the queue when
+// the watch brings its deletion.
 func retriable(err error) bool {
-	return err != nil && !errors.IsNotFound(err) && !errors.IsConflict(err)
+	return err != nil && !errors.IsConflict(err)
+}
+
+// failed says whether a write failed for a reason worth counting and
+// logging: neither a conflict nor a missing pod.
+func failed(err error) bool {
+	return retriable(err) && !errors.IsNotFound(err)
 }
 
 // bind assigns the pod to the healthy, registered minion with the fewest
@@ -90,7 +99,7 @@ func (h *Cluster) bind(ctx api.Context, pod *api.Pod) error {
 			h.podsPerNode[host]--
 			delete(h.assumed, pod.ID)
 		}
-		if retriable(err) {
+		if failed(err) {
 			h.stats.WriteErrors++
 			glog.Errorf("binding pod %s to %s: %v", pod.ID, host, err)
 		}
@@ -170,7 +179,7 @@ func (h *Cluster) update(ctx api.Context, pod *api.Pod) error {
 	if err == nil && written != nil {
 		h.lag.wrote(written.ResourceVersion)
 	}
-	if retriable(err) {
+	if failed(err) {
 		h.mu.Lock()
 		h.stats.WriteErrors++
 		h.mu.Unlock()

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
-	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
 )
@@ -42,10 +41,17 @@ type podEntry struct {
 	created time.Time
 }
 
+// PodSource lists and watches pods: the apiserver's client, or etcd
+// (pkg/lab/etcdpods).
+type PodSource interface {
+	ListPods(ctx api.Context, selector labels.Selector) (*api.PodList, error)
+	WatchPods(ctx api.Context, label, field labels.Selector, resourceVersion uint64) (watch.Interface, error)
+}
+
 // PodCounter follows every pod matching a selector with a list and a watch,
 // relisting when the watch breaks.
 type PodCounter struct {
-	client   client.Interface
+	client   PodSource
 	selector labels.Selector
 
 	mu        sync.Mutex
@@ -60,7 +66,7 @@ type PodCounter struct {
 }
 
 // NewPodCounter returns a counter of the pods matching selector.
-func NewPodCounter(c client.Interface, selector labels.Selector) *PodCounter {
+func NewPodCounter(c PodSource, selector labels.Selector) *PodCounter {
 	return &PodCounter{client: c, selector: selector, pods: map[string]podEntry{}}
 }
 

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 )
@@ -127,11 +127,13 @@ type Sampler struct {
 }
 
 // New returns a sampler of st that follows the pods matching selector
-// through c. Start it before the scenario acts.
-func New(c client.Interface, st *stack.Stack, selector labels.Selector, iv Intervals) *Sampler {
+// straight from the etcd the apiserver stores in (pkg/lab/etcdpods), so
+// that the measuring costs the apiserver no watch. Start it before the
+// scenario acts.
+func New(st *stack.Stack, selector labels.Selector, iv Intervals) *Sampler {
 	return &Sampler{
 		Rec:       NewRecorder(time.Now()),
-		Pods:      NewPodCounter(c, selector),
+		Pods:      NewPodCounter(etcdpods.New(st.EtcdURLs()), selector),
 		st:        st,
 		intervals: iv,
 		stopCh:    make(chan struct{}),

@@ -102,7 +102,7 @@ func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		iv = sampler.DefaultIntervals
 	}
 	e := &Env{Variant: v, Size: sz, Stack: st, Client: c, Say: say, marks: map[string]time.Time{}}
-	e.Sampler = sampler.New(c, st, labels.Everything(), iv)
+	e.Sampler = sampler.New(st, labels.Everything(), iv)
 	if err := e.Sampler.Start(); err != nil {
 		st.Stop()
 		return nil, err

@@ -71,7 +71,9 @@ type Stack struct {
 	// Recorder, with RecordWrites, sees every request to the apiserver.
 	Recorder *WriteRecorder
 	// Etcd is the external etcd cluster the stack started (EtcdMembers).
-	Etcd        *etcdtest.Cluster
+	Etcd *etcdtest.Cluster
+	// etcdPort is the embedded member's client port.
+	etcdPort    int
 	HollowNode  *Process
 	HollowURL   string
 	Managers    []*Process
@@ -197,17 +199,25 @@ func (s *Stack) start(component, binary string, fixedPort int, fallback bool, ar
 }
 
 func (s *Stack) startAPIServer() error {
+	external := s.externalEtcd()
 	p, port, err := s.start("apiserver", "apiserver", s.cfg.APIPort, false, func(port int) []string {
-		etcd := "-etcd_data_dir=" + filepath.Join(s.cfg.Dir, "etcd")
-		if len(s.cfg.EtcdServers) > 0 {
-			etcd = "-etcd_servers=" + strings.Join(s.cfg.EtcdServers, ",")
+		etcd := []string{"-etcd_servers=" + strings.Join(external, ",")}
+		if len(external) == 0 {
+			// The embedded member's client port is chosen once and kept
+			// across restarts, so that the hollow nodes and the
+			// benchmark, which read pods there, find it again.
+			if s.etcdPort == 0 || s.APIServer == nil {
+				if etcdPort, err := FreePort(); err == nil {
+					s.etcdPort = etcdPort
+				}
+			}
+			etcd = []string{"-etcd_data_dir=" + filepath.Join(s.cfg.Dir, "etcd"), "-etcd_client_port=" + itoa(s.etcdPort)}
 		}
-		return append([]string{
+		return append(append([]string{
 			"-logtostderr",
 			"-address=127.0.0.1",
 			"-port=" + itoa(port),
-			etcd,
-		}, s.cfg.APIServerArgs...)
+		}, etcd...), s.cfg.APIServerArgs...)
 	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
 		return err
@@ -231,6 +241,7 @@ func (s *Stack) startHollowNode() error {
 			"-master=" + s.APIURL,
 			"-nodes=" + itoa(s.cfg.Nodes),
 			"-port=" + itoa(port),
+			"-etcd_servers=" + strings.Join(s.EtcdURLs(), ","),
 		}
 		if s.cfg.StartDelay > 0 {
 			args = append(args, "-start_delay="+s.cfg.StartDelay.String())
@@ -370,6 +381,31 @@ func (s *Stack) Stop() {
 	for _, l := range logs {
 		l.Close()
 	}
+}
+
+// externalEtcd returns the external etcd members the apiserver uses, from
+// EtcdServers or an -etcd_servers flag among APIServerArgs, or nothing.
+func (s *Stack) externalEtcd() []string {
+	if len(s.cfg.EtcdServers) > 0 {
+		return s.cfg.EtcdServers
+	}
+	for _, arg := range s.cfg.APIServerArgs {
+		if v, ok := strings.CutPrefix(arg, "-etcd_servers="); ok && v != "" {
+			return strings.Split(v, ",")
+		}
+	}
+	return nil
+}
+
+// EtcdURLs returns the client URLs of the etcd the apiserver stores in:
+// the external members, or its embedded member.
+func (s *Stack) EtcdURLs() []string {
+	if external := s.externalEtcd(); len(external) > 0 {
+		return external
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return []string{fmt.Sprintf("http://127.0.0.1:%d", s.etcdPort)}
 }
 
 // StartEtcdCluster starts members etcd processes (Debian's etcd-server,
