@@ -141,9 +141,11 @@ func crashSteps(sz Size) []Step {
 			if err := e.CreateController(Controller("web", n, webSelector, nil)); err != nil {
 				return err
 			}
-			return WaitFor(ctx, convergeLimit(n), "half of the pods created", func() (bool, string) {
-				c := e.Sampler.Pods.Counts()
-				return c.Created >= n/2, fmt.Sprintf("%d created", c.Created)
+			// Half the creates acknowledged, so that the check after the
+			// crash has as many to look for as are still to come.
+			return WaitFor(ctx, convergeLimit(n), "half of the pods' creates acknowledged", func() (bool, string) {
+				acked := ackedPods(e.Stack.Recorder)
+				return acked >= n/2, fmt.Sprintf("%d acknowledged", acked)
 			})
 		},
 	}, kill, {
@@ -199,6 +201,18 @@ func crashResults(e *Env) []Result {
 		{Name: "manager_watch_errors", Process: sampler.ProcessManager, Unit: "watches", Value: e.last(sampler.ManagerWatchErrors), LowerIsBetter: true},
 		{Name: "hollow_node_relists", Process: sampler.ProcessHollowNode, Unit: "lists", Value: e.last(sampler.HollowRelists), LowerIsBetter: true},
 	}
+}
+
+// ackedPods counts the pod creates rec saw acknowledged.
+func ackedPods(rec *stack.WriteRecorder) int {
+	creates, _, _ := rec.Acknowledged()
+	n := 0
+	for _, c := range creates {
+		if c.Resource == "pods" {
+			n++
+		}
+	}
+	return n
 }
 
 // AckReport is what CheckAcknowledged found.
