@@ -24,6 +24,9 @@ const (
 	// APIRequests is every request the apiserver served, by verb:
 	// "api.requests.LIST" and so on, cumulative.
 	APIRequests = "api.requests."
+	// APIWatchEvents is every watch event the apiserver sent, by resource:
+	// "api.watch_events.replicationControllers" and so on, cumulative.
+	APIWatchEvents = "api.watch_events."
 	// ManagerRequests is every request of the controller-manager
 	// processes, by verb: their controllers' and their leader election's
 	// (see ManagerComponents), cumulative.
@@ -240,6 +243,9 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 	if err != nil {
 		s.fail(err)
 		return
+	}
+	for resource, n := range m.By("apiserver_watch_events_total", "resource", nil) {
+		s.relative(APIWatchEvents+resource, now, n)
 	}
 	all := m.By("apiserver_request_total", "verb", nil)
 	cm := CountManagerRequests(m)
