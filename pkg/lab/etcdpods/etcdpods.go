@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
@@ -27,6 +28,10 @@ type Source struct {
 	helper  tools.EtcdHelper
 	http    *http.Client
 
+	// checkEvery and stallAfter time the stall detection (tests shorten
+	// them).
+	checkEvery, stallAfter time.Duration
+
 	mu sync.Mutex
 	// member is the server the next watch tries first: the one that last
 	// answered.
@@ -39,6 +44,9 @@ func New(servers []string) *Source {
 		servers: append([]string(nil), servers...),
 		helper:  tools.EtcdHelper{Client: tools.NewEtcdClient(servers)},
 		http:    &http.Client{},
+
+		checkEvery: checkEvery,
+		stallAfter: stallAfter,
 	}
 }
 
@@ -183,8 +191,18 @@ func statusOf(err error) *api.Status {
 
 // follow opens a stream on member, sends the events from last+1 on, and
 // returns the index of the last one sent when the stream ends. A nil
-// error means the stream ended cleanly and can be opened again.
+// error means the stream ended, or stalled, and can be opened again.
+//
+// A goroutine reads the stream as fast as it comes, so that etcd never
+// holds 100 events for it. Still, etcd (3.5) drops a stream watcher whose
+// 100 events its own handler has not yet written, and then leaves the
+// stream open with nothing more to send; so another goroutine asks etcd,
+// by long poll, for the first event after the last one sent, and a stream
+// that has not brought that event a second after etcd had it is taken for
+// stalled and opened again.
 func (w *streamWatch) follow(ctx context.Context, member string, last uint64) (uint64, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	resp, err := w.src.get(ctx, member, "wait=true&recursive=true&stream=true")
 	if err != nil {
 		return last, err
@@ -194,6 +212,26 @@ func (w *streamWatch) follow(ctx context.Context, member string, last uint64) (u
 		return last, readError(resp)
 	}
 	opened, _ := strconv.ParseUint(resp.Header.Get("X-Etcd-Index"), 10, 64)
+	stream := make(chan *etcdEvent, streamBuffer)
+	var streamErr error
+	go func() {
+		defer close(stream)
+		d := json.NewDecoder(resp.Body)
+		for {
+			e := new(etcdEvent)
+			if err := d.Decode(e); err != nil {
+				if err != io.EOF {
+					streamErr = err
+				}
+				return
+			}
+			select {
+			case stream <- e:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
 	// The gap between the version asked for and the stream's start.
 	for last < opened {
 		e, err := w.poll(ctx, member, last+1)
@@ -212,22 +250,70 @@ func (w *streamWatch) follow(ctx context.Context, member string, last uint64) (u
 	if opened > last {
 		last = opened
 	}
-	d := json.NewDecoder(resp.Body)
+	var sent atomic.Uint64
+	sent.Store(last)
+	stalled := make(chan struct{})
+	go w.check(ctx, member, &sent, stalled)
 	for {
-		var e etcdEvent
-		if err := d.Decode(&e); err != nil {
-			if err == io.EOF {
-				return last, nil
+		select {
+		case e, ok := <-stream:
+			if !ok {
+				return last, streamErr
 			}
-			return last, err
-		}
-		if e.Node == nil || e.Node.ModifiedIndex <= last {
-			continue
-		}
-		if !w.deliver(&e) {
+			if e.Node == nil || e.Node.ModifiedIndex <= last {
+				continue
+			}
+			if !w.deliver(e) {
+				return last, ctx.Err()
+			}
+			last = e.Node.ModifiedIndex
+			sent.Store(last)
+		case <-stalled:
+			return last, nil
+		case <-ctx.Done():
 			return last, ctx.Err()
 		}
-		last = e.Node.ModifiedIndex
+	}
+}
+
+// streamBuffer is how many events the stream's reader holds for the watch.
+const streamBuffer = 10000
+
+// Stall detection, unless a Source says otherwise: how often the stream is
+// checked, and how long after etcd had an event the stream may take to
+// bring it.
+const (
+	checkEvery = 250 * time.Millisecond
+	stallAfter = time.Second
+)
+
+// check closes stalled when etcd has an event after the last one sent that
+// the stream has not brought within stallAfter.
+func (w *streamWatch) check(ctx context.Context, member string, sent *atomic.Uint64, stalled chan<- struct{}) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(w.src.checkEvery):
+		}
+		e, err := w.poll(ctx, member, sent.Load()+1)
+		if err != nil {
+			// The stream's own read ends the same way, or the gap has
+			// left etcd's window and the next opening says so.
+			return
+		}
+		deadline := time.Now().Add(w.src.stallAfter)
+		for sent.Load() < e.Node.ModifiedIndex {
+			if time.Now().After(deadline) {
+				close(stalled)
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
 	}
 }
 

@@ -2,10 +2,14 @@ package etcdpods
 
 import (
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -158,5 +162,59 @@ func TestTheWatchMovesToAnotherMemberWhenItsMemberDies(t *testing.T) {
 		if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != fmt.Sprintf("p%d", i) {
 			t.Errorf("event %d: %s %+v", i, e.Type, e.Object)
 		}
+	}
+}
+
+// A stream etcd has silently stopped feeding (etcd 3.5 drops a stream
+// watcher whose handler fell 100 events behind and leaves the stream
+// open) is found out and opened again, and the events it missed are read
+// by long poll.
+func TestAStalledStreamIsOpenedAgainAndItsMissedEventsRead(t *testing.T) {
+	events := map[uint64]string{
+		11: `{"action":"create","node":{"key":"/registry/pods/a","value":` + strconv.Quote(podJSON("a", "x")) + `,"modifiedIndex":11,"createdIndex":11}}`,
+		12: `{"action":"create","node":{"key":"/registry/pods/b","value":` + strconv.Quote(podJSON("b", "x")) + `,"modifiedIndex":12,"createdIndex":12}}`,
+	}
+	var mu sync.Mutex
+	streams := 0
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if q.Get("stream") == "true" {
+			mu.Lock()
+			streams++
+			opened := 10 + 2*(streams-1)
+			mu.Unlock()
+			// Open, then silent: what a dropped watcher's stream does.
+			w.Header().Set("X-Etcd-Index", strconv.Itoa(opened))
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+			return
+		}
+		from, _ := strconv.ParseUint(q.Get("waitIndex"), 10, 64)
+		for i := from; i <= 12; i++ {
+			if e, ok := events[i]; ok {
+				io.WriteString(w, e)
+				return
+			}
+		}
+		<-r.Context().Done()
+	}))
+	defer fake.Close()
+	src := New([]string{fake.URL})
+	src.stallAfter, src.checkEvery = 100*time.Millisecond, 20*time.Millisecond
+	w, err := src.WatchPods(api.NewDefaultContext(), labels.Everything(), labels.Everything(), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	for _, want := range []string{"a", "b"} {
+		if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != want {
+			t.Errorf("got %s %+v, want pod %s added", e.Type, e.Object, want)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if streams < 2 {
+		t.Errorf("the stalled stream was opened %d times", streams)
 	}
 }
