@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
@@ -28,10 +27,6 @@ type Source struct {
 	helper  tools.EtcdHelper
 	http    *http.Client
 
-	// checkEvery and stallAfter time the stall detection (tests shorten
-	// them).
-	checkEvery, stallAfter time.Duration
-
 	mu sync.Mutex
 	// member is the server the next watch tries first: the one that last
 	// answered.
@@ -44,9 +39,6 @@ func New(servers []string) *Source {
 		servers: append([]string(nil), servers...),
 		helper:  tools.EtcdHelper{Client: tools.NewEtcdClient(servers)},
 		http:    &http.Client{},
-
-		checkEvery: checkEvery,
-		stallAfter: stallAfter,
 	}
 }
 
@@ -76,7 +68,7 @@ func (s *Source) WatchPods(ctx api.Context, label, field labels.Selector, resour
 	if !field.Empty() {
 		return nil, fmt.Errorf("pods read from etcd cannot be selected by field (%v)", field)
 	}
-	w := &streamWatch{src: s, label: label, result: make(chan watch.Event), stop: make(chan struct{})}
+	w := &pollWatch{src: s, label: label, result: make(chan watch.Event), stop: make(chan struct{})}
 	ctx2, cancel := context.WithCancel(context.Background())
 	w.cancel = cancel
 	go w.run(ctx2, resourceVersion)
@@ -109,17 +101,17 @@ type etcdError struct {
 // eventIndexCleared is etcd's error for an index older than its window.
 const eventIndexCleared = 401
 
-// streamWatch follows one recursive stream watch of Prefix. etcd v2 sends
-// a stream watch every event after the index it was registered at, but
-// one started from an older index gets that index's event and nothing
-// more; so the watch is opened from now, and the gap from the version
-// asked for to the index it opened at is read first, one long poll per
-// event. When the stream ends (etcd drops a reader more than 100 events
-// behind, a member dies) it is opened again the same way, on the next
-// member if this one is gone. Only a gap that has left etcd's window of
-// 1000 events ends the watch, with a 410 ERROR event, as the apiserver's
-// watch ends.
-type streamWatch struct {
+// pollWatch follows Prefix with one long poll per event, as go-etcd's
+// watch (and the apiserver's) does, but straight to etcd: each asks for
+// the first event after the last one sent, which etcd answers at once
+// from its window of 1000 events or when it comes. (etcd's stream watch
+// sends events without a request each, but etcd 3.5 drops a stream
+// watcher as soon as 100 events wait for its handler, which a burst of
+// creates does at once, and leaves the stream open and silent.) When its
+// member fails it asks the next one. Only an event that has left etcd's
+// window ends the watch, with a 410 ERROR event, as the apiserver's watch
+// ends.
+type pollWatch struct {
 	src    *Source
 	label  labels.Selector
 	result chan watch.Event
@@ -128,9 +120,9 @@ type streamWatch struct {
 	cancel context.CancelFunc
 }
 
-func (w *streamWatch) ResultChan() <-chan watch.Event { return w.result }
+func (w *pollWatch) ResultChan() <-chan watch.Event { return w.result }
 
-func (w *streamWatch) Stop() {
+func (w *pollWatch) Stop() {
 	w.once.Do(func() {
 		close(w.stop)
 		w.cancel()
@@ -138,7 +130,7 @@ func (w *streamWatch) Stop() {
 }
 
 // send passes an event on unless the watch is stopped first.
-func (w *streamWatch) send(e watch.Event) bool {
+func (w *pollWatch) send(e watch.Event) bool {
 	select {
 	case w.result <- e:
 		return true
@@ -147,13 +139,12 @@ func (w *streamWatch) send(e watch.Event) bool {
 	}
 }
 
-func (w *streamWatch) run(ctx context.Context, last uint64) {
+func (w *pollWatch) run(ctx context.Context, last uint64) {
 	defer close(w.result)
 	failures := 0
 	for ctx.Err() == nil {
 		member := w.src.current()
-		var err error
-		last, err = w.follow(ctx, member, last)
+		e, err := w.poll(ctx, member, last+1)
 		if ctx.Err() != nil {
 			return
 		}
@@ -164,9 +155,14 @@ func (w *streamWatch) run(ctx context.Context, last uint64) {
 		}
 		if err == nil {
 			failures = 0
+			if !w.deliver(e) {
+				return
+			}
+			last = e.Node.ModifiedIndex
 			continue
 		}
-		// The member is unreachable or the stream broke: the next one.
+		// The member is unreachable, or answered something else: the
+		// next one.
 		w.src.failed(member)
 		failures++
 		if failures > 10*len(w.src.servers) {
@@ -189,137 +185,9 @@ func statusOf(err error) *api.Status {
 	return &api.Status{Status: api.StatusFailure, Message: err.Error()}
 }
 
-// follow opens a stream on member, sends the events from last+1 on, and
-// returns the index of the last one sent when the stream ends. A nil
-// error means the stream ended, or stalled, and can be opened again.
-//
-// A goroutine reads the stream as fast as it comes, so that etcd never
-// holds 100 events for it. Still, etcd (3.5) drops a stream watcher whose
-// 100 events its own handler has not yet written, and then leaves the
-// stream open with nothing more to send; so another goroutine asks etcd,
-// by long poll, for the first event after the last one sent, and a stream
-// that has not brought that event a second after etcd had it is taken for
-// stalled and opened again.
-func (w *streamWatch) follow(ctx context.Context, member string, last uint64) (uint64, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	resp, err := w.src.get(ctx, member, "wait=true&recursive=true&stream=true")
-	if err != nil {
-		return last, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return last, readError(resp)
-	}
-	opened, _ := strconv.ParseUint(resp.Header.Get("X-Etcd-Index"), 10, 64)
-	stream := make(chan *etcdEvent, streamBuffer)
-	var streamErr error
-	go func() {
-		defer close(stream)
-		d := json.NewDecoder(resp.Body)
-		for {
-			e := new(etcdEvent)
-			if err := d.Decode(e); err != nil {
-				if err != io.EOF {
-					streamErr = err
-				}
-				return
-			}
-			select {
-			case stream <- e:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	// The gap between the version asked for and the stream's start.
-	for last < opened {
-		e, err := w.poll(ctx, member, last+1)
-		if err != nil {
-			return last, err
-		}
-		if e.Node.ModifiedIndex > opened {
-			// Nothing left in the gap; this event comes on the stream.
-			break
-		}
-		if !w.deliver(e) {
-			return last, ctx.Err()
-		}
-		last = e.Node.ModifiedIndex
-	}
-	if opened > last {
-		last = opened
-	}
-	var sent atomic.Uint64
-	sent.Store(last)
-	stalled := make(chan struct{})
-	go w.check(ctx, member, &sent, stalled)
-	for {
-		select {
-		case e, ok := <-stream:
-			if !ok {
-				return last, streamErr
-			}
-			if e.Node == nil || e.Node.ModifiedIndex <= last {
-				continue
-			}
-			if !w.deliver(e) {
-				return last, ctx.Err()
-			}
-			last = e.Node.ModifiedIndex
-			sent.Store(last)
-		case <-stalled:
-			return last, nil
-		case <-ctx.Done():
-			return last, ctx.Err()
-		}
-	}
-}
-
-// streamBuffer is how many events the stream's reader holds for the watch.
-const streamBuffer = 10000
-
-// Stall detection, unless a Source says otherwise: how often the stream is
-// checked, and how long after etcd had an event the stream may take to
-// bring it.
-const (
-	checkEvery = 250 * time.Millisecond
-	stallAfter = time.Second
-)
-
-// check closes stalled when etcd has an event after the last one sent that
-// the stream has not brought within stallAfter.
-func (w *streamWatch) check(ctx context.Context, member string, sent *atomic.Uint64, stalled chan<- struct{}) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(w.src.checkEvery):
-		}
-		e, err := w.poll(ctx, member, sent.Load()+1)
-		if err != nil {
-			// The stream's own read ends the same way, or the gap has
-			// left etcd's window and the next opening says so.
-			return
-		}
-		deadline := time.Now().Add(w.src.stallAfter)
-		for sent.Load() < e.Node.ModifiedIndex {
-			if time.Now().After(deadline) {
-				close(stalled)
-				return
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(10 * time.Millisecond):
-			}
-		}
-	}
-}
-
 // poll asks member for the first event at index from or later, which
 // etcd answers at once from its window.
-func (w *streamWatch) poll(ctx context.Context, member string, from uint64) (*etcdEvent, error) {
+func (w *pollWatch) poll(ctx context.Context, member string, from uint64) (*etcdEvent, error) {
 	resp, err := w.src.get(ctx, member, "wait=true&recursive=true&waitIndex="+strconv.FormatUint(from, 10))
 	if err != nil {
 		return nil, err
@@ -340,7 +208,7 @@ func (w *streamWatch) poll(ctx context.Context, member string, from uint64) (*et
 
 // deliver sends the watch event an etcd event stands for, if it is a pod
 // matching the label selector; it reports false once the watch stopped.
-func (w *streamWatch) deliver(e *etcdEvent) bool {
+func (w *pollWatch) deliver(e *etcdEvent) bool {
 	if e.Node.Dir {
 		return true
 	}

@@ -2,14 +2,10 @@ package etcdpods
 
 import (
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -131,15 +127,24 @@ func TestTheWatchMovesToAnotherMemberWhenItsMemberDies(t *testing.T) {
 	cluster := etcdtest.StartCluster(t, 3)
 	src := New(cluster.ClientURLs())
 	other := cluster.ClientURLs()[1]
+	// A write can fail while the members elect a new leader: it is sent
+	// again until one is taken.
 	write := func(key, value string) {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodPut, other+"/v2/keys"+key, strings.NewReader(url.Values{"value": {value}}.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			req, _ := http.NewRequest(http.MethodPut, other+"/v2/keys"+key, strings.NewReader(url.Values{"value": {value}}.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			resp, err := http.DefaultClient.Do(req)
+			if err == nil {
+				resp.Body.Close()
+				if resp.StatusCode/100 == 2 {
+					return
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("PUT %s: not taken within 30 s (%v)", key, err)
+			}
 		}
-		resp.Body.Close()
 	}
 	list, err := src.ListPods(api.NewDefaultContext(), labels.Everything())
 	if err != nil {
@@ -162,59 +167,5 @@ func TestTheWatchMovesToAnotherMemberWhenItsMemberDies(t *testing.T) {
 		if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != fmt.Sprintf("p%d", i) {
 			t.Errorf("event %d: %s %+v", i, e.Type, e.Object)
 		}
-	}
-}
-
-// A stream etcd has silently stopped feeding (etcd 3.5 drops a stream
-// watcher whose handler fell 100 events behind and leaves the stream
-// open) is found out and opened again, and the events it missed are read
-// by long poll.
-func TestAStalledStreamIsOpenedAgainAndItsMissedEventsRead(t *testing.T) {
-	events := map[uint64]string{
-		11: `{"action":"create","node":{"key":"/registry/pods/a","value":` + strconv.Quote(podJSON("a", "x")) + `,"modifiedIndex":11,"createdIndex":11}}`,
-		12: `{"action":"create","node":{"key":"/registry/pods/b","value":` + strconv.Quote(podJSON("b", "x")) + `,"modifiedIndex":12,"createdIndex":12}}`,
-	}
-	var mu sync.Mutex
-	streams := 0
-	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
-		if q.Get("stream") == "true" {
-			mu.Lock()
-			streams++
-			opened := 10 + 2*(streams-1)
-			mu.Unlock()
-			// Open, then silent: what a dropped watcher's stream does.
-			w.Header().Set("X-Etcd-Index", strconv.Itoa(opened))
-			w.WriteHeader(http.StatusOK)
-			w.(http.Flusher).Flush()
-			<-r.Context().Done()
-			return
-		}
-		from, _ := strconv.ParseUint(q.Get("waitIndex"), 10, 64)
-		for i := from; i <= 12; i++ {
-			if e, ok := events[i]; ok {
-				io.WriteString(w, e)
-				return
-			}
-		}
-		<-r.Context().Done()
-	}))
-	defer fake.Close()
-	src := New([]string{fake.URL})
-	src.stallAfter, src.checkEvery = 100*time.Millisecond, 20*time.Millisecond
-	w, err := src.WatchPods(api.NewDefaultContext(), labels.Everything(), labels.Everything(), 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
-	for _, want := range []string{"a", "b"} {
-		if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != want {
-			t.Errorf("got %s %+v, want pod %s added", e.Type, e.Object, want)
-		}
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if streams < 2 {
-		t.Errorf("the stalled stream was opened %d times", streams)
 	}
 }
