@@ -54,7 +54,7 @@ func main() {
 	if err != nil {
 		glog.Fatalf("invalid API configuration: %v", err)
 	}
-	var pods hollownode.PodSource
+	var pods etcdpods.Pods
 	if *etcdServers != "" {
 		pods = etcdpods.New(strings.Split(*etcdServers, ","))
 	}

@@ -101,16 +101,18 @@ type etcdError struct {
 // eventIndexCleared is etcd's error for an index older than its window.
 const eventIndexCleared = 401
 
-// pollWatch follows Prefix with one long poll per event, as go-etcd's
-// watch (and the apiserver's) does, but straight to etcd: each asks for
-// the first event after the last one sent, which etcd answers at once
-// from its window of 1000 events or when it comes. (etcd's stream watch
-// sends events without a request each, but etcd 3.5 drops a stream
-// watcher as soon as 100 events wait for its handler, which a burst of
-// creates does at once, and leaves the stream open and silent.) When its
-// member fails it asks the next one. Only an event that has left etcd's
-// window ends the watch, with a 410 ERROR event, as the apiserver's watch
-// ends.
+// pollWatch follows Prefix by long poll, as go-etcd's watch (and the
+// apiserver's) does, but straight to etcd, and inFlight polls at a time:
+// one for each of the next indexes, each asking etcd for the first event
+// at that index or after, which etcd answers at once from its window of
+// 1000 events or when it comes. Their answers are sent in index order.
+// One poll at a time fell behind a scale-up of 100 000 pods: each waits
+// its turn in the busy apiserver process that embeds etcd. (etcd's stream
+// watch needs no request per event, but etcd 3.5 drops a stream watcher
+// as soon as 100 events wait for its handler, which a burst of creates
+// does at once, and leaves the stream open and silent.) When its member
+// fails the watch asks the next one. Only an event that has left etcd's
+// window ends it, with a 410 ERROR event, as the apiserver's watch ends.
 type pollWatch struct {
 	src    *Source
 	label  labels.Selector
@@ -119,6 +121,9 @@ type pollWatch struct {
 	once   sync.Once
 	cancel context.CancelFunc
 }
+
+// inFlight is how many long polls a watch keeps open at once.
+const inFlight = 32
 
 func (w *pollWatch) ResultChan() <-chan watch.Event { return w.result }
 
@@ -144,7 +149,9 @@ func (w *pollWatch) run(ctx context.Context, last uint64) {
 	failures := 0
 	for ctx.Err() == nil {
 		member := w.src.current()
-		e, err := w.poll(ctx, member, last+1)
+		from := last
+		var err error
+		last, err = w.follow(ctx, member, last)
 		if ctx.Err() != nil {
 			return
 		}
@@ -153,13 +160,8 @@ func (w *pollWatch) run(ctx context.Context, last uint64) {
 			w.send(watch.Event{Type: watch.Error, Object: statusOf(status)})
 			return
 		}
-		if err == nil {
+		if last > from {
 			failures = 0
-			if !w.deliver(e) {
-				return
-			}
-			last = e.Node.ModifiedIndex
-			continue
 		}
 		// The member is unreachable, or answered something else: the
 		// next one.
@@ -173,6 +175,69 @@ func (w *pollWatch) run(ctx context.Context, last uint64) {
 		case <-ctx.Done():
 			return
 		case <-time.After(time.Duration(failures) * 100 * time.Millisecond):
+		}
+	}
+}
+
+// polled is the answer to the long poll from index from.
+type polled struct {
+	from uint64
+	e    *etcdEvent
+	err  error
+}
+
+// follow keeps inFlight polls open on member, for the indexes after last,
+// and sends their events in order until a poll fails; it returns the
+// index of the last event sent and the failure.
+func (w *pollWatch) follow(ctx context.Context, member string, last uint64) (uint64, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	answers := make(chan polled, inFlight)
+	issued := last
+	issue := func() {
+		if issued < last {
+			issued = last
+		}
+		for ; issued < last+inFlight; issued++ {
+			go func(from uint64) {
+				e, err := w.poll(ctx, member, from)
+				select {
+				case answers <- polled{from, e, err}:
+				case <-ctx.Done():
+				}
+			}(issued + 1)
+		}
+	}
+	// first holds, by index, the first event at that index or after.
+	first := map[uint64]*etcdEvent{}
+	for {
+		issue()
+		var a polled
+		select {
+		case a = <-answers:
+		case <-ctx.Done():
+			return last, ctx.Err()
+		}
+		if a.from <= last {
+			continue
+		}
+		if a.err != nil {
+			return last, a.err
+		}
+		first[a.from] = a.e
+		for {
+			e, ok := first[last+1]
+			if !ok {
+				break
+			}
+			// The polls from last+1 to e's index all answer e.
+			for i := last + 1; i <= e.Node.ModifiedIndex; i++ {
+				delete(first, i)
+			}
+			if !w.deliver(e) {
+				return last, ctx.Err()
+			}
+			last = e.Node.ModifiedIndex
 		}
 	}
 }
@@ -274,4 +339,147 @@ func (s *Source) failed(member string) {
 	if s.servers[s.member%len(s.servers)] == member {
 		s.member++
 	}
+}
+
+// Pods lists and watches pods: the apiserver's client, or a Source.
+type Pods interface {
+	ListPods(ctx api.Context, selector labels.Selector) (*api.PodList, error)
+	WatchPods(ctx api.Context, label, field labels.Selector, resourceVersion uint64) (watch.Interface, error)
+}
+
+// ListAndWatch lists the pods of src matching selector and watches the
+// changes after the list: a Source starts its watch before its list
+// (Source.ListAndWatch); any other, such as the apiserver's client, lists
+// and then watches from the list's version, as the apiserver's clients do.
+func ListAndWatch(ctx api.Context, src Pods, selector labels.Selector) (*api.PodList, watch.Interface, error) {
+	if s, ok := src.(*Source); ok {
+		return s.ListAndWatch(ctx, selector)
+	}
+	list, err := src.ListPods(ctx, selector)
+	if err != nil {
+		return nil, nil, err
+	}
+	w, err := src.WatchPods(ctx, selector, labels.Everything(), list.ResourceVersion)
+	if err != nil {
+		return nil, nil, err
+	}
+	return list, w, nil
+}
+
+// ListAndWatch lists every pod matching selector and returns the list
+// with a watch of every later change, started before the list: its long
+// polls are open at etcd's index of the moment before the list is read,
+// and what they bring meanwhile waits in the watch. However long the list
+// takes, the watch cannot have fallen out of etcd's window by then; the
+// apiserver's order, a list and then a watch from its version, falls out
+// again whenever listing every pod takes longer than 1000 writes, and
+// after its first fall in a storm of writes it lists for ever.
+func (s *Source) ListAndWatch(ctx api.Context, selector labels.Selector) (*api.PodList, watch.Interface, error) {
+	now, err := s.index()
+	if err != nil {
+		return nil, nil, err
+	}
+	inner, err := s.WatchPods(ctx, selector, labels.Everything(), now)
+	if err != nil {
+		return nil, nil, err
+	}
+	b := &bufferedWatch{inner: inner, result: make(chan watch.Event), stop: make(chan struct{}), listed: make(chan uint64, 1)}
+	go b.run()
+	list, err := s.ListPods(ctx, selector)
+	if err != nil {
+		b.Stop()
+		return nil, nil, err
+	}
+	b.listed <- list.ResourceVersion
+	return list, b, nil
+}
+
+// index returns etcd's current index, from the answer to a read of a key
+// that does not exist.
+func (s *Source) index() (uint64, error) {
+	var lastErr error
+	for range s.servers {
+		member := s.current()
+		resp, err := s.http.Get(member + "/v2/keys/kube-rewind-index-probe")
+		if err != nil {
+			s.failed(member)
+			lastErr = err
+			continue
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if n, err := strconv.ParseUint(resp.Header.Get("X-Etcd-Index"), 10, 64); err == nil {
+			return n, nil
+		}
+		lastErr = fmt.Errorf("etcd at %s answered %s without an index", member, resp.Status)
+		s.failed(member)
+	}
+	return 0, lastErr
+}
+
+// bufferedWatch holds every event of inner as it comes, without limit,
+// and passes on those after the list's version once it is known.
+type bufferedWatch struct {
+	inner  watch.Interface
+	result chan watch.Event
+	stop   chan struct{}
+	once   sync.Once
+	listed chan uint64
+}
+
+func (b *bufferedWatch) ResultChan() <-chan watch.Event { return b.result }
+
+func (b *bufferedWatch) Stop() {
+	b.once.Do(func() {
+		close(b.stop)
+		b.inner.Stop()
+	})
+}
+
+func (b *bufferedWatch) run() {
+	defer close(b.result)
+	in := b.inner.ResultChan()
+	var queue []watch.Event
+	var after uint64
+	listed := b.listed
+	for {
+		var out chan watch.Event
+		var next watch.Event
+		if listed == nil && len(queue) > 0 {
+			out, next = b.result, queue[0]
+		}
+		if in == nil && out == nil && listed == nil {
+			return
+		}
+		select {
+		case v := <-listed:
+			after, listed = v, nil
+			kept := queue[:0]
+			for _, e := range queue {
+				if e.Type == watch.Error || version(e) > after {
+					kept = append(kept, e)
+				}
+			}
+			queue = kept
+		case e, ok := <-in:
+			if !ok {
+				in = nil
+				continue
+			}
+			if listed != nil || e.Type == watch.Error || version(e) > after {
+				queue = append(queue, e)
+			}
+		case out <- next:
+			queue = queue[1:]
+		case <-b.stop:
+			return
+		}
+	}
+}
+
+func version(e watch.Event) uint64 {
+	if pod, ok := e.Object.(*api.Pod); ok {
+		return pod.ResourceVersion
+	}
+	return 0
 }

@@ -169,3 +169,27 @@ func TestTheWatchMovesToAnotherMemberWhenItsMemberDies(t *testing.T) {
 		}
 	}
 }
+
+// ListAndWatch's watch brings what changed after the list, once: the
+// changes it saw while the list was read, and are in the list, are left
+// out.
+func TestListAndWatchSendsOnlyWhatChangedAfterTheList(t *testing.T) {
+	ns := fmt.Sprintf("/b%d", time.Now().UnixNano())
+	put(t, Prefix+ns+"-1", podJSON("b-1", "web"))
+	list, w, err := New([]string{member}).ListAndWatch(api.NewDefaultContext(), labels.Everything())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	found := false
+	for _, p := range list.Items {
+		found = found || p.ID == "b-1"
+	}
+	if !found {
+		t.Fatalf("the list lacks b-1")
+	}
+	put(t, Prefix+ns+"-2", podJSON("b-2", "web"))
+	if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != "b-2" || e.Object.(*api.Pod).ResourceVersion <= list.ResourceVersion {
+		t.Errorf("first event %s %+v, want b-2 added after the list", e.Type, e.Object)
+	}
+}

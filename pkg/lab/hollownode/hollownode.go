@@ -11,9 +11,8 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
-	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
-	"github.com/kube-rewind/kube-rewind/pkg/watch"
 	"k8s.io/client-go/util/workqueue"
 )
 
@@ -37,13 +36,7 @@ type Config struct {
 	// Pods is where the hollow nodes list and watch pods; nil means the
 	// client, through the apiserver. The benchmark's stacks read them
 	// from etcd (pkg/lab/etcdpods).
-	Pods PodSource
-}
-
-// PodSource lists and watches pods: the apiserver's client, or etcd.
-type PodSource interface {
-	ListPods(ctx api.Context, selector labels.Selector) (*api.PodList, error)
-	WatchPods(ctx api.Context, label, field labels.Selector, resourceVersion uint64) (watch.Interface, error)
+	Pods etcdpods.Pods
 }
 
 // Cluster is a set of hollow nodes sharing one pod watch.

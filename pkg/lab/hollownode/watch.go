@@ -8,6 +8,7 @@ import (
 
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
 )
@@ -117,20 +118,16 @@ func (l *watchLag) now() uint64 {
 // (the watch fell out of etcd's event window) ends it too, counted in
 // Stats.Expired, and the caller lists again.
 func (h *Cluster) listAndWatch(ctx api.Context, stopCh <-chan struct{}) error {
-	list, err := h.cfg.Pods.ListPods(ctx, labels.Everything())
+	list, w, err := etcdpods.ListAndWatch(ctx, h.cfg.Pods, labels.Everything())
 	if err != nil {
 		return err
 	}
+	defer w.Stop()
 	h.mu.Lock()
 	h.stats.Relists++
 	h.mu.Unlock()
 	h.lag.saw(list.ResourceVersion)
 	h.events.push(podEvent{list: list})
-	w, err := h.cfg.Pods.WatchPods(ctx, labels.Everything(), labels.Everything(), list.ResourceVersion)
-	if err != nil {
-		return err
-	}
-	defer w.Stop()
 	for {
 		select {
 		case <-stopCh:

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
 )
@@ -41,17 +42,10 @@ type podEntry struct {
 	created time.Time
 }
 
-// PodSource lists and watches pods: the apiserver's client, or etcd
-// (pkg/lab/etcdpods).
-type PodSource interface {
-	ListPods(ctx api.Context, selector labels.Selector) (*api.PodList, error)
-	WatchPods(ctx api.Context, label, field labels.Selector, resourceVersion uint64) (watch.Interface, error)
-}
-
 // PodCounter follows every pod matching a selector with a list and a watch,
 // relisting when the watch breaks.
 type PodCounter struct {
-	client   PodSource
+	client   etcdpods.Pods
 	selector labels.Selector
 
 	mu        sync.Mutex
@@ -66,7 +60,7 @@ type PodCounter struct {
 }
 
 // NewPodCounter returns a counter of the pods matching selector.
-func NewPodCounter(c PodSource, selector labels.Selector) *PodCounter {
+func NewPodCounter(c etcdpods.Pods, selector labels.Selector) *PodCounter {
 	return &PodCounter{client: c, selector: selector, pods: map[string]podEntry{}}
 }
 
@@ -97,10 +91,11 @@ func (p *PodCounter) Run(stopCh <-chan struct{}) {
 
 func (p *PodCounter) listAndWatch(stopCh <-chan struct{}) {
 	ctx := api.NewDefaultContext()
-	list, err := p.client.ListPods(ctx, p.selector)
+	list, w, err := etcdpods.ListAndWatch(ctx, p.client, p.selector)
 	if err != nil {
 		return
 	}
+	defer w.Stop()
 	p.mu.Lock()
 	p.lists++
 	first := !p.synced
@@ -129,11 +124,6 @@ func (p *PodCounter) listAndWatch(stopCh <-chan struct{}) {
 	p.synced = true
 	p.mu.Unlock()
 
-	w, err := p.client.WatchPods(ctx, p.selector, labels.Everything(), list.ResourceVersion)
-	if err != nil {
-		return
-	}
-	defer w.Stop()
 	for {
 		select {
 		case <-stopCh:
