@@ -179,6 +179,14 @@ func (w *pollWatch) run(ctx context.Context, last uint64) {
 	}
 }
 
+func statusOf(err error) *api.Status {
+	if se, ok := err.(*errors.StatusError); ok {
+		s := se.Status()
+		return &s
+	}
+	return &api.Status{Status: api.StatusFailure, Message: err.Error()}
+}
+
 // polled is the answer to the long poll from index from.
 type polled struct {
 	from uint64
@@ -186,9 +194,17 @@ type polled struct {
 	err  error
 }
 
-// follow keeps inFlight polls open on member, for the indexes after last,
-// and sends their events in order until a poll fails; it returns the
-// index of the last event sent and the failure.
+// follow reads member by its stream watch and by inFlight long polls at
+// once, for the indexes after last, and sends their events in index order
+// until a poll fails; it returns the index of the last event sent and the
+// failure. Either way alone fell out of etcd's window: the stream when
+// etcd dropped it (a burst of a scale-up's creates fills the 100 events
+// etcd keeps for its handler at once, and etcd leaves the stream open and
+// silent), the polls when 64 clients created pods flat out and each new
+// poll waited its turn in the busy apiserver process that embeds etcd.
+// The stream brings a burst that polls cannot keep up with, the polls the
+// events a dropped stream lost; a stream that has brought nothing for a
+// second while the polls went past it is opened again.
 func (w *pollWatch) follow(ctx context.Context, member string, last uint64) (uint64, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -210,45 +226,138 @@ func (w *pollWatch) follow(ctx context.Context, member string, last uint64) (uin
 	}
 	// first holds, by index, the first event at that index or after.
 	first := map[uint64]*etcdEvent{}
-	for {
-		issue()
-		var a polled
-		select {
-		case a = <-answers:
-		case <-ctx.Done():
-			return last, ctx.Err()
-		}
-		if a.from <= last {
-			continue
-		}
-		if a.err != nil {
-			return last, a.err
-		}
-		first[a.from] = a.e
+	stream, closeStream := w.openStream(ctx, member)
+	defer func() { closeStream() }()
+	// opened is the index the stream opened at, brought the last index it
+	// brought (0: none yet).
+	var opened, brought uint64
+	var buffered []*etcdEvent
+	heard := time.Now()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	// advance sends every event now known to be the next one.
+	advance := func() bool {
 		for {
-			e, ok := first[last+1]
-			if !ok {
-				break
+			if e, ok := first[last+1]; ok {
+				// The polls from last+1 to e's index all answer e.
+				for i := last + 1; i <= e.Node.ModifiedIndex; i++ {
+					delete(first, i)
+				}
+				if !w.deliver(e) {
+					return false
+				}
+				last = e.Node.ModifiedIndex
+				continue
 			}
-			// The polls from last+1 to e's index all answer e.
-			for i := last + 1; i <= e.Node.ModifiedIndex; i++ {
-				delete(first, i)
+			for len(buffered) > 0 && buffered[0].Node.ModifiedIndex <= last {
+				buffered = buffered[1:]
 			}
+			// The stream brings every event after the index it opened
+			// at, in order: past that index, its next is the next one.
+			if opened == 0 || opened > last || len(buffered) == 0 {
+				return true
+			}
+			e := buffered[0]
+			buffered = buffered[1:]
 			if !w.deliver(e) {
-				return last, ctx.Err()
+				return false
 			}
 			last = e.Node.ModifiedIndex
 		}
 	}
+	for {
+		issue()
+		select {
+		case a := <-answers:
+			if a.from <= last {
+				continue
+			}
+			if a.err != nil {
+				return last, a.err
+			}
+			first[a.from] = a.e
+		case m, ok := <-stream:
+			if !ok {
+				// Ended: its buffered events wait for the polls.
+				stream, opened, brought, buffered = nil, 0, 0, nil
+				continue
+			}
+			heard = time.Now()
+			if m.opened != 0 {
+				opened, brought = m.opened, m.opened
+				continue
+			}
+			if m.e.Node == nil {
+				continue
+			}
+			brought = m.e.Node.ModifiedIndex
+			if brought > last {
+				buffered = append(buffered, m.e)
+			}
+		case <-tick.C:
+			// Gone, or silent for a second while the polls went past
+			// it: open it again.
+			if stream == nil || (time.Since(heard) > time.Second && brought < last) {
+				closeStream()
+				stream, closeStream = w.openStream(ctx, member)
+				opened, brought, buffered, heard = 0, 0, nil, time.Now()
+			}
+			continue
+		case <-ctx.Done():
+			return last, ctx.Err()
+		}
+		if !advance() {
+			return last, ctx.Err()
+		}
+	}
 }
 
-func statusOf(err error) *api.Status {
-	if se, ok := err.(*errors.StatusError); ok {
-		s := se.Status()
-		return &s
-	}
-	return &api.Status{Status: api.StatusFailure, Message: err.Error()}
+// streamed is what a stream watch brings: the index it opened at, first,
+// then its events.
+type streamed struct {
+	opened uint64
+	e      *etcdEvent
 }
+
+// openStream opens a stream watch on member and reads it in a goroutine
+// of its own, as fast as it comes; the channel closes when the stream
+// ends, ctx does, or the returned function is called.
+func (w *pollWatch) openStream(ctx context.Context, member string) (<-chan streamed, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	out := make(chan streamed, streamBuffer)
+	go func() {
+		defer close(out)
+		resp, err := w.src.get(ctx, member, "wait=true&recursive=true&stream=true")
+		if err != nil {
+			return
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return
+		}
+		opened, _ := strconv.ParseUint(resp.Header.Get("X-Etcd-Index"), 10, 64)
+		if opened == 0 {
+			return
+		}
+		out <- streamed{opened: opened}
+		d := json.NewDecoder(resp.Body)
+		for {
+			e := new(etcdEvent)
+			if d.Decode(e) != nil {
+				return
+			}
+			select {
+			case out <- streamed{e: e}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, cancel
+}
+
+// streamBuffer is how many of a stream's events its reader holds.
+const streamBuffer = 10000
 
 // poll asks member for the first event at index from or later, which
 // etcd answers at once from its window.
