@@ -202,9 +202,10 @@ type polled struct {
 // etcd keeps for its handler at once, and etcd leaves the stream open and
 // silent), the polls when 64 clients created pods flat out and each new
 // poll waited its turn in the busy apiserver process that embeds etcd.
-// The stream brings a burst that polls cannot keep up with, the polls the
-// events a dropped stream lost; a stream that has brought nothing for a
-// second while the polls went past it is opened again.
+// The stream brings a burst that polls cannot keep up with, the polls,
+// sent only while the stream has been silent for a moment, the events a
+// dropped stream lost; a stream that has brought nothing for a second
+// while the polls went past it is opened again.
 func (w *pollWatch) follow(ctx context.Context, member string, last uint64) (uint64, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -233,7 +234,7 @@ func (w *pollWatch) follow(ctx context.Context, member string, last uint64) (uin
 	var opened, brought uint64
 	var buffered []*etcdEvent
 	heard := time.Now()
-	tick := time.NewTicker(time.Second)
+	tick := time.NewTicker(quiet)
 	defer tick.Stop()
 	// advance sends every event now known to be the next one.
 	advance := func() bool {
@@ -266,7 +267,11 @@ func (w *pollWatch) follow(ctx context.Context, member string, last uint64) (uin
 		}
 	}
 	for {
-		issue()
+		// Polls only while the stream is silent: while it brings events
+		// they would only double etcd's work.
+		if stream == nil || time.Since(heard) >= quiet {
+			issue()
+		}
 		select {
 		case a := <-answers:
 			if a.from <= last {
@@ -311,6 +316,10 @@ func (w *pollWatch) follow(ctx context.Context, member string, last uint64) (uin
 		}
 	}
 }
+
+// quiet is how long a stream may be silent before long polls ask etcd
+// whether it has missed something.
+const quiet = 100 * time.Millisecond
 
 // streamed is what a stream watch brings: the index it opened at, first,
 // then its events.
