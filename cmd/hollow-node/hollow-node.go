@@ -8,14 +8,17 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/hollownode"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
 	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
@@ -33,6 +36,7 @@ var (
 	failFraction = flag.Float64("fail_fraction", 0, "Share of pods that go Terminated instead of Running (0..1).")
 	churn        = flag.Float64("churn", 0, "Running pods to delete per second.")
 	seed         = flag.Int64("seed", 0, "Seed for the random choices (0: from the clock).")
+	etcdServers  = flag.String("etcd_servers", "", "Comma-separated etcd client URLs to read pods from directly, one stream watch (empty: list and watch them through the apiserver). Writes always go through the apiserver.")
 	address      = flag.String("address", "127.0.0.1", "The IP address to serve /healthz, /metrics and /admin on.")
 	port         = flag.Int("port", 10260, "The port to serve /healthz, /metrics and /admin on (0: any free port).")
 	kubeletPort  = flag.Int("kubelet_port", 0, "Act as v0.4's kubelets, for an apiserver that asks them for pod status (the original v0.4 apiserver, with this as its -minion_port): name the minions 127.0.0.2 and up, serve /healthz and /podInfo on each of those addresses at this port, and write no pod status (0: write it, as our apiserver expects).")
@@ -51,7 +55,12 @@ func main() {
 	if err != nil {
 		glog.Fatalf("invalid API configuration: %v", err)
 	}
+	var pods etcdpods.Pods
+	if *etcdServers != "" {
+		pods = etcdpods.New(strings.Split(*etcdServers, ","))
+	}
 	cluster := hollownode.New(kubeClient, hollownode.Config{
+		Pods:           pods,
 		Nodes:          *nodes,
 		NamePrefix:     *prefix,
 		StartDelay:     *startDelay,
@@ -69,6 +78,11 @@ func main() {
 	mux.Handle("/metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
 	mux.Handle("/admin", cluster.AdminHandler())
 	mux.Handle("/admin/", cluster.AdminHandler())
+	// Go's profiles, so that the benchmark can tell where the stand-in's
+	// CPU goes; like /admin, on loopback by default.
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	if ip := net.ParseIP(*address); ip == nil || !ip.IsLoopback() {
 		glog.Warningf("serving on %s, which is not a loopback address; /admin still answers loopback callers only", *address)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -30,7 +31,9 @@ func benchCommand(args []string) int {
 	quick := fs.Bool("quick", false, "Quick sizes and selection: about 2 minutes.")
 	large := fs.Bool("large", false, "Add the largest sizes (N=10 000).")
 	sweep := fs.Bool("sweep", false, "Run scale-up and idle over a range of cluster sizes (100 to 100 000 pods; with -quick 100 to 1 000, under 5 minutes) for legacy and modern-unthrottled, and draw each cost against size with each design's breaking point; a design's larger sizes are not run once it breaks. A full sweep stops within an hour.")
-	etcd3 := fs.Bool("etcd3", false, "With -sweep: also run idle and scale-up at 3 000 pods (-quick: 1 000), right after the same size's own points, with the apiserver on a three-member external etcd cluster (etcd 3.4, e.g. Debian's etcd-server, with the v2 API), started on loopback for each run and deleted after it.")
+	etcd3 := fs.Bool("etcd3", false, "With -sweep: also run idle and scale-up at 3 000 pods (-quick: 1 000), after every other point, with the apiserver on a three-member external etcd cluster (etcd 3.4, e.g. Debian's etcd-server, with the v2 API), started on loopback for each run and deleted after it.")
+	sizes := fs.String("sizes", "", "With -sweep: only these pod counts, comma-separated (e.g. 100000), to run one point of the sweep alone; with -scenarios=scale-up or idle, and -variants, only that scenario and design.")
+	profile := fs.Bool("profile", false, "Take CPU profiles of the apiserver and the hollow nodes in every run, and put the top entries of the span each run measures (idle's window, a scale-up's creation to convergence) on the page; the merged profiles stay in the run directories.")
 	out := fs.String("out", "_output/bench", "Parent of the timestamped report directory; <out>/latest points at the newest.")
 	bin := fs.String("bin", "_output/bin", "Directory of the binaries (make build).")
 	png := fs.Bool("png", false, "Also render every chart as PNG.")
@@ -52,20 +55,31 @@ func benchCommand(args []string) int {
 		fmt.Fprintf(os.Stderr, "rcbench bench: %v\n", err)
 		return 2
 	}
+	var sweepSizes []int
+	for _, part := range bench.SplitList(*sizes) {
+		n, err := strconv.Atoi(part)
+		if err != nil || n <= 0 {
+			fmt.Fprintf(os.Stderr, "rcbench bench: -sizes: %q is not a pod count\n", part)
+			return 2
+		}
+		sweepSizes = append(sweepSizes, n)
+	}
 	opts := bench.Options{
-		Scenarios: bench.SplitList(*scenarios),
-		Variants:  bench.SplitList(*variants),
-		Runs:      *runs,
-		Quick:     *quick,
-		Large:     *large,
-		Sweep:     *sweep,
-		Etcd3:     *etcd3,
-		Out:       *out,
-		BinDir:    binDir,
-		PNG:       *png,
-		Seed:      *seed,
-		Commit:    *commit,
-		Publish:   *publish,
+		Scenarios:  bench.SplitList(*scenarios),
+		Variants:   bench.SplitList(*variants),
+		Runs:       *runs,
+		Quick:      *quick,
+		Large:      *large,
+		Sweep:      *sweep,
+		Etcd3:      *etcd3,
+		SweepSizes: sweepSizes,
+		Profile:    *profile,
+		Out:        *out,
+		BinDir:     binDir,
+		PNG:        *png,
+		Seed:       *seed,
+		Commit:     *commit,
+		Publish:    *publish,
 	}
 
 	ctx, cancel := interruptible()

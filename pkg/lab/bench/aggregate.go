@@ -106,7 +106,11 @@ func aggregate(p *Plan, runs []RunRecord) ([]ScenarioSummary, []Failure) {
 			vs := summarizeVariant(sc.Name, v.Name, mine)
 			for _, r := range mine {
 				if r.Outcome == nil {
-					failures = append(failures, Failure{Scenario: sc.Name, Size: it.Size.Label, Variant: v.Name, Run: r.Index + 1, Error: r.Err})
+					f := Failure{Scenario: sc.Name, Size: it.Size.Label, Variant: v.Name, Run: r.Index + 1, Error: r.Err}
+					if r.Lab != nil {
+						f.Lab = r.Lab.Saturated
+					}
+					failures = append(failures, f)
 				}
 			}
 			size.Variants = append(size.Variants, vs)
@@ -130,6 +134,9 @@ func summarizeVariant(scenarioName, variant string, runs []RunRecord) VariantSum
 	for _, r := range runs {
 		if r.Outcome == nil {
 			vs.Failed++
+			if r.Lab != nil && r.Lab.Saturated != "" {
+				vs.FailedLab++
+			}
 			continue
 		}
 		vs.Runs++

@@ -27,6 +27,9 @@ type fakeRuns struct {
 	etcdServers map[string][]string
 	// block makes the named "scenario/variant/run" wait for its context.
 	block map[string]bool
+	// saturate makes the named "scenario/size/variant" fail with the
+	// hollow nodes' pod watch fallen out of etcd's window three times.
+	saturate map[string]bool
 }
 
 func (f *fakeRuns) run(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error) {
@@ -47,6 +50,13 @@ func (f *fakeRuns) run(ctx context.Context, sc *scenario.Scenario, v scenario.Va
 	if f.block[fmt.Sprintf("%s/%s/%d", sc.Name, v.Name, i)] {
 		<-ctx.Done()
 		return nil, fmt.Errorf("%s/%s step 2 (Wait): %v", sc.Name, v.Name, ctx.Err())
+	}
+	if f.saturate[key] {
+		rec := sampler.NewRecorder(time.Now())
+		for t, v := range []float64{0, 1, 3, 3} {
+			rec.Add(sampler.HollowExpired, rec.Start().Add(time.Duration(t)*time.Second), v)
+		}
+		return &scenario.Outcome{Rec: rec}, fmt.Errorf("%s/%s step 2 (Wait): not reached", sc.Name, v.Name)
 	}
 	if f.fail[fmt.Sprintf("%s/%s/%d", sc.Name, v.Name, i)] {
 		return nil, fmt.Errorf("%s/%s step 1 (Create): connection refused", sc.Name, v.Name)

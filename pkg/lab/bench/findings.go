@@ -150,7 +150,7 @@ func ceilingFinding(sum *Summary) Finding {
 
 func goroutineFinding(sum *Summary) (Finding, bool) {
 	sc, ok := sum.Scenario("scale-up")
-	if !ok {
+	if !ok || len(sc.Sizes) == 0 {
 		return Finding{}, false
 	}
 	f := Finding{Topic: "goroutine peak during scale-up",

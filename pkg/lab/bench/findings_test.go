@@ -129,3 +129,12 @@ func TestAChartPanelWhoseEveryValueIsZeroIsLeftOut(t *testing.T) {
 		t.Error("a chart of nothing but zeros is drawn")
 	}
 }
+
+// A benchmark interrupted before any scale-up finished has the scenario
+// with no size: its findings say nothing of it, and do not fail.
+func TestAScaleUpWithNoFinishedRunHasNoGoroutineFinding(t *testing.T) {
+	sum := &Summary{Scenarios: []ScenarioSummary{{Name: "scale-up"}}}
+	if _, ok := goroutineFinding(sum); ok {
+		t.Error("a goroutine finding without a run")
+	}
+}

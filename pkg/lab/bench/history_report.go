@@ -156,6 +156,9 @@ func historyDocument(hs *HistorySummary, chart Chart, haveChart bool) *document 
 	}
 	d.table(t)
 
+	labSection(d, hs.Lab)
+	profilesSection(d, hs.Profiles)
+
 	d.h(2, "details", "Every figure of every run")
 	for _, sc := range hs.Scenarios {
 		for _, sz := range sc.Sizes {

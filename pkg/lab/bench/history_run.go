@@ -105,6 +105,8 @@ func (r *Runner) RunHistory(ctx context.Context) (string, *HistorySummary, error
 		sum.Notes = append(sum.Notes, fmt.Sprintf("Interrupted after %d of %d runs: the figures below are of the runs that finished.", countOK(runs), hp.Runs()))
 	}
 	sum.Scenarios, sum.Failures = aggregate(hp.Plan, runs)
+	sum.Lab = labRuns(runs)
+	sum.Profiles = runProfiles(runs)
 	hs.Changes, hs.Unmeasured = changeResults(sum, hp)
 	hs.Timeline = timelineResults(sum, hp)
 	sum.Machine.LoadAfter = loadAverage()

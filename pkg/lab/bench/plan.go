@@ -76,6 +76,7 @@ var plan = map[string]planLine{
 	"watch-drop":         {inDefault: false, variants: allThree},
 	"two-managers":       {inDefault: true, quick: false, variants: legacyModern, defaultRuns: 2},
 	"restart":            {inDefault: true, variants: legacyModern, defaultSizes: quickSizes},
+	"crash":              {variants: legacyModern},
 	"overlap":            {variants: legacyModern},
 	"recreate":           {variants: legacyModern},
 	"watch-window":       {variants: legacyModern},
@@ -100,6 +101,12 @@ type Options struct {
 	// Etcd3 adds to a sweep one size run against an external etcd
 	// cluster of three members, as users who outgrow one member run it.
 	Etcd3 bool
+	// SweepSizes, when set, narrows a sweep to these pod counts (and
+	// Scenarios to scale-up or idle), to run one point of it alone.
+	SweepSizes []int
+	// Profile takes CPU profiles of the apiserver and the hollow nodes in
+	// every run and puts their top entries on the page.
+	Profile bool
 	// Out is the parent of the timestamped output directory.
 	Out string
 	// BinDir holds the binaries of make build.
@@ -282,9 +289,14 @@ func BuildPlan(opts Options) (*Plan, error) {
 	if opts.Etcd3 && !opts.Sweep {
 		return nil, fmt.Errorf("-etcd3 adds a point to a sweep; it needs -sweep")
 	}
+	if len(opts.SweepSizes) > 0 && !opts.Sweep {
+		return nil, fmt.Errorf("-sizes picks points of a sweep; it needs -sweep")
+	}
 	if opts.Sweep {
-		if len(opts.Scenarios) > 0 {
-			return nil, fmt.Errorf("-sweep runs scale-up and idle; it takes no -scenarios")
+		for _, n := range opts.Scenarios {
+			if n != "scale-up" && n != "idle" {
+				return nil, fmt.Errorf("-sweep runs scale-up and idle; -scenarios can narrow it to one of them, not %q", n)
+			}
 		}
 		return buildSweepPlan(opts)
 	}

@@ -38,6 +38,9 @@ func buildDocument(sum *Summary, cal *Chart, charts []SizeCharts) *document {
 		sweepSection(d, sum, sweepChartOf(charts))
 	}
 
+	labSection(d, sum.Lab)
+	profilesSection(d, sum.Profiles)
+
 	if sum.Calibration != nil {
 		calibrationSection(d, sum.Calibration, cal)
 	}

@@ -23,6 +23,11 @@ type RunRecord struct {
 	Seconds float64
 	// TimedOut says the run was stopped at its limit.
 	TimedOut bool
+	// Lab is the laboratory's share of the run, failed or not (nil when
+	// nothing was sampled).
+	Lab *LabShare
+	// Profiles summarize the CPU profiles of the run's measured span.
+	Profiles []ProfileSummary
 }
 
 // Summary is everything a benchmark measured, as results.json holds it.
@@ -55,6 +60,10 @@ type Summary struct {
 	Failures    []Failure         `json:"failures"`
 	// Skipped are the runs of a sweep not run, and why.
 	Skipped []Skip `json:"skipped,omitempty"`
+	// Lab is the laboratory's share of every run.
+	Lab []LabRun `json:"laboratory,omitempty"`
+	// Profiles summarize every run's CPU profiles (-profile).
+	Profiles []ProfileSummary `json:"profiles,omitempty"`
 }
 
 // Skip is a sweep's run left out: the design broke at a smaller size, or
@@ -108,6 +117,9 @@ type VariantSummary struct {
 	Variant string `json:"variant"`
 	Runs    int    `json:"runs"`
 	Failed  int    `json:"failed"`
+	// FailedLab counts the failed runs in which the laboratory was
+	// saturated: failures that are not the design's.
+	FailedLab int `json:"failedLaboratory,omitempty"`
 	// RunSeconds is the wall-clock time of a run, cluster start to stop.
 	RunSeconds Stats    `json:"runSeconds"`
 	Figures    []Figure `json:"figures"`
@@ -140,6 +152,9 @@ type Failure struct {
 	Variant  string `json:"variant"`
 	Run      int    `json:"run"`
 	Error    string `json:"error"`
+	// Lab says why the laboratory was saturated in the run, if it was:
+	// the failure is then not the design's.
+	Lab string `json:"laboratory,omitempty"`
 }
 
 // Figure returns the named figure of a variant, if it has it.

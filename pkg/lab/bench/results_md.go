@@ -73,6 +73,8 @@ func buildResults(sum *Summary, chart, sweep *Chart) *document {
 	if sum.Options.Sweep {
 		sweepSection(d, sum, sweep)
 	}
+	labSection(d, sum.Lab)
+	profilesSection(d, sum.Profiles)
 	d.h(2, "findings", "Findings")
 	d.p("What the designs predict against what was measured; `report.md` gives the prediction and the figures of each. Every NO says why not.")
 	d.table(verdictTable(sum.Findings))

@@ -98,6 +98,8 @@ func (r *Runner) Run(ctx context.Context) (string, *Summary, error) {
 	}
 
 	sum.Scenarios, sum.Failures = aggregate(p, runs)
+	sum.Lab = labRuns(runs)
+	sum.Profiles = runProfiles(runs)
 	sum.Machine.LoadAfter = loadAverage()
 	sum.Findings = findings(sum)
 	sum.Finished = r.now()
@@ -157,10 +159,11 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 		defer cancel()
 	}
 	sopts := scenario.Options{
-		BinDir: r.Opts.BinDir,
-		Dir:    runDir,
-		Seed:   r.Opts.Seed,
-		Say:    func(format string, args ...interface{}) { r.say("        "+format, args...) },
+		BinDir:  r.Opts.BinDir,
+		Dir:     runDir,
+		Seed:    r.Opts.Seed,
+		Profile: r.Opts.Profile,
+		Say:     func(format string, args ...interface{}) { r.say("        "+format, args...) },
 	}
 	sopts.OriginalDir = r.Opts.originalDir()
 	var out *scenario.Outcome
@@ -174,12 +177,26 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 	// The etcd data of a finished run is of no further use and can take
 	// hundreds of megabytes; the logs stay beside the samples.
 	os.RemoveAll(filepath.Join(runDir, "etcd"))
+	os.RemoveAll(filepath.Join(runDir, "etcd3"))
 	if err != nil && limit > 0 && ctx.Err() == nil && runCtx.Err() == context.DeadlineExceeded {
 		rec.TimedOut = true
 		err = fmt.Errorf("not finished within its limit of %s: %v", formatDuration(limit), err)
 	}
+	rec.Lab = labShare(out)
+	if profiles, perr := summarizeProfiles(rec, out, dir); perr != nil {
+		r.say("        cannot read the profiles: %v", perr)
+	} else {
+		rec.Profiles = profiles
+	}
+	os.RemoveAll(filepath.Join(runDir, "profiles"))
+	if rec.Lab != nil && rec.Lab.Saturated != "" {
+		r.say("        the laboratory was saturated: %s", rec.Lab.Saturated)
+	}
 	if err != nil {
 		rec.Err = err.Error() + exhaustion(runDir)
+		if rec.Lab != nil && rec.Lab.Saturated != "" {
+			rec.Err += "; the laboratory was saturated (" + rec.Lab.Saturated + "), so the failure is not the design's"
+		}
 		r.say("        failed after %.1f s: %v", rec.Seconds, err)
 		return rec
 	}

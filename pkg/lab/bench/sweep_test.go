@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
@@ -225,8 +226,8 @@ func TestTheEtcd3PointRunsBothDesignsOnThreeExternalMembers(t *testing.T) {
 		t.Errorf("the report has no external etcd section")
 	}
 
-	// In a full sweep the point comes right after its own size's, before
-	// the sizes a budget may cut.
+	// In a full sweep the point comes last, after both designs' 100 000
+	// pods: a budget cut takes it first.
 	full, err := BuildPlan(Options{Sweep: true, Etcd3: true, BinDir: bothDesigns(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -235,7 +236,7 @@ func TestTheEtcd3PointRunsBothDesignsOnThreeExternalMembers(t *testing.T) {
 	for _, it := range full.Items {
 		order = append(order, it.Scenario.Name+" "+it.Size.Label)
 	}
-	if got, want := strings.Join(order, "; "), "idle M=10,k=300; scale-up N=3000; idle M=10,k=300,etcd3; scale-up N=3000,etcd3; idle M=10,k=1000"; !strings.Contains(got, want) {
+	if got, want := strings.Join(order, "; "), "scale-up N=100000; idle M=10,k=300,etcd3; scale-up N=3000,etcd3"; !strings.HasSuffix(got, want) {
 		t.Errorf("full sweep order %s, want %s in it", got, want)
 	}
 
@@ -267,5 +268,95 @@ func TestAFailedRunNamesTheResourceItsLogsSayRanOut(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "hollow-node.log"), []byte(line+"I1 relisted\n"+line), 0o644)
 	if got := exhaustion(dir); !strings.Contains(got, "fell out of etcd's window of 1000 events 2 times") {
 		t.Errorf("a run whose hollow nodes relisted twice: %q", got)
+	}
+}
+
+// One point of a sweep runs alone, with its own limit and no budget:
+// large points are verified one at a time.
+func TestSizesRunsOnePointOfASweepAlone(t *testing.T) {
+	p, err := BuildPlan(Options{Sweep: true, SweepSizes: []int{100000}, Scenarios: []string{"scale-up"}, Variants: []string{"modern-unthrottled"}, BinDir: bothDesigns(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) != 1 || p.Runs() != 1 {
+		t.Fatalf("%d items, %d runs, want one point", len(p.Items), p.Runs())
+	}
+	it := p.Items[0]
+	if it.Scenario.Name != "scale-up" || it.Size.Replicas != 100000 || it.Variants[0].Name != "modern-unthrottled" || it.Limit <= 0 {
+		t.Errorf("the point is %s %s %s, limit %v", it.Scenario.Name, it.Size.Label, it.Variants[0].Name, it.Limit)
+	}
+	if p.Budget != 0 {
+		t.Errorf("a point run alone has the sweep's budget %v", p.Budget)
+	}
+	idle, err := BuildPlan(Options{Sweep: true, SweepSizes: []int{100000}, Scenarios: []string{"idle"}, BinDir: bothDesigns(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(idle.Items) != 1 || itemPods(idle.Items[0]) != 100000 || !idle.Items[0].Size.PodsFirst {
+		t.Errorf("idle at 100 000: %+v", idle.Items)
+	}
+	for _, bad := range []Options{
+		{SweepSizes: []int{1000}},
+		{Sweep: true, SweepSizes: []int{15}},
+		{Sweep: true, Scenarios: []string{"churn"}},
+	} {
+		bad.BinDir = bothDesigns(t)
+		if _, err := BuildPlan(bad); err == nil {
+			t.Errorf("BuildPlan(%+v) accepted it", bad)
+		}
+	}
+}
+
+// A run that failed while the hollow nodes' watch kept falling out of
+// etcd's window measured the laboratory: the sweep goes on to the larger
+// sizes, names it, and the page says so.
+func TestARunThatFailedWithTheLaboratorySaturatedIsNoBreak(t *testing.T) {
+	f := &fakeRuns{saturate: map[string]bool{"scale-up/N=100/modern-unthrottled": true}}
+	r, _ := fakeRunner(t, Options{Sweep: true, Quick: true}, f)
+	// The quick sweep's scale-up sizes are 100, 300 and 1 000: fail the
+	// first, which must not stop the other two.
+	dir, sum, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := f.perVariant["scale-up/N=1000/modern-unthrottled"]; n != 1 {
+		t.Errorf("the 1 000-pod scale-up ran %d times after a saturated failure at 100, want once", n)
+	}
+	bp := breakingPoint(sum, "modern-unthrottled")
+	if !strings.Contains(bp, "scale-up with 100 pods: 1 of 1 runs failed with the laboratory saturated") || strings.Contains(bp, "breaking point scale-up") {
+		t.Errorf("breaking point %q", bp)
+	}
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0].Lab, "fell out of etcd's window of 1000 events 3 times") {
+		t.Errorf("failures %+v", sum.Failures)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
+	for _, want := range []string{"The laboratory's share", "saturated: the hollow nodes' pod watch fell out", "scale-up N=100 modern-unthrottled #1 (failed)", "kept up"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("%s lacks %q", ResultsFile, want)
+		}
+	}
+}
+
+func TestTheLaboratorysShareCountsBusyTimeAndNamesWhatSaturatedIt(t *testing.T) {
+	start := time.Now()
+	rec := sampler.NewRecorder(start)
+	at := func(s float64) time.Time { return start.Add(time.Duration(s * float64(time.Second))) }
+	// hollow-node: a full core for 6 s of 10, idle the rest.
+	for i, v := range []float64{0, 1, 2, 3, 4, 5, 6, 6, 6, 6, 6} {
+		rec.Add(sampler.HollowNodeCPU, at(float64(i)), v)
+		rec.Add(sampler.SelfCPU, at(float64(i)), 0.1*float64(i))
+	}
+	rec.Add(sampler.HollowQueue, at(10), 42)
+	rec.Add(sampler.HollowWatchLag, at(5), 700)
+	l := labShare(&scenario.Outcome{Rec: rec})
+	if l.HollowBusy != 0.6 || l.RcbenchBusy != 0 || l.HollowCPU != 6 || l.QueueEnd != 42 || l.WatchLag != 700 || l.Seconds != 10 {
+		t.Errorf("share %+v", l)
+	}
+	if l.Saturated != "hollow-node used a full core for 60 % of the run" {
+		t.Errorf("saturated %q", l.Saturated)
+	}
+	rec.Add(sampler.HollowNodeCPU, at(20), 6)
+	if l := labShare(&scenario.Outcome{Rec: rec}); l.Saturated != "" {
+		t.Errorf("a hollow node busy for 6 s of 20 is saturated: %q", l.Saturated)
 	}
 }

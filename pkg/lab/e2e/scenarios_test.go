@@ -25,6 +25,7 @@ var testSizes = map[string]scenario.Size{
 	"watch-drop":         {Label: "test", Replicas: 30, Period: 2 * time.Second},
 	"two-managers":       {Label: "test", Replicas: 20, Period: 2 * time.Second, Window: 10 * time.Second},
 	"restart":            {Label: "test", Replicas: 100, Period: 2 * time.Second},
+	"crash":              {Label: "test", Replicas: 200, Period: 2 * time.Second, Crash: scenario.CrashAPIServer},
 	"overlap":            {Label: "test", Replicas: 8, Period: 2 * time.Second, Window: 8 * time.Second},
 	// recreate ends as soon as the new controller's pods run; its window
 	// only bounds a run that never gets there (no collector), so it is

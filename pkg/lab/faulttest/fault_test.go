@@ -10,6 +10,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
@@ -34,7 +35,7 @@ func fastEtcd(args ...string) []string {
 }
 
 func restartAPIServerDuringScaleUp(t *testing.T, sig syscall.Signal) {
-	fc := startFaultCluster(t, stack.Config{APIServerArgs: fastEtcd()})
+	fc := startFaultCluster(t, stack.Config{APIServerArgs: fastEtcd(), RecordWrites: true})
 	fc.resize(scaleUp)
 	fc.waitCreated(halfway)
 	if err := fc.st.RestartAPIServer(sig); err != nil {
@@ -42,6 +43,22 @@ func restartAPIServerDuringScaleUp(t *testing.T, sig syscall.Signal) {
 	}
 	fc.waitExact(deadline)
 	fc.checkCreations(fmt.Sprintf("apiserver restarted with %v", sig), sig == syscall.SIGKILL)
+	fc.checkAcknowledged()
+}
+
+// checkAcknowledged fails the test if a create or binding the apiserver
+// acknowledged to any client, through the stack's recorder, is not there,
+// or if a stored object does not read back whole.
+func (fc *faultCluster) checkAcknowledged() {
+	fc.t.Helper()
+	report, err := scenario.CheckAcknowledged(fc.c, fc.st.Recorder)
+	if err != nil {
+		fc.t.Fatal(err)
+	}
+	fc.t.Logf("%s: %s", stacktest.Design, report)
+	if len(report.Lost)+len(report.BindsLost)+len(report.Unreadable) > 0 || report.Creates == 0 {
+		fc.t.Errorf("%s", report)
+	}
 }
 
 func TestAScaleUpEndsExactWhenTheAPIServerIsStoppedWithSIGTERM(t *testing.T) {
@@ -103,13 +120,34 @@ func (fc *faultCluster) checkInjected(match map[string]string) {
 func TestAScaleUpEndsExactWhenAnEtcdMemberStops(t *testing.T) {
 	t.Parallel()
 	cluster := etcdtest.StartCluster(t, 3)
-	fc := startFaultCluster(t, stack.Config{APIServerArgs: []string{"-etcd_servers=" + strings.Join(cluster.ClientURLs(), ",")}})
+	fc := startFaultCluster(t, stack.Config{APIServerArgs: []string{"-etcd_servers=" + strings.Join(cluster.ClientURLs(), ",")}, RecordWrites: true})
 	fc.resize(scaleUp)
 	fc.waitCreated(halfway)
 	// The apiserver's client talks to the first member until it fails.
 	cluster.Stop(0)
 	fc.waitExact(deadline)
 	fc.checkCreations("etcd member stopped", false)
+	fc.checkAcknowledged()
+}
+
+func TestAScaleUpEndsExactWhenEveryEtcdMemberIsKilledAndStartedAgain(t *testing.T) {
+	t.Parallel()
+	cluster := etcdtest.StartCluster(t, 3)
+	fc := startFaultCluster(t, stack.Config{APIServerArgs: []string{"-etcd_servers=" + strings.Join(cluster.ClientURLs(), ",")}, RecordWrites: true})
+	fc.resize(scaleUp)
+	fc.waitCreated(halfway)
+	for i := range cluster.Members {
+		cluster.Stop(i)
+	}
+	for i := range cluster.Members {
+		if err := cluster.Start(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fc.waitExact(deadline)
+	// etcd can die with a create stored and its answer not yet sent.
+	fc.checkCreations("every etcd member killed and started again", true)
+	fc.checkAcknowledged()
 }
 
 // snapshot is every object of the cluster, by kind/id, with its uid or,

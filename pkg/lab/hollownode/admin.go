@@ -108,14 +108,22 @@ var (
 	descPods     = prometheus.NewDesc("hollow_node_pods", "Pods the hollow nodes know of.", nil, nil)
 	descActions  = prometheus.NewDesc("hollow_node_actions_total", "Writes the hollow nodes made, by action.", []string{"action"}, nil)
 	descRelists  = prometheus.NewDesc("hollow_node_relists_total", "Times the hollow nodes listed all pods (start and after a broken watch).", nil, nil)
+	descExpired  = prometheus.NewDesc("hollow_node_watch_expired_total", "Pod watches that ended with a 410: they had fallen out of etcd's window of 1000 events.", nil, nil)
 	descWriteErr = prometheus.NewDesc("hollow_node_write_errors_total", "Writes that failed for a reason other than a conflict.", nil, nil)
+	descQueue    = prometheus.NewDesc("hollow_node_queue_depth", "Work waiting: watch events read but not applied (queue=events), pods waiting for a worker to bind or start them (queue=work).", []string{"queue"}, nil)
+	descLag      = prometheus.NewDesc("hollow_node_watch_lag", "etcd indexes between the hollow nodes' last write and the last event of their pod watch (at 1000 the watch falls out of etcd's window).", nil, nil)
+	descMaxLag   = prometheus.NewDesc("hollow_node_watch_lag_max", "The largest hollow_node_watch_lag so far.", nil, nil)
 )
 
 func (c statsCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- descPods
 	ch <- descActions
 	ch <- descRelists
+	ch <- descExpired
 	ch <- descWriteErr
+	ch <- descQueue
+	ch <- descLag
+	ch <- descMaxLag
 }
 
 func (c statsCollector) Collect(ch chan<- prometheus.Metric) {
@@ -125,5 +133,10 @@ func (c statsCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(descActions, prometheus.CounterValue, float64(n), action)
 	}
 	ch <- prometheus.MustNewConstMetric(descRelists, prometheus.CounterValue, float64(s.Stats.Relists))
+	ch <- prometheus.MustNewConstMetric(descExpired, prometheus.CounterValue, float64(s.Stats.Expired))
 	ch <- prometheus.MustNewConstMetric(descWriteErr, prometheus.CounterValue, float64(s.Stats.WriteErrors))
+	ch <- prometheus.MustNewConstMetric(descQueue, prometheus.GaugeValue, float64(s.Events), "events")
+	ch <- prometheus.MustNewConstMetric(descQueue, prometheus.GaugeValue, float64(s.Queued), "work")
+	ch <- prometheus.MustNewConstMetric(descLag, prometheus.GaugeValue, float64(s.WatchLag))
+	ch <- prometheus.MustNewConstMetric(descMaxLag, prometheus.GaugeValue, float64(s.MaxWatchLag))
 }

@@ -109,6 +109,16 @@ type State struct {
 	ChurnPerSecond float64        `json:"churnPerSecond"`
 	Pods           int            `json:"pods"`
 	Stats          Stats          `json:"stats"`
+	// Events are watch events read but not applied yet; Queued the pods
+	// waiting for a worker to bind or start them (not counting those
+	// still in their start delay).
+	Events int `json:"events"`
+	Queued int `json:"queued"`
+	// WatchLag is how many etcd indexes the pod watch's last event is
+	// behind the hollow nodes' last write, MaxWatchLag the most it has
+	// been: at 1000 the watch falls out of etcd's window.
+	WatchLag    uint64 `json:"watchLag"`
+	MaxWatchLag uint64 `json:"maxWatchLag"`
 }
 
 // State returns the current settings and counts.
@@ -122,6 +132,10 @@ func (h *Cluster) State() State {
 		ChurnPerSecond: h.cfg.ChurnPerSecond,
 		Pods:           len(h.pods),
 		Stats:          h.stats,
+		Events:         h.events.len(),
+		Queued:         h.queue.Len(),
+		WatchLag:       h.lag.now(),
+		MaxWatchLag:    h.lag.max.Load(),
 	}
 	for n, c := range h.podsPerNode {
 		s.Nodes[n] = c

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand"
 	"net"
-	"sort"
 	"sync"
 	"time"
 
@@ -12,9 +11,8 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
-	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
-	"github.com/kube-rewind/kube-rewind/pkg/watch"
 	"k8s.io/client-go/util/workqueue"
 )
 
@@ -40,14 +38,22 @@ type Config struct {
 	// named by loopback addresses, serving /podInfo on this port, and no
 	// status writes.
 	KubeletPort int
+	// Pods is where the hollow nodes list and watch pods; nil means the
+	// client, through the apiserver. The benchmark's stacks read them
+	// from etcd (pkg/lab/etcdpods).
+	Pods etcdpods.Pods
 }
 
 // Cluster is a set of hollow nodes sharing one pod watch.
 type Cluster struct {
 	client client.Interface
 	cfg    Config
-	queue  workqueue.TypedDelayingInterface[string]
+	queue  workqueue.TypedRateLimitingInterface[string]
+	events *podEvents
+	lag    watchLag
 	stats  Stats
+	// hostIPs gives each node's address by name.
+	hostIPs map[string]string
 
 	mu          sync.Mutex
 	rng         *rand.Rand
@@ -56,19 +62,23 @@ type Cluster struct {
 	failedNodes map[string]bool
 	// unregistered holds the nodes whose minion was gone at the last poll.
 	unregistered map[string]bool
-	// assumed holds the node each pod was just bound to, counted before
-	// the watch reports the binding.
+	// assumed holds the node each pod was bound to, counted before the
+	// watch reports the binding; while a pod is in it, it is not bound
+	// again.
 	assumed map[string]string
+	// started holds the pods whose start was written, until the watch
+	// reports it; while a pod is in it, it is not started again.
+	started map[string]bool
 	nextIP  uint32
 	// runs holds the pods the kubelets started, by id (KubeletPort only).
 	runs map[string]podRun
-	// bindBackoff holds the next wait of each pod whose binding failed.
-	bindBackoff map[string]time.Duration
 }
 
-// Stats counts what the hollow nodes did.
+// Stats counts what the hollow nodes did. Relists counts every list of
+// all pods, the first included; Expired the watches that ended because
+// they had fallen out of etcd's window of 1000 events (410 Gone).
 type Stats struct {
-	Binds, Starts, Failures, ChurnDeletes, Relists, WriteErrors int64
+	Binds, Starts, Failures, ChurnDeletes, Relists, Expired, WriteErrors int64
 }
 
 // New returns a cluster of hollow nodes that talks to the apiserver through c.
@@ -82,24 +92,34 @@ func New(c client.Interface, cfg Config) *Cluster {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 16
 	}
+	if cfg.Pods == nil {
+		cfg.Pods = c
+	}
 	seed := cfg.Seed
 	if seed == 0 {
 		seed = time.Now().UnixNano()
 	}
-	return &Cluster{
+	h := &Cluster{
 		client:       c,
 		cfg:          cfg,
-		queue:        workqueue.NewTypedDelayingQueue[string](),
+		queue:        workqueue.NewTypedRateLimitingQueue(workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax)),
+		events:       newPodEvents(),
+		hostIPs:      map[string]string{},
 		rng:          rand.New(rand.NewSource(seed)),
 		pods:         map[string]*api.Pod{},
 		podsPerNode:  map[string]int{},
 		failedNodes:  map[string]bool{},
 		unregistered: map[string]bool{},
 		assumed:      map[string]string{},
+		started:      map[string]bool{},
 		nextIP:       1,
 		runs:         map[string]podRun{},
-		bindBackoff:  map[string]time.Duration{},
 	}
+	for i := 0; i < cfg.Nodes; i++ {
+		h.podsPerNode[h.NodeName(i)] = 0
+		h.hostIPs[h.NodeName(i)] = hostIP(i)
+	}
+	return h
 }
 
 // NodeName returns the name of node i.
@@ -136,14 +156,12 @@ func (h *Cluster) Run(stopCh <-chan struct{}) error {
 		if _, err := h.client.CreateMinion(minion); err != nil && !errors.IsAlreadyExists(err) {
 			return fmt.Errorf("registering minion %s: %v", minion.ID, err)
 		}
-		h.mu.Lock()
-		h.podsPerNode[minion.ID] += 0
-		h.mu.Unlock()
 	}
 	glog.Infof("registered %d hollow minions", h.cfg.Nodes)
 	for i := 0; i < h.cfg.Workers; i++ {
 		go h.worker(ctx)
 	}
+	go h.applyEvents(stopCh)
 	go h.churn(ctx, stopCh)
 	go h.pollMinions(MinionPollPeriod, stopCh)
 	go func() {
@@ -162,60 +180,6 @@ func (h *Cluster) Run(stopCh <-chan struct{}) error {
 			case <-stopCh:
 				return nil
 			case <-time.After(time.Second):
-			}
-		}
-	}
-}
-
-// listAndWatch lists every pod, then follows the pod watch from the list's
-// resourceVersion until it ends. A 410 (the watch fell out of etcd's event
-// window) ends it too, and the caller lists again.
-func (h *Cluster) listAndWatch(ctx api.Context, stopCh <-chan struct{}) error {
-	list, err := h.client.ListPods(ctx, labels.Everything())
-	if err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.stats.Relists++
-	seen := map[string]bool{}
-	for i := range list.Items {
-		seen[list.Items[i].ID] = true
-	}
-	for id, pod := range h.pods {
-		if !seen[id] {
-			h.forgetLocked(pod)
-		}
-	}
-	h.mu.Unlock()
-	for i := range list.Items {
-		h.observe(&list.Items[i])
-	}
-	w, err := h.client.WatchPods(ctx, labels.Everything(), labels.Everything(), list.ResourceVersion)
-	if err != nil {
-		return err
-	}
-	defer w.Stop()
-	for {
-		select {
-		case <-stopCh:
-			return nil
-		case event, open := <-w.ResultChan():
-			if !open {
-				return fmt.Errorf("watch closed")
-			}
-			switch event.Type {
-			case watch.Error:
-				return fmt.Errorf("watch error: %v", event.Object)
-			case watch.Deleted:
-				if pod, ok := event.Object.(*api.Pod); ok {
-					h.mu.Lock()
-					h.forgetLocked(pod)
-					h.mu.Unlock()
-				}
-			default:
-				if pod, ok := event.Object.(*api.Pod); ok {
-					h.observe(pod)
-				}
 			}
 		}
 	}
@@ -240,200 +204,34 @@ func (h *Cluster) observe(pod *api.Pod) {
 			h.podsPerNode[pod.DesiredState.Host]++
 		}
 	}
+	waiting := pod.CurrentState.Status == api.PodWaiting || pod.CurrentState.Status == ""
+	if !waiting {
+		delete(h.started, pod.ID)
+	}
 	h.pods[pod.ID] = pod
 	h.mu.Unlock()
 
 	switch {
 	case pod.DesiredState.Host == "":
 		h.queue.Add(pod.ID)
-	case pod.CurrentState.Status == api.PodWaiting || pod.CurrentState.Status == "":
+	case waiting:
 		h.queue.AddAfter(pod.ID, h.cfg.StartDelay)
 	}
 }
 
 func (h *Cluster) forgetLocked(pod *api.Pod) {
 	delete(h.runs, pod.ID)
-	delete(h.bindBackoff, pod.ID)
 	if host, ok := h.assumed[pod.ID]; ok {
 		h.podsPerNode[host]--
 		delete(h.assumed, pod.ID)
 	}
+	delete(h.started, pod.ID)
 	if old, ok := h.pods[pod.ID]; ok {
 		if old.DesiredState.Host != "" {
 			h.podsPerNode[old.DesiredState.Host]--
 		}
 		delete(h.pods, pod.ID)
 	}
-}
-
-func (h *Cluster) worker(ctx api.Context) {
-	for {
-		id, shutdown := h.queue.Get()
-		if shutdown {
-			return
-		}
-		func() {
-			defer h.queue.Done(id)
-			defer util.HandleCrash()
-			h.handle(ctx, id)
-		}()
-	}
-}
-
-// handle does the next step for one pod: bind it, or start it.
-func (h *Cluster) handle(ctx api.Context, id string) {
-	h.mu.Lock()
-	pod := h.pods[id]
-	h.mu.Unlock()
-	if pod == nil {
-		return
-	}
-	if pod.DesiredState.Host == "" {
-		h.bind(ctx, pod)
-		return
-	}
-	if pod.CurrentState.Status == api.PodWaiting || pod.CurrentState.Status == "" {
-		h.start(ctx, pod)
-	}
-}
-
-// bind assigns the pod to the healthy, registered minion with the fewest
-// pods.
-func (h *Cluster) bind(ctx api.Context, pod *api.Pod) {
-	host := h.pickNode(pod.ID)
-	if host == "" {
-		glog.Warningf("no healthy hollow node for pod %s", pod.ID)
-		h.mu.Lock()
-		h.retryBindLocked(pod.ID)
-		h.mu.Unlock()
-		return
-	}
-	err := h.client.CreateBinding(ctx, &api.Binding{PodID: pod.ID, Host: host})
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if err != nil {
-		if h.assumed[pod.ID] == host {
-			h.podsPerNode[host]--
-			delete(h.assumed, pod.ID)
-		}
-		if !errors.IsNotFound(err) && !errors.IsConflict(err) {
-			h.stats.WriteErrors++
-			glog.Errorf("binding pod %s to %s: %v", pod.ID, host, err)
-			h.retryBindLocked(pod.ID)
-		}
-		return
-	}
-	delete(h.bindBackoff, pod.ID)
-	h.stats.Binds++
-}
-
-// retryBindLocked binds the pod again after a backoff, as v0.4's
-// scheduler retried a pod it failed to place or bind
-// (plugin/pkg/scheduler/factory, makeDefaultErrorFunc): 1 s, doubled at
-// each failure up to 60 s, per pod. The watch's latest view of the pod
-// then says whether it still needs a binding.
-func (h *Cluster) retryBindLocked(id string) {
-	d := h.bindBackoff[id]
-	if d == 0 {
-		d = time.Second
-	}
-	h.bindBackoff[id] = min(2*d, time.Minute)
-	h.queue.AddAfter(id, d)
-}
-
-func (h *Cluster) pickNode(podID string) string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	nodes := make([]string, 0, len(h.podsPerNode))
-	for n := range h.podsPerNode {
-		if !h.failedNodes[n] && !h.unregistered[n] {
-			nodes = append(nodes, n)
-		}
-	}
-	if len(nodes) == 0 {
-		return ""
-	}
-	sort.Slice(nodes, func(i, j int) bool {
-		if h.podsPerNode[nodes[i]] != h.podsPerNode[nodes[j]] {
-			return h.podsPerNode[nodes[i]] < h.podsPerNode[nodes[j]]
-		}
-		return nodes[i] < nodes[j]
-	})
-	// Count the pod now, so that a burst of binds spreads over the nodes
-	// before the watch reports any of them; observe() then finds the pod
-	// already counted.
-	h.podsPerNode[nodes[0]]++
-	h.assumed[podID] = nodes[0]
-	return nodes[0]
-}
-
-// start marks a bound pod Running (or, for the failing fraction, Terminated).
-func (h *Cluster) start(ctx api.Context, pod *api.Pod) {
-	h.mu.Lock()
-	fail := h.failedNodes[pod.DesiredState.Host] || h.rng.Float64() < h.cfg.FailFraction
-	ip := h.nextIP
-	h.nextIP++
-	h.mu.Unlock()
-	podIP := net.IPv4(10, byte(64+(ip>>16)&63), byte(ip>>8), byte(ip)).String()
-
-	if h.kubelets() {
-		if h.startLocally(pod, fail, podIP) {
-			h.count(fail)
-		}
-		return
-	}
-	updated := *pod
-	updated.CurrentState.Host = pod.DesiredState.Host
-	updated.CurrentState.HostIP = h.hostIPOf(pod.DesiredState.Host)
-	if fail {
-		updated.CurrentState.Status = api.PodTerminated
-		updated.CurrentState.Conditions = []api.Condition{readyCondition("False")}
-	} else {
-		updated.CurrentState.Status = api.PodRunning
-		updated.CurrentState.PodIP = podIP
-		updated.CurrentState.Conditions = []api.Condition{readyCondition("True")}
-	}
-	if err := h.update(ctx, &updated); err != nil {
-		return
-	}
-	h.count(fail)
-}
-
-// count counts one pod started, or failed at its start.
-func (h *Cluster) count(failed bool) {
-	h.mu.Lock()
-	if failed {
-		h.stats.Failures++
-	} else {
-		h.stats.Starts++
-	}
-	h.mu.Unlock()
-}
-
-func readyCondition(status string) api.Condition {
-	return api.Condition{Type: api.ConditionReady, Status: status, LastTransitionTime: util.Now()}
-}
-
-// update writes a pod; a conflict means the watch will bring the newer
-// version and the pod will be queued again, so it is not an error.
-func (h *Cluster) update(ctx api.Context, pod *api.Pod) error {
-	_, err := h.client.UpdatePod(ctx, pod)
-	if err != nil && !errors.IsConflict(err) && !errors.IsNotFound(err) {
-		h.mu.Lock()
-		h.stats.WriteErrors++
-		h.mu.Unlock()
-		glog.Errorf("updating pod %s: %v", pod.ID, err)
-	}
-	return err
-}
-
-func (h *Cluster) hostIPOf(node string) string {
-	for i := 0; i < h.cfg.Nodes; i++ {
-		if h.NodeName(i) == node {
-			return hostIP(i)
-		}
-	}
-	return ""
 }
 
 // Stats returns what the hollow nodes did so far.

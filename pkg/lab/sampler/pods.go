@@ -1,12 +1,14 @@
 package sampler
 
 import (
+	"net/http"
 	"sort"
 	"sync"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
 )
@@ -44,13 +46,17 @@ type podEntry struct {
 // PodCounter follows every pod matching a selector with a list and a watch,
 // relisting when the watch breaks.
 type PodCounter struct {
+	// client reads pods (pods_read.go); source lists and watches them.
 	client   client.Interface
+	source   etcdpods.Pods
 	selector labels.Selector
 	// readStatus reads bound pods to learn their status (pods_read.go).
 	readStatus bool
 
 	mu        sync.Mutex
 	synced    bool
+	lists     int
+	expired   int
 	pods      map[string]podEntry
 	created   int
 	deleted   int
@@ -60,7 +66,14 @@ type PodCounter struct {
 
 // NewPodCounter returns a counter of the pods matching selector.
 func NewPodCounter(c client.Interface, selector labels.Selector) *PodCounter {
-	return &PodCounter{client: c, selector: selector, pods: map[string]podEntry{}}
+	return &PodCounter{client: c, source: c, selector: selector, pods: map[string]podEntry{}}
+}
+
+// readingFrom makes the counter list and watch pods from src instead of
+// its client.
+func (p *PodCounter) readingFrom(src etcdpods.Pods) *PodCounter {
+	p.source = src
+	return p
 }
 
 func stateOf(pod *api.Pod) string {
@@ -95,11 +108,13 @@ func (p *PodCounter) Run(stopCh <-chan struct{}) {
 
 func (p *PodCounter) listAndWatch(stopCh <-chan struct{}) {
 	ctx := api.NewDefaultContext()
-	list, err := p.client.ListPods(ctx, p.selector)
+	list, w, err := etcdpods.ListAndWatch(ctx, p.source, p.selector)
 	if err != nil {
 		return
 	}
+	defer w.Stop()
 	p.mu.Lock()
+	p.lists++
 	first := !p.synced
 	fresh := map[string]podEntry{}
 	for i := range list.Items {
@@ -126,17 +141,20 @@ func (p *PodCounter) listAndWatch(stopCh <-chan struct{}) {
 	p.synced = true
 	p.mu.Unlock()
 
-	w, err := p.client.WatchPods(ctx, p.selector, labels.Everything(), list.ResourceVersion)
-	if err != nil {
-		return
-	}
-	defer w.Stop()
 	for {
 		select {
 		case <-stopCh:
 			return
 		case event, open := <-w.ResultChan():
-			if !open || event.Type == watch.Error {
+			if !open {
+				return
+			}
+			if event.Type == watch.Error {
+				if status, ok := event.Object.(*api.Status); ok && status.Code == http.StatusGone {
+					p.mu.Lock()
+					p.expired++
+					p.mu.Unlock()
+				}
 				return
 			}
 			pod, ok := event.Object.(*api.Pod)
@@ -184,6 +202,22 @@ func (p *PodCounter) observeLocked(t watch.EventType, pod *api.Pod) {
 	}
 	entry.state = state
 	p.pods[pod.ID] = entry
+}
+
+// Lists returns how many times the counter has listed every pod: once,
+// and again after each broken watch.
+func (p *PodCounter) Lists() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lists
+}
+
+// Expired returns how many of the counter's watches ended with a 410:
+// they had fallen out of etcd's window of 1000 events.
+func (p *PodCounter) Expired() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.expired
 }
 
 // Synced reports whether the first list has been read.

@@ -2,10 +2,12 @@ package sampler
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 )
@@ -23,6 +25,9 @@ const (
 	// APIRequests is every request the apiserver served, by verb:
 	// "api.requests.LIST" and so on, cumulative.
 	APIRequests = "api.requests."
+	// APIWatchEvents is every watch event the apiserver sent, by resource:
+	// "api.watch_events.replicationControllers" and so on, cumulative.
+	APIWatchEvents = "api.watch_events."
 	// ManagerRequests is every request of the controller-manager
 	// processes, by verb: their controllers' and their leader election's
 	// (see ManagerComponents), cumulative.
@@ -61,10 +66,29 @@ const (
 	// The hollow-node process (every hollow node is one process).
 	HollowNodeCPU = "hollow.cpu_seconds"
 	HollowNodeRSS = "hollow.rss_bytes"
+	// HollowRelists counts the hollow nodes' lists of every pod after
+	// their first: each one a watch that fell out of etcd's window or
+	// broke; cumulative.
+	HollowRelists = "hollow.relists"
+	// HollowExpired counts the hollow nodes' pod watches that fell out of
+	// etcd's window of 1000 events (410 Gone); cumulative.
+	HollowExpired = "hollow.watch_expired"
+	// HollowQueue is the hollow nodes' work waiting: watch events read and
+	// not applied, and pods waiting for a worker to bind or start them.
+	HollowQueue = "hollow.queue"
+	// HollowWatchLag is how far (in etcd indexes) the hollow nodes' pod
+	// watch was behind their own writes, at most, so far.
+	HollowWatchLag = "hollow.watch_lag_max"
 
 	// The measuring process itself (rcbench, or a test): its pod watch,
 	// its scrapes and everything else it runs.
 	SelfCPU = "self.cpu_seconds"
+	// SelfRelists counts the lists of every pod the measuring side's pod
+	// watch made after its first; cumulative.
+	SelfRelists = "self.relists"
+	// SelfExpired counts the measuring side's pod watches that fell out of
+	// etcd's window (410 Gone); cumulative.
+	SelfExpired = "self.watch_expired"
 )
 
 // The processes a figure can belong to, as reports name them.
@@ -108,11 +132,14 @@ type Sampler struct {
 }
 
 // New returns a sampler of st that follows the pods matching selector
-// through c. Start it before the scenario acts.
+// straight from the etcd the apiserver stores in (pkg/lab/etcdpods), so
+// that the measuring costs the apiserver no watch, and reads pods through
+// c where only a read shows their status. Start it before the scenario
+// acts.
 func New(c client.Interface, st *stack.Stack, selector labels.Selector, iv Intervals) *Sampler {
 	return &Sampler{
 		Rec:       NewRecorder(time.Now()),
-		Pods:      NewPodCounter(c, selector).readingStatus(st.PodStatusOnRead()),
+		Pods:      NewPodCounter(c, selector).readingFrom(etcdpods.New(st.EtcdURLs())).readingStatus(st.PodStatusOnRead()),
 		st:        st,
 		intervals: iv,
 		stopCh:    make(chan struct{}),
@@ -220,6 +247,9 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 		s.fail(err)
 		return
 	}
+	for resource, n := range m.By("apiserver_watch_events_total", "resource", nil) {
+		s.relative(APIWatchEvents+resource, now, n)
+	}
 	all := m.By("apiserver_request_total", "verb", nil)
 	cm := CountManagerRequests(m)
 	for _, verb := range Verbs {
@@ -281,6 +311,25 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 	if cpu, ok := SelfCPUSeconds(); ok {
 		s.relative(SelfCPU, now, cpu)
 	}
+	s.Rec.Add(SelfRelists, now, float64(s.Pods.Lists()-1))
+	s.Rec.Add(SelfExpired, now, float64(s.Pods.Expired()))
+	s.sampleHollowNode(now)
+}
+
+// sampleHollowNode reads the hollow nodes' own counters: their relists,
+// the work they have waiting and how far their watch fell behind.
+func (s *Sampler) sampleHollowNode(now time.Time) {
+	if s.st.HollowURL == "" {
+		return
+	}
+	m, err := Scrape(s.st.HollowURL + "/metrics")
+	if err != nil {
+		return
+	}
+	s.Rec.Add(HollowRelists, now, math.Max(0, m.Sum("hollow_node_relists_total", nil)-1))
+	s.Rec.Add(HollowExpired, now, m.Sum("hollow_node_watch_expired_total", nil))
+	s.Rec.Add(HollowQueue, now, m.Sum("hollow_node_queue_depth", nil))
+	s.Rec.Add(HollowWatchLag, now, m.Sum("hollow_node_watch_lag_max", nil))
 }
 
 func (s *Sampler) sampleManagers(now time.Time) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -27,7 +28,10 @@ type Env struct {
 
 	mu       sync.Mutex
 	marks    map[string]time.Time
+	values   map[string]float64
 	stopOnce sync.Once
+	profiler *profiler
+	profiles []Profile
 }
 
 // Options says where a cluster's binaries and files go.
@@ -49,6 +53,9 @@ type Options struct {
 	// OriginalDir holds the original v0.4 binaries, for the variants
 	// legacy-original and stack-original (make original: _output/v0.4).
 	OriginalDir string
+	// Profile takes CPU profiles of the apiserver and the hollow nodes for
+	// the whole run, into Dir/profiles (see profile.go).
+	Profile bool
 }
 
 // Start brings up the cluster sc needs for variant v at size sz and starts
@@ -69,6 +76,15 @@ func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	}
 	if cfg.SyncPeriod == 0 {
 		cfg.SyncPeriod = sz.Period
+	}
+	var profiling string
+	if opts.Profile {
+		args, url, err := profilingArgs()
+		if err != nil {
+			return nil, err
+		}
+		cfg.APIServerArgs = append(append([]string{}, cfg.APIServerArgs...), args...)
+		profiling = url
 	}
 	st, err := stack.Start(cfg)
 	if err != nil {
@@ -96,6 +112,16 @@ func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		st.Stop()
 		return nil, err
 	}
+	if opts.Profile {
+		targets := map[string]string{sampler.ProcessAPIServer: profiling}
+		if st.HollowURL != "" {
+			targets[sampler.ProcessHollowNode] = st.HollowURL
+		}
+		if e.profiler, err = startProfiler(filepath.Join(opts.Dir, "profiles"), e.Sampler.Rec.Start(), targets); err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
 	e.Mark("start")
 	return e, nil
 }
@@ -111,7 +137,12 @@ func (e *Env) Close() {
 // happened up to the last step, however soon after the last scrape it
 // happened.
 func (e *Env) StopSampling() {
-	e.stopOnce.Do(e.Sampler.Stop)
+	e.stopOnce.Do(func() {
+		e.Sampler.Stop()
+		if e.profiler != nil {
+			e.profiles = e.profiler.stop()
+		}
+	})
 }
 
 // Mark samples every source, then records the current time under name.
@@ -124,6 +155,29 @@ func (e *Env) Mark(name string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.marks[name] = time.Now()
+}
+
+// setFigures keeps figures a step computed, for the scenario's results.
+func (e *Env) setFigures(values map[string]float64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.values == nil {
+		e.values = map[string]float64{}
+	}
+	for k, v := range values {
+		e.values[k] = v
+	}
+}
+
+// figures returns the figures the steps kept.
+func (e *Env) figures() map[string]float64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make(map[string]float64, len(e.values))
+	for k, v := range e.values {
+		out[k] = v
+	}
+	return out
 }
 
 // MarkTime returns the time recorded under name, and whether there is one.

@@ -86,6 +86,11 @@ type Size struct {
 	// their pods before any controller-manager runs (see
 	// startControllersPodsFirst), instead of a manager scaling them up.
 	PodsFirst bool
+	// Crash, in crash, says what is killed (CrashAPIServer, …).
+	Crash string `json:",omitempty"`
+	// EtcdMembers, when set, runs the apiserver on an external etcd
+	// cluster of that many members, which the scenario may kill.
+	EtcdMembers int `json:",omitempty"`
 }
 
 // Step is one stage of a scenario.
@@ -188,7 +193,7 @@ func Names() []string {
 	return names
 }
 
-var presentation = []string{"scale-up", "scale-down", "partial-scale-down", "idle", "churn", "api-errors", "watch-drop", "two-managers", "restart", "overlap", "recreate", "watch-window"}
+var presentation = []string{"scale-up", "scale-down", "partial-scale-down", "idle", "churn", "api-errors", "watch-drop", "two-managers", "restart", "crash", "overlap", "recreate", "watch-window"}
 
 func order(name string) int {
 	for i, n := range presentation {

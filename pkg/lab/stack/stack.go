@@ -56,15 +56,31 @@ type Config struct {
 	// OriginalManager or OriginalStack, from OriginalDir (make original
 	// fills _output/v0.4; see original.go).
 	Original, OriginalDir string
+	// EtcdMembers, when set and EtcdServers is not, starts an external
+	// etcd cluster of that many members for the apiserver (see Etcd).
+	EtcdMembers int
+	// RecordWrites puts a WriteRecorder between the apiserver and every
+	// client; APIURL is then the recorder's.
+	RecordWrites bool
 }
 
 // Stack is a running cluster.
 type Stack struct {
 	cfg Config
 
-	mu          sync.Mutex
-	APIServer   *Process
-	APIURL      string
+	mu        sync.Mutex
+	APIServer *Process
+	// APIURL is where the cluster's clients reach the apiserver: its own
+	// address, or the recorder's.
+	APIURL string
+	// directURL is the apiserver's own address.
+	directURL string
+	// Recorder, with RecordWrites, sees every request to the apiserver.
+	Recorder *WriteRecorder
+	// Etcd is the external etcd cluster the stack started (EtcdMembers).
+	Etcd *etcdtest.Cluster
+	// etcdPort is the embedded member's client port.
+	etcdPort    int
 	HollowNode  *Process
 	HollowURL   string
 	Managers    []*Process
@@ -106,9 +122,27 @@ func Start(cfg Config) (*Stack, error) {
 	if err := s.checkOriginal(); err != nil {
 		return nil, err
 	}
+	if cfg.EtcdMembers > 0 && len(cfg.EtcdServers) == 0 {
+		c, err := StartEtcdCluster(filepath.Join(cfg.Dir, "etcd3"), cfg.EtcdMembers)
+		if err != nil {
+			return nil, err
+		}
+		s.Etcd = c
+		s.cfg.EtcdServers = c.ClientURLs()
+	}
 	if err := s.startAPIServer(); err != nil {
 		s.Stop()
 		return nil, err
+	}
+	if cfg.RecordWrites {
+		r, err := StartWriteRecorder(s.directURL)
+		if err != nil {
+			s.Stop()
+			return nil, err
+		}
+		s.mu.Lock()
+		s.Recorder, s.APIURL = r, r.URL()
+		s.mu.Unlock()
 	}
 	if !cfg.NoHollowNodes {
 		if err := s.startHollowNode(); err != nil {
@@ -188,17 +222,25 @@ func (s *Stack) startAPIServer() error {
 	if s.cfg.Original == OriginalStack {
 		return s.startOriginalAPIServer()
 	}
+	external := s.externalEtcd()
 	p, port, err := s.start("apiserver", "apiserver", s.cfg.APIPort, false, func(port int) []string {
-		etcd := "-etcd_data_dir=" + filepath.Join(s.cfg.Dir, "etcd")
-		if len(s.cfg.EtcdServers) > 0 {
-			etcd = "-etcd_servers=" + strings.Join(s.cfg.EtcdServers, ",")
+		etcd := []string{"-etcd_servers=" + strings.Join(external, ",")}
+		if len(external) == 0 {
+			// The embedded member's client port is chosen once and kept
+			// across restarts, so that the hollow nodes and the
+			// benchmark, which read pods there, find it again.
+			if s.etcdPort == 0 || s.APIServer == nil {
+				if etcdPort, err := FreePort(); err == nil {
+					s.etcdPort = etcdPort
+				}
+			}
+			etcd = []string{"-etcd_data_dir=" + filepath.Join(s.cfg.Dir, "etcd"), "-etcd_client_port=" + itoa(s.etcdPort)}
 		}
-		return append([]string{
+		return append(append([]string{
 			"-logtostderr",
 			"-address=127.0.0.1",
 			"-port=" + itoa(port),
-			etcd,
-		}, s.cfg.APIServerArgs...)
+		}, etcd...), s.cfg.APIServerArgs...)
 	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
 		return err
@@ -206,7 +248,10 @@ func (s *Stack) startAPIServer() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.APIServer = p
-	s.APIURL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	s.directURL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	if s.Recorder == nil {
+		s.APIURL = s.directURL
+	}
 	// Keep the port, so that a restarted apiserver is found at the same URL.
 	s.cfg.APIPort = port
 	return nil
@@ -219,6 +264,7 @@ func (s *Stack) startHollowNode() error {
 			"-master=" + s.APIURL,
 			"-nodes=" + itoa(s.cfg.Nodes),
 			"-port=" + itoa(port),
+			"-etcd_servers=" + strings.Join(s.EtcdURLs(), ","),
 		}
 		if s.cfg.StartDelay > 0 {
 			args = append(args, "-start_delay="+s.cfg.StartDelay.String())
@@ -359,9 +405,60 @@ func (s *Stack) Stop() {
 		}
 	}
 	s.stopOriginal()
+	if s.Recorder != nil {
+		s.Recorder.Close()
+	}
+	if s.Etcd != nil {
+		s.Etcd.Close()
+	}
 	for _, l := range logs {
 		l.Close()
 	}
+}
+
+// externalEtcd returns the external etcd members the apiserver uses, from
+// EtcdServers or an -etcd_servers flag among APIServerArgs, or nothing.
+func (s *Stack) externalEtcd() []string {
+	if len(s.cfg.EtcdServers) > 0 {
+		return s.cfg.EtcdServers
+	}
+	for _, arg := range s.cfg.APIServerArgs {
+		if v, ok := strings.CutPrefix(arg, "-etcd_servers="); ok && v != "" {
+			return strings.Split(v, ",")
+		}
+	}
+	return nil
+}
+
+// EtcdURLs returns the client URLs of the etcd the apiserver stores in:
+// the external members, the original apiserver's member, or our
+// apiserver's embedded one.
+func (s *Stack) EtcdURLs() []string {
+	if external := s.externalEtcd(); len(external) > 0 {
+		return external
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.etcd != nil {
+		// The original apiserver's own member (original.go).
+		return s.etcd.ClientURLs()
+	}
+	return []string{fmt.Sprintf("http://127.0.0.1:%d", s.etcdPort)}
+}
+
+// StartEtcdCluster starts members etcd processes (Debian's etcd-server,
+// or any etcd 3.4 or 3.5 with the v2 API) on free loopback ports, with
+// their data under dir.
+func StartEtcdCluster(dir string, members int) (*etcdtest.Cluster, error) {
+	binary, reason := etcdtest.Binary()
+	if binary == "" {
+		return nil, fmt.Errorf("%s", reason)
+	}
+	c, err := etcdtest.NewCluster(binary, dir, members)
+	if err != nil {
+		return nil, fmt.Errorf("starting an etcd cluster of %d: %v", members, err)
+	}
+	return c, nil
 }
 
 // ManagerURLList returns the controller-managers' base URLs.

@@ -1,0 +1,195 @@
+package etcdpods
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
+	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/watch"
+)
+
+var member string
+
+func TestMain(m *testing.M) {
+	os.Exit(etcdtest.MainWithEmbedded(m, &member))
+}
+
+// put stores value at key, as the apiserver would, and returns its index.
+func put(t *testing.T, key, value string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPut, member+"/v2/keys"+key, strings.NewReader(url.Values{"value": {value}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("PUT %s: %s", key, resp.Status)
+	}
+}
+
+func del(t *testing.T, key string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodDelete, member+"/v2/keys"+key, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+}
+
+func podJSON(id, app string) string {
+	return fmt.Sprintf(`{"kind":"Pod","apiVersion":"v1beta1","id":%q,"labels":{"app":%q}}`, id, app)
+}
+
+func next(t *testing.T, w watch.Interface) watch.Event {
+	t.Helper()
+	select {
+	case e, ok := <-w.ResultChan():
+		if !ok {
+			t.Fatal("the watch ended")
+		}
+		return e
+	case <-time.After(30 * time.Second):
+		t.Fatal("no event within 30 s")
+	}
+	return watch.Event{}
+}
+
+// A watch from a list's version sends every change after it, those made
+// before the stream opened included, with their types and versions, and
+// only pods matching its label selector.
+func TestTheWatchSendsEveryChangeAfterTheListInOrder(t *testing.T) {
+	ns := fmt.Sprintf("/a%d", time.Now().UnixNano())
+	src := New([]string{member})
+	put(t, Prefix+ns+"-1", podJSON("a-1", "web"))
+	list, err := src.ListPods(api.NewDefaultContext(), labels.Everything())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Changes after the list and before the watch: the gap.
+	put(t, Prefix+ns+"-2", podJSON("a-2", "web"))
+	put(t, "/registry/controllers/unrelated", "{}")
+	put(t, Prefix+ns+"-3", podJSON("a-3", "db"))
+	w, err := src.WatchPods(api.NewDefaultContext(), labels.SelectorFromSet(labels.Set{"app": "web"}), labels.Everything(), list.ResourceVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != "a-2" || e.Object.(*api.Pod).ResourceVersion <= list.ResourceVersion {
+		t.Errorf("first event %s %+v", e.Type, e.Object)
+	}
+	// Changes on the open stream.
+	put(t, Prefix+ns+"-2", podJSON("a-2", "web"))
+	del(t, Prefix+ns+"-1")
+	if e := next(t, w); e.Type != watch.Modified || e.Object.(*api.Pod).ID != "a-2" {
+		t.Errorf("second event %s %+v", e.Type, e.Object)
+	}
+	if e := next(t, w); e.Type != watch.Deleted || e.Object.(*api.Pod).ID != "a-1" {
+		t.Errorf("third event %s %+v", e.Type, e.Object)
+	}
+}
+
+// A watch from a version etcd has forgotten ends with a 410, as the
+// apiserver's does.
+func TestAWatchFromBeyondEtcdsWindowEndsWithGone(t *testing.T) {
+	src := New([]string{member})
+	list, err := src.ListPods(api.NewDefaultContext(), labels.Everything())
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, Prefix+"/gone", podJSON("gone", "x"))
+	for i := 0; i < 1100; i++ {
+		put(t, "/registry/controllers/churn", fmt.Sprint(i))
+	}
+	w, err := src.WatchPods(api.NewDefaultContext(), labels.Everything(), labels.Everything(), list.ResourceVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	e := next(t, w)
+	if status, ok := e.Object.(*api.Status); e.Type != watch.Error || !ok || status.Code != http.StatusGone {
+		t.Errorf("got %s %+v, want an ERROR event with a 410", e.Type, e.Object)
+	}
+}
+
+// When the member a watch reads dies, the watch goes on from another
+// member without losing or repeating an event.
+func TestTheWatchMovesToAnotherMemberWhenItsMemberDies(t *testing.T) {
+	cluster := etcdtest.StartCluster(t, 3)
+	src := New(cluster.ClientURLs())
+	other := cluster.ClientURLs()[1]
+	// A write can fail while the members elect a new leader: it is sent
+	// again until one is taken.
+	write := func(key, value string) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			req, _ := http.NewRequest(http.MethodPut, other+"/v2/keys"+key, strings.NewReader(url.Values{"value": {value}}.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			resp, err := http.DefaultClient.Do(req)
+			if err == nil {
+				resp.Body.Close()
+				if resp.StatusCode/100 == 2 {
+					return
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("PUT %s: not taken within 30 s (%v)", key, err)
+			}
+		}
+	}
+	list, err := src.ListPods(api.NewDefaultContext(), labels.Everything())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := src.WatchPods(api.NewDefaultContext(), labels.Everything(), labels.Everything(), list.ResourceVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	write(Prefix+"/p0", podJSON("p0", "x"))
+	if e := next(t, w); e.Object.(*api.Pod).ID != "p0" {
+		t.Fatalf("first event %+v", e.Object)
+	}
+	cluster.Stop(0)
+	for i := 1; i <= 5; i++ {
+		write(Prefix+fmt.Sprintf("/p%d", i), podJSON(fmt.Sprintf("p%d", i), "x"))
+	}
+	for i := 1; i <= 5; i++ {
+		if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != fmt.Sprintf("p%d", i) {
+			t.Errorf("event %d: %s %+v", i, e.Type, e.Object)
+		}
+	}
+}
+
+// ListAndWatch's watch brings what changed after the list, once: the
+// changes it saw while the list was read, and are in the list, are left
+// out.
+func TestListAndWatchSendsOnlyWhatChangedAfterTheList(t *testing.T) {
+	ns := fmt.Sprintf("/b%d", time.Now().UnixNano())
+	put(t, Prefix+ns+"-1", podJSON("b-1", "web"))
+	list, w, err := New([]string{member}).ListAndWatch(api.NewDefaultContext(), labels.Everything())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	found := false
+	for _, p := range list.Items {
+		found = found || p.ID == "b-1"
+	}
+	if !found {
+		t.Fatalf("the list lacks b-1")
+	}
+	put(t, Prefix+ns+"-2", podJSON("b-2", "web"))
+	if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != "b-2" || e.Object.(*api.Pod).ResourceVersion <= list.ResourceVersion {
+		t.Errorf("first event %s %+v, want b-2 added after the list", e.Type, e.Object)
+	}
+}

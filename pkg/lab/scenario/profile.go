@@ -1,0 +1,128 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+)
+
+// With Options.Profile the apiserver and the hollow nodes are profiled for
+// the whole run, in back-to-back CPU profiles of ProfileChunk each, kept
+// in <Dir>/profiles with the time each began; the benchmark merges those
+// of the span it measures (idle's window, a scale-up's creation to
+// convergence). Go's profiler samples 100 times a second and costs the
+// profiled process a few per cent of its CPU.
+
+// ProfileChunk is the length of one CPU profile.
+const ProfileChunk = 10 * time.Second
+
+// Profile is one CPU profile taken during a run.
+type Profile struct {
+	// Process is the profiled process: apiserver or hollow-node.
+	Process string `json:"process"`
+	// From and To are seconds on the run's sampler clock.
+	From float64 `json:"from"`
+	To   float64 `json:"to"`
+	Path string  `json:"path"`
+}
+
+// profiler takes CPU profiles until its context ends.
+type profiler struct {
+	dir    string
+	start  time.Time
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu    sync.Mutex
+	taken []Profile
+}
+
+// profilingArgs returns the apiserver flag that serves its profiles, on a
+// free loopback port, and the URL to fetch them from.
+func profilingArgs() ([]string, string, error) {
+	port, err := stack.FreePort()
+	if err != nil {
+		return nil, "", err
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	return []string{"-profiling_address=" + addr}, "http://" + addr, nil
+}
+
+// startProfiler profiles each of targets (process name → base URL) until
+// stop.
+func startProfiler(dir string, start time.Time, targets map[string]string) (*profiler, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &profiler{dir: dir, start: start, cancel: cancel}
+	for name, base := range targets {
+		p.wg.Add(1)
+		go p.loop(ctx, name, base)
+	}
+	return p, nil
+}
+
+func (p *profiler) loop(ctx context.Context, name, base string) {
+	defer p.wg.Done()
+	url := fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", base, int(ProfileChunk/time.Second))
+	for ctx.Err() == nil {
+		from := time.Since(p.start).Seconds()
+		path := filepath.Join(p.dir, fmt.Sprintf("%s-%08.1f.pb.gz", name, from))
+		if err := fetch(ctx, url, path); err != nil {
+			// The process may be restarting (the crash scenario), or
+			// gone: try again shortly.
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Second):
+			}
+			continue
+		}
+		p.mu.Lock()
+		p.taken = append(p.taken, Profile{Process: name, From: from, To: time.Since(p.start).Seconds(), Path: path})
+		p.mu.Unlock()
+	}
+}
+
+// fetch saves what url answers to path.
+func fetch(ctx context.Context, url, path string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	return f.Close()
+}
+
+// stop ends profiling (the profile in progress is dropped) and returns the
+// profiles taken.
+func (p *profiler) stop() []Profile {
+	p.cancel()
+	p.wg.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]Profile(nil), p.taken...)
+}
