@@ -230,7 +230,8 @@ func (fc *faultCluster) checkNothingLost() {
 // the count is only logged.
 //
 // answersLost says the fault can drop the answer to a create the
-// apiserver stored (it was killed with the request in flight). The manager
+// apiserver stored (it, or the etcd member it wrote through, died with the
+// request in flight). The manager
 // then counts the create as failed and, until its cache sees the pod, may
 // create another, as today's kube-controller-manager may; so the modern
 // design may create as many extra pods as its creates that failed, and

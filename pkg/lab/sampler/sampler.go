@@ -247,6 +247,7 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 		s.fail(err)
 		return
 	}
+	now = answered(now)
 	for resource, n := range m.By("apiserver_watch_events_total", "resource", nil) {
 		s.relative(APIWatchEvents+resource, now, n)
 	}
@@ -362,11 +363,25 @@ func (s *Sampler) sampleManagers(now time.Time) {
 	if seen == 0 {
 		return
 	}
+	now = answered(now)
 	s.Rec.Add(ManagerGoroutines, now, goroutines)
 	s.Rec.Add(ManagerRSS, now, rss)
 	s.Rec.Add(ManagerCPU, now, cpu)
 	s.Rec.Add(ManagerSockets, now, sockets)
 	s.Rec.Add(ManagerSyncs, now, syncs)
+}
+
+// answered dates a scrape by the time its answer came, not the time it was
+// asked for: on a busy machine a scrape can take a second or more, and a
+// counter read after a burst of requests but dated before a mark that
+// preceded them puts the burst before the mark (a scenario's "deletes
+// after the recreation" read 0 so). A cumulative value is then never
+// larger than it was at its date.
+func answered(asked time.Time) time.Time {
+	if now := time.Now(); now.After(asked) {
+		return now
+	}
+	return asked
 }
 
 func (s *Sampler) managerURLs() []string {
