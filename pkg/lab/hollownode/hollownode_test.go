@@ -54,7 +54,7 @@ func (f *fakeCluster) CreateBinding(ctx api.Context, b *api.Binding) error {
 	pod.ResourceVersion = f.rv
 	f.pods[b.PodID] = &pod
 	f.mu.Unlock()
-	go f.watch.Modify(&pod)
+	f.notify(&pod)
 	return nil
 }
 
@@ -65,8 +65,18 @@ func (f *fakeCluster) UpdatePod(ctx api.Context, p *api.Pod) (*api.Pod, error) {
 	pod.ResourceVersion = f.rv
 	f.pods[p.ID] = &pod
 	f.mu.Unlock()
-	go f.watch.Modify(&pod)
+	f.notify(&pod)
 	return &pod, nil
+}
+
+// notify sends the watch a pod's change without holding up the write. A
+// change still on its way when the test stops the hollow nodes, and with
+// them the watch, is dropped: the send on the closed channel panics.
+func (f *fakeCluster) notify(pod *api.Pod) {
+	go func() {
+		defer func() { _ = recover() }()
+		f.watch.Modify(pod)
+	}()
 }
 
 func (f *fakeCluster) states() (running, hosts map[string]int) {
