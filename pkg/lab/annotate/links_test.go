@@ -390,3 +390,18 @@ func TestBrokenMarkdownLinksAndOrphanPagesAreFound(t *testing.T) {
 		}
 	}
 }
+
+// readmeMaxLines keeps the README a front door: what the project is, the
+// commands a newcomer came for, and links to the pages that say more.
+// A section that grows past it belongs on one of those pages.
+const readmeMaxLines = 250
+
+func TestTheReadmeStaysAFrontDoor(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(src, []byte("\n")); n > readmeMaxLines {
+		t.Errorf("README.md has %d lines, more than %d: move the detail to the page it belongs on (cmd/, pkg/, examples/) and link it", n, readmeMaxLines)
+	}
+}

@@ -260,7 +260,9 @@ func ListCostPage(rep *ListCostReport) string {
 		for _, s := range res.Seconds {
 			each = append(each, fmt.Sprintf("%.2f", s))
 		}
-		fmt.Fprintf(&b, "- %s (`%s`): %s; creating the pods took %.1f s\n", res.Name, res.Binary, strings.Join(each, ", "), res.CreateSeconds)
+		// The binary's path stays in results.json: on the page it would
+		// name a scratch directory of the machine that ran it.
+		fmt.Fprintf(&b, "- %s: %s; creating the pods took %.1f s\n", res.Name, strings.Join(each, ", "), res.CreateSeconds)
 		if len(res.Profiles) > 0 {
 			fmt.Fprintf(&b, "  - profiles (not published, in the run's directory): %s\n", strings.Join(res.Profiles, ", "))
 		}
