@@ -101,18 +101,14 @@ type etcdError struct {
 // eventIndexCleared is etcd's error for an index older than its window.
 const eventIndexCleared = 401
 
-// pollWatch follows Prefix by long poll, as go-etcd's watch (and the
-// apiserver's) does, but straight to etcd, and inFlight polls at a time:
-// one for each of the next indexes, each asking etcd for the first event
-// at that index or after, which etcd answers at once from its window of
-// 1000 events or when it comes. Their answers are sent in index order.
-// One poll at a time fell behind a scale-up of 100 000 pods: each waits
-// its turn in the busy apiserver process that embeds etcd. (etcd's stream
-// watch needs no request per event, but etcd 3.5 drops a stream watcher
-// as soon as 100 events wait for its handler, which a burst of creates
-// does at once, and leaves the stream open and silent.) When its member
-// fails the watch asks the next one. Only an event that has left etcd's
-// window ends it, with a 410 ERROR event, as the apiserver's watch ends.
+// pollWatch follows Prefix straight from etcd, by two ways at once merged
+// in index order (follow): etcd's stream watch, which needs no request per
+// event, and inFlight long polls, one for each of the next indexes, each
+// asking etcd for the first event at that index or after, which etcd
+// answers at once from its window of 1000 events or when it comes. When
+// its member fails the watch asks the next one. Only an event that has
+// left etcd's window ends it, with a 410 ERROR event, as the apiserver's
+// watch ends.
 type pollWatch struct {
 	src    *Source
 	label  labels.Selector
