@@ -11,9 +11,14 @@
 // times in one idle setup and measured themselves rather than the
 // designs. Straight to etcd the stream costs etcd one encoding an event,
 // a long poll one small request (some 16 000 a second on an idle core),
-// and the apiserver does no work for the laboratory's reading.
+// and the apiserver's own code does no work for the laboratory's reading;
+// an embedded etcd's work for it is done in the apiserver's process, and
+// counts in its CPU.
 //
-// Ours: not part of 2014. Its kubelets did read etcd directly (their
-// manifests, /registry/hosts/<host>/kubelet); its scheduler watched pods
-// through the apiserver, so the apiserver's figures leave that watch out.
+// Ours: not part of 2014. v0.4's kubelets did read etcd directly, but
+// their manifests (/registry/hosts/<minion>/kubelet, which the apiserver
+// wrote at each binding), not the pods; its scheduler, which the hollow
+// nodes also stand in for, watched pods through the apiserver, the
+// unscheduled and the scheduled apart (plugin/pkg/scheduler/factory). So
+// the apiserver's figures here leave out those two watches.
 package etcdpods
