@@ -101,14 +101,16 @@ type etcdError struct {
 // eventIndexCleared is etcd's error for an index older than its window.
 const eventIndexCleared = 401
 
-// pollWatch follows Prefix straight from etcd, by two ways at once merged
-// in index order (follow): etcd's stream watch, which needs no request per
-// event, and inFlight long polls, one for each of the next indexes, each
-// asking etcd for the first event at that index or after, which etcd
-// answers at once from its window of 1000 events or when it comes. When
-// its member fails the watch asks the next one. Only an event that has
-// left etcd's window ends it, with a 410 ERROR event, as the apiserver's
-// watch ends.
+// pollWatch follows Prefix straight from etcd, by etcd's stream watch and
+// by inFlight long polls at once (follow). A long poll asks for the first
+// event at one index or after, as go-etcd's watch (and so the
+// apiserver's) asks for each event in turn; etcd answers it at once from
+// its window of 1000 events, or when the event comes. One poll at a time
+// fell behind a scale-up of 100 000 pods: each waits its turn in the busy
+// apiserver process that embeds etcd. When its member fails the watch asks
+// the next one. An event that has left etcd's window ends it with a 410
+// ERROR event, as the apiserver's watch ends; more than ten failed
+// attempts a member with no event between them end it with a 500.
 type pollWatch struct {
 	src    *Source
 	label  labels.Selector
@@ -194,10 +196,11 @@ type polled struct {
 // once, for the indexes after last, and sends their events in index order
 // until a poll fails; it returns the index of the last event sent and the
 // failure. Either way alone fell out of etcd's window: the stream when
-// etcd dropped it (a burst of a scale-up's creates fills the 100 events
-// etcd keeps for its handler at once, and etcd leaves the stream open and
-// silent), the polls when 64 clients created pods flat out and each new
-// poll waited its turn in the busy apiserver process that embeds etcd.
+// etcd dropped it (etcd 3.5 drops a stream watcher when an event finds
+// 100 already waiting for its handler, which a burst of a scale-up's
+// creates does at once, and leaves the stream open and silent), the polls
+// when 64 clients created pods flat out and each new poll waited its turn
+// in the busy apiserver process that embeds etcd.
 // The stream brings a burst that polls cannot keep up with, the polls,
 // sent only while the stream has been silent for a moment, the events a
 // dropped stream lost; a stream that has brought nothing for a second
