@@ -16,14 +16,21 @@ import (
 // The pod watch is read by a goroutine that does nothing else: it appends
 // each event to a buffer and reads on. Another goroutine applies the
 // events to the pods the hollow nodes know and queues the binds and starts
-// they call for. The apiserver's watch of etcd for the hollow nodes goes
-// one event at a time, each asked for once the one before has been
-// written to the stream, so a reader that waited for its own work would
-// hold that watch back, and past etcd's window of 1000 events it could
-// only list every pod again.
+// they call for. Through the apiserver the watch waits for its reader:
+// go-etcd asks etcd for each event once the last few have been passed on
+// towards the stream (pkg/tools), so a reader that waited for its own work
+// would hold the watch back, and past etcd's window of 1000 events it
+// could only list every pod again. (Read from etcd, pkg/lab/etcdpods holds
+// the events itself.) v0.4's scheduler read its watches so too: its
+// reflectors only stored each event (pkg/client/cache), and it scheduled
+// in a goroutine of its own.
 //
-// Ours: v0.4's scheduler fed its watches into a FIFO, but read them in
-// the goroutine that stored each event; its kubelets read etcd directly.
+// Ours: one watch of every pod, where v0.4's scheduler watched
+// unscheduled and scheduled pods apart, through the apiserver, and its
+// kubelets read their manifests from etcd; read from etcd, the hollow
+// nodes spare the apiserver the scheduler's two watches. Their buffer
+// keeps every event, where the scheduler's FIFO kept each pod's latest
+// state; their workqueue then holds each pod once, as that FIFO did.
 
 // podEvents is the buffer between the watch and the work.
 type podEvents struct {
