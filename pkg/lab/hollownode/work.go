@@ -14,15 +14,19 @@ import (
 // The binds and starts the watch calls for wait in a workqueue (one entry
 // per pod, however often it is queued) and Workers goroutines write them,
 // each a request of its own, as v0.4's scheduler bound each pod with one
-// POST and each kubelet reported each of its pods. A write that failed for
-// another reason than a conflict or a missing pod (the apiserver or etcd
-// away) is tried again after retryFirst, doubled up to retryMax: v0.4's
-// scheduler backed off a pod it could not bind by the same steps
-// (plugin/pkg/scheduler/factory, podBackoff).
+// POST to /bindings. A bind or start that failed for another reason than
+// a conflict (no node, the apiserver or etcd away, a pod not yet on the
+// member the apiserver reads) is tried again after retryFirst, doubled up
+// to retryMax: v0.4's scheduler backed off a pod it could not place or
+// bind by the same steps (plugin/pkg/scheduler/factory, podBackoff).
 //
 // Ours: v0.4's scheduler bound one pod at a time; the hollow nodes bind
 // and start up to Workers at once, so that they are never what holds a
-// scale-up back.
+// scale-up back. Before a retry v0.4's scheduler read the pod again with a
+// GET and dropped it if that failed or the pod was bound; the hollow nodes
+// take the pod's state from their watch, so the apiserver sees one GET
+// fewer per retry. A start is a status write here, where v0.4's kubelets
+// wrote nothing (kubelet.go).
 
 const (
 	retryFirst = time.Second
