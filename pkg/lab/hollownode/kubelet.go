@@ -2,14 +2,17 @@ package hollownode
 
 // Kubelets for an apiserver that asks them.
 //
-// v0.4's apiserver stored no pod status. On every GET and LIST it asked the
-// kubelet of the pod's minion, by the minion's name on its -minion_port
+// v0.4's apiserver stored a pod's status once, Waiting, when it created
+// the pod. On every GET and LIST it asked the kubelet of the pod's
+// minion, by the minion's name on its -minion_port
 // (pkg/client/podinfo.go: GET /podInfo?podID=…&podNamespace=…), through a
 // pod cache it refreshed every 30 s and, on a miss, straight away
 // (pkg/master/pod_cache.go, pkg/registry/pod/rest.go), and computed the
 // status from the containers' states: Running when every container of the
-// manifest runs. It also refused a write of a scheduled pod that changed
-// anything but its images, so a status write is rejected there.
+// manifest runs or has ended and one at least runs (Terminated when the
+// pod's minion was not in its list of minions). It also refused a write of
+// a scheduled pod that changed anything but its labels and images, so a
+// status write is rejected there.
 //
 // With KubeletPort set, the hollow nodes answer as v0.4's kubelet did
 // (pkg/kubelet/server.go, handlePodInfo): each minion is named by a
@@ -19,7 +22,8 @@ package hollownode
 // fraction, that they exited).
 //
 // Ours: one process answers for every minion, from the pods its watch
-// saw; a real kubelet read its pods from etcd and asked Docker.
+// saw; a real kubelet read its manifests from etcd
+// (/registry/hosts/<minion>/kubelet) and asked Docker.
 
 import (
 	"encoding/json"
