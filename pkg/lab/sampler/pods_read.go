@@ -2,9 +2,10 @@ package sampler
 
 // Pods whose status only a read shows.
 //
-// v0.4's apiserver stored no pod status: it computed Running on each GET
-// and LIST of a pod, from the kubelet of its minion, and its watch sent
-// pods as stored, so a bound pod reads Waiting there for its whole life.
+// v0.4's apiserver stored a pod's status once, Waiting, when it created
+// the pod, and computed Running on each GET and LIST of it, from the
+// kubelet of its minion; its watch sent pods as stored, so a bound pod
+// reads Waiting there for its whole life.
 // Against such an apiserver (stack.PodStatusOnRead) the counter reads,
 // every readPeriod, each bound pod it has not yet seen run or end, with a
 // GET as kubecfg get would, until the apiserver says Running or
