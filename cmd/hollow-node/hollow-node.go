@@ -36,7 +36,7 @@ var (
 	failFraction = flag.Float64("fail_fraction", 0, "Share of pods that go Terminated instead of Running (0..1).")
 	churn        = flag.Float64("churn", 0, "Running pods to delete per second.")
 	seed         = flag.Int64("seed", 0, "Seed for the random choices (0: from the clock).")
-	etcdServers  = flag.String("etcd_servers", "", "Comma-separated etcd client URLs to read pods from directly, by etcd's stream watch and long polls merged in index order (empty: list and watch them through the apiserver). Writes always go through the apiserver.")
+	etcdServers  = flag.String("etcd_servers", "", "Comma-separated etcd client URLs to read pods from directly, by etcd's stream watch and long polls (empty: list and watch them through the apiserver). Writes always go through the apiserver.")
 	address      = flag.String("address", "127.0.0.1", "The IP address to serve /healthz, /metrics and /admin on.")
 	port         = flag.Int("port", 10260, "The port to serve /healthz, /metrics and /admin on (0: any free port).")
 	kubeletPort  = flag.Int("kubelet_port", 0, "Act as v0.4's kubelets, for an apiserver that asks them for pod status (the original v0.4 apiserver, with this as its -minion_port): name the minions 127.0.0.2 and up, serve /healthz and /podInfo on each of those addresses at this port, and write no pod status (0: write it, as our apiserver expects).")
