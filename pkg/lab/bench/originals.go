@@ -110,7 +110,7 @@ var departures = []departure{
 		"CPU decoding: a YAML parse for each object's kind, a second to decode it, a reflective conversion, about 260 µs a " +
 		"stored pod against our 7 µs (Ours: in pkg/api/codec.go; a profile of it idle put 72 % there); it also reads each " +
 		"created pod back (Ours: in pkg/registry/pod/rest.go), its etcd member counts with it as our embedded one does, and " +
-		"the benchmark's reads of bound pods, which it alone needs to see them run, cost it a minion LIST and a kubelet call each"},
+		"the benchmark's reads of bound pods, which it alone needs to see them run, cost it a minion LIST each and a kubelet call while its pod cache lacks the pod"},
 }
 
 // v04ManagerMemory is why the original controller-manager holds less
