@@ -118,7 +118,7 @@ func (rm *ReplicationManager) watchControllers(resourceVersion *uint64) {
 				// resourceVersion. If etcd's window of recent events has
 				// moved past that version, every retry fails the same way
 				// (etcd-io/etcd#925) and only the tick keeps the manager
-				// working.
+				// working (history: watch-relist).
 				glog.Errorf("unexpected object: %#v", event.Object)
 				continue
 			}

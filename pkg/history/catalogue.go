@@ -8,6 +8,26 @@ const (
 
 // Changes is the catalogue, in the order the changes landed.
 var Changes = []Change{{
+	Name:       "watch-relist",
+	Title:      "A watch whose resourceVersion etcd forgot starts over",
+	PRs:        []string{"#4102"},
+	Date:       "2015-02-05",
+	DateSource: upstreamLog + " (2c9e620d4)",
+	What: "etcd v2 keeps only its last 1 000 events, and a manager whose watch resumed from an " +
+		"older resourceVersion got an error, retried the same version for ever and kept working " +
+		"only by its 10 s tick; the manager learned to forget the version and watch from now, " +
+		"leaving what it missed to the next sync. Today's informers list again and watch from the list.",
+	Scenario:    "watch-window",
+	Figure:      "resize_to_running",
+	WithoutMore: true,
+	With:        "A resize after the watch fell out of etcd's window is acted on at once.",
+	Without:     "The resize waits for the next tick, up to a period, as the 2014 manager's did.",
+	Code: []Place{
+		{"pkg/modern/informers/listwatch.go", "ListWatch.WatchWithContext"},
+	},
+	NoSwitch: "client-go's reflector lists again on a 410 and has no setting to stop it; the legacy " +
+		"build shows the manager without the change",
+}, {
 	Name:   "status-writes",
 	Title:  "The manager writes status.replicas",
 	Issues: []string{"#4429"},
