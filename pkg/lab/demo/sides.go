@@ -16,7 +16,7 @@ import (
 var sideNames = map[string]Design{
 	scenario.Upstream.Name:       {Heading: "Upstream today", Sub: "k8s.io/kubernetes's own replication manager, unmodified, through an adapter", Short: "upstream"},
 	scenario.LegacyOriginal.Name: {Heading: "2014, the real one", Sub: "Kubernetes v0.4's own controller-manager (make original) on our apiserver", Short: "v0.4's binary"},
-	scenario.StackOriginal.Name:  {Heading: "2014, all real", Sub: "v0.4's own apiserver and controller-manager (make original), hollow nodes as its kubelets", Short: "v0.4's stack"},
+	scenario.StackOriginal.Name:  {Heading: "2014, its own binaries", Sub: "v0.4's own apiserver and controller-manager (make original), hollow nodes as its kubelets", Short: "v0.4's stack"},
 }
 
 // sideOf returns the column of the variant named name, checked against
