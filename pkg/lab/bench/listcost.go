@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -165,12 +164,12 @@ func (r *Runner) listCost(ctx context.Context, dir string, bin ListBinary, o Lis
 			// as the first took times their number: pprof's profile runs
 			// for whole seconds given in advance.
 			window := int(res.Seconds[0]*float64(o.Lists-1)) + 1
-			if err := saveURL(ctx, "http://"+profiling+"/debug/pprof/allocs", filepath.Join(dir, "allocs-before.pb.gz")); err != nil {
+			if err := sampler.SaveURL(ctx, "http://"+profiling+"/debug/pprof/allocs", filepath.Join(dir, "allocs-before.pb.gz")); err != nil {
 				return res, err
 			}
 			profile = make(chan error, 1)
 			go func() {
-				profile <- saveURL(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", profiling, window), filepath.Join(dir, "cpu.pb.gz"))
+				profile <- sampler.SaveURL(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", profiling, window), filepath.Join(dir, "cpu.pb.gz"))
 			}()
 		}
 		seconds, n, err := timedGet(httpClient, url)
@@ -195,7 +194,7 @@ func (r *Runner) listCost(ctx context.Context, dir string, bin ListBinary, o Lis
 		res.RSSBytes = rss
 	}
 	if profile != nil {
-		if err := saveURL(ctx, "http://"+profiling+"/debug/pprof/allocs", filepath.Join(dir, "allocs-after.pb.gz")); err != nil {
+		if err := sampler.SaveURL(ctx, "http://"+profiling+"/debug/pprof/allocs", filepath.Join(dir, "allocs-after.pb.gz")); err != nil {
 			return res, err
 		}
 		if err := <-profile; err != nil {
@@ -206,27 +205,6 @@ func (r *Runner) listCost(ctx context.Context, dir string, bin ListBinary, o Lis
 		}
 	}
 	return res, nil
-}
-
-// saveURL writes the body of a GET of url to path.
-func saveURL(ctx context.Context, url, path string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s", url, resp.Status)
-	}
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, data, 0o644)
 }
 
 // hasFlag reports whether binary -h lists -name.

@@ -1,9 +1,11 @@
 package sampler
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
@@ -131,4 +133,31 @@ func labelsMatch(metric *dto.Metric, match map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// SaveURL saves what a GET of url answers to path, whole or not at all:
+// a profile, a page of metrics, anything a run keeps as it came.
+func SaveURL(ctx context.Context, url, path string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	return f.Close()
 }

@@ -3,13 +3,12 @@ package scenario
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
@@ -76,7 +75,7 @@ func (p *profiler) loop(ctx context.Context, name, base string) {
 	for ctx.Err() == nil {
 		from := time.Since(p.start).Seconds()
 		path := filepath.Join(p.dir, fmt.Sprintf("%s-%08.1f.pb.gz", name, from))
-		if err := fetch(ctx, url, path); err != nil {
+		if err := sampler.SaveURL(ctx, url, path); err != nil {
 			// The process may be restarting (the crash scenario), or
 			// gone: try again shortly.
 			select {
@@ -89,32 +88,6 @@ func (p *profiler) loop(ctx context.Context, name, base string) {
 		p.taken = append(p.taken, Profile{Process: name, From: from, To: time.Since(p.start).Seconds(), Path: path})
 		p.mu.Unlock()
 	}
-}
-
-// fetch saves what url answers to path.
-func fetch(ctx context.Context, url, path string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s", url, resp.Status)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, resp.Body); err != nil {
-		f.Close()
-		os.Remove(path)
-		return err
-	}
-	return f.Close()
 }
 
 // stop ends profiling (the profile in progress is dropped) and returns the
