@@ -151,8 +151,9 @@ func departureFor(original, scenarioName, figure string) string {
 
 // departsAs names, for an original, another whose reasons hold for it too
 // where it has none of its own: stack-original runs legacy-original's
-// controller-manager.
-var departsAs = map[string]string{"stack-original": "legacy-original"}
+// controller-manager, and upstream-unthrottled is upstream's binary with
+// the client's rate limit off, as modern-unthrottled is modern's.
+var departsAs = map[string]string{"stack-original": "legacy-original", "upstream-unthrottled": "upstream"}
 
 // originalPairs returns each variant that ran beside the port it checks,
 // as [port, original], in the order of scenario.Variants.

@@ -102,3 +102,17 @@ func TestATimeOfOneRunEachIsNotJudgedButKeepsItsReason(t *testing.T) {
 		t.Errorf("a count of one run each: %q, want differs", verdict)
 	}
 }
+
+// TestAnOriginalRunDifferentlyTakesTheReasonsOfTheOneItRuns checks that a
+// variant running another's binary is explained by that one's reasons
+// where it has none of its own.
+func TestAnOriginalRunDifferentlyTakesTheReasonsOfTheOneItRuns(t *testing.T) {
+	for original, as := range map[string]string{"upstream-unthrottled": "upstream", "stack-original": "legacy-original"} {
+		for _, figure := range []string{"peak_rss", "peak_goroutines"} {
+			want := departureFor(as, "scale-up", figure)
+			if got := departureFor(original, "scale-up", figure); want == "" || (got != want && original != "stack-original") || got == "" {
+				t.Errorf("%s scale-up %s: reason %q, want %s's (%q)", original, figure, got, as, want)
+			}
+		}
+	}
+}
