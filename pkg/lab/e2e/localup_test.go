@@ -23,20 +23,33 @@ import (
 // hints. It returns the apiserver's URL and everything printed so far.
 func startLocalUp(t *testing.T, flags ...string) (string, *testutil.Buffer) {
 	t.Helper()
-	port, err := stack.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := append([]string{"-bin=" + stacktest.BinDir(t), "-dir=" + t.TempDir(), "-design=" + stacktest.Design,
-		"-port=" + strconv.Itoa(port), "-sync_period=10s"}, flags...)
-	_, out := command(t, stacktest.Binary(t, "local-up"), args...)
-	stacktest.Eventually(t, deadline, "local-up's hints", func() (bool, error) {
-		if regexp.MustCompile(`(?m)^local-up: `).MatchString(out.String()) {
-			t.Fatalf("local-up failed:\n%s", out)
+	// A free port can be taken between its pick and local-up's bind by a
+	// test running beside this one (the two builds' tests run at once);
+	// local-up then says so and stops, and another port is tried.
+	for attempt := 1; ; attempt++ {
+		port, err := stack.FreePort()
+		if err != nil {
+			t.Fatal(err)
 		}
-		return strings.Contains(out.String(), "Press Ctrl-C to stop everything."), nil
-	})
-	return fmt.Sprintf("http://127.0.0.1:%d", port), out
+		args := append([]string{"-bin=" + stacktest.BinDir(t), "-dir=" + t.TempDir(), "-design=" + stacktest.Design,
+			"-port=" + strconv.Itoa(port), "-sync_period=10s"}, flags...)
+		_, out := command(t, stacktest.Binary(t, "local-up"), args...)
+		taken := false
+		stacktest.Eventually(t, deadline, "local-up's hints", func() (bool, error) {
+			if regexp.MustCompile(`(?m)^local-up: `).MatchString(out.String()) {
+				if attempt < 3 && strings.Contains(out.String(), "address already in use") {
+					taken = true
+					return true, nil
+				}
+				t.Fatalf("local-up failed:\n%s", out)
+			}
+			return strings.Contains(out.String(), "Press Ctrl-C to stop everything."), nil
+		})
+		if !taken {
+			return fmt.Sprintf("http://127.0.0.1:%d", port), out
+		}
+		t.Logf("port %d was taken before local-up could listen on it; trying another", port)
+	}
 }
 
 // hintedURL returns the address local-up printed for component.
