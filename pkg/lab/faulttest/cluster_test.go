@@ -231,11 +231,10 @@ func (fc *faultCluster) checkNothingLost() {
 //
 // answersLost says the fault can drop the answer to a create the
 // apiserver stored (it, or the etcd member it wrote through, died with the
-// request in flight). The manager
-// then counts the create as failed and, until its cache sees the pod, may
-// create another, as today's kube-controller-manager may; so the modern
-// design may create as many extra pods as its creates that failed, and
-// no more.
+// request in flight). The manager then counts the create as failed and,
+// until its cache sees the pod, may create another, as today's
+// kube-controller-manager may; so the modern design may create as many
+// extra pods as its creates that failed, and no more.
 func (fc *faultCluster) checkCreations(fault string, answersLost bool) {
 	fc.t.Helper()
 	fc.waitCounted()
