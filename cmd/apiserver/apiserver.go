@@ -41,7 +41,8 @@ var (
 	etcdServers     = flag.String("etcd_servers", "", "Comma-separated etcd client URLs (v2 API enabled). Empty: run etcd embedded.")
 	etcdDataDir     = flag.String("etcd_data_dir", filepath.Join(os.TempDir(), "kube-rewind-etcd"), "Data directory of the embedded etcd; a restart with the same directory keeps every object.")
 	etcdFast        = flag.Bool("etcd_fast", false, "Run the embedded etcd with 10 ms ticks and no fsync: for tests and benchmarks, never for data you want to keep.")
-	etcdClientPort  = flag.Int("etcd_client_port", 0, "The loopback port of the embedded etcd's client (v2 HTTP) listener (0: any free one); the laboratory's hollow nodes and benchmark read pods there.")
+	etcdClientPort  = flag.Int("etcd_client_port", 0, "The loopback port of the embedded etcd's client (v2 HTTP) listener (0: any free one).")
+	etcdPeerPort    = flag.Int("etcd_peer_port", 0, "The loopback port of the embedded etcd's peer listener (0: any free one, which no other member can reach); the laboratory's learner joins there.")
 	maxRequestBytes = flag.Int64("max_request_bytes", apiserver.DefaultMaxRequestBytes, "The largest request body accepted.")
 	closeWatches    = flag.Duration("close_watches_every", 0, "Fault: close every watch stream this often (0: never).")
 	failRules       faults.FailRules
@@ -212,7 +213,7 @@ func etcdClientURLs() ([]string, func(), error) {
 	if err := os.MkdirAll(*etcdDataDir, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("etcd data dir: %v", err)
 	}
-	srv, err := etcd.Start(etcd.Config{DataDir: *etcdDataDir, ClientPort: *etcdClientPort, FastTicks: *etcdFast, NoFsync: *etcdFast})
+	srv, err := etcd.Start(etcd.Config{DataDir: *etcdDataDir, ClientPort: *etcdClientPort, PeerPort: *etcdPeerPort, FastTicks: *etcdFast, NoFsync: *etcdFast})
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting embedded etcd in %s: %v", *etcdDataDir, err)
 	}

@@ -14,4 +14,10 @@
 // the bytes etcd's own handler would write (Ours: see listHandler). And the
 // process that embeds the member may reach it without sockets, through
 // Server.Dial (Ours: see inprocess.go and pipe.go).
+//
+// For the laboratory, StartLearner joins a member to a running cluster as
+// a learner, in the calling process, and Server.Tail follows a prefix of
+// its store without losing an event, in memory or over HTTP at TailPath
+// (Ours: see learner.go and tail.go; the laboratory's use of them is in
+// pkg/lab/etcdpods).
 package etcd

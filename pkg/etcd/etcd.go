@@ -45,6 +45,10 @@ type Server struct {
 	lists     *listHandler
 	inProcess *inProcess
 	clientURL string
+	// tails serves TailPath once Tail has been called.
+	tails *tailHandler
+	// leave, for a learner, takes it out of its cluster.
+	leave func()
 }
 
 // Start runs an etcd member with the v2 API enabled, listening on loopback
@@ -56,8 +60,16 @@ func Start(cfg Config) (*Server, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("etcd: cannot create data directory: %v", err)
 	}
+	ec, lists := newConfig(cfg, "kube-rewind")
+	ec.InitialCluster = ec.InitialClusterFromName(ec.Name)
+	return serve(ec, lists, cfg)
+}
+
+// newConfig is the embedded configuration of a member named name: the v2
+// API on, loopback only, etcd's log at error level.
+func newConfig(cfg Config, name string) (*embed.Config, *listHandler) {
 	ec := embed.NewConfig()
-	ec.Name = "kube-rewind"
+	ec.Name = name
 	ec.Dir = cfg.DataDir
 	ec.EnableV2 = true
 	clientURL := loopbackURL(cfg.ClientPort)
@@ -66,7 +78,6 @@ func Start(cfg Config) (*Server, error) {
 	ec.AdvertiseClientUrls = []url.URL{clientURL}
 	ec.ListenPeerUrls = []url.URL{peerURL}
 	ec.AdvertisePeerUrls = []url.URL{peerURL}
-	ec.InitialCluster = ec.InitialClusterFromName(ec.Name)
 	if cfg.FastTicks {
 		ec.TickMs = 10
 		ec.ElectionMs = 100
@@ -79,10 +90,13 @@ func Start(cfg Config) (*Server, error) {
 	} else {
 		ec.LogOutputs = []string{filepath.Join(cfg.DataDir, "etcd.log")}
 	}
-
 	lists := &listHandler{}
-	ec.UserHandlers = map[string]http.Handler{keysPrefix + "/": lists}
+	ec.UserHandlers = map[string]http.Handler{keysPrefix + "/": lists, TailPath: &tailHandler{}}
+	return ec, lists
+}
 
+// serve starts the member ec describes and waits until it is ready.
+func serve(ec *embed.Config, lists *listHandler, cfg Config) (*Server, error) {
 	e, err := embed.StartEtcd(ec)
 	if err != nil {
 		return nil, fmt.Errorf("etcd: cannot start the embedded member in %s: %v", cfg.DataDir, err)
@@ -111,7 +125,7 @@ func Start(cfg Config) (*Server, error) {
 	// The advertised URL still says port 0 when the kernel picked the
 	// port, so the address comes from the listener itself.
 	return &Server{etcd: e, lists: lists, inProcess: serveInProcess(lists),
-		clientURL: "http://" + e.Clients[0].Addr().String()}, nil
+		clientURL: "http://" + e.Clients[0].Addr().String(), tails: ec.UserHandlers[TailPath].(*tailHandler)}, nil
 }
 
 func loopbackURL(port int) url.URL {
@@ -132,4 +146,7 @@ func (s *Server) ClientURL() string {
 func (s *Server) Close() {
 	s.inProcess.close()
 	s.etcd.Close()
+	if s.leave != nil {
+		s.leave()
+	}
 }
