@@ -37,6 +37,7 @@ var (
 	churn        = flag.Float64("churn", 0, "Running pods to delete per second.")
 	seed         = flag.Int64("seed", 0, "Seed for the random choices (0: from the clock).")
 	etcdServers  = flag.String("etcd_servers", "", "Comma-separated etcd client URLs to read pods from directly, by etcd's stream watch and long polls (empty: list and watch them through the apiserver). Writes always go through the apiserver.")
+	etcdTail     = flag.Bool("etcd_tail", false, "With -etcd_servers naming one learner that another process runs with a tail (the benchmark's; pkg/lab/etcdpods.NewLearner): list pods there and watch them through its tail, which drops no event.")
 	address      = flag.String("address", "127.0.0.1", "The IP address to serve /healthz, /metrics and /admin on.")
 	port         = flag.Int("port", 10260, "The port to serve /healthz, /metrics and /admin on (0: any free port).")
 	kubeletPort  = flag.Int("kubelet_port", 0, "Act as v0.4's kubelets, for an apiserver that asks them for pod status (the original v0.4 apiserver, with this as its -minion_port): name the minions 127.0.0.2 and up, serve /healthz and /podInfo on each of those addresses at this port, and write no pod status (0: write it, as our apiserver expects).")
@@ -56,7 +57,10 @@ func main() {
 		glog.Fatalf("invalid API configuration: %v", err)
 	}
 	var pods etcdpods.Pods
-	if *etcdServers != "" {
+	switch {
+	case *etcdServers != "" && *etcdTail:
+		pods = etcdpods.NewTailReader(*etcdServers)
+	case *etcdServers != "":
 		pods = etcdpods.New(strings.Split(*etcdServers, ","))
 	}
 	cluster := hollownode.New(kubeClient, hollownode.Config{

@@ -1,7 +1,7 @@
 // Package etcdpods reads the pods the apiserver stores straight from etcd,
 // for the laboratory's own pod watches (the hollow nodes, the benchmark's
-// pod count): a recursive GET of /registry/pods, then etcd's stream watch
-// and long polls at once, merged in index order (etcdpods.go).
+// pod count): a recursive GET of /registry/pods, then every change after
+// it.
 //
 // Through the apiserver each watch event costs, besides etcd's answer, a
 // decode, an encode and a hop down a stream, one event after the other in
@@ -9,11 +9,25 @@
 // events behind lists every pod again, a LIST the apiserver pays for. At
 // 100 000 pods the laboratory's two watches fell out of that window 11
 // times in one idle setup and measured themselves rather than the
-// designs. Straight to etcd the stream costs etcd one encoding an event,
-// a long poll one small request (some 16 000 a second on an idle core),
-// and the apiserver's own code does no work for the laboratory's reading;
-// an embedded etcd's work for it is done in the apiserver's process, and
-// counts in its CPU.
+// designs.
+//
+// The laboratory's stacks read a learner (learner.go): a member of the
+// cluster that votes on nothing, run in the benchmark's process
+// (NewLearner), which lists from it and watches through its etcd.Tail in
+// memory; the hollow nodes, in a process of their own, list from it over
+// HTTP and watch the same tail there (NewTailReader). The tail drops no
+// event, so neither watch falls out of etcd's window unless the tail
+// itself does (it is flagged as before). The members the apiserver stores
+// in serve the laboratory no read: they send the learner what they commit,
+// as to any follower, and that is all its reading costs them; an embedded
+// member's share counts in the apiserver's CPU.
+//
+// Without a learner (one that cannot join: etcd takes one learner at a
+// time) a Source reads the members themselves, by etcd's stream watch and
+// long polls at once, merged in index order (etcdpods.go). That kept up
+// below 1000 pods, and in most scale-ups of more fell out of the window
+// while the burst lasted (see pollWatch.follow): the stream is dropped,
+// and the polls wait their turn, in a process busy with the burst.
 //
 // Ours: not part of 2014. v0.4's kubelets did read etcd directly, but
 // their manifests (/registry/hosts/<minion>/kubelet, which the apiserver

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/api/errors"
+	"github.com/kube-rewind/kube-rewind/pkg/etcd"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/tools"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
@@ -31,6 +32,15 @@ type Source struct {
 	// member is the server the next watch tries first: the one that last
 	// answered.
 	member int
+
+	// learner and tail, from NewLearner, are the learner this source
+	// reads and its tail.
+	learner *etcd.Server
+	tail    *etcd.Tail
+	closed  sync.Once
+	// tailURL, from NewTailReader, is the tail of another process's
+	// learner.
+	tailURL string
 }
 
 // New returns a source reading the etcd cluster at servers (client URLs).
@@ -69,6 +79,15 @@ func (s *Source) WatchPods(ctx api.Context, label, field labels.Selector, resour
 		return nil, fmt.Errorf("pods read from etcd cannot be selected by field (%v)", field)
 	}
 	w := &pollWatch{src: s, label: label, result: make(chan watch.Event), stop: make(chan struct{})}
+	switch {
+	case s.tail != nil:
+		w.cancel = func() {}
+		s.watchTail(w, resourceVersion)
+		return w, nil
+	case s.tailURL != "":
+		s.watchTailURL(w, resourceVersion)
+		return w, nil
+	}
 	ctx2, cancel := context.WithCancel(context.Background())
 	w.cancel = cancel
 	go w.run(ctx2, resourceVersion)

@@ -6,10 +6,12 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/etcd"
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
@@ -192,4 +194,66 @@ func TestListAndWatchSendsOnlyWhatChangedAfterTheList(t *testing.T) {
 	if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != "b-2" || e.Object.(*api.Pod).ResourceVersion <= list.ResourceVersion {
 		t.Errorf("first event %s %+v, want b-2 added after the list", e.Type, e.Object)
 	}
+}
+
+// A source reading a learner, and another process's source reading that
+// learner's tail, each see every pod of a burst written to the member
+// from 32 clients at once, far more than etcd's window, and no error.
+func TestALearnerAndItsTailReaderSeeEveryPodOfABurst(t *testing.T) {
+	ports, err := etcdtest.FreePorts(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := etcd.Start(etcd.Config{DataDir: t.TempDir(), PeerPort: ports[0], FastTicks: true, NoFsync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer own.Close()
+	src, err := NewLearner([]string{own.ClientURL()}, t.TempDir(), ports[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	ctx := api.NewDefaultContext()
+	var watches []watch.Interface
+	for _, s := range []Pods{src, NewTailReader(src.LearnerURL())} {
+		_, w, err := ListAndWatch(ctx, s, labels.Everything())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
+		watches = append(watches, w)
+	}
+	const n = 2000
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var wg sync.WaitGroup
+		for c := 0; c < 32; c++ {
+			wg.Add(1)
+			go func(c int) {
+				defer wg.Done()
+				for i := c; i < n; i += 32 {
+					req, _ := http.NewRequest(http.MethodPut, own.ClientURL()+"/v2/keys"+Prefix+fmt.Sprintf("/burst-%d", i), strings.NewReader(url.Values{"value": {podJSON(fmt.Sprintf("burst-%d", i), "web")}}.Encode()))
+					req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+					if resp, err := http.DefaultClient.Do(req); err == nil {
+						resp.Body.Close()
+					}
+				}
+			}(c)
+		}
+		wg.Wait()
+	}()
+	for i, w := range watches {
+		seen := map[string]bool{}
+		for len(seen) < n {
+			e := next(t, w)
+			pod, ok := e.Object.(*api.Pod)
+			if e.Type != watch.Added || !ok {
+				t.Fatalf("watch %d, after %d pods: %s %+v", i, len(seen), e.Type, e.Object)
+			}
+			seen[pod.ID] = true
+		}
+	}
+	<-done
 }

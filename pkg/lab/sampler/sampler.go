@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/client"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 )
@@ -139,7 +138,7 @@ type Sampler struct {
 func New(c client.Interface, st *stack.Stack, selector labels.Selector, iv Intervals) *Sampler {
 	return &Sampler{
 		Rec:       NewRecorder(time.Now()),
-		Pods:      NewPodCounter(c, selector).readingFrom(etcdpods.New(st.EtcdURLs())).readingStatus(st.PodStatusOnRead()),
+		Pods:      NewPodCounter(c, selector).readingFrom(st.LabPods()).readingStatus(st.PodStatusOnRead()),
 		st:        st,
 		intervals: iv,
 		stopCh:    make(chan struct{}),

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 )
 
 // Config describes one cluster.
@@ -79,8 +80,13 @@ type Stack struct {
 	Recorder *WriteRecorder
 	// Etcd is the external etcd cluster the stack started (EtcdMembers).
 	Etcd *etcdtest.Cluster
-	// etcdPort is the embedded member's client port.
-	etcdPort    int
+	// etcdPort and etcdPeerPort are the embedded member's client and
+	// peer ports.
+	etcdPort     int
+	etcdPeerPort int
+	// labPods reads pods for the benchmark from a learner of the
+	// cluster in this process (LabPods).
+	labPods     *etcdpods.Source
 	HollowNode  *Process
 	HollowURL   string
 	Managers    []*Process
@@ -143,6 +149,12 @@ func Start(cfg Config) (*Stack, error) {
 		s.mu.Lock()
 		s.Recorder, s.APIURL = r, r.URL()
 		s.mu.Unlock()
+	}
+	if err := s.startLearner(); err != nil {
+		// The laboratory then reads the members the apiserver uses, as
+		// it did before it had a learner, and may fall out of etcd's
+		// window in a burst (a run says so).
+		fmt.Fprintf(os.Stderr, "the laboratory reads the apiserver's etcd members directly: %v\n", err)
 	}
 	if !cfg.NoHollowNodes {
 		if err := s.startHollowNode(); err != nil {
@@ -233,8 +245,11 @@ func (s *Stack) startAPIServer() error {
 				if etcdPort, err := FreePort(); err == nil {
 					s.etcdPort = etcdPort
 				}
+				if peerPort, err := FreePort(); err == nil {
+					s.etcdPeerPort = peerPort
+				}
 			}
-			etcd = []string{"-etcd_data_dir=" + filepath.Join(s.cfg.Dir, "etcd"), "-etcd_client_port=" + itoa(s.etcdPort)}
+			etcd = []string{"-etcd_data_dir=" + filepath.Join(s.cfg.Dir, "etcd"), "-etcd_client_port=" + itoa(s.etcdPort), "-etcd_peer_port=" + itoa(s.etcdPeerPort)}
 		}
 		return append(append([]string{
 			"-logtostderr",
@@ -264,7 +279,11 @@ func (s *Stack) startHollowNode() error {
 			"-master=" + s.APIURL,
 			"-nodes=" + itoa(s.cfg.Nodes),
 			"-port=" + itoa(port),
-			"-etcd_servers=" + strings.Join(s.EtcdURLs(), ","),
+		}
+		if learner := s.LabPods().LearnerURL(); learner != "" {
+			args = append(args, "-etcd_servers="+learner, "-etcd_tail")
+		} else {
+			args = append(args, "-etcd_servers="+strings.Join(s.EtcdURLs(), ","))
 		}
 		if s.cfg.StartDelay > 0 {
 			args = append(args, "-start_delay="+s.cfg.StartDelay.String())
@@ -395,14 +414,22 @@ func (s *Stack) Processes() []*Process {
 func (s *Stack) Stop() {
 	s.mu.Lock()
 	procs := append([]*Process{}, s.Managers...)
-	procs = append(procs, s.HollowNode, s.APIServer)
+	procs = append(procs, s.HollowNode, nil, s.APIServer)
 	logs := s.logs
 	s.logs = nil
+	labPods := s.labPods
 	s.mu.Unlock()
 	for _, p := range procs {
 		if p != nil {
 			p.Kill(syscall.SIGTERM, 5*time.Second)
+			continue
 		}
+		// Before the apiserver stops: the learner leaves a cluster that
+		// still answers.
+		if labPods != nil {
+			labPods.Close()
+		}
+		os.RemoveAll(filepath.Join(s.cfg.Dir, "learner"))
 	}
 	s.stopOriginal()
 	if s.Recorder != nil {
@@ -444,6 +471,37 @@ func (s *Stack) EtcdURLs() []string {
 		return s.etcd.ClientURLs()
 	}
 	return []string{fmt.Sprintf("http://127.0.0.1:%d", s.etcdPort)}
+}
+
+// startLearner joins the laboratory's learner to the cluster the
+// apiserver stores in, in this process (see etcdpods.NewLearner): the
+// benchmark and the hollow nodes read pods from it, not from the members
+// the apiserver uses; the hollow nodes through its tail (-etcd_tail).
+func (s *Stack) startLearner() error {
+	port, err := FreePort()
+	if err != nil {
+		return err
+	}
+	src, err := etcdpods.NewLearner(s.EtcdURLs(), filepath.Join(s.cfg.Dir, "learner"), port)
+	if err != nil {
+		return fmt.Errorf("the benchmark's etcd learner: %v", err)
+	}
+	s.mu.Lock()
+	s.labPods = src
+	s.mu.Unlock()
+	return nil
+}
+
+// LabPods returns the benchmark's reading of the cluster's pods: from its
+// learner, or, before the stack has one, from the members the apiserver
+// stores in.
+func (s *Stack) LabPods() *etcdpods.Source {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.labPods != nil {
+		return s.labPods
+	}
+	return etcdpods.New(s.EtcdURLs())
 }
 
 // StartEtcdCluster starts members etcd processes (Debian's etcd-server,
