@@ -497,9 +497,10 @@ func (s *Stack) startLearner() error {
 // stores in.
 func (s *Stack) LabPods() *etcdpods.Source {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.labPods != nil {
-		return s.labPods
+	src := s.labPods
+	s.mu.Unlock()
+	if src != nil {
+		return src
 	}
 	return etcdpods.New(s.EtcdURLs())
 }
