@@ -414,7 +414,8 @@ func (s *Stack) Processes() []*Process {
 func (s *Stack) Stop() {
 	s.mu.Lock()
 	procs := append([]*Process{}, s.Managers...)
-	procs = append(procs, s.HollowNode, nil, s.APIServer)
+	procs = append(procs, s.HollowNode)
+	apiserver := s.APIServer
 	logs := s.logs
 	s.logs = nil
 	labPods := s.labPods
@@ -422,14 +423,16 @@ func (s *Stack) Stop() {
 	for _, p := range procs {
 		if p != nil {
 			p.Kill(syscall.SIGTERM, 5*time.Second)
-			continue
 		}
-		// Before the apiserver stops: the learner leaves a cluster that
-		// still answers.
-		if labPods != nil {
-			labPods.Close()
-		}
-		os.RemoveAll(filepath.Join(s.cfg.Dir, "learner"))
+	}
+	// Before the apiserver stops: the learner leaves a cluster that still
+	// answers.
+	if labPods != nil {
+		labPods.Close()
+	}
+	os.RemoveAll(filepath.Join(s.cfg.Dir, "learner"))
+	if apiserver != nil {
+		apiserver.Kill(syscall.SIGTERM, 5*time.Second)
 	}
 	s.stopOriginal()
 	if s.Recorder != nil {
