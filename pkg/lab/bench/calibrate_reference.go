@@ -10,7 +10,6 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
 // ReferenceScaleUp is the benchmark standing in for a controller: it
@@ -75,14 +74,9 @@ func calibrateReference(ctx context.Context, binDir, dir string, n int, seed int
 	sz := scenario.Size{Label: fmt.Sprintf("N=%d", n), Replicas: n}
 	// scenario.Start brings the same pod counter the scenarios use, so the
 	// reference is timed exactly as a manager is.
-	out, err := scenario.Start(&scenario.Scenario{
-		Name: "reference",
-		Cluster: func(scenario.Size) stack.Config {
-			cfg := sc.Cluster(sz)
-			cfg.ControllerManagers = 0
-			return cfg
-		},
-	}, scenario.Legacy, sz, scenario.Options{BinDir: binDir, Dir: dir, Seed: seed})
+	cluster := sc.Cluster
+	cluster.ControllerManagers = 0
+	out, err := scenario.Start(&scenario.Scenario{Name: "reference", Cluster: cluster}, scenario.Legacy, sz, scenario.Options{BinDir: binDir, Dir: dir, Seed: seed})
 	if err != nil {
 		return ReferenceScaleUp{}, fmt.Errorf("starting a cluster without a manager: %v", err)
 	}

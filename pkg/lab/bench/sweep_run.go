@@ -122,10 +122,10 @@ func idleBroke(variant string, sz scenario.Size, values map[string]float64, core
 		return fmt.Sprintf("the idle apiserver needed %s CPU s a minute, more than the %d cores' %d", formatNumber(cpu), cores, 60*cores)
 	}
 	sc, err := scenario.Get("idle")
-	if err != nil || sc.Expect == nil || sz.Period <= 0 {
+	if err != nil || sz.Period <= 0 {
 		return ""
 	}
-	if err := sc.Expect(designOf(variant), sz, values); err != nil {
+	if err := sc.Script.Expect(designOf(variant), sz, values); err != nil {
 		return fmt.Sprintf("idle no longer did what its design must (%v), with the apiserver at %s CPU s a minute",
 			err, formatNumber(values["apiserver_cpu_per_min"]))
 	}

@@ -16,7 +16,7 @@ import (
 
 // Options say which scenario to run, how big, and where.
 type Options struct {
-	// Scenario is the name of a registered scenario.
+	// Scenario is the name of a scenario (scenario.Names).
 	Scenario string
 	// Size is talk (the default: the size the scenario names for talks,
 	// or else its quick one), quick (its smallest size, still with the
@@ -133,7 +133,7 @@ func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 		}
 	}
 	con := &console{w: opts.Out, tty: isTerminal(opts.Out)}
-	steps := sc.Steps(sz)
+	steps := sc.Script.Steps(sz)
 	talk := talkOf(sc, sz, designs)
 	d := &demo{opts: opts, sc: sc, size: sz, talk: talk, steps: steps, con: con, hub: newHub(len(steps), talk.Figure.Key)}
 	d.hub.figures = newFigurer(talk.Figure, talk.Period, false)

@@ -84,8 +84,8 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 	for _, e := range d.envs {
 		e.StopSampling()
 	}
-	rep.Legacy = d.sc.Results(d.envs[0])
-	rep.Modern = d.sc.Results(d.envs[1])
+	rep.Legacy = d.sc.Script.Results(d.envs[0])
+	rep.Modern = d.sc.Script.Results(d.envs[1])
 	rep.Rows = compareAs([2]string{d.talk.Designs[0].Short, d.talk.Designs[1].Short}, rep.Legacy, rep.Modern)
 	d.hub.update(func(f *Frame) {
 		f.Phase, f.Results, f.Then, f.Wait = PhaseDone, rep.Rows, then, false

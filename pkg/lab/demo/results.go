@@ -121,18 +121,15 @@ type Verdict struct {
 }
 
 // verdicts checks both designs' results against the scenario's
-// expectations; none when it has none.
+// expectations.
 func verdicts(sc *scenario.Scenario, sz scenario.Size, designs []Design, legacy, modern []scenario.Result) []Verdict {
-	if sc.Expect == nil {
-		return nil
-	}
 	var out []Verdict
 	for i, r := range [][]scenario.Result{legacy, modern} {
 		if designs[i].Expect == "" {
 			continue
 		}
 		v := Verdict{Design: designs[i].Short, OK: true}
-		if err := sc.Expect(designs[i].Expect, sz, scenario.ResultMap(r)); err != nil {
+		if err := sc.Script.Expect(designs[i].Expect, sz, scenario.ResultMap(r)); err != nil {
 			v.OK, v.Why = false, err.Error()
 		}
 		out = append(out, v)

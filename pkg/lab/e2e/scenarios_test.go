@@ -97,14 +97,11 @@ func runScenarioAt(t *testing.T, name string, sz scenario.Size) {
 	for _, r := range out.Results {
 		t.Logf("%s %s = %.2f %s", stacktest.Design, r.Name, r.Value, r.Unit)
 	}
-	if sc.Expect == nil {
-		return
-	}
 	design := scenario.Legacy.Name
 	if stacktest.Design == "modern" {
 		design = scenario.Modern.Name
 	}
-	if err := sc.Expect(design, sz, scenario.ResultMap(out.Results)); err != nil {
+	if err := sc.Script.Expect(design, sz, scenario.ResultMap(out.Results)); err != nil {
 		t.Error(err)
 	}
 }

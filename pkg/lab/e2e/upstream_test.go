@@ -49,7 +49,7 @@ func TestUpstreamsManagerConvergesAsOurPortDoes(t *testing.T) {
 			v := scenario.UpstreamUnthrottled
 			results := runVariant(t, name, v)
 			t.Logf("%s: %v", v.Name, results)
-			if err := sc.Expect(v.Design, variantSize(name), results); err != nil {
+			if err := sc.Script.Expect(v.Design, variantSize(name), results); err != nil {
 				t.Error(err)
 			}
 		})

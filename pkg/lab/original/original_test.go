@@ -106,7 +106,7 @@ func TestTheOriginalVariantsConvergeAndReplaceADeletedPod(t *testing.T) {
 	bin := stacktest.BinDir(t)
 	sc := &scenario.Scenario{
 		Name:    "originals",
-		Cluster: func(scenario.Size) stack.Config { return stack.Config{Nodes: 3, ControllerManagers: 1} },
+		Cluster: stack.Config{Nodes: 3, ControllerManagers: 1},
 	}
 	for _, v := range []scenario.Variant{scenario.LegacyOriginal, scenario.StackOriginal} {
 		t.Run(v.Name, func(t *testing.T) {

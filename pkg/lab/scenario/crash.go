@@ -9,7 +9,6 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/api/validation"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
-	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
@@ -37,8 +36,11 @@ func crashSize(n int, crash string) Size {
 	return sz
 }
 
-func init() {
-	Register(&Scenario{
+// crash kills the apiserver, or etcd, in the middle of a scale-up.
+func crash() *Scenario {
+	cluster := oneManager(10)
+	cluster.RecordWrites = true
+	return &Scenario{
 		Name:       "crash",
 		Title:      "The apiserver killed in the middle of a scale-up",
 		Reproduces: "what kill -9 (or Ctrl-C pressed twice) does to a cluster whose apiserver embeds its etcd: nothing any client was told must be lost",
@@ -48,42 +50,19 @@ func init() {
 			"afterwards, every stored object must read back whole, the managers' and hollow nodes' watches must " +
 			"resume, and both designs must end with exactly N pods running. The same with the apiserver on three " +
 			"external etcd members, one of them killed, or all three killed and started again.",
-		Sizes: func(quick, large bool) []Size {
-			if quick {
-				return []Size{crashSize(100, CrashAPIServer)}
-			}
-			sizes := []Size{crashSize(1000, CrashAPIServer)}
-			if bin, _ := etcdtest.Binary(); bin != "" {
-				sizes = append(sizes, crashSize(1000, CrashEtcdMember), crashSize(1000, CrashEtcdAll))
-			}
-			return sizes
-		},
-		Talk: crashSize(1000, CrashAPIServer),
-		Cluster: func(sz Size) stack.Config {
-			cfg := oneManager(10)(sz)
-			cfg.RecordWrites = true
-			cfg.EtcdMembers = sz.EtcdMembers
-			return cfg
-		},
-		Steps:   crashSteps,
-		Results: crashResults,
-		Expect: func(variant string, sz Size, r map[string]float64) error {
-			if r["acked_lost"] != 0 || r["binds_lost"] != 0 || r["unreadable_objects"] != 0 {
-				return fmt.Errorf("%.0f acknowledged creates and %.0f acknowledged bindings lost, %.0f objects unreadable; want none",
-					r["acked_lost"], r["binds_lost"], r["unreadable_objects"])
-			}
-			if r["acked_creates"] == 0 {
-				return fmt.Errorf("no create was acknowledged through the recorder: nothing was checked")
-			}
-			if r["final_active"] != float64(sz.Replicas) {
-				return fmt.Errorf("%.0f active pods at the end, want %d", r["final_active"], sz.Replicas)
-			}
-			return nil
-		},
-	})
+		// The sizes on external etcd members run where an etcd binary is
+		// installed (see Sizes).
+		Full:    []Size{crashSize(1000, CrashAPIServer), crashSize(1000, CrashEtcdMember), crashSize(1000, CrashEtcdAll)},
+		Quick:   []Size{crashSize(100, CrashAPIServer)},
+		Talk:    crashSize(1000, CrashAPIServer),
+		Cluster: cluster,
+		Script:  crashScript{},
+	}
 }
 
-func crashSteps(sz Size) []Step {
+type crashScript struct{}
+
+func (crashScript) Steps(sz Size) []Step {
 	n := sz.Replicas
 	kill := Step{
 		Title: "kill -9 the apiserver, and start it again",
@@ -184,7 +163,7 @@ func crashSteps(sz Size) []Step {
 	}}
 }
 
-func crashResults(e *Env) []Result {
+func (crashScript) Results(e *Env) []Result {
 	n := float64(e.Size.Replicas)
 	f := e.figures()
 	return []Result{
@@ -201,6 +180,20 @@ func crashResults(e *Env) []Result {
 		{Name: "manager_watch_errors", Process: sampler.ProcessManager, Unit: "watches", Value: e.last(sampler.ManagerWatchErrors), LowerIsBetter: true},
 		{Name: "hollow_node_relists", Process: sampler.ProcessHollowNode, Unit: "lists", Value: e.last(sampler.HollowRelists), LowerIsBetter: true},
 	}
+}
+
+func (crashScript) Expect(variant string, sz Size, r map[string]float64) error {
+	if r["acked_lost"] != 0 || r["binds_lost"] != 0 || r["unreadable_objects"] != 0 {
+		return fmt.Errorf("%.0f acknowledged creates and %.0f acknowledged bindings lost, %.0f objects unreadable; want none",
+			r["acked_lost"], r["binds_lost"], r["unreadable_objects"])
+	}
+	if r["acked_creates"] == 0 {
+		return fmt.Errorf("no create was acknowledged through the recorder: nothing was checked")
+	}
+	if r["final_active"] != float64(sz.Replicas) {
+		return fmt.Errorf("%.0f active pods at the end, want %d", r["final_active"], sz.Replicas)
+	}
+	return nil
 }
 
 // ackedPods counts the pod creates rec saw acknowledged.

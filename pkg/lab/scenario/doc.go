@@ -5,5 +5,9 @@
 // talk mode runs one on both designs side by side and narrates; the tests
 // run them small and check the outcomes.
 //
+// Each scenario is a function that returns its description, its sizes and
+// its Script (steps, results, expectation); All lists them in the order
+// reports and talk mode present them.
+//
 // Ours: not part of 2014.
 package scenario

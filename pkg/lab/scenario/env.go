@@ -61,7 +61,14 @@ type Options struct {
 // Start brings up the cluster sc needs for variant v at size sz and starts
 // sampling it. Close stops both.
 func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
-	cfg := sc.Cluster(sz)
+	cfg := sc.Cluster
+	if sz.PodsFirst {
+		// Started once the pods run.
+		cfg.ControllerManagers = 0
+	}
+	if sz.EtcdMembers > 0 {
+		cfg.EtcdMembers = sz.EtcdMembers
+	}
 	cfg.BinDir = opts.BinDir
 	cfg.Dir = opts.Dir
 	cfg.Design = v.Design

@@ -15,73 +15,80 @@ import (
 // Scenarios about more than one manager, a manager that restarts, and
 // controllers and watches that step on each other.
 
-func init() {
-	Register(&Scenario{
+// twoManagers runs two managers on one controller, as high availability
+// without a lock.
+func twoManagers() *Scenario {
+	return &Scenario{
 		Name:       "two-managers",
 		Title:      "Two controller-managers on one controller",
 		Reproduces: "high availability without a lock, as in 2014 (history: leader-election)",
 		Explain: "Two controller-managers of the same design run against one apiserver, and a controller of N " +
 			"is created. Both 2014 managers see the same deficit and both create it, then both delete the " +
 			"surplus; the modern managers elect a leader and only it acts.",
-		Sizes: func(quick, large bool) []Size {
-			return []Size{{Label: "N=20", Replicas: 20, Period: period2014, Window: 20 * time.Second}}
+		Full:    []Size{{Label: "N=20", Replicas: 20, Period: period2014, Window: 20 * time.Second}},
+		Cluster: stack.Config{Nodes: 10, ControllerManagers: 2, StartDelay: 200 * time.Millisecond},
+		Script:  twoManagersScript{},
+	}
+}
+
+type twoManagersScript struct{}
+
+func (twoManagersScript) Steps(sz Size) []Step {
+	return []Step{{
+		Title: "Wait for both managers",
+		Say: "Two controller-managers are running. The modern pair first elects a leader; the 2014 pair " +
+			"has no such thing.",
+		Run: func(ctx context.Context, e *Env) error { return Sleep(ctx, 3*time.Second) },
+	}, {
+		Title: fmt.Sprintf("Create a controller of %d", sz.Replicas),
+		Say:   fmt.Sprintf("One controller asks for %d pods. Count the pods created and watch the total.", sz.Replicas),
+		Run: func(ctx context.Context, e *Env) error {
+			e.Mark("created")
+			return e.CreateController(Controller("web", sz.Replicas, webSelector, nil))
 		},
-		Cluster: func(sz Size) stack.Config {
-			return stack.Config{Nodes: 10, ControllerManagers: 2, StartDelay: 200 * time.Millisecond}
-		},
-		Steps: func(sz Size) []Step {
-			return []Step{{
-				Title: "Wait for both managers",
-				Say: "Two controller-managers are running. The modern pair first elects a leader; the 2014 pair " +
-					"has no such thing.",
-				Run: func(ctx context.Context, e *Env) error { return Sleep(ctx, 3*time.Second) },
-			}, {
-				Title: fmt.Sprintf("Create a controller of %d", sz.Replicas),
-				Say:   fmt.Sprintf("One controller asks for %d pods. Count the pods created and watch the total.", sz.Replicas),
-				Run: func(ctx context.Context, e *Env) error {
-					e.Mark("created")
-					return e.CreateController(Controller("web", sz.Replicas, webSelector, nil))
-				},
-			}, {
-				Title: fmt.Sprintf("Watch for %v", sz.Window),
-				Say: "Both 2014 managers created the pods, so there are too many, and both then delete the " +
-					"surplus — sometimes too many again. The modern pair holds exactly N.",
-				Run: func(ctx context.Context, e *Env) error {
-					if err := Sleep(ctx, sz.Window); err != nil {
-						return err
-					}
-					e.Mark("end")
-					return nil
-				},
-			}}
-		},
-		Results: func(e *Env) []Result {
-			n := float64(e.Size.Replicas)
-			return []Result{
-				{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerPodPosts), LowerIsBetter: true},
-				{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - n, LowerIsBetter: true},
-				{Name: "max_active", Unit: "pods", Value: e.Sampler.Rec.Max(sampler.PodsActive), LowerIsBetter: true},
-				{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
-				{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "DELETE"), LowerIsBetter: true},
+	}, {
+		Title: fmt.Sprintf("Watch for %v", sz.Window),
+		Say: "Both 2014 managers created the pods, so there are too many, and both then delete the " +
+			"surplus — sometimes too many again. The modern pair holds exactly N.",
+		Run: func(ctx context.Context, e *Env) error {
+			if err := Sleep(ctx, sz.Window); err != nil {
+				return err
 			}
-		},
-		Expect: func(variant string, sz Size, r map[string]float64) error {
-			n := float64(sz.Replicas)
-			switch variant {
-			case "legacy":
-				if r["pod_creates"] <= n && r["max_active"] <= n {
-					return fmt.Errorf("legacy pair created %.0f pods for N=%.0f and never exceeded N: expected an overshoot or a fight", r["pod_creates"], n)
-				}
-			default:
-				if r["pod_creates"] != n || r["extra_pods"] != 0 || r["max_active"] != n || r["final_active"] != n {
-					return fmt.Errorf("modern pair: %.0f creates, %.0f extra pods, max %.0f, final %.0f; want exactly N=%.0f", r["pod_creates"], r["extra_pods"], r["max_active"], r["final_active"], n)
-				}
-			}
+			e.Mark("end")
 			return nil
 		},
-	})
+	}}
+}
 
-	Register(&Scenario{
+func (twoManagersScript) Results(e *Env) []Result {
+	n := float64(e.Size.Replicas)
+	return []Result{
+		{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerPodPosts), LowerIsBetter: true},
+		{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - n, LowerIsBetter: true},
+		{Name: "max_active", Unit: "pods", Value: e.Sampler.Rec.Max(sampler.PodsActive), LowerIsBetter: true},
+		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
+		{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "DELETE"), LowerIsBetter: true},
+	}
+}
+
+func (twoManagersScript) Expect(variant string, sz Size, r map[string]float64) error {
+	n := float64(sz.Replicas)
+	switch variant {
+	case "legacy":
+		if r["pod_creates"] <= n && r["max_active"] <= n {
+			return fmt.Errorf("legacy pair created %.0f pods for N=%.0f and never exceeded N: expected an overshoot or a fight", r["pod_creates"], n)
+		}
+	default:
+		if r["pod_creates"] != n || r["extra_pods"] != 0 || r["max_active"] != n || r["final_active"] != n {
+			return fmt.Errorf("modern pair: %.0f creates, %.0f extra pods, max %.0f, final %.0f; want exactly N=%.0f", r["pod_creates"], r["extra_pods"], r["max_active"], r["final_active"], n)
+		}
+	}
+	return nil
+}
+
+// restart kills the manager halfway through a scale-up.
+func restart() *Scenario {
+	return &Scenario{
 		Name:       "restart",
 		Title:      "The controller-manager killed halfway through a scale-up",
 		Reproduces: "a restarted manager acting before its cache is full (history: wait-for-caches)",
@@ -89,144 +96,156 @@ func init() {
 			"from then on every LIST of pods takes 3 s longer, as on a big cluster. The 2014 manager is immune: it keeps no cache and lists pods from the apiserver on every sync. " +
 			"The 2015 manager overshot because it acted before its pod cache had filled; today's waits for " +
 			"its caches to sync and must create exactly N.",
-		Sizes: func(quick, large bool) []Size {
-			if quick {
-				return []Size{{Label: "N=200", Replicas: 200, Period: period2014}}
-			}
-			return []Size{{Label: "N=1000", Replicas: 1000, Period: period2014}}
-		},
+		Full:    []Size{sizeN(1000)},
+		Quick:   []Size{sizeN(200)},
 		Cluster: oneManager(10),
-		Steps: func(sz Size) []Step {
-			return []Step{{
-				Title: fmt.Sprintf("Start scaling up to %d", sz.Replicas),
-				Say:   "A controller of N is created and the manager starts creating pods.",
-				Run: func(ctx context.Context, e *Env) error {
-					e.Mark("created")
-					if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
-						return err
-					}
-					return WaitFor(ctx, convergeLimit(sz.Replicas), "half of the pods created", func() (bool, string) {
-						c := e.Sampler.Pods.Counts()
-						return c.Active >= sz.Replicas/2, fmt.Sprintf("%d active", c.Active)
-					})
-				},
-			}, {
-				Title: "kill -9 the controller-manager, and start it again",
-				Say: "Halfway there, the manager dies without a goodbye and a new one starts. Does the new one " +
-					"count the pods already there, or create them again?",
-				Run: func(ctx context.Context, e *Env) error {
-					e.Stack.KillManager(0, syscall.SIGKILL)
-					e.Mark("killed")
-					// Ours: from here to the end, every LIST of pods takes
-					// slowPodList longer, as it does on a cluster of many
-					// thousand pods; on loopback the restarted informers
-					// would often fill their caches before the first sync
-					// anyway, and the race would show or not by chance.
-					// The 2014 manager pays it on each of its syncs, so its
-					// time to running grows; its pod count does not change.
-					if err := e.SetAPIFaults(slowPodLists()); err != nil {
-						return err
-					}
-					return e.Stack.RestartManager(0)
-				},
-			}, {
-				Title: "Wait until every pod runs",
-				Say:   "Count the pods created in all: anything above N is an extra pod.",
-				Run: func(ctx context.Context, e *Env) error {
-					if err := e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
-						return err
-					}
-					e.Mark("converged")
-					if err := e.ClearAPIFaults(); err != nil {
-						return err
-					}
-					return Sleep(ctx, 3*time.Second)
-				},
-			}}
-		},
-		Results: func(e *Env) []Result {
-			return []Result{
-				{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - float64(e.Size.Replicas), LowerIsBetter: true},
-				{Name: "time_to_running", Unit: "s", Value: e.Seconds("created", "converged"), LowerIsBetter: true},
-				{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
-			}
-		},
-		Expect: func(variant string, sz Size, r map[string]float64) error {
-			if r["final_active"] != float64(sz.Replicas) {
-				return fmt.Errorf("%.0f active pods at the end, want %d", r["final_active"], sz.Replicas)
-			}
-			if variant != "legacy" && r["extra_pods"] != 0 {
-				return fmt.Errorf("modern created %.0f extra pods across the restart", r["extra_pods"])
-			}
-			return nil
-		},
-	})
+		Script:  restartScript{},
+	}
+}
 
-	Register(&Scenario{
+type restartScript struct{}
+
+func (restartScript) Steps(sz Size) []Step {
+	return []Step{{
+		Title: fmt.Sprintf("Start scaling up to %d", sz.Replicas),
+		Say:   "A controller of N is created and the manager starts creating pods.",
+		Run: func(ctx context.Context, e *Env) error {
+			e.Mark("created")
+			if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
+				return err
+			}
+			return WaitFor(ctx, convergeLimit(sz.Replicas), "half of the pods created", func() (bool, string) {
+				c := e.Sampler.Pods.Counts()
+				return c.Active >= sz.Replicas/2, fmt.Sprintf("%d active", c.Active)
+			})
+		},
+	}, {
+		Title: "kill -9 the controller-manager, and start it again",
+		Say: "Halfway there, the manager dies without a goodbye and a new one starts. Does the new one " +
+			"count the pods already there, or create them again?",
+		Run: func(ctx context.Context, e *Env) error {
+			e.Stack.KillManager(0, syscall.SIGKILL)
+			e.Mark("killed")
+			// Ours: from here to the end, every LIST of pods takes
+			// slowPodList longer, as it does on a cluster of many
+			// thousand pods; on loopback the restarted informers
+			// would often fill their caches before the first sync
+			// anyway, and the race would show or not by chance.
+			// The 2014 manager pays it on each of its syncs, so its
+			// time to running grows; its pod count does not change.
+			if err := e.SetAPIFaults(slowPodLists()); err != nil {
+				return err
+			}
+			return e.Stack.RestartManager(0)
+		},
+	}, {
+		Title: "Wait until every pod runs",
+		Say:   "Count the pods created in all: anything above N is an extra pod.",
+		Run: func(ctx context.Context, e *Env) error {
+			if err := e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
+				return err
+			}
+			e.Mark("converged")
+			if err := e.ClearAPIFaults(); err != nil {
+				return err
+			}
+			return Sleep(ctx, 3*time.Second)
+		},
+	}}
+}
+
+func (restartScript) Results(e *Env) []Result {
+	return []Result{
+		{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - float64(e.Size.Replicas), LowerIsBetter: true},
+		{Name: "time_to_running", Unit: "s", Value: e.Seconds("created", "converged"), LowerIsBetter: true},
+		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
+	}
+}
+
+func (restartScript) Expect(variant string, sz Size, r map[string]float64) error {
+	if r["final_active"] != float64(sz.Replicas) {
+		return fmt.Errorf("%.0f active pods at the end, want %d", r["final_active"], sz.Replicas)
+	}
+	if variant != "legacy" && r["extra_pods"] != 0 {
+		return fmt.Errorf("modern created %.0f extra pods across the restart", r["extra_pods"])
+	}
+	return nil
+}
+
+// overlap runs two controllers whose selectors overlap.
+func overlap() *Scenario {
+	return &Scenario{
 		Name:       "overlap",
 		Title:      "Two controllers whose selectors overlap",
 		Reproduces: "overlapping controllers fighting over pods (history: controller-ref)",
 		Explain: "Controller a wants 3 pods and controller b wants 5, and both select app=web. The 2014 " +
 			"managers count each other's pods: a deletes b's, b recreates them, on every tick. With " +
 			"ControllerRef each modern controller counts only the pods it owns: 8 pods, stable.",
-		Sizes: func(quick, large bool) []Size {
-			return []Size{{Label: "3+5", Replicas: 8, Period: period2014, Window: 30 * time.Second}}
-		},
+		Full:    []Size{{Label: "3+5", Replicas: 8, Period: period2014, Window: 30 * time.Second}},
 		Cluster: oneManager(5),
-		Steps: func(sz Size) []Step {
-			return []Step{{
-				Title: "Create controller a (3 pods, app=web)",
-				Say:   "The first controller comes up with its three pods.",
-				Run: func(ctx context.Context, e *Env) error {
-					if err := e.CreateController(Controller("a", 3, webSelector, map[string]string{"rc": "a"})); err != nil {
-						return err
-					}
-					return e.WaitRunning(ctx, 3, convergeLimit(3))
-				},
-			}, {
-				Title: "Create controller b (5 pods, also app=web)",
-				Say: "A second controller selects the same pods. In 2014 each counts the other's: watch the " +
-					"total and the deletes.",
-				Run: func(ctx context.Context, e *Env) error {
-					e.Mark("overlap-start")
-					if err := e.CreateController(Controller("b", 5, webSelector, map[string]string{"rc": "b"})); err != nil {
-						return err
-					}
-					if err := Sleep(ctx, sz.Window); err != nil {
-						return err
-					}
-					e.Mark("overlap-end")
-					return nil
-				},
-			}}
-		},
-		Results: func(e *Env) []Result {
-			a, _ := e.CountActive(map[string]string{"rc": "a"})
-			b, _ := e.CountActive(map[string]string{"rc": "b"})
-			from := e.At("overlap-start")
-			return []Result{
-				{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
-				{Name: "pods_of_a", Unit: "pods", Value: float64(a)},
-				{Name: "pods_of_b", Unit: "pods", Value: float64(b)},
-				{Name: "deletes_during_overlap", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", from, 1e9), LowerIsBetter: true},
+		Script:  overlapScript{},
+	}
+}
+
+type overlapScript struct{}
+
+func (overlapScript) Steps(sz Size) []Step {
+	return []Step{{
+		Title: "Create controller a (3 pods, app=web)",
+		Say:   "The first controller comes up with its three pods.",
+		Run: func(ctx context.Context, e *Env) error {
+			if err := e.CreateController(Controller("a", 3, webSelector, map[string]string{"rc": "a"})); err != nil {
+				return err
 			}
+			return e.WaitRunning(ctx, 3, convergeLimit(3))
 		},
-		Expect: func(variant string, sz Size, r map[string]float64) error {
-			switch variant {
-			case "legacy":
-				if r["deletes_during_overlap"] == 0 {
-					return fmt.Errorf("legacy controllers did not fight: no deletes while overlapping")
-				}
-			default:
-				if r["pods_of_a"] != 3 || r["pods_of_b"] != 5 || r["deletes_during_overlap"] != 0 {
-					return fmt.Errorf("modern: a has %.0f, b has %.0f, %.0f deletes; want 3, 5 and none", r["pods_of_a"], r["pods_of_b"], r["deletes_during_overlap"])
-				}
+	}, {
+		Title: "Create controller b (5 pods, also app=web)",
+		Say: "A second controller selects the same pods. In 2014 each counts the other's: watch the " +
+			"total and the deletes.",
+		Run: func(ctx context.Context, e *Env) error {
+			e.Mark("overlap-start")
+			if err := e.CreateController(Controller("b", 5, webSelector, map[string]string{"rc": "b"})); err != nil {
+				return err
 			}
+			if err := Sleep(ctx, sz.Window); err != nil {
+				return err
+			}
+			e.Mark("overlap-end")
 			return nil
 		},
-	})
+	}}
+}
 
-	Register(&Scenario{
+func (overlapScript) Results(e *Env) []Result {
+	a, _ := e.CountActive(map[string]string{"rc": "a"})
+	b, _ := e.CountActive(map[string]string{"rc": "b"})
+	from := e.At("overlap-start")
+	return []Result{
+		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
+		{Name: "pods_of_a", Unit: "pods", Value: float64(a)},
+		{Name: "pods_of_b", Unit: "pods", Value: float64(b)},
+		{Name: "deletes_during_overlap", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", from, 1e9), LowerIsBetter: true},
+	}
+}
+
+func (overlapScript) Expect(variant string, sz Size, r map[string]float64) error {
+	switch variant {
+	case "legacy":
+		if r["deletes_during_overlap"] == 0 {
+			return fmt.Errorf("legacy controllers did not fight: no deletes while overlapping")
+		}
+	default:
+		if r["pods_of_a"] != 3 || r["pods_of_b"] != 5 || r["deletes_during_overlap"] != 0 {
+			return fmt.Errorf("modern: a has %.0f, b has %.0f, %.0f deletes; want 3, 5 and none", r["pods_of_a"], r["pods_of_b"], r["deletes_during_overlap"])
+		}
+	}
+	return nil
+}
+
+// watchWindow lets a watch fall out of etcd's event window.
+func watchWindow() *Scenario {
+	return &Scenario{
 		Name:       "watch-window",
 		Title:      "A watch that falls out of etcd's event window",
 		Reproduces: "etcd-io/etcd#925 (etcd v2 remembers only its last 1 000 events; a watcher resuming from an older index gets an error and must relist)",
@@ -234,106 +253,110 @@ func init() {
 			"watching again, more than 1 000 other writes go through etcd. It then resumes from a version " +
 			"etcd has forgotten, gets a 410, and retries from the same version for ever: only its tick keeps " +
 			"it working, so a resize waits for a tick. The modern informers relist and carry on.",
-		Sizes: func(quick, large bool) []Size {
-			return []Size{{Label: "N=5", Replicas: 5, Period: period2014}}
-		},
+		Full:    []Size{sizeN(5)},
 		Cluster: oneManager(5),
-		Steps: func(sz Size) []Step {
-			return []Step{{
-				Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
-				Say:   "A small controller comes up and both managers are watching.",
-				Run: func(ctx context.Context, e *Env) error {
-					if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
-						return err
-					}
-					return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
-				},
-			}, {
-				Title: "Cut the watches, then write 1 200 times elsewhere",
-				Say: "Every watch is cut; then 1 200 writes to an unrelated object push etcd's window of " +
-					"1 000 events past the version the 2014 manager will resume from.",
-				Run: func(ctx context.Context, e *Env) error {
-					before, err := managerWatchErrors(e)
-					if err != nil {
-						return err
-					}
-					if err := e.SetAPIFaults(map[string]string{"closeWatchesEvery": "1s"}); err != nil {
-						return err
-					}
-					if err := Sleep(ctx, 1500*time.Millisecond); err != nil {
-						return err
-					}
-					if e.Variant.Design != Legacy.Design {
-						if err := e.ClearAPIFaults(); err != nil {
-							return err
-						}
-						return e.churnWrites(ctx, 1200)
-					}
-					// The 2014 manager watches again a period after the cut.
-					// On a busy machine the writes can take longer than that,
-					// and a manager that resumed before they were through
-					// showed nothing. So its watches stay cut until it has
-					// resumed past the window: it keeps the version of its
-					// last controller event, which nothing here changes, and
-					// its first resume after the writes gets the 410. (Cut
-					// every second, today's informers would back off from
-					// short watches and miss the resize they must show.)
-					if err := e.churnWrites(ctx, 1200); err != nil {
-						return err
-					}
-					err = WaitFor(ctx, 4*sz.Period+time.Minute, "the 2014 manager's watch to resume past etcd's window", func() (bool, string) {
-						n, err := managerWatchErrors(e)
-						if err != nil {
-							return false, err.Error()
-						}
-						return n > before, fmt.Sprintf("%.0f watch errors", n-before)
-					})
-					if err != nil {
-						return err
-					}
-					return e.ClearAPIFaults()
-				},
-			}, {
-				Title: fmt.Sprintf("Resize to %d", 2*sz.Replicas),
-				Say: "Now the controller is resized. The modern manager reacts at once; the 2014 one, stuck on a " +
-					"forgotten version, only reacts when a tick comes through.",
-				Run: func(ctx context.Context, e *Env) error {
-					e.Mark("resized")
-					if err := e.Resize(ctx, "web", 2*sz.Replicas); err != nil {
-						return err
-					}
-					if err := e.WaitRunning(ctx, 2*sz.Replicas, convergeLimit(2*sz.Replicas)); err != nil {
-						return err
-					}
-					e.Mark("converged")
-					return nil
-				},
-			}}
-		},
-		Results: func(e *Env) []Result {
-			return []Result{
-				{Name: "resize_to_running", Unit: "s", Value: e.Seconds("resized", "converged"), LowerIsBetter: true},
-				{Name: "manager_watches", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "WATCH")},
-				{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST")},
-				{Name: "manager_watch_errors", Process: sampler.ProcessManager, Unit: "watches", Value: e.last(sampler.ManagerWatchErrors)},
+		Script:  watchWindowScript{},
+	}
+}
+
+type watchWindowScript struct{}
+
+func (watchWindowScript) Steps(sz Size) []Step {
+	return []Step{{
+		Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
+		Say:   "A small controller comes up and both managers are watching.",
+		Run: func(ctx context.Context, e *Env) error {
+			if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
+				return err
 			}
+			return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
 		},
-		Expect: func(variant string, sz Size, r map[string]float64) error {
-			switch variant {
-			case "legacy":
-				// The point of the scenario: the 2014 manager resumed from
-				// a version etcd had forgotten and was told so.
-				if r["manager_watch_errors"] < 1 {
-					return fmt.Errorf("legacy's watches never ended with an error, want at least one 410 from resuming past etcd's window")
-				}
-			default:
-				if r["resize_to_running"] >= sz.Period.Seconds()/2 {
-					return fmt.Errorf("modern took %.2f s to carry out the resize, want it to act on its watch, well within the %.0f s period", r["resize_to_running"], sz.Period.Seconds())
-				}
+	}, {
+		Title: "Cut the watches, then write 1 200 times elsewhere",
+		Say: "Every watch is cut; then 1 200 writes to an unrelated object push etcd's window of " +
+			"1 000 events past the version the 2014 manager will resume from.",
+		Run: func(ctx context.Context, e *Env) error {
+			before, err := managerWatchErrors(e)
+			if err != nil {
+				return err
 			}
+			if err := e.SetAPIFaults(map[string]string{"closeWatchesEvery": "1s"}); err != nil {
+				return err
+			}
+			if err := Sleep(ctx, 1500*time.Millisecond); err != nil {
+				return err
+			}
+			if e.Variant.Design != Legacy.Design {
+				if err := e.ClearAPIFaults(); err != nil {
+					return err
+				}
+				return e.churnWrites(ctx, 1200)
+			}
+			// The 2014 manager watches again a period after the cut.
+			// On a busy machine the writes can take longer than that,
+			// and a manager that resumed before they were through
+			// showed nothing. So its watches stay cut until it has
+			// resumed past the window: it keeps the version of its
+			// last controller event, which nothing here changes, and
+			// its first resume after the writes gets the 410. (Cut
+			// every second, today's informers would back off from
+			// short watches and miss the resize they must show.)
+			if err := e.churnWrites(ctx, 1200); err != nil {
+				return err
+			}
+			err = WaitFor(ctx, 4*sz.Period+time.Minute, "the 2014 manager's watch to resume past etcd's window", func() (bool, string) {
+				n, err := managerWatchErrors(e)
+				if err != nil {
+					return false, err.Error()
+				}
+				return n > before, fmt.Sprintf("%.0f watch errors", n-before)
+			})
+			if err != nil {
+				return err
+			}
+			return e.ClearAPIFaults()
+		},
+	}, {
+		Title: fmt.Sprintf("Resize to %d", 2*sz.Replicas),
+		Say: "Now the controller is resized. The modern manager reacts at once; the 2014 one, stuck on a " +
+			"forgotten version, only reacts when a tick comes through.",
+		Run: func(ctx context.Context, e *Env) error {
+			e.Mark("resized")
+			if err := e.Resize(ctx, "web", 2*sz.Replicas); err != nil {
+				return err
+			}
+			if err := e.WaitRunning(ctx, 2*sz.Replicas, convergeLimit(2*sz.Replicas)); err != nil {
+				return err
+			}
+			e.Mark("converged")
 			return nil
 		},
-	})
+	}}
+}
+
+func (watchWindowScript) Results(e *Env) []Result {
+	return []Result{
+		{Name: "resize_to_running", Unit: "s", Value: e.Seconds("resized", "converged"), LowerIsBetter: true},
+		{Name: "manager_watches", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "WATCH")},
+		{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST")},
+		{Name: "manager_watch_errors", Process: sampler.ProcessManager, Unit: "watches", Value: e.last(sampler.ManagerWatchErrors)},
+	}
+}
+
+func (watchWindowScript) Expect(variant string, sz Size, r map[string]float64) error {
+	switch variant {
+	case "legacy":
+		// The point of the scenario: the 2014 manager resumed from
+		// a version etcd had forgotten and was told so.
+		if r["manager_watch_errors"] < 1 {
+			return fmt.Errorf("legacy's watches never ended with an error, want at least one 410 from resuming past etcd's window")
+		}
+	default:
+		if r["resize_to_running"] >= sz.Period.Seconds()/2 {
+			return fmt.Errorf("modern took %.2f s to carry out the resize, want it to act on its watch, well within the %.0f s period", r["resize_to_running"], sz.Period.Seconds())
+		}
+	}
+	return nil
 }
 
 // slowPodList is how much longer a LIST of pods takes after the restart.

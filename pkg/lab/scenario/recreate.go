@@ -11,8 +11,9 @@ import (
 
 // A controller deleted and created again: who owns the pods it left?
 
-func init() {
-	Register(&Scenario{
+// recreate asks who owns the pods a deleted controller left.
+func recreate() *Scenario {
+	return &Scenario{
 		Name:       "recreate",
 		Title:      "A controller deleted and created again",
 		Reproduces: "the pods a deleted controller leaves behind (history: garbage-collector)",
@@ -21,93 +22,95 @@ func init() {
 			"the old pods as its own and creates none. Today a pod names its controller by uid, so the new " +
 			"controller can neither count nor adopt the old pods and creates N of its own; the garbage " +
 			"collector deletes the old ones. Without it they would run on, unowned, beside the new: 2N.",
-		Sizes: func(quick, large bool) []Size {
-			if quick {
-				return []Size{{Label: "N=10", Replicas: 10, Period: period2014, Window: 15 * time.Second}}
-			}
-			return []Size{{Label: "N=50", Replicas: 50, Period: period2014, Window: 30 * time.Second}}
-		},
+		Full:    []Size{{Label: "N=50", Replicas: 50, Period: period2014, Window: 30 * time.Second}},
+		Quick:   []Size{{Label: "N=10", Replicas: 10, Period: period2014, Window: 15 * time.Second}},
 		Cluster: oneManager(10),
-		Steps: func(sz Size) []Step {
-			// created counts the pods seen created before the recreation.
-			created := 0
-			return []Step{{
-				Title: fmt.Sprintf("Create controller web of %d", sz.Replicas),
-				Say:   "One controller and its pods, all running.",
-				Run: func(ctx context.Context, e *Env) error {
-					if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
-						return err
-					}
-					return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
-				},
-			}, {
-				Title: "Delete it, and create it again",
-				Say: "The controller is deleted — its pods stay — and the same controller is created again. " +
-					"Whose are the pods now?",
-				Run: func(ctx context.Context, e *Env) error {
-					created = e.Sampler.Pods.Counts().Created
-					// Marked before the delete: today's collector may
-					// delete the old pods before the controller is
-					// created again, and those deletes are the outcome.
-					e.Mark("recreated")
-					if err := e.Client.DeleteReplicationController(api.NewDefaultContext(), "web"); err != nil {
-						return err
-					}
-					return e.CreateController(Controller("web", sz.Replicas, webSelector, nil))
-				},
-			}, {
-				Title: fmt.Sprintf("Wait up to %v for %d running pods", sz.Window, sz.Replicas),
-				Say: "The 2014 manager counts the old pods and is done. Today's controller makes its own pods, " +
-					"and the garbage collector deletes the old ones: N again. Without the collector, 2N for ever.",
-				Run: func(ctx context.Context, e *Env) error {
-					// Done when N pods run and they are the new
-					// controller's: the old ones for the 2014 manager,
-					// which owns by selector; N new ones for today's.
-					// Not getting there is an outcome here, not a failure:
-					// without a collector the old pods never go.
-					_ = WaitFor(ctx, sz.Window, "the recreated controller's pods", func() (bool, string) {
-						c := e.Sampler.Pods.Counts()
-						own := e.Variant.Design == Legacy.Design || c.Created-created >= sz.Replicas
-						return own && c.Active == sz.Replicas && c.Running == sz.Replicas,
-							fmt.Sprintf("%d active, %d running, %d created", c.Active, c.Running, c.Created-created)
-					})
-					if ctx.Err() != nil {
-						return ctx.Err()
-					}
-					// A short wait lets a late create or delete show up.
-					if err := Sleep(ctx, 2*time.Second); err != nil {
-						return err
-					}
-					e.Mark("end")
-					return nil
-				},
-			}}
+		Script:  recreateScript{},
+	}
+}
+
+type recreateScript struct{}
+
+func (recreateScript) Steps(sz Size) []Step {
+	// created counts the pods seen created before the recreation.
+	created := 0
+	return []Step{{
+		Title: fmt.Sprintf("Create controller web of %d", sz.Replicas),
+		Say:   "One controller and its pods, all running.",
+		Run: func(ctx context.Context, e *Env) error {
+			if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
+				return err
+			}
+			return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
 		},
-		Results: func(e *Env) []Result {
-			from := e.At("recreated")
-			return []Result{
-				{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsActive) - float64(e.Size.Replicas), LowerIsBetter: true},
-				{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
-				{Name: "creates_after_recreate", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerPodPosts, from, 1e9), LowerIsBetter: true},
-				{Name: "deletes_after_recreate", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", from, 1e9)},
+	}, {
+		Title: "Delete it, and create it again",
+		Say: "The controller is deleted — its pods stay — and the same controller is created again. " +
+			"Whose are the pods now?",
+		Run: func(ctx context.Context, e *Env) error {
+			created = e.Sampler.Pods.Counts().Created
+			// Marked before the delete: today's collector may
+			// delete the old pods before the controller is
+			// created again, and those deletes are the outcome.
+			e.Mark("recreated")
+			if err := e.Client.DeleteReplicationController(api.NewDefaultContext(), "web"); err != nil {
+				return err
 			}
+			return e.CreateController(Controller("web", sz.Replicas, webSelector, nil))
 		},
-		Expect: func(variant string, sz Size, r map[string]float64) error {
-			n := float64(sz.Replicas)
-			if r["extra_pods"] != 0 {
-				return fmt.Errorf("%s: %.0f active pods at the end, want %.0f: the deleted controller's pods were left beside the new ones", variant, r["final_active"], n)
+	}, {
+		Title: fmt.Sprintf("Wait up to %v for %d running pods", sz.Window, sz.Replicas),
+		Say: "The 2014 manager counts the old pods and is done. Today's controller makes its own pods, " +
+			"and the garbage collector deletes the old ones: N again. Without the collector, 2N for ever.",
+		Run: func(ctx context.Context, e *Env) error {
+			// Done when N pods run and they are the new
+			// controller's: the old ones for the 2014 manager,
+			// which owns by selector; N new ones for today's.
+			// Not getting there is an outcome here, not a failure:
+			// without a collector the old pods never go.
+			_ = WaitFor(ctx, sz.Window, "the recreated controller's pods", func() (bool, string) {
+				c := e.Sampler.Pods.Counts()
+				own := e.Variant.Design == Legacy.Design || c.Created-created >= sz.Replicas
+				return own && c.Active == sz.Replicas && c.Running == sz.Replicas,
+					fmt.Sprintf("%d active, %d running, %d created", c.Active, c.Running, c.Created-created)
+			})
+			if ctx.Err() != nil {
+				return ctx.Err()
 			}
-			switch variant {
-			case "legacy":
-				if r["creates_after_recreate"] != 0 {
-					return fmt.Errorf("legacy created %.0f pods for the recreated controller, want none: it owns the old pods by selector", r["creates_after_recreate"])
-				}
-			default:
-				if r["deletes_after_recreate"] < n {
-					return fmt.Errorf("modern deleted %.0f pods after the recreation, want the deleted controller's %.0f", r["deletes_after_recreate"], n)
-				}
+			// A short wait lets a late create or delete show up.
+			if err := Sleep(ctx, 2*time.Second); err != nil {
+				return err
 			}
+			e.Mark("end")
 			return nil
 		},
-	})
+	}}
+}
+
+func (recreateScript) Results(e *Env) []Result {
+	from := e.At("recreated")
+	return []Result{
+		{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsActive) - float64(e.Size.Replicas), LowerIsBetter: true},
+		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
+		{Name: "creates_after_recreate", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerPodPosts, from, 1e9), LowerIsBetter: true},
+		{Name: "deletes_after_recreate", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", from, 1e9)},
+	}
+}
+
+func (recreateScript) Expect(variant string, sz Size, r map[string]float64) error {
+	n := float64(sz.Replicas)
+	if r["extra_pods"] != 0 {
+		return fmt.Errorf("%s: %.0f active pods at the end, want %.0f: the deleted controller's pods were left beside the new ones", variant, r["final_active"], n)
+	}
+	switch variant {
+	case "legacy":
+		if r["creates_after_recreate"] != 0 {
+			return fmt.Errorf("legacy created %.0f pods for the recreated controller, want none: it owns the old pods by selector", r["creates_after_recreate"])
+		}
+	default:
+		if r["deletes_after_recreate"] < n {
+			return fmt.Errorf("modern deleted %.0f pods after the recreation, want the deleted controller's %.0f", r["deletes_after_recreate"], n)
+		}
+	}
+	return nil
 }

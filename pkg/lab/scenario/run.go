@@ -45,7 +45,7 @@ func Run(ctx context.Context, sc *Scenario, v Variant, sz Size, opts Options) (*
 			Profiles: e.profiles,
 		}
 	}
-	for i, step := range sc.Steps(sz) {
+	for i, step := range sc.Script.Steps(sz) {
 		e.Say("%s/%s step %d: %s", sc.Name, v.Name, i+1, step.Title)
 		if err := step.Run(ctx, e); err != nil {
 			e.StopSampling()
@@ -55,7 +55,7 @@ func Run(ctx context.Context, sc *Scenario, v Variant, sz Size, opts Options) (*
 	// A step can finish between two scrapes (the modern manager deletes 30
 	// pods in about 0.1 s); take the last samples before reading results.
 	e.StopSampling()
-	return outcome(sc.Results(e)), nil
+	return outcome(sc.Script.Results(e)), nil
 }
 
 func (e *Env) marksSeconds() map[string]float64 {

@@ -17,24 +17,15 @@ const period2014 = 10 * time.Second
 
 var webSelector = map[string]string{"app": "web"}
 
-func oneManager(nodes int) func(Size) stack.Config {
-	return func(sz Size) stack.Config {
-		return stack.Config{Nodes: nodes, ControllerManagers: 1, StartDelay: 200 * time.Millisecond}
-	}
+// oneManager is the cluster of most scenarios: one controller-manager and
+// nodes hollow nodes, which start each pod 200 ms after it is bound.
+func oneManager(nodes int) stack.Config {
+	return stack.Config{Nodes: nodes, ControllerManagers: 1, StartDelay: 200 * time.Millisecond}
 }
 
-func sizesN(quick, large bool, ns ...int) []Size {
-	if quick {
-		ns = ns[:1]
-	}
-	if large {
-		ns = append(ns, 10000)
-	}
-	out := make([]Size, 0, len(ns))
-	for _, n := range ns {
-		out = append(out, Size{Label: fmt.Sprintf("N=%d", n), Replicas: n, Period: period2014})
-	}
-	return out
+// sizeN is the size of a controller of n pods, at 2014's sync period.
+func sizeN(n int) Size {
+	return Size{Label: fmt.Sprintf("N=%d", n), Replicas: n, Period: period2014}
 }
 
 // scaleResults are the figures of a scale-up: how long, how many requests,
@@ -67,116 +58,136 @@ func scaleResults(e *Env) []Result {
 	}
 }
 
-func init() {
-	Register(&Scenario{
+// scaleUp is the goroutine storm.
+func scaleUp() *Scenario {
+	return &Scenario{
 		Name:       "scale-up",
 		Title:      "The goroutine storm: one controller scaled from 0 to N",
 		Reproduces: "the unbounded create fan-out of 2014 (history: burst-cap, slow-start)",
 		Explain: "A controller of N replicas is created on an empty cluster. The 2014 manager starts one " +
 			"goroutine and one POST per missing pod, all at once; the modern one creates at most 500 per " +
 			"sync, in slow-start batches of 1, 2, 4, …, under a 20 requests/s client limit.",
-		Sizes: func(quick, large bool) []Size { return sizesN(quick, large, 100, 1000) },
+		Full:  []Size{sizeN(100), sizeN(1000)},
+		Quick: []Size{sizeN(100)},
+		Large: []Size{sizeN(10000)},
 		// A hundred goroutines are lost among the manager's own; a
 		// thousand make the storm, and today's 20 requests a second
 		// still create them in under a minute.
-		Talk:    Size{Label: "N=1000", Replicas: 1000, Period: period2014},
+		Talk:    sizeN(1000),
 		Cluster: oneManager(10),
-		Steps: func(sz Size) []Step {
-			return []Step{{
-				Title: fmt.Sprintf("Create a controller of %d", sz.Replicas),
-				Say: fmt.Sprintf("A replication controller asking for %d pods is created. Watch the goroutine "+
-					"count: the 2014 manager starts one goroutine per missing pod, all at once.", sz.Replicas),
-				Run: func(ctx context.Context, e *Env) error {
-					e.Mark("created")
-					return e.CreateController(Controller("web", sz.Replicas, webSelector, nil))
-				},
-			}, {
-				Title: "Wait until every pod runs",
-				Say:   "The hollow nodes bind and start the pods as they appear. Count the requests and the goroutines it took.",
-				Run: func(ctx context.Context, e *Env) error {
-					if err := e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
-						return err
-					}
-					e.Mark("converged")
-					// A short wait lets a late duplicate create show up.
-					return Sleep(ctx, 2*time.Second)
-				},
-			}}
-		},
-		Results: scaleResults,
-		Expect: func(variant string, sz Size, r map[string]float64) error {
-			n := float64(sz.Replicas)
-			switch variant {
-			case "legacy":
-				if n >= 500 && r["peak_goroutines"] < 0.8*n {
-					return fmt.Errorf("legacy goroutine peak %.0f, want about N=%.0f", r["peak_goroutines"], n)
-				}
-			default:
-				if r["peak_goroutines"] > 500+200 {
-					return fmt.Errorf("modern goroutine peak %.0f, want at most 500 plus a small constant", r["peak_goroutines"])
-				}
-				if r["extra_pods"] != 0 {
-					return fmt.Errorf("modern created %.0f extra pods", r["extra_pods"])
-				}
-			}
-			return nil
-		},
-	})
+		Script:  scaleUpScript{},
+	}
+}
 
-	Register(&Scenario{
+type scaleUpScript struct{}
+
+func (scaleUpScript) Steps(sz Size) []Step {
+	return []Step{{
+		Title: fmt.Sprintf("Create a controller of %d", sz.Replicas),
+		Say: fmt.Sprintf("A replication controller asking for %d pods is created. Watch the goroutine "+
+			"count: the 2014 manager starts one goroutine per missing pod, all at once.", sz.Replicas),
+		Run: func(ctx context.Context, e *Env) error {
+			e.Mark("created")
+			return e.CreateController(Controller("web", sz.Replicas, webSelector, nil))
+		},
+	}, {
+		Title: "Wait until every pod runs",
+		Say:   "The hollow nodes bind and start the pods as they appear. Count the requests and the goroutines it took.",
+		Run: func(ctx context.Context, e *Env) error {
+			if err := e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
+				return err
+			}
+			e.Mark("converged")
+			// A short wait lets a late duplicate create show up.
+			return Sleep(ctx, 2*time.Second)
+		},
+	}}
+}
+
+func (scaleUpScript) Results(e *Env) []Result { return scaleResults(e) }
+
+func (scaleUpScript) Expect(variant string, sz Size, r map[string]float64) error {
+	n := float64(sz.Replicas)
+	switch variant {
+	case "legacy":
+		if n >= 500 && r["peak_goroutines"] < 0.8*n {
+			return fmt.Errorf("legacy goroutine peak %.0f, want about N=%.0f", r["peak_goroutines"], n)
+		}
+	default:
+		if r["peak_goroutines"] > 500+200 {
+			return fmt.Errorf("modern goroutine peak %.0f, want at most 500 plus a small constant", r["peak_goroutines"])
+		}
+		if r["extra_pods"] != 0 {
+			return fmt.Errorf("modern created %.0f extra pods", r["extra_pods"])
+		}
+	}
+	return nil
+}
+
+// scaleDown is the same fan-out, for deletes.
+func scaleDown() *Scenario {
+	return &Scenario{
 		Name:       "scale-down",
 		Title:      "One controller scaled from N to 0",
 		Reproduces: "the same unbounded fan-out, for deletes (history: burst-cap)",
 		Explain: "A controller of N running pods is resized to 0. The 2014 manager deletes every surplus " +
 			"pod at once, in list order; the modern one deletes at most 500 per sync, ranked so that " +
 			"unscheduled and not-ready pods go first.",
-		Sizes: func(quick, large bool) []Size { return sizesN(quick, large, 100, 1000) },
+		Full:  []Size{sizeN(100), sizeN(1000)},
+		Quick: []Size{sizeN(100)},
+		Large: []Size{sizeN(10000)},
 		// As for scale-up: a thousand deletes at once is the point.
-		Talk:    Size{Label: "N=1000", Replicas: 1000, Period: period2014},
+		Talk:    sizeN(1000),
 		Cluster: oneManager(10),
-		Steps: func(sz Size) []Step {
-			return []Step{{
-				Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
-				Say:   "First the controller and its pods are brought up; this part is not measured.",
-				Run: func(ctx context.Context, e *Env) error {
-					if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
-						return err
-					}
-					return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
-				},
-			}, {
-				Title: "Resize it to 0",
-				Say:   "Now the controller is resized to zero. Every pod must go; count the deletes and the goroutines.",
-				Run: func(ctx context.Context, e *Env) error {
-					e.Mark("resized")
-					if err := e.Resize(ctx, "web", 0); err != nil {
-						return err
-					}
-					if err := e.WaitActive(ctx, 0, convergeLimit(sz.Replicas)); err != nil {
-						return err
-					}
-					e.Mark("converged")
-					return nil
-				},
-			}}
-		},
-		Results: func(e *Env) []Result {
-			from := e.At("resized")
-			return []Result{
-				{Name: "time_to_zero", Unit: "s", Value: e.Seconds("resized", "converged"), LowerIsBetter: true},
-				{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", from, 1e9), LowerIsBetter: true},
-				// From the resize on: the scale-up before it has a peak of
-				// its own, which is scale-up's business.
-				{Name: "peak_goroutines", Process: sampler.ProcessManager, Unit: "goroutines", Value: maxSince(e.Sampler.Rec.Series(sampler.ManagerGoroutines), from), LowerIsBetter: true},
+		Script:  scaleDownScript{},
+	}
+}
+
+type scaleDownScript struct{}
+
+func (scaleDownScript) Steps(sz Size) []Step {
+	return []Step{{
+		Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
+		Say:   "First the controller and its pods are brought up; this part is not measured.",
+		Run: func(ctx context.Context, e *Env) error {
+			if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
+				return err
 			}
+			return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
 		},
-		Expect: func(variant string, sz Size, r map[string]float64) error {
-			if r["pod_deletes"] < float64(sz.Replicas) {
-				return fmt.Errorf("%.0f deletes for %d pods", r["pod_deletes"], sz.Replicas)
+	}, {
+		Title: "Resize it to 0",
+		Say:   "Now the controller is resized to zero. Every pod must go; count the deletes and the goroutines.",
+		Run: func(ctx context.Context, e *Env) error {
+			e.Mark("resized")
+			if err := e.Resize(ctx, "web", 0); err != nil {
+				return err
 			}
+			if err := e.WaitActive(ctx, 0, convergeLimit(sz.Replicas)); err != nil {
+				return err
+			}
+			e.Mark("converged")
 			return nil
 		},
-	})
+	}}
+}
+
+func (scaleDownScript) Results(e *Env) []Result {
+	from := e.At("resized")
+	return []Result{
+		{Name: "time_to_zero", Unit: "s", Value: e.Seconds("resized", "converged"), LowerIsBetter: true},
+		{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", from, 1e9), LowerIsBetter: true},
+		// From the resize on: the scale-up before it has a peak of
+		// its own, which is scale-up's business.
+		{Name: "peak_goroutines", Process: sampler.ProcessManager, Unit: "goroutines", Value: maxSince(e.Sampler.Rec.Series(sampler.ManagerGoroutines), from), LowerIsBetter: true},
+	}
+}
+
+func (scaleDownScript) Expect(variant string, sz Size, r map[string]float64) error {
+	if r["pod_deletes"] < float64(sz.Replicas) {
+		return fmt.Errorf("%.0f deletes for %d pods", r["pod_deletes"], sz.Replicas)
+	}
+	return nil
 }
 
 // maxSince returns the largest value of series from time from on (0 when
@@ -197,8 +208,9 @@ func refuseBindings() faults.Config {
 	return faults.Config{Fail: []faults.FailRule{{Verb: "POST", Resource: "bindings", Fraction: 1, Code: 503}}}
 }
 
-func init() {
-	Register(&Scenario{
+// partialScaleDown asks which surplus pods die.
+func partialScaleDown() *Scenario {
+	return &Scenario{
 		Name:       "partial-scale-down",
 		Title:      "Scaled down while some of its pods cannot be scheduled",
 		Reproduces: "which surplus pods die (history: ranked-deletion)",
@@ -206,82 +218,86 @@ func init() {
 			"pods stay unscheduled; then it is resized back to N. Ranked deletion removes the N unscheduled " +
 			"pods and leaves the running ones alone; deleting in list order, as the 2014 manager does, kills " +
 			"running pods and keeps pods that will never run.",
-		Sizes: func(quick, large bool) []Size {
-			return []Size{{Label: "N=10", Replicas: 10, Period: period2014}}
-		},
+		Full:    []Size{sizeN(10)},
 		Cluster: oneManager(5),
-		Steps: func(sz Size) []Step {
-			return []Step{{
-				Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
-				Say:   "The controller and its pods come up and run.",
-				Run: func(ctx context.Context, e *Env) error {
-					if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
-						return err
-					}
-					return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
-				},
-			}, {
-				Title: fmt.Sprintf("No room left: resize it to %d", 2*sz.Replicas),
-				Say: "The apiserver now refuses every binding, as if no node had room, and the controller is " +
-					"resized to twice its size: the new pods are created but stay unscheduled.",
-				Run: func(ctx context.Context, e *Env) error {
-					// Ours: the refusal is the lab's fault switch on the
-					// bindings resource; it stays on to the end of the run,
-					// so the pods left unscheduled never run.
-					if err := e.SetAPIFaults(refuseBindings()); err != nil {
-						return err
-					}
-					if err := e.Resize(ctx, "web", 2*sz.Replicas); err != nil {
-						return err
-					}
-					return WaitFor(ctx, convergeLimit(sz.Replicas), "running and unscheduled pods", func() (bool, string) {
-						c := e.Sampler.Pods.Counts()
-						return c.Active == 2*sz.Replicas && c.Running == sz.Replicas && c.Unscheduled == sz.Replicas,
-							fmt.Sprintf("%d active, %d running, %d unscheduled", c.Active, c.Running, c.Unscheduled)
-					})
-				},
-			}, {
-				Title: fmt.Sprintf("Resize it back to %d", sz.Replicas),
-				Say: "The controller is resized back. Which pods go: the ones that will never run, or running " +
-					"ones? Count the running pods deleted.",
-				Run: func(ctx context.Context, e *Env) error {
-					e.Mark("resized")
-					if err := e.Resize(ctx, "web", sz.Replicas); err != nil {
-						return err
-					}
-					if err := e.WaitActive(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
-						return err
-					}
-					e.Mark("converged")
-					// The count must then hold for a sync period and more,
-					// so that a late extra delete shows up, and a 2014 tick
-					// that listed the controller before the resize (its
-					// creates, then the next tick's deletes) is over.
-					return e.WaitSteady(ctx, sz.Replicas, sz.Period+2*time.Second, convergeLimit(sz.Replicas))
-				},
-			}}
-		},
-		Results: func(e *Env) []Result {
-			n := float64(e.Size.Replicas)
-			return []Result{
-				// Exactly N pods ran before the resize back and none can
-				// start after it, so every running pod missing at the end
-				// was deleted.
-				{Name: "running_deleted", Unit: "pods", Value: n - e.last(sampler.PodsRunning), LowerIsBetter: true},
-				{Name: "unscheduled_left", Unit: "pods", Value: e.last(sampler.PodsUnscheduled), LowerIsBetter: true},
-				{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", e.At("resized"), 1e9), LowerIsBetter: true},
-				{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
+		Script:  partialScaleDownScript{},
+	}
+}
+
+type partialScaleDownScript struct{}
+
+func (partialScaleDownScript) Steps(sz Size) []Step {
+	return []Step{{
+		Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
+		Say:   "The controller and its pods come up and run.",
+		Run: func(ctx context.Context, e *Env) error {
+			if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
+				return err
 			}
+			return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
 		},
-		Expect: func(variant string, sz Size, r map[string]float64) error {
-			if r["final_active"] != float64(sz.Replicas) {
-				return fmt.Errorf("%.0f active pods at the end, want %d", r["final_active"], sz.Replicas)
+	}, {
+		Title: fmt.Sprintf("No room left: resize it to %d", 2*sz.Replicas),
+		Say: "The apiserver now refuses every binding, as if no node had room, and the controller is " +
+			"resized to twice its size: the new pods are created but stay unscheduled.",
+		Run: func(ctx context.Context, e *Env) error {
+			// Ours: the refusal is the lab's fault switch on the
+			// bindings resource; it stays on to the end of the run,
+			// so the pods left unscheduled never run.
+			if err := e.SetAPIFaults(refuseBindings()); err != nil {
+				return err
 			}
-			if variant != "legacy" && (r["running_deleted"] != 0 || r["unscheduled_left"] != 0) {
-				return fmt.Errorf("modern deleted %.0f running pods and left %.0f unscheduled; want the unscheduled ones deleted first",
-					r["running_deleted"], r["unscheduled_left"])
+			if err := e.Resize(ctx, "web", 2*sz.Replicas); err != nil {
+				return err
 			}
-			return nil
+			return WaitFor(ctx, convergeLimit(sz.Replicas), "running and unscheduled pods", func() (bool, string) {
+				c := e.Sampler.Pods.Counts()
+				return c.Active == 2*sz.Replicas && c.Running == sz.Replicas && c.Unscheduled == sz.Replicas,
+					fmt.Sprintf("%d active, %d running, %d unscheduled", c.Active, c.Running, c.Unscheduled)
+			})
 		},
-	})
+	}, {
+		Title: fmt.Sprintf("Resize it back to %d", sz.Replicas),
+		Say: "The controller is resized back. Which pods go: the ones that will never run, or running " +
+			"ones? Count the running pods deleted.",
+		Run: func(ctx context.Context, e *Env) error {
+			e.Mark("resized")
+			if err := e.Resize(ctx, "web", sz.Replicas); err != nil {
+				return err
+			}
+			if err := e.WaitActive(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
+				return err
+			}
+			e.Mark("converged")
+			// The count must then hold for a sync period and more,
+			// so that a late extra delete shows up, and a 2014 tick
+			// that listed the controller before the resize (its
+			// creates, then the next tick's deletes) is over.
+			return e.WaitSteady(ctx, sz.Replicas, sz.Period+2*time.Second, convergeLimit(sz.Replicas))
+		},
+	}}
+}
+
+func (partialScaleDownScript) Results(e *Env) []Result {
+	n := float64(e.Size.Replicas)
+	return []Result{
+		// Exactly N pods ran before the resize back and none can
+		// start after it, so every running pod missing at the end
+		// was deleted.
+		{Name: "running_deleted", Unit: "pods", Value: n - e.last(sampler.PodsRunning), LowerIsBetter: true},
+		{Name: "unscheduled_left", Unit: "pods", Value: e.last(sampler.PodsUnscheduled), LowerIsBetter: true},
+		{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", e.At("resized"), 1e9), LowerIsBetter: true},
+		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
+	}
+}
+
+func (partialScaleDownScript) Expect(variant string, sz Size, r map[string]float64) error {
+	if r["final_active"] != float64(sz.Replicas) {
+		return fmt.Errorf("%.0f active pods at the end, want %d", r["final_active"], sz.Replicas)
+	}
+	if variant != "legacy" && (r["running_deleted"] != 0 || r["unscheduled_left"] != 0) {
+		return fmt.Errorf("modern deleted %.0f running pods and left %.0f unscheduled; want the unscheduled ones deleted first",
+			r["running_deleted"], r["unscheduled_left"])
+	}
+	return nil
 }

@@ -3,9 +3,9 @@ package scenario
 import (
 	"context"
 	"fmt"
-	"sort"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
@@ -84,7 +84,8 @@ type Size struct {
 	Rate float64
 	// PodsFirst, in idle, has the benchmark create the controllers and
 	// their pods before any controller-manager runs (see
-	// startControllersPodsFirst), instead of a manager scaling them up.
+	// startControllersPodsFirst), instead of a manager scaling them up:
+	// the cluster starts without one.
 	PodsFirst bool
 	// Crash, in crash, says what is killed (CrashAPIServer, …).
 	Crash string `json:",omitempty"`
@@ -125,83 +126,89 @@ type Scenario struct {
 	Reproduces string
 	// Explain says what the scenario shows, for the docs and reports.
 	Explain string
-	// Sizes lists the sizes to run: quick shrinks them, large adds the
-	// biggest.
-	Sizes func(quick, large bool) []Size
+	// Full lists the sizes a run measures; Quick those of a quick run
+	// (none means Full's); Large the biggest, which -large adds to either
+	// (see Sizes).
+	Full, Quick, Large []Size
 	// Talk is the size talk mode plays by default, for scenarios whose
 	// quick size is too small to make the point on a projector; the zero
 	// value means the quick size.
 	Talk Size
-	// Cluster returns the cluster the scenario needs; the runner fills in
-	// the design, binaries and directory.
-	Cluster func(sz Size) stack.Config
-	// Steps returns the steps for a size.
-	Steps func(sz Size) []Step
-	// Results computes the headline figures once the steps are done.
-	Results func(e *Env) []Result
+	// Cluster is the cluster the scenario needs; Start fills in the
+	// design, binaries and directory, and what the size asks for (see
+	// Size.PodsFirst and Size.EtcdMembers).
+	Cluster stack.Config
 	// Intervals overrides how often the sampler reads each source; the
 	// zero value means sampler.DefaultIntervals. Scenarios that measure an
 	// idle manager's CPU sample it slowly, so the measuring does not show
 	// up in the measurement.
 	Intervals sampler.Intervals
-	// Expect checks the outcome a variant must show at this size; the
-	// tests call it. Nil means there is nothing to assert.
-	Expect func(variant string, sz Size, results map[string]float64) error
+	// Script is what the scenario does at a size, the figures it reports
+	// and the outcome each design must show.
+	Script Script
 }
 
-var registry = map[string]*Scenario{}
+// Script is the part of a scenario that acts: each scenario has its own.
+type Script interface {
+	// Steps returns the steps for a size.
+	Steps(sz Size) []Step
+	// Results computes the headline figures once the steps are done.
+	Results(e *Env) []Result
+	// Expect checks the outcome a variant must show at this size; the
+	// tests call it.
+	Expect(variant string, sz Size, results map[string]float64) error
+}
 
-// Register adds a scenario; names must be unique.
-func Register(s *Scenario) {
-	if _, dup := registry[s.Name]; dup {
-		panic("scenario registered twice: " + s.Name)
+// All returns every scenario, in the order reports and talk mode present
+// them.
+func All() []*Scenario {
+	return []*Scenario{
+		scaleUp(), scaleDown(), partialScaleDown(),
+		idle(), churn(), apiErrors(), watchDrop(),
+		twoManagers(), restart(), crash(), overlap(), recreate(), watchWindow(),
 	}
-	registry[s.Name] = s
 }
 
 // Get returns the named scenario.
 func Get(name string) (*Scenario, error) {
-	s, ok := registry[name]
-	if !ok {
-		return nil, fmt.Errorf("no scenario named %q (known: %v)", name, Names())
+	for _, sc := range All() {
+		if sc.Name == name {
+			return sc, nil
+		}
 	}
-	return s, nil
-}
-
-// All returns every scenario in a stable order.
-func All() []*Scenario {
-	out := make([]*Scenario, 0, len(registry))
-	for _, n := range Names() {
-		out = append(out, registry[n])
-	}
-	return out
+	return nil, fmt.Errorf("no scenario named %q (known: %v)", name, Names())
 }
 
 // Names returns the scenario names in presentation order.
 func Names() []string {
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
+	var names []string
+	for _, sc := range All() {
+		names = append(names, sc.Name)
 	}
-	sort.Slice(names, func(i, j int) bool {
-		oi, oj := order(names[i]), order(names[j])
-		if oi != oj {
-			return oi < oj
-		}
-		return names[i] < names[j]
-	})
 	return names
 }
 
-var presentation = []string{"scale-up", "scale-down", "partial-scale-down", "idle", "churn", "api-errors", "watch-drop", "two-managers", "restart", "crash", "overlap", "recreate", "watch-window"}
-
-func order(name string) int {
-	for i, n := range presentation {
-		if n == name {
-			return i
-		}
+// Sizes returns the sizes to run: the quick ones or the full ones, and
+// the largest too with large. A size on external etcd members is left out
+// where no etcd binary is installed.
+func (sc *Scenario) Sizes(quick, large bool) []Size {
+	sizes := sc.Full
+	if quick && len(sc.Quick) > 0 {
+		sizes = sc.Quick
 	}
-	return len(presentation)
+	if large {
+		sizes = append(sizes[:len(sizes):len(sizes)], sc.Large...)
+	}
+	var out []Size
+	for _, sz := range sizes {
+		if sz.EtcdMembers > 0 {
+			if bin, _ := etcdtest.Binary(); bin == "" {
+				continue
+			}
+		}
+		out = append(out, sz)
+	}
+	return out
 }
 
 // ResultMap turns results into a name → value map.

@@ -7,18 +7,25 @@ import "testing"
 
 func TestEveryScenarioIsFullyDescribed(t *testing.T) {
 	for _, sc := range All() {
-		if sc.Title == "" || sc.Reproduces == "" || sc.Explain == "" || sc.Sizes == nil || sc.Cluster == nil || sc.Steps == nil || sc.Results == nil {
+		if sc.Title == "" || sc.Reproduces == "" || sc.Explain == "" || len(sc.Full) == 0 || sc.Cluster.Nodes == 0 || sc.Script == nil {
 			t.Errorf("scenario %s is missing a field", sc.Name)
 		}
 		for _, sz := range append(sc.Sizes(false, false), sc.Sizes(true, false)...) {
-			for i, step := range sc.Steps(sz) {
+			for i, step := range sc.Script.Steps(sz) {
 				if step.Title == "" || step.Say == "" || step.Run == nil {
 					t.Errorf("%s step %d is incomplete", sc.Name, i+1)
 				}
 			}
 		}
 	}
-	if len(All()) != len(presentation) {
-		t.Errorf("%d scenarios registered, %d in the presentation order", len(All()), len(presentation))
+}
+
+func TestEveryScenarioHasItsOwnName(t *testing.T) {
+	seen := map[string]bool{}
+	for _, sc := range All() {
+		if sc.Name == "" || seen[sc.Name] {
+			t.Errorf("scenario name %q is empty or listed twice", sc.Name)
+		}
+		seen[sc.Name] = true
 	}
 }
