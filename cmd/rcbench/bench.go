@@ -17,10 +17,6 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
-func init() {
-	subcommands["bench"] = benchCommand
-}
-
 // benchCommand runs make bench: flags, Ctrl-C, and where the report went.
 func benchCommand(args []string) int {
 	fs := flag.NewFlagSet("rcbench bench", flag.ContinueOnError)

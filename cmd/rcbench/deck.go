@@ -13,10 +13,6 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
 )
 
-func init() {
-	subcommands["deck"] = deckCommand
-}
-
 // deckCommand makes a whole talk of recordings: one page, with title and
 // timeline cards, the recordings in the order given and the speaker's
 // notes, that plays from disk; -stills has Chromium export its pictures.

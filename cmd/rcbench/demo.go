@@ -15,10 +15,6 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
-func init() {
-	subcommands["demo"] = demoCommand
-}
-
 // demoCommand runs talk mode: one scenario on both designs at once,
 // narrated, with a live page (make demo SCENARIO=<name>).
 func demoCommand(args []string) int {

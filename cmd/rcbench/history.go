@@ -10,10 +10,6 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench"
 )
 
-func init() {
-	subcommands["history"] = historyCommand
-}
-
 // historyCommand runs make history: every change of pkg/history with and
 // without it, and the timeline.
 func historyCommand(args []string) int {

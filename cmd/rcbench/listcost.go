@@ -10,11 +10,6 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench"
 )
 
-func init() {
-	subcommands["listcost"] = listCostCommand
-	summaries["listcost"] = "time LISTs of every pod on a large apiserver, and compare apiserver binaries"
-}
-
 // listCostCommand measures what a LIST of every pod costs the apiserver,
 // for this tree's apiserver and any others given with -vs.
 func listCostCommand(args []string) int {

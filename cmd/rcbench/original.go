@@ -9,11 +9,6 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 )
 
-func init() {
-	subcommands["original"] = originalCommand
-	summaries["original"] = "build the original v0.4 apiserver, controller-manager and kubecfg from a Kubernetes git repository (make original)"
-}
-
 // originalCommand runs make original: export v0.4 from the repository the
 // user names, edit the scratch copy for today's Go, build it.
 func originalCommand(args []string) int {

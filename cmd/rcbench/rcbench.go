@@ -15,28 +15,42 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 )
 
-// subcommands are registered by the files of this package, one each, and
-// summaries say in a line what each does, for the usage text.
-var (
-	subcommands = map[string]func(args []string) int{
-		"list": list,
+// subcommand is one command of rcbench, with a line saying what it does
+// for the usage text.
+type subcommand struct {
+	name    string
+	summary string
+	run     func(args []string) int
+}
+
+// subcommands lists rcbench's commands in the order its usage shows them;
+// each but list has a file of its own.
+var subcommands = []subcommand{
+	{"bench", "measure the 2014 and modern designs over repeated runs and write a report (make bench)", benchCommand},
+	{"deck", "make one page of several recordings, a whole talk, that plays from disk; -stills exports its pictures", deckCommand},
+	{"demo", "play one scenario on both designs at once, narrated, with a live page (make demo)", demoCommand},
+	{"history", "measure what each change of pkg/history bought, with and without it (make history)", historyCommand},
+	{"list", "list the scenarios, each with the incident it reproduces", list},
+	{"listcost", "time LISTs of every pod on a large apiserver, and compare apiserver binaries", listCostCommand},
+	{"original", "build the original v0.4 apiserver, controller-manager and kubecfg from a Kubernetes git repository (make original)", originalCommand},
+	{"replay", "play a recorded talk on the live page, pausing at each step", replayCommand},
+}
+
+// lookup returns the subcommand called name, or nil.
+func lookup(name string) *subcommand {
+	for i := range subcommands {
+		if subcommands[i].name == name {
+			return &subcommands[i]
+		}
 	}
-	summaries = map[string]string{
-		"list":    "list the scenarios, each with the incident it reproduces",
-		"bench":   "measure the 2014 and modern designs over repeated runs and write a report (make bench)",
-		"demo":    "play one scenario on both designs at once, narrated, with a live page (make demo)",
-		"history": "measure what each change of pkg/history bought, with and without it (make history)",
-		"replay":  "play a recorded talk on the live page, pausing at each step",
-		"deck":    "make one page of several recordings, a whole talk, that plays from disk; -stills exports its pictures",
-	}
-)
+	return nil
+}
 
 func main() {
 	// -version comes before any subcommand, as on every other binary.
@@ -49,10 +63,10 @@ func main() {
 			os.Exit(0)
 		}
 	}
-	if len(os.Args) < 2 || subcommands[os.Args[1]] == nil {
+	if len(os.Args) < 2 || lookup(os.Args[1]) == nil {
 		os.Exit(usage(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(subcommands[os.Args[1]](os.Args[2:]))
+	os.Exit(lookup(os.Args[1]).run(os.Args[2:]))
 }
 
 // usage prints what rcbench does and its subcommands: on stdout with exit
@@ -67,17 +81,14 @@ func usage(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "rcbench: unknown command %q\n\n", args[0])
 		}
 	}
-	names := make([]string, 0, len(subcommands))
 	width := 0
-	for n := range subcommands {
-		names = append(names, n)
-		width = max(width, len(n))
+	for _, c := range subcommands {
+		width = max(width, len(c.name))
 	}
-	sort.Strings(names)
 	fmt.Fprintf(w, "usage: rcbench <command> [flags]\n\n")
 	fmt.Fprintf(w, "rcbench runs the scenarios of kube-rewind on real clusters on loopback.\n\nCommands:\n")
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-*s   %s\n", width, n, summaries[n])
+	for _, c := range subcommands {
+		fmt.Fprintf(w, "  %-*s   %s\n", width, c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\n\"rcbench <command> -h\" lists a command's flags.\n")
 	return code

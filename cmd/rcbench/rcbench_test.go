@@ -49,9 +49,9 @@ func TestHelpListsEverySubcommandAndExits0(t *testing.T) {
 		if tc.stdout {
 			text = stdout.String()
 		}
-		for name := range subcommands {
-			if !strings.Contains(text, "\n  "+name+" ") {
-				t.Errorf("rcbench %v does not describe %s:\n%s", tc.args, name, text)
+		for _, c := range subcommands {
+			if !strings.Contains(text, "\n  "+c.name+" ") {
+				t.Errorf("rcbench %v does not describe %s:\n%s", tc.args, c.name, text)
 			}
 		}
 		if !strings.Contains(text, tc.alsoMentions) {
@@ -66,10 +66,15 @@ func TestHelpListsEverySubcommandAndExits0(t *testing.T) {
 }
 
 func TestEverySubcommandHasASummary(t *testing.T) {
-	for name := range subcommands {
-		if summaries[name] == "" {
-			t.Errorf("subcommand %s has no line in summaries, so rcbench -h cannot describe it", name)
+	seen := map[string]bool{}
+	for _, c := range subcommands {
+		if c.summary == "" {
+			t.Errorf("subcommand %s has no summary, so rcbench -h cannot describe it", c.name)
 		}
+		if seen[c.name] || c.run == nil {
+			t.Errorf("subcommand %q is listed twice or runs nothing", c.name)
+		}
+		seen[c.name] = true
 	}
 }
 

@@ -12,10 +12,6 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
 )
 
-func init() {
-	subcommands["replay"] = replayCommand
-}
-
 // replayCommand plays a recording of talk mode (rcbench demo -record) on
 // the same live page and with the same narration, without clusters.
 func replayCommand(args []string) int {
