@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/report"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/sweep"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
@@ -21,21 +24,21 @@ import (
 func benchCommand(args []string) int {
 	fs := flag.NewFlagSet("rcbench bench", flag.ContinueOnError)
 	scenarios := fs.String("scenarios", "", fmt.Sprintf("Comma-separated scenarios to run at their standard sizes, %q included, or %q for every one (default: %s, some of them shortened to fit 10 minutes; with -quick: %s; known: %s).",
-		bench.Calibrate, bench.All, strings.Join(bench.DefaultScenarios(false), ","), strings.Join(bench.DefaultScenarios(true), ","), strings.Join(scenario.Names(), ",")))
+		runner.Calibrate, bench.All, strings.Join(bench.DefaultScenarios(false), ","), strings.Join(bench.DefaultScenarios(true), ","), strings.Join(scenario.Names(), ",")))
 	variants := fs.String("variants", "", "Comma-separated variants: legacy, modern, modern-unthrottled (default: all three where the client throttle can matter, legacy and modern elsewhere); upstream and upstream-unthrottled, today's upstream controller that make upstream builds; and legacy-original and stack-original, the original v0.4 binaries that make original builds into _output/v0.4 beside -bin.")
 	runs := fs.Int("runs", 0, "Runs of each scenario, size and variant (default 3, or 1 with -quick).")
 	quick := fs.Bool("quick", false, "Quick sizes and selection: about 2 minutes.")
 	large := fs.Bool("large", false, "Add the largest sizes (N=10 000).")
-	sweep := fs.Bool("sweep", false, "Run scale-up and idle over a range of cluster sizes (100 to 100 000 pods; with -quick 100 to 1 000, under 5 minutes) for legacy and modern-unthrottled, and draw each cost against size with each design's breaking point; a design's larger sizes are not run once it breaks. A full sweep stops within an hour.")
+	sweepFlag := fs.Bool("sweep", false, "Run scale-up and idle over a range of cluster sizes (100 to 100 000 pods; with -quick 100 to 1 000, under 5 minutes) for legacy and modern-unthrottled, and draw each cost against size with each design's breaking point; a design's larger sizes are not run once it breaks. A full sweep stops within an hour.")
 	etcd3 := fs.Bool("etcd3", false, "With -sweep: also run idle and scale-up at 3 000 pods (-quick: 1 000), after every other point, with the apiserver on a three-member external etcd cluster (etcd 3.4, e.g. Debian's etcd-server, with the v2 API), started on loopback for each run and deleted after it.")
 	sizes := fs.String("sizes", "", "With -sweep: only these pod counts, comma-separated (e.g. 100000), to run one point of the sweep alone; with -scenarios=scale-up or idle, and -variants, only that scenario and design.")
 	profile := fs.Bool("profile", false, "Take CPU profiles of the apiserver and the hollow nodes in every run, and put the top entries of the span each run measures (idle's window, a scale-up's creation to convergence) on the page; the merged profiles stay in the run directories.")
 	out := fs.String("out", "_output/bench", "Parent of the timestamped report directory; <out>/latest points at the newest.")
 	bin := fs.String("bin", "_output/bin", "Directory of the binaries (make build).")
 	png := fs.Bool("png", false, "Also render every chart as PNG.")
-	seed := fs.Int64("seed", bench.DefaultSeed, "Seed of the hollow nodes' random choices, the same in every run.")
+	seed := fs.Int64("seed", runner.DefaultSeed, "Seed of the hollow nodes' random choices, the same in every run.")
 	commit := fs.String("commit", "", "The commit the binaries were built from, for the results page (make bench: git describe; default: rcbench's build information).")
-	publish := fs.String("publish", "", "Also copy "+bench.ResultsFile+" and the chart it draws into this directory (e.g. examples/bench), unless the run is interrupted.")
+	publish := fs.String("publish", "", "Also copy "+report.ResultsFile+" and the chart it draws into this directory (e.g. examples/bench), unless the run is interrupted.")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -52,7 +55,7 @@ func benchCommand(args []string) int {
 		return 2
 	}
 	var sweepSizes []int
-	for _, part := range bench.SplitList(*sizes) {
+	for _, part := range splitList(*sizes) {
 		n, err := strconv.Atoi(part)
 		if err != nil || n <= 0 {
 			fmt.Fprintf(os.Stderr, "rcbench bench: -sizes: %q is not a pod count\n", part)
@@ -60,13 +63,12 @@ func benchCommand(args []string) int {
 		}
 		sweepSizes = append(sweepSizes, n)
 	}
-	opts := bench.Options{
-		Scenarios:  bench.SplitList(*scenarios),
-		Variants:   bench.SplitList(*variants),
+	opts := runner.Options{
+		Scenarios:  splitList(*scenarios),
+		Variants:   splitList(*variants),
 		Runs:       *runs,
 		Quick:      *quick,
 		Large:      *large,
-		Sweep:      *sweep,
 		Etcd3:      *etcd3,
 		SweepSizes: sweepSizes,
 		Profile:    *profile,
@@ -82,7 +84,13 @@ func benchCommand(args []string) int {
 	defer cancel()
 
 	began := time.Now()
-	dir, sum, err := bench.NewRunner(opts, os.Stderr).Run(ctx)
+	// A sweep is its own run, with its own plan; both write the
+	// benchmark's report.
+	run := bench.Run
+	if *sweepFlag {
+		run = sweep.Run
+	}
+	dir, sum, err := run(ctx, runner.New(opts, os.Stderr))
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "rcbench bench: %v\n", err)
 		return 1
@@ -101,7 +109,7 @@ func benchCommand(args []string) int {
 			fmt.Fprintf(os.Stderr, "     why not: %s\n", f.Why)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "\nreport: %s\n        %s\n        %s\n", filepath.Join(dir, "report.html"), filepath.Join(dir, "report.md"), filepath.Join(dir, bench.ResultsFile))
+	fmt.Fprintf(os.Stderr, "\nreport: %s\n        %s\n        %s\n", filepath.Join(dir, "report.html"), filepath.Join(dir, "report.md"), filepath.Join(dir, report.ResultsFile))
 	if sum.Interrupted {
 		return 130
 	}

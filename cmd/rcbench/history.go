@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/bench"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/history"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/report"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 )
 
 // historyCommand runs make history: every change of pkg/history with and
@@ -19,8 +21,8 @@ func historyCommand(args []string) int {
 	out := fs.String("out", "_output/history", "Parent of the timestamped report directory; <out>/latest points at the newest.")
 	bin := fs.String("bin", "_output/bin", "Directory of the binaries (make build).")
 	png := fs.Bool("png", false, "Also render the timeline chart as PNG.")
-	seed := fs.Int64("seed", bench.DefaultSeed, "Seed of the hollow nodes' random choices, the same in every run.")
-	publish := fs.String("publish", "", "Also copy report.md, as "+bench.ResultsFile+", and its chart into this directory (e.g. examples/history), unless the run is interrupted.")
+	seed := fs.Int64("seed", runner.DefaultSeed, "Seed of the hollow nodes' random choices, the same in every run.")
+	publish := fs.String("publish", "", "Also copy report.md, as "+report.ResultsFile+", and its chart into this directory (e.g. examples/history), unless the run is interrupted.")
 	commit := fs.String("commit", "", "The source the binaries were built from, for the report (make history passes git describe).")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -34,18 +36,18 @@ func historyCommand(args []string) int {
 		fmt.Fprintf(os.Stderr, "rcbench history: %v\n", err)
 		return 2
 	}
-	opts := bench.Options{Runs: *runs, Quick: *quick, Out: *out, BinDir: binDir, PNG: *png, Seed: *seed, Publish: *publish, Commit: *commit}
+	opts := runner.Options{Runs: *runs, Quick: *quick, Out: *out, BinDir: binDir, PNG: *png, Seed: *seed, Publish: *publish, Commit: *commit}
 
 	ctx, cancel := interruptible()
 	defer cancel()
 
 	began := time.Now()
-	dir, hs, err := bench.NewRunner(opts, os.Stderr).RunHistory(ctx)
+	dir, hs, err := history.Run(ctx, runner.New(opts, os.Stderr))
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "rcbench history: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(os.Stderr, "\nfinished in %.0f s\n\n%s\n", time.Since(began).Seconds(), bench.HistoryTable(hs))
+	fmt.Fprintf(os.Stderr, "\nfinished in %.0f s\n\n%s\n", time.Since(began).Seconds(), report.HistoryTable(hs))
 	fmt.Fprintf(os.Stderr, "report: %s\n        %s\n", filepath.Join(dir, "report.html"), filepath.Join(dir, "report.md"))
 	if hs.Interrupted {
 		return 130

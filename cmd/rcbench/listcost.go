@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/bench"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/listcost"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/report"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 )
 
 // listCostCommand measures what a LIST of every pod costs the apiserver,
@@ -20,7 +22,7 @@ func listCostCommand(args []string) int {
 	vs := fs.String("vs", "", "Other apiserver binaries to measure the same way after it, comma-separated NAME=DIR (DIR holds an apiserver; NAME says what it was built from), e.g. 30b99bc=/tmp/old.")
 	profile := fs.Bool("profile", false, "Save a CPU profile of the LISTs after the first, and the allocations of all of them, for binaries with -profiling_address.")
 	out := fs.String("out", "_output/listcost", "Parent of the timestamped report directory; <out>/latest points at the newest.")
-	publish := fs.String("publish", "", "Also copy "+bench.ResultsFile+" into this directory (e.g. examples/listcost).")
+	publish := fs.String("publish", "", "Also copy "+report.ResultsFile+" into this directory (e.g. examples/listcost).")
 	commit := fs.String("commit", "", "The source the first binary was built from, for the report.")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -33,7 +35,7 @@ func listCostCommand(args []string) int {
 	if first == "" {
 		first = "this tree"
 	}
-	var bins []bench.ListBinary
+	var bins []listcost.Binary
 	for i, entry := range append([]string{first + "=" + *bin}, strings.Split(*vs, ",")...) {
 		if entry == "" {
 			continue
@@ -51,16 +53,16 @@ func listCostCommand(args []string) int {
 			fmt.Fprintf(os.Stderr, "rcbench listcost: no apiserver binary in %s (make build, or go build -o DIR/ ./cmd/apiserver)\n", d)
 			return 2
 		}
-		bins = append(bins, bench.ListBinary{Name: name, Dir: abs})
+		bins = append(bins, listcost.Binary{Name: name, Dir: abs})
 	}
 	ctx, cancel := interruptible()
 	defer cancel()
-	opts := bench.Options{Out: *out, BinDir: bins[0].Dir, Publish: *publish, Commit: *commit}
-	dir, _, err := bench.NewRunner(opts, os.Stderr).RunListCost(ctx, bench.ListCostOptions{Pods: *pods, Lists: *lists, Binaries: bins, Profile: *profile})
+	opts := runner.Options{Out: *out, BinDir: bins[0].Dir, Publish: *publish, Commit: *commit}
+	dir, _, err := listcost.Run(ctx, runner.New(opts, os.Stderr), listcost.Options{Pods: *pods, Lists: *lists, Binaries: bins, Profile: *profile})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "rcbench listcost: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(os.Stderr, "report: %s\n", filepath.Join(dir, bench.ResultsFile))
+	fmt.Fprintf(os.Stderr, "report: %s\n", filepath.Join(dir, report.ResultsFile))
 	return 0
 }

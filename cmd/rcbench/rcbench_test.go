@@ -138,3 +138,10 @@ func TestADeckIsOnePageOfTheRecordingsGiven(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitListDropsBlanks(t *testing.T) {
+	got := strings.Join(splitList(" scale-up, ,idle,"), "|")
+	if got != "scale-up|idle" {
+		t.Errorf("splitList = %q", got)
+	}
+}

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/benchtest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 )
 
 // checkBenchFormat checks text against the Go benchmark format
@@ -45,9 +48,9 @@ func checkBenchFormat(t *testing.T, text string) (names []string, units map[stri
 }
 
 func TestBenchstatTextHasOneLinePerRunInGoBenchmarkFormat(t *testing.T) {
-	f := &fakeRuns{}
-	r, _ := fakeRunner(t, Options{Scenarios: []string{"scale-up", "idle"}, Variants: []string{"legacy", "modern"}, Runs: 2}, f)
-	dir, _, err := r.Run(context.Background())
+	f := &benchtest.Runs{}
+	r, _ := benchtest.Runner(t, runner.Options{Scenarios: []string{"scale-up", "idle"}, Variants: []string{"legacy", "modern"}, Runs: 2}, f)
+	dir, _, err := Run(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,8 +59,8 @@ func TestBenchstatTextHasOneLinePerRunInGoBenchmarkFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	names, units := checkBenchFormat(t, string(data))
-	if len(names) != len(f.calls) {
-		t.Errorf("%d benchmark lines for %d runs", len(names), len(f.calls))
+	if len(names) != len(f.Calls) {
+		t.Errorf("%d benchmark lines for %d runs", len(names), len(f.Calls))
 	}
 	for _, want := range []string{"BenchmarkScenario/scale-up/N=1000/legacy", "BenchmarkScenario/idle/M=10,k=10/modern"} {
 		if !strings.Contains(string(data), want+" 1 ") {
@@ -76,27 +79,5 @@ func TestBenchstatTextHasOneLinePerRunInGoBenchmarkFormat(t *testing.T) {
 	lnames, _ := checkBenchFormat(t, string(legacy))
 	if len(lnames) != len(names)/2 || !bytes.Contains(legacy, []byte("BenchmarkScenario/scale-up/N=1000 1 ")) {
 		t.Errorf("bench.legacy.txt should hold the legacy runs without the variant in their names:\n%s", legacy)
-	}
-}
-
-func TestBenchNamesAndUnitsHaveNoSpacesOrStraySlashes(t *testing.T) {
-	for _, tc := range []struct{ size, want string }{
-		{"N=1000", "BenchmarkScenario/churn/N=1000/legacy"},
-		{"N=100,r=2/s", "BenchmarkScenario/churn/N=100,r=2_s/legacy"},
-		{"3 + 5", "BenchmarkScenario/churn/3_+_5/legacy"},
-	} {
-		if got := benchName("churn", tc.size, "legacy"); got != tc.want {
-			t.Errorf("benchName(%q) = %q, want %q", tc.size, got, tc.want)
-		}
-	}
-	for _, tc := range []struct{ name, unit, want string }{
-		{"time_to_running", "s", "time_to_running_s"},
-		{"cpu_per_min", "CPU s/min", "cpu_per_min_CPU-s/min"},
-		{"extra_pods", "pods", "extra_pods"},
-		{"requests_per_min", "req/min", "requests_per_min"},
-	} {
-		if got := benchUnit(tc.name, tc.unit); got != tc.want {
-			t.Errorf("benchUnit(%q, %q) = %q, want %q", tc.name, tc.unit, got, tc.want)
-		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
@@ -30,10 +31,10 @@ func calibrationPod() *api.Pod {
 
 // calibrateAPIServer measures pod POSTs per second against a bare
 // apiserver at one concurrency level.
-func calibrateAPIServer(ctx context.Context, binDir, dir string, clients int, warmup, d time.Duration) (Level, error) {
+func calibrateAPIServer(ctx context.Context, binDir, dir string, clients int, warmup, d time.Duration) (results.Level, error) {
 	st, err := stack.Start(stack.Config{BinDir: binDir, Dir: dir, NoHollowNodes: true})
 	if err != nil {
-		return Level{}, fmt.Errorf("starting a bare apiserver: %v", err)
+		return results.Level{}, fmt.Errorf("starting a bare apiserver: %v", err)
 	}
 	defer func() {
 		st.Stop()
@@ -41,7 +42,7 @@ func calibrateAPIServer(ctx context.Context, binDir, dir string, clients int, wa
 	}()
 	c, err := client.New(&client.Config{Host: st.APIURL, Sync: true, UserAgent: "rcbench"})
 	if err != nil {
-		return Level{}, err
+		return results.Level{}, err
 	}
 	pod := calibrationPod()
 	l := load(ctx, "apiserver", clients, warmup, d, func(ctx context.Context, worker, i int) error {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/etcd"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/tools"
 )
 
@@ -19,10 +20,10 @@ const etcdSetup = "an embedded etcd member started by pkg/etcd inside rcbench, w
 
 // calibrateEtcd measures raw go-etcd creates per second against a fresh
 // embedded member at one concurrency level.
-func calibrateEtcd(ctx context.Context, dir string, clients int, warmup, d time.Duration) (Level, error) {
+func calibrateEtcd(ctx context.Context, dir string, clients int, warmup, d time.Duration) (results.Level, error) {
 	srv, err := etcd.Start(etcd.Config{DataDir: dir})
 	if err != nil {
-		return Level{}, err
+		return results.Level{}, err
 	}
 	defer func() {
 		tools.CloseIdleConnections()
@@ -36,7 +37,7 @@ func calibrateEtcd(ctx context.Context, dir string, clients int, warmup, d time.
 	pod.DesiredState.Manifest.UUID = pod.ID
 	value, err := api.Encode(pod)
 	if err != nil {
-		return Level{}, err
+		return results.Level{}, err
 	}
 	l := load(ctx, "etcd", clients, warmup, d, func(ctx context.Context, worker, i int) error {
 		_, err := c.Create(fmt.Sprintf("/calibrate/pods/%d-%d", worker, i), string(value), 0)

@@ -1,31 +1,15 @@
 package bench
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/benchtest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
-// fakeBinDir returns a directory holding empty executables named bins.
-func fakeBinDir(t *testing.T, bins ...string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, b := range bins {
-		if err := os.WriteFile(filepath.Join(dir, b), []byte("#!/bin/sh\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-func bothDesigns(t *testing.T) string {
-	return fakeBinDir(t, "apiserver", "hollow-node", "controller-manager", "controller-manager-modern")
-}
-
-func itemKeys(p *Plan) []string {
+func itemKeys(p *runner.Plan) []string {
 	var out []string
 	for _, it := range p.Items {
 		var vs []string
@@ -38,7 +22,7 @@ func itemKeys(p *Plan) []string {
 }
 
 func TestTheDefaultPlanCalibratesFirstAndRunsTheHeadlineScenarios(t *testing.T) {
-	p, err := BuildPlan(Options{BinDir: bothDesigns(t)})
+	p, err := BuildPlan(runner.Options{BinDir: benchtest.BothDesigns(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +49,7 @@ func TestTheDefaultPlanCalibratesFirstAndRunsTheHeadlineScenarios(t *testing.T) 
 }
 
 func TestQuickShrinksTheRunsTheLevelsAndTheSelection(t *testing.T) {
-	p, err := BuildPlan(Options{BinDir: bothDesigns(t), Quick: true})
+	p, err := BuildPlan(runner.Options{BinDir: benchtest.BothDesigns(t), Quick: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +67,7 @@ func TestQuickShrinksTheRunsTheLevelsAndTheSelection(t *testing.T) {
 }
 
 func TestNamedVariantsAndScenariosOverrideTheDefaults(t *testing.T) {
-	p, err := BuildPlan(Options{BinDir: bothDesigns(t), Scenarios: []string{"idle", "scale-up", "idle"}, Variants: []string{"modern-unthrottled", "legacy"}, Runs: 2})
+	p, err := BuildPlan(runner.Options{BinDir: benchtest.BothDesigns(t), Scenarios: []string{"idle", "scale-up", "idle"}, Variants: []string{"modern-unthrottled", "legacy"}, Runs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +79,7 @@ func TestNamedVariantsAndScenariosOverrideTheDefaults(t *testing.T) {
 }
 
 func TestLargeAddsTenThousandReplicas(t *testing.T) {
-	p, err := BuildPlan(Options{BinDir: bothDesigns(t), Scenarios: []string{"scale-up"}, Large: true})
+	p, err := BuildPlan(runner.Options{BinDir: benchtest.BothDesigns(t), Scenarios: []string{"scale-up"}, Large: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +90,7 @@ func TestLargeAddsTenThousandReplicas(t *testing.T) {
 }
 
 func TestAMissingModernBinaryDropsItsVariantsWithANote(t *testing.T) {
-	p, err := BuildPlan(Options{BinDir: fakeBinDir(t, "apiserver", "hollow-node", "controller-manager")})
+	p, err := BuildPlan(runner.Options{BinDir: benchtest.BinDir(t, "apiserver", "hollow-node", "controller-manager")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +113,7 @@ func TestAMissingModernBinaryDropsItsVariantsWithANote(t *testing.T) {
 // upstream variants, asked for by name, give way to one note naming the
 // binary and make upstream, while the others run.
 func TestAMissingUpstreamBinaryIsSkippedSayingHowToBuildIt(t *testing.T) {
-	p, err := BuildPlan(Options{BinDir: bothDesigns(t), Quick: true, Variants: []string{"legacy", "modern", "upstream", "upstream-unthrottled"}})
+	p, err := BuildPlan(runner.Options{BinDir: benchtest.BothDesigns(t), Quick: true, Variants: []string{"legacy", "modern", "upstream", "upstream-unthrottled"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,42 +126,35 @@ func TestAMissingUpstreamBinaryIsSkippedSayingHowToBuildIt(t *testing.T) {
 			t.Errorf("%s runs %d variants, want legacy and modern", it.Scenario.Name, len(it.Variants))
 		}
 	}
-	p, err = BuildPlan(Options{BinDir: fakeBinDir(t, "apiserver", "hollow-node", "controller-manager-upstream"), Quick: true, Variants: []string{"upstream"}})
+	p, err = BuildPlan(runner.Options{BinDir: benchtest.BinDir(t, "apiserver", "hollow-node", "controller-manager-upstream"), Quick: true, Variants: []string{"upstream"}})
 	if err != nil || len(p.Notes) != 0 || len(p.Items) == 0 || p.Items[0].Variants[0].Binary() != "controller-manager-upstream" {
 		t.Errorf("with its binary, upstream's plan is %v (notes %q, %v)", itemKeys(p), p.Notes, err)
 	}
 }
 
 func TestBadNamesAreRefusedWithTheKnownOnes(t *testing.T) {
-	for _, opts := range []Options{
+	for _, opts := range []runner.Options{
 		{Scenarios: []string{"scale-sideways"}},
 		{Variants: []string{"vintage"}},
 		{Runs: -1},
 	} {
-		opts.BinDir = bothDesigns(t)
+		opts.BinDir = benchtest.BothDesigns(t)
 		if _, err := BuildPlan(opts); err == nil {
 			t.Errorf("BuildPlan(%+v) accepted it", opts)
 		}
 	}
-	_, err := BuildPlan(Options{BinDir: bothDesigns(t), Scenarios: []string{"scale-sideways"}})
-	if err == nil || !strings.Contains(err.Error(), "scale-up") || !strings.Contains(err.Error(), Calibrate) {
+	_, err := BuildPlan(runner.Options{BinDir: benchtest.BothDesigns(t), Scenarios: []string{"scale-sideways"}})
+	if err == nil || !strings.Contains(err.Error(), "scale-up") || !strings.Contains(err.Error(), runner.Calibrate) {
 		t.Errorf("error %v does not list the known scenarios", err)
 	}
 }
 
-func TestSplitListDropsBlanks(t *testing.T) {
-	got := strings.Join(SplitList(" scale-up, ,idle,"), "|")
-	if got != "scale-up|idle" {
-		t.Errorf("SplitList = %q", got)
-	}
-}
-
 func TestTheDefaultSelectionSaysWhereItTookLessThanTheStandard(t *testing.T) {
-	p, err := BuildPlan(Options{BinDir: bothDesigns(t)})
+	p, err := BuildPlan(runner.Options{BinDir: benchtest.BothDesigns(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	byKey := map[string]Item{}
+	byKey := map[string]runner.Item{}
 	for _, it := range p.Items {
 		byKey[it.Scenario.Name+" "+it.Size.Label] = it
 	}
@@ -197,7 +174,7 @@ func TestTheDefaultSelectionSaysWhereItTookLessThanTheStandard(t *testing.T) {
 		}
 	}
 
-	full, err := BuildPlan(Options{BinDir: bothDesigns(t), Scenarios: []string{"idle", "scale-up"}})
+	full, err := BuildPlan(runner.Options{BinDir: benchtest.BothDesigns(t), Scenarios: []string{"idle", "scale-up"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +184,7 @@ func TestTheDefaultSelectionSaysWhereItTookLessThanTheStandard(t *testing.T) {
 }
 
 func TestAllRunsEveryScenarioInFull(t *testing.T) {
-	p, err := BuildPlan(Options{BinDir: bothDesigns(t), Scenarios: []string{All}})
+	p, err := BuildPlan(runner.Options{BinDir: benchtest.BothDesigns(t), Scenarios: []string{All}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,5 +194,16 @@ func TestAllRunsEveryScenarioInFull(t *testing.T) {
 	}
 	if !p.Calibrate || len(names) != len(scenario.Names()) || len(p.Choices) != 0 {
 		t.Errorf("all: calibrate %v, %d of %d scenarios, choices %v", p.Calibrate, len(names), len(scenario.Names()), p.Choices)
+	}
+}
+
+// The flags that shape a sweep are refused without -sweep.
+func TestSweepFlagsWithoutASweepAreRefused(t *testing.T) {
+	if _, err := BuildPlan(runner.Options{Etcd3: true, BinDir: benchtest.BothDesigns(t)}); err == nil {
+		t.Error("-etcd3 without -sweep was accepted")
+	}
+	bad := runner.Options{SweepSizes: []int{1000}, BinDir: benchtest.BothDesigns(t)}
+	if _, err := BuildPlan(bad); err == nil {
+		t.Errorf("BuildPlan(%+v) accepted it", bad)
 	}
 }

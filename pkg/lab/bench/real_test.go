@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 )
 
@@ -16,11 +17,11 @@ func TestAQuickLegacyScaleUpOnARealClusterWritesTheReport(t *testing.T) {
 		t.Skip("starts a real cluster")
 	}
 	out := t.TempDir()
-	r := NewRunner(Options{Scenarios: []string{"scale-up"}, Variants: []string{"legacy"}, Runs: 1, Quick: true,
+	r := runner.New(runner.Options{Scenarios: []string{"scale-up"}, Variants: []string{"legacy"}, Runs: 1, Quick: true,
 		Out: out, BinDir: stacktest.BinDir(t)}, io.Discard)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	dir, sum, err := r.Run(ctx)
+	dir, sum, err := Run(ctx, r)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
@@ -59,6 +60,18 @@ var (
 
 // Variants lists every variant above, in the order reports show them.
 var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUnthrottled, LegacyOriginal, StackOriginal}
+
+// VariantByName returns the variant of Variants called name.
+func VariantByName(name string) (Variant, error) {
+	var names []string
+	for _, v := range Variants {
+		if v.Name == name {
+			return v, nil
+		}
+		names = append(names, v.Name)
+	}
+	return Variant{}, fmt.Errorf("no variant named %q (known: %s)", name, strings.Join(names, ", "))
+}
 
 // Binary is the controller-manager binary the variant runs.
 func (v Variant) Binary() string {

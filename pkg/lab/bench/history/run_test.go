@@ -1,0 +1,155 @@
+package history
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	catalogue "github.com/kube-rewind/kube-rewind/pkg/history"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/benchtest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/charts"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/report"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+// historyOutcome fakes a run in which every change has its expected
+// effect: its figure is 10 with the change and 20 without it (5 where
+// the figure should fall), and the timeline figures grow as changes go.
+func historyOutcome(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error) {
+	off := map[string]bool{}
+	for _, a := range v.ManagerArgs {
+		if list, ok := strings.CutPrefix(a, "-without="); ok {
+			for _, n := range strings.Split(list, ",") {
+				off[n] = true
+			}
+		}
+	}
+	figures := map[string]float64{}
+	for _, name := range results.TimelineFigures {
+		figures[name] = float64(10 + len(off))
+	}
+	for _, c := range catalogue.Changes {
+		if c.Scenario != sc.Name {
+			continue
+		}
+		value := 10.0
+		if off[c.Name] {
+			value = map[bool]float64{true: 20, false: 5}[c.WithoutMore]
+		}
+		figures[c.Figure] = value
+	}
+	var results []scenario.Result
+	for name, value := range figures {
+		results = append(results, scenario.Result{Name: name, Unit: "requests", Value: value, LowerIsBetter: true})
+	}
+	return &scenario.Outcome{Scenario: sc.Name, Variant: v.Name, Size: sz, Results: results,
+		Rec: sampler.NewRecorder(time.Now()), Marks: map[string]float64{}}, nil
+}
+
+// TestAHistoryRunReportsEveryChangeWithAndWithout runs the whole history
+// pipeline on faked runs and checks the report: one row per change in
+// date order, each with its date, PRs and two figures, the effect seen,
+// the changes no run can measure said why, and the timeline chart.
+func TestAHistoryRunReportsEveryChangeWithAndWithout(t *testing.T) {
+	f := &benchtest.Runs{}
+	published := filepath.Join(t.TempDir(), "published")
+	r, _ := benchtest.Runner(t, runner.Options{Quick: true, Publish: published, Commit: "abc1234"}, f)
+	r.RunScenario = historyOutcome
+	dir, hs, err := Run(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hs.Changes)+len(hs.Unmeasured) != len(catalogue.Changes) {
+		t.Errorf("%d measured + %d unmeasured changes, want all %d", len(hs.Changes), len(hs.Unmeasured), len(catalogue.Changes))
+	}
+	order := catalogue.Names()
+	last := -1
+	for _, row := range hs.Changes {
+		i := indexOf(order, row.Name)
+		if i < last {
+			t.Errorf("%s out of date order", row.Name)
+		}
+		last = i
+		if row.Date == "" || len(row.Refs) == 0 || row.With == nil || row.Without == nil {
+			t.Errorf("%s: row without a date, refs or both figures: %+v", row.Name, row)
+			continue
+		}
+		if row.Appeared != appearedYes {
+			t.Errorf("%s: effect %q, want yes (with %v, without %v)", row.Name, row.Appeared, row.With.Median, row.Without.Median)
+		}
+	}
+	for _, row := range hs.Unmeasured {
+		if row.Note == "" {
+			t.Errorf("%s is not measured and does not say why", row.Name)
+		}
+	}
+	if len(hs.Timeline) < 3 || hs.Timeline[len(hs.Timeline)-1].Variant != "legacy" || len(hs.Timeline[1].Figures) == 0 {
+		t.Errorf("timeline %+v: want today, steps and 2014, with figures", hs.Timeline)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range catalogue.Changes {
+		if !strings.Contains(string(md), "`"+c.Name+"`") {
+			t.Errorf("report.md does not name %s", c.Name)
+		}
+	}
+	for _, name := range []string{"report.html", "history.json", "charts/" + charts.TimelineName + ".svg"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
+	}
+	// -publish copies report.md as RESULTS.md, with the chart it draws.
+	page, err := os.ReadFile(filepath.Join(published, report.ResultsFile))
+	if err != nil || !bytes.Equal(page, md) {
+		t.Errorf("report.md not published as %s (%v)", report.ResultsFile, err)
+	}
+	if !strings.Contains(string(page), "Commit abc1234.") {
+		t.Error("the published report does not name its commit")
+	}
+	if _, err := os.Stat(filepath.Join(published, "charts", charts.TimelineName+".svg")); err != nil {
+		t.Errorf("the timeline chart was not published: %v", err)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "history.json"))
+	var back results.HistorySummary
+	if err := json.Unmarshal(data, &back); err != nil || len(back.Changes) != len(hs.Changes) {
+		t.Errorf("history.json does not read back: %v", err)
+	}
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestAppearedTellsAnEffectFromNoise checks the verdict of a row.
+func TestAppearedTellsAnEffectFromNoise(t *testing.T) {
+	for _, tc := range []struct {
+		more          bool
+		with, without []float64
+		want          string
+	}{
+		{true, []float64{1, 2}, []float64{5, 6}, appearedYes},
+		{true, []float64{1, 5}, []float64{4, 6}, appearedNoise},
+		{true, []float64{5}, []float64{5}, appearedNo},
+		{false, []float64{9}, []float64{0}, appearedYes},
+		{false, []float64{0}, []float64{9}, appearedNo},
+	} {
+		if got := appeared(tc.more, results.Summarize(tc.with), results.Summarize(tc.without)); got != tc.want {
+			t.Errorf("appeared(%v, %v, %v) = %q, want %q", tc.more, tc.with, tc.without, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,12 @@
+// Package report writes what a benchmark measured: report.md and
+// report.html (built once as a document and written both ways), the
+// results page RESULTS.md, results.json, the benchstat text and each run's
+// samples, and the history's report. Its sections are the findings, each
+// checked against what the designs predict and every NO said why; the
+// calibration; "Checked against the originals" (originals.go), each port
+// beside the original it follows with the reason of every difference; a
+// sweep's breaking points; the laboratory's share; and the profiles. It
+// reads only the results and draws with the charts.
+//
+// Ours: not part of 2014.
+package report

@@ -1,0 +1,121 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+)
+
+func fig(name string, values ...float64) results.Figure {
+	return results.Figure{Name: name, Stats: results.Summarize(values)}
+}
+
+func TestTheReferenceFindingNamesTheCostOfStatusWritesOnlyWhenThereIsOne(t *testing.T) {
+	size := func(modernCPU, writes float64) *results.SizeSummary {
+		return &results.SizeSummary{Label: "N=1000", Replicas: 1000, Variants: []results.VariantSummary{
+			{Variant: "legacy", Figures: []results.Figure{fig("apiserver_cpu", 3.7), fig("status_writes", 0)}},
+			{Variant: "modern-unthrottled", Figures: []results.Figure{fig("apiserver_cpu", modernCPU), fig("status_writes", writes)}},
+		}}
+	}
+	got := statusWriteCost(size(9.6, 150))
+	for _, want := range []string{"150 status writes", "9.60 CPU s", "3.70", "listing all its pods"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("statusWriteCost = %q, lacks %q", got, want)
+		}
+	}
+	if got := statusWriteCost(size(3.0, 150)); got != "" {
+		t.Errorf("status writes that cost less than the 2014 run are still blamed: %q", got)
+	}
+	if got := statusWriteCost(size(9.6, 0)); got != "" {
+		t.Errorf("a run without status writes still names them: %q", got)
+	}
+}
+
+// failingSummary is a benchmark in which every finding that can fail does.
+func failingSummary() *results.Summary {
+	runs := func(variant string, figures ...results.Figure) results.VariantSummary {
+		return results.VariantSummary{Variant: variant, Runs: 3, Figures: figures}
+	}
+	sum := &results.Summary{Calibration: &results.Calibration{Reference: &results.ReferenceScaleUp{Replicas: 1000, CreateSeconds: 0.4, RunningSeconds: 2}}}
+	sum.Scenarios = []results.ScenarioSummary{{
+		Name: "scale-up",
+		Sizes: []results.SizeSummary{{Label: "N=1000", Replicas: 1000, Variants: []results.VariantSummary{
+			runs("legacy", fig("peak_goroutines", 300, 310, 320), fig("time_to_running", 3, 3.1, 3.2)),
+			runs("modern-unthrottled", fig("peak_goroutines", 900, 950, 990), fig("time_to_running", 6, 6.5, 7),
+				fig("status_writes", 140, 150, 160), fig("apiserver_cpu", 8, 9, 10)),
+		}}},
+	}, {
+		Name: "idle",
+		Sizes: []results.SizeSummary{{Label: "M=10,k=10", Controllers: 10, PeriodSeconds: 10, Variants: []results.VariantSummary{
+			runs("legacy", fig("requests_per_min", 40, 40, 40), fig("lists_per_min", 40, 40, 40), fig("sync_requests_per_min", 40, 40, 40)),
+			runs("modern", fig("requests_per_min", 30, 30, 31), fig("sync_requests_per_min", 0, 0, 0), fig("election_requests_per_min", 2, 2, 2)),
+		}}},
+	}, {
+		Name: "two-managers",
+		Sizes: []results.SizeSummary{{Label: "N=20", Replicas: 20, Variants: []results.VariantSummary{
+			runs("legacy", fig("extra_pods", 0, 0, 0)),
+			runs("modern", fig("extra_pods", 0, 0, 3)),
+		}}},
+	}}
+	sum.Scenarios[0].Sizes[0].Variants[0].Figures = append(sum.Scenarios[0].Sizes[0].Variants[0].Figures, fig("apiserver_cpu", 3, 3, 3))
+	noisy := fig("time_to_running", 1, 2, 3)
+	noisy.Noisy = true
+	sum.Scenarios[2].Sizes[0].Variants[1].Figures = append(sum.Scenarios[2].Sizes[0].Variants[1].Figures, noisy)
+	return sum
+}
+
+func TestEveryFindingThatDoesNotHoldSaysWhyInTheReport(t *testing.T) {
+	sum := failingSummary()
+	sum.Findings = Findings(sum)
+	nos := 0
+	for _, f := range sum.Findings {
+		if f.Verdict == "" {
+			t.Errorf("finding %q has no one-line verdict", f.Topic)
+		}
+		if f.Holds == nil || *f.Holds {
+			continue
+		}
+		nos++
+		if f.Why == "" {
+			t.Errorf("finding %q does not hold and does not say why", f.Topic)
+		}
+	}
+	if nos < 5 {
+		t.Fatalf("%d findings fail, want the goroutine, idle, extra-pods, reference and spread findings to: %+v", nos, sum.Findings)
+	}
+	ref := sum.Findings[len(sum.Findings)-2]
+	if ref.Topic != "scale-up against a manager-less reference" || !strings.Contains(ref.Verdict, "modern-unthrottled 3.25×") ||
+		!strings.Contains(ref.Verdict, "legacy 1.55×") || !strings.Contains(ref.Why, "500 pods per sync") {
+		t.Errorf("the reference finding gives no ratio per design or no reason: %+v", ref)
+	}
+
+	d := &document{title: "findings"}
+	d.table(findingsTable(sum.Findings))
+	var page, md bytes.Buffer
+	if err := writeHTML(&page, d); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeMarkdown(&md, d); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(page.String(), `<tr class="no">`); got != nos {
+		t.Errorf("the HTML highlights %d rows, want the %d that do not hold", got, nos)
+	}
+	if got := strings.Count(page.String(), "<strong>Why not:</strong>"); got != nos {
+		t.Errorf("the HTML explains %d rows, want %d", got, nos)
+	}
+	if got := strings.Count(md.String(), "**NO**: "); got != nos {
+		t.Errorf("the Markdown marks %d rows NO, want %d", got, nos)
+	}
+}
+
+// A benchmark interrupted before any scale-up finished has the scenario
+// with no size: its findings say nothing of it, and do not fail.
+func TestAScaleUpWithNoFinishedRunHasNoGoroutineFinding(t *testing.T) {
+	sum := &results.Summary{Scenarios: []results.ScenarioSummary{{Name: "scale-up"}}}
+	if _, ok := goroutineFinding(sum); ok {
+		t.Error("a goroutine finding without a run")
+	}
+}

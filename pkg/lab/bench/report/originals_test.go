@@ -1,0 +1,138 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+)
+
+// TestTheOriginalsAreCheckedAgainstOurPortOf2014 pairs each original
+// variant with legacy for "Checked against the originals", with a reason
+// for the figures they are known to differ by.
+func TestTheOriginalsAreCheckedAgainstOurPortOf2014(t *testing.T) {
+	pairs := originalPairs([]string{"legacy", "legacy-original", "stack-original"})
+	if len(pairs) != 2 || pairs[0] != [2]string{"legacy", "legacy-original"} || pairs[1] != [2]string{"legacy", "stack-original"} {
+		t.Errorf("pairs %v, want legacy beside legacy-original and stack-original", pairs)
+	}
+	for _, f := range []string{"peak_rss", "apiserver_cpu", "time_to_running"} {
+		if departureFor("stack-original", "scale-up", f) == "" {
+			t.Errorf("stack-original's scale-up %s has no reason to differ", f)
+		}
+	}
+	if !is2014("stack-original") || is2014("upstream") {
+		t.Error("the originals are held to the 2014 design, upstream to today's")
+	}
+}
+
+// sizeOf is a size summary of two variants' runs of some figures, each
+// given as its values per variant.
+func sizeOf(label string, figures map[string][2][]float64, units map[string]string, variants [2]string) results.SizeSummary {
+	sz := results.SizeSummary{Label: label}
+	for i, v := range variants {
+		vs := results.VariantSummary{Variant: v}
+		for name, values := range figures {
+			vs.Runs = len(values[i])
+			vs.Figures = append(vs.Figures, results.Figure{Name: name, Unit: units[name], Stats: results.Summarize(values[i])})
+		}
+		sz.Variants = append(sz.Variants, vs)
+	}
+	return sz
+}
+
+// TestEachHeadlineFigureOfAPortStandsBesideItsOriginal checks the verdicts
+// of "Checked against the originals": equal counts are the same,
+// overlapping runs within the spread, a time of single runs not judged, a
+// difference with a known reason gives it, and one without is flagged on
+// the page.
+func TestEachHeadlineFigureOfAPortStandsBesideItsOriginal(t *testing.T) {
+	pair := [2]string{"modern", "upstream"}
+	sum := &results.Summary{Scenarios: []results.ScenarioSummary{{
+		Name: "scale-up",
+		Sizes: []results.SizeSummary{sizeOf("N=100", map[string][2][]float64{
+			"status_writes":   {{9, 9, 9}, {9, 9, 9}},
+			"time_to_running": {{4, 5, 6}, {5, 6, 7}},
+			"peak_rss":        {{34, 34.5, 35}, {40, 40.4, 41}},
+		}, map[string]string{"status_writes": "requests", "time_to_running": "s", "peak_rss": "MiB"}, pair)},
+	}, {
+		Name: "idle",
+		Sizes: []results.SizeSummary{sizeOf("M=10,k=10", map[string][2][]float64{
+			"requests_per_min":  {{30}, {36}},
+			"cpu_per_min":       {{0.15}, {0.2}},
+			"manager_rss":       {{35}, {40}},
+			"status_writes_per": {{0}, {0}},
+		}, map[string]string{"requests_per_min": "req/min", "cpu_per_min": "CPU s/min"}, pair)},
+	}}}
+	sum.Options.Variants = []string{"legacy", "modern", "upstream"}
+
+	got := map[string]OriginalCheck{}
+	for _, c := range originalChecks(sum) {
+		if c.Port != "modern" || c.Original != "upstream" {
+			t.Errorf("%s set beside %s, want modern beside upstream only", c.Port, c.Original)
+		}
+		got[c.Scenario+" "+c.Figure] = c
+	}
+	for key, want := range map[string]string{
+		"scale-up status_writes":   verdictSame,
+		"scale-up time_to_running": verdictWithin,
+		"scale-up peak_rss":        verdictDiffers,
+		"idle requests_per_min":    verdictDiffers,
+	} {
+		if got[key].Verdict != want {
+			t.Errorf("%s: %q, want %q", key, got[key].Verdict, want)
+		}
+	}
+	if c := got["scale-up peak_rss"]; c.Why == "" || c.Ratio == nil || *c.Ratio < 1.1 {
+		t.Errorf("peak_rss: reason %q, ratio %v; want the binary's reason and upstream about 1.17 times ours", c.Why, c.Ratio)
+	}
+	if c := got["idle requests_per_min"]; c.Why != "" {
+		t.Errorf("a difference no departure explains was given the reason %q", c.Why)
+	}
+
+	var md bytes.Buffer
+	if err := writeMarkdown(&md, buildResults(sum, nil, nil)); err != nil {
+		t.Fatal(err)
+	}
+	page := md.String()
+	for _, want := range []string{"## Checked against the originals", "### modern beside upstream", "| upstream ÷ ours |",
+		"differs: **NOT EXPLAINED**", "1 difference(s) beyond the spread have no known reason"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the results page lacks %q", want)
+		}
+	}
+
+	sum.Options.Variants = []string{"legacy", "modern"}
+	if checks := originalChecks(sum); len(checks) != 0 {
+		t.Errorf("without upstream in the run, %d checks", len(checks))
+	}
+}
+
+// TestATimeOfOneRunEachIsNotJudgedButKeepsItsReason checks that a single
+// run of a time cannot make a difference, while its known reason is still
+// said.
+func TestATimeOfOneRunEachIsNotJudgedButKeepsItsReason(t *testing.T) {
+	c := OriginalCheck{Unit: "MiB", Ours: results.Summarize([]float64{34}), Theirs: results.Summarize([]float64{40})}
+	verdict, why := judge(c, "the binary")
+	if verdict != verdictNotJudged || why != "the binary" {
+		t.Errorf("judge = %q, %q; want not judged, with the reason", verdict, why)
+	}
+	c.Unit = "requests"
+	if verdict, _ := judge(c, ""); verdict != verdictDiffers {
+		t.Errorf("a count of one run each: %q, want differs", verdict)
+	}
+}
+
+// TestAnOriginalRunDifferentlyTakesTheReasonsOfTheOneItRuns checks that a
+// variant running another's binary is explained by that one's reasons
+// where it has none of its own.
+func TestAnOriginalRunDifferentlyTakesTheReasonsOfTheOneItRuns(t *testing.T) {
+	for original, as := range map[string]string{"upstream-unthrottled": "upstream", "stack-original": "legacy-original"} {
+		for _, figure := range []string{"peak_rss", "peak_goroutines"} {
+			want := departureFor(as, "scale-up", figure)
+			if got := departureFor(original, "scale-up", figure); want == "" || (got != want && original != "stack-original") || got == "" {
+				t.Errorf("%s scale-up %s: reason %q, want %s's (%q)", original, figure, got, as, want)
+			}
+		}
+	}
+}

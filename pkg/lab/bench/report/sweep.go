@@ -1,0 +1,129 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/charts"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+// BreakingPoint names the smallest size at which a variant broke on this
+// machine: a run that failed (convergence stopped within its limit), or
+// an idle cluster whose apiserver needs more CPU a minute than the machine
+// has or that no longer does what idle must (see IdleBroke), by the
+// medians. Where none broke it says up to which size each scenario ran.
+// A run that failed with the laboratory saturated is named apart: it is
+// not the design's break.
+func BreakingPoint(sum *results.Summary, variant string) string {
+	var worst, ran, laboratory []string
+	for _, name := range []string{"scale-up", "idle"} {
+		sc, ok := sum.Scenario(name)
+		if !ok {
+			continue
+		}
+		largest, broke := 0.0, false
+		for _, sz := range sc.Sizes {
+			v, ok := sz.Variant(variant)
+			if !ok || sz.EtcdMembers > 0 {
+				continue
+			}
+			pods := results.FormatNumber(float64(sz.Pods()))
+			if v.FailedLab > 0 {
+				laboratory = append(laboratory, fmt.Sprintf("%s with %s pods: %d of %d runs failed with the laboratory saturated (see its share), not counted as the design's break",
+					name, pods, v.FailedLab, v.Failed+v.Runs))
+			}
+			if v.Failed > v.FailedLab {
+				worst = append(worst, fmt.Sprintf("%s with %s pods: %d of %d runs failed, to converge or to start (see the failures)", name, pods, v.Failed-v.FailedLab, v.Failed+v.Runs))
+				broke = true
+				break
+			}
+			if name == "idle" && v.Runs > 0 {
+				medians := map[string]float64{}
+				for _, f := range v.Figures {
+					medians[f.Name] = f.Median
+				}
+				size := scenario.Size{Controllers: sz.Controllers, Replicas: sz.Replicas, Period: time.Duration(sz.PeriodSeconds * float64(time.Second))}
+				if why := IdleBroke(variant, size, medians, sum.Machine.CPUs); why != "" {
+					worst = append(worst, fmt.Sprintf("idle with %s pods: %s", pods, why))
+					broke = true
+					break
+				}
+			}
+			if v.Runs > 0 && float64(sz.Pods()) > largest {
+				largest = float64(sz.Pods())
+			}
+		}
+		if !broke && largest > 0 {
+			ran = append(ran, fmt.Sprintf("%s held up to %s pods", name, results.FormatNumber(largest)))
+		}
+	}
+	lab := ""
+	if len(laboratory) > 0 {
+		lab = "; " + strings.Join(laboratory, "; ")
+	}
+	if len(worst) == 0 && len(ran) == 0 {
+		return "none: no run of it finished" + lab
+	}
+	if len(worst) == 0 {
+		return "none within the sizes it ran (" + strings.Join(ran, ", ") + ")" + lab
+	}
+	return strings.Join(append(worst, ran...), "; ") + lab
+}
+
+// sweepSection writes the sweep's charts, breaking points, the runs it
+// left out and the sizes run on an external etcd cluster.
+func sweepSection(d *document, sum *results.Summary, chart *charts.Chart) {
+	d.h(2, "sweep", "Sweep: cost against cluster size")
+	d.p("Scale-up of N pods, and an idle cluster of 10 controllers holding N pods between them, at each size, for each design. " +
+		"Idle's pods are made by the benchmark, as the design's manager would have made them, before the manager starts; the manager " +
+		"finds nothing to do (a run in which it creates or deletes a pod fails). " +
+		"A design breaks where a run stops converging within its limit, or where idle's apiserver needs more CPU a minute than " +
+		"the machine's cores have or idle no longer does what its design must (the 2014 manager's ticks falling behind: its LISTs " +
+		"a minute below 70 % of 6·(1 + M)); its larger sizes of that scenario are then not run. A run in which the laboratory " +
+		"was saturated (see its share below) is no break: it is named, and the larger sizes still run.")
+	var items []string
+	for _, v := range sum.Options.Variants {
+		items = append(items, fmt.Sprintf("%s: breaking point %s.", v, BreakingPoint(sum, v)))
+	}
+	d.list(items...)
+	if m := sum.Machine.FileLimit; m > 0 {
+		d.p(fmt.Sprintf("Each of the cluster's processes could hold %s open files here. The 2014 manager opens one connection per pod it "+
+			"creates, all at once, and the apiserver accepts each, so at more pods than that its runs can fail for file descriptors; "+
+			"a failed run says so when its logs show it.", results.FormatNumber(float64(m))))
+	}
+	if len(sum.Skipped) > 0 {
+		var skipped []string
+		for _, s := range sum.Skipped {
+			skipped = append(skipped, fmt.Sprintf("%s %s, %s: not run: %s.", s.Scenario, s.Label, s.Variant, s.Why))
+		}
+		d.p("Runs left out:")
+		d.list(skipped...)
+	}
+	if chart != nil {
+		d.figure(*chart)
+	}
+	etcdSection(d, sum)
+}
+
+// IdleBroke says why idle's figures mark a breaking point, or "". The
+// apiserver cannot use more CPU than the machine has, so a design whose
+// idle cost has passed the cores shows it first in the work left undone:
+// the 2014 manager's ticks fall behind, and its LISTs a minute fall short
+// of the 6·(1 + M) that idle's expectation asks for.
+func IdleBroke(variant string, sz scenario.Size, values map[string]float64, cores int) string {
+	if cpu := values["apiserver_cpu_per_min"]; cores > 0 && cpu > 60*float64(cores) {
+		return fmt.Sprintf("the idle apiserver needed %s CPU s a minute, more than the %d cores' %d", results.FormatNumber(cpu), cores, 60*cores)
+	}
+	sc, err := scenario.Get("idle")
+	if err != nil || sz.Period <= 0 {
+		return ""
+	}
+	if err := sc.Script.Expect(designOf(variant), sz, values); err != nil {
+		return fmt.Sprintf("idle no longer did what its design must (%v), with the apiserver at %s CPU s a minute",
+			err, results.FormatNumber(values["apiserver_cpu_per_min"]))
+	}
+	return ""
+}

@@ -1,0 +1,41 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+)
+
+func TestAnIdleApiserverThatNeedsMoreThanTheMachinesCoresIsABreakingPoint(t *testing.T) {
+	idle := func(k int, cpu float64) results.SizeSummary {
+		return results.SizeSummary{Label: "k", Controllers: 10, Replicas: k, Variants: []results.VariantSummary{
+			{Variant: "legacy", Runs: 1, Figures: []results.Figure{fig("apiserver_cpu_per_min", cpu)}},
+		}}
+	}
+	sum := &results.Summary{Machine: results.Machine{CPUs: 2}, Scenarios: []results.ScenarioSummary{{Name: "idle", Sizes: []results.SizeSummary{idle(10, 3), idle(100, 130), idle(1000, 200)}}}}
+	got := BreakingPoint(sum, "legacy")
+	if want := "idle with 1000 pods: the idle apiserver needed 130 CPU s a minute, more than the 2 cores' 120"; got != want {
+		t.Errorf("breaking point %q, want %q", got, want)
+	}
+	if got := BreakingPoint(sum, "modern"); got != "none: no run of it finished" {
+		t.Errorf("a design that was not run breaks at %q", got)
+	}
+}
+
+// The apiserver cannot use more CPU than the machine has: a 2014 manager
+// at 100 000 idle pods on 2 cores was measured with the apiserver at 105
+// CPU s a minute and 17 of its 66 LISTs a minute served. Its ticks falling
+// behind are what marks the break.
+func TestAnIdleClusterWhoseManagersTicksFallBehindIsABreakingPoint(t *testing.T) {
+	idle := func(k int, lists float64) results.SizeSummary {
+		return results.SizeSummary{Label: "k", Controllers: 10, Replicas: k, PeriodSeconds: 10, Variants: []results.VariantSummary{
+			{Variant: "legacy", Runs: 1, Figures: []results.Figure{fig("apiserver_cpu_per_min", 100), fig("lists_per_min", lists)}},
+		}}
+	}
+	sum := &results.Summary{Machine: results.Machine{CPUs: 2}, Scenarios: []results.ScenarioSummary{{Name: "idle", Sizes: []results.SizeSummary{idle(10, 66), idle(3000, 62), idle(10000, 17)}}}}
+	got := BreakingPoint(sum, "legacy")
+	want := "idle with 100000 pods: idle no longer did what its design must (legacy sent 17.0 LISTs a minute, want about 66 or more), with the apiserver at 100 CPU s a minute"
+	if got != want {
+		t.Errorf("breaking point %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,131 @@
+package results
+
+import (
+	"fmt"
+)
+
+// FloorClients is the level whose pod-create rate sets the create floor.
+const FloorClients = 64
+
+// Calibration is the stack's ceiling, measured before any scenario.
+type Calibration struct {
+	// Seconds each level was measured for, after a warm-up.
+	Seconds float64 `json:"secondsPerLevel"`
+	// Setup says what was measured, and how.
+	EtcdSetup      string  `json:"etcdSetup"`
+	APIServerSetup string  `json:"apiserverSetup"`
+	Levels         []Level `json:"levels"`
+	// CreateRate is the apiserver's pod POSTs per second at FloorClients:
+	// no design can create N pods faster than N / CreateRate.
+	CreateRate float64 `json:"createRate"`
+	// Reference is the benchmark's own scale-up without a manager, at the
+	// largest scale-up size of the plan (nil when scale-up is not run).
+	Reference      *ReferenceScaleUp `json:"reference,omitempty"`
+	ReferenceSetup string            `json:"referenceSetup,omitempty"`
+	// ListCosts are one LIST of ListPods running pods, read as v0.4 read
+	// them and as stored.
+	ListCosts []ListCost `json:"listCosts,omitempty"`
+	ListSetup string     `json:"listSetup,omitempty"`
+}
+
+// Level is one target at one concurrency.
+type Level struct {
+	// Target is "etcd" (raw go-etcd creates) or "apiserver" (pod POSTs).
+	Target    string  `json:"target"`
+	Clients   int     `json:"clients"`
+	Requests  int     `json:"requests"`
+	Errors    int     `json:"errors"`
+	Seconds   float64 `json:"seconds"`
+	PerSecond float64 `json:"perSecond"`
+	P50Ms     float64 `json:"p50Ms"`
+	P90Ms     float64 `json:"p90Ms"`
+	P99Ms     float64 `json:"p99Ms"`
+	// FirstError is the first failure, if any.
+	FirstError string `json:"firstError,omitempty"`
+}
+
+// Level returns the measurement of target at clients, if there is one.
+func (c *Calibration) Level(target string, clients int) (Level, bool) {
+	if c == nil {
+		return Level{}, false
+	}
+	for _, l := range c.Levels {
+		if l.Target == target && l.Clients == clients {
+			return l, true
+		}
+	}
+	return Level{}, false
+}
+
+// Floor returns the calibrated create floor for n pods in seconds, or 0
+// when there is no calibration.
+func (c *Calibration) Floor(n int) float64 {
+	if c == nil || c.CreateRate <= 0 {
+		return 0
+	}
+	return float64(n) / c.CreateRate
+}
+
+// String gives a level in one line for progress output.
+func (l Level) String() string {
+	s := fmt.Sprintf("%-9s %3d clients: %7.0f writes/s, p50 %6.1f ms, p90 %6.1f ms", l.Target, l.Clients, l.PerSecond, l.P50Ms, l.P90Ms)
+	if l.Errors > 0 {
+		s += fmt.Sprintf(", %d errors (%s)", l.Errors, l.FirstError)
+	}
+	return s
+}
+
+// Read paths of the apiserver's pods, as its -read_pod_status flag picks
+// them.
+const (
+	ReadV04    = "v0.4"
+	ReadStored = "stored"
+)
+
+// ListCost is what one LIST of every pod cost the apiserver on a cluster of
+// Pods running pods, read one way.
+type ListCost struct {
+	// ReadPath is ReadV04 (status computed per pod, one minion LIST per
+	// bound pod) or ReadStored (pods as stored).
+	ReadPath string  `json:"readPath"`
+	Pods     int     `json:"pods"`
+	Lists    int     `json:"lists"`
+	P50Ms    float64 `json:"p50Ms"`
+	MaxMs    float64 `json:"maxMs"`
+	// Bytes is the size of one answer.
+	Bytes int `json:"bytes"`
+	// Per LIST, from the apiserver's /metrics before and after: its CPU
+	// time, the bytes and objects it allocated, and the requests it sent
+	// to itself.
+	CPUMs            float64 `json:"cpuMs"`
+	AllocBytes       float64 `json:"allocBytes"`
+	Allocs           float64 `json:"allocs"`
+	LoopbackRequests float64 `json:"loopbackRequests"`
+}
+
+// String gives a LIST cost in one line for progress output.
+func (l ListCost) String() string {
+	return fmt.Sprintf("LIST of %d pods read %-6s: p50 %6.1f ms over %d LISTs, %.0f KB, apiserver CPU %.1f ms, %.1f MB and %.0f objects allocated, %.0f loopback requests",
+		l.Pods, l.ReadPath, l.P50Ms, l.Lists, float64(l.Bytes)/1024, l.CPUMs, l.AllocBytes/1e6, l.Allocs, l.LoopbackRequests)
+}
+
+// ReferenceScaleUp is the benchmark standing in for a controller: it
+// creates N pods from FloorClients concurrent clients on scale-up's own
+// cluster, with hollow nodes but no controller-manager, and times them as
+// the scenario times a manager. It has no watch to follow, no batches and
+// no limit, and the hollow nodes' binds and status writes compete with its
+// creates as they do with a manager's, so it is the pace a controller of
+// FloorClients workers could reach on this stack (a manager with more
+// requests in flight, as legacy's N, can beat it).
+type ReferenceScaleUp struct {
+	Replicas int `json:"replicas"`
+	// CreateSeconds is when the last create returned, the median over
+	// the runs.
+	CreateSeconds float64 `json:"createSeconds"`
+	// RunningSeconds is when the pod watch first saw N pods running, the
+	// median over the runs.
+	RunningSeconds float64 `json:"runningSeconds"`
+	// Create and Running hold every run's figures.
+	Create  *Stats `json:"create,omitempty"`
+	Running *Stats `json:"running,omitempty"`
+}

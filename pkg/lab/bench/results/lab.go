@@ -1,0 +1,47 @@
+package results
+
+// The laboratory's share of a run: what the hollow nodes (the stand-ins
+// for the 2014 scheduler and kubelets) and the benchmark itself cost, and
+// whether they kept up. A run in which they did not is flagged as
+// saturated: it measured the laboratory as much as the design, and a
+// sweep never counts its failure as the design's breaking point.
+
+// LabShare is the laboratory's share of one run.
+type LabShare struct {
+	// Seconds is how long the run was sampled.
+	Seconds float64 `json:"seconds"`
+	// HollowCPU and RcbenchCPU are the CPU seconds the hollow-node process
+	// and the benchmark's own process used over the run; HollowBusy and
+	// RcbenchBusy the share of the run in which each used 90 % of a core
+	// or more.
+	HollowCPU   float64 `json:"hollowCPU"`
+	HollowBusy  float64 `json:"hollowBusy"`
+	RcbenchCPU  float64 `json:"rcbenchCPU"`
+	RcbenchBusy float64 `json:"rcbenchBusy"`
+	// HollowRelists and RcbenchRelists count the lists of every pod after
+	// the first, whatever ended the watch before; HollowExpired and
+	// RcbenchExpired those of them after a watch fell out of etcd's
+	// window of 1000 events.
+	HollowRelists  float64 `json:"hollowRelists"`
+	HollowExpired  float64 `json:"hollowExpired"`
+	RcbenchRelists float64 `json:"rcbenchRelists"`
+	RcbenchExpired float64 `json:"rcbenchExpired"`
+	// QueueEnd is the hollow nodes' work waiting at the end: events read
+	// and not applied, pods waiting for a worker.
+	QueueEnd float64 `json:"queueEnd"`
+	// WatchLag is the most etcd indexes the hollow nodes' pod watch was
+	// behind their own writes.
+	WatchLag float64 `json:"watchLag"`
+	// Saturated says why the laboratory did not keep up, or is empty.
+	Saturated string `json:"saturated,omitempty"`
+}
+
+// LabRun is the laboratory's share of one run, as the summary keeps it.
+type LabRun struct {
+	Scenario string `json:"scenario"`
+	Size     string `json:"size"`
+	Variant  string `json:"variant"`
+	Run      int    `json:"run"`
+	Failed   bool   `json:"failed,omitempty"`
+	LabShare
+}

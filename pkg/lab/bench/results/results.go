@@ -1,0 +1,204 @@
+package results
+
+import (
+	"encoding/json"
+	"io"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+// RunRecord is one run of one scenario at one size with one variant.
+type RunRecord struct {
+	Scenario string
+	Size     scenario.Size
+	Variant  string
+	// Index counts the runs of this variant from 0.
+	Index int
+	// Outcome is nil when the run failed.
+	Outcome *scenario.Outcome
+	Err     string
+	// Dir holds the run's logs and samples.csv, relative to the report.
+	Dir     string
+	Seconds float64
+	// TimedOut says the run was stopped at its limit.
+	TimedOut bool
+	// Lab is the laboratory's share of the run, failed or not (nil when
+	// nothing was sampled).
+	Lab *LabShare
+	// Profiles summarize the CPU profiles of the run's measured span.
+	Profiles []ProfileSummary
+}
+
+// Summary is everything a benchmark measured, as results.json holds it.
+type Summary struct {
+	Started     time.Time `json:"started"`
+	Finished    time.Time `json:"finished"`
+	Seconds     float64   `json:"seconds"`
+	Interrupted bool      `json:"interrupted"`
+	// Commit is the source the binaries were built from: Options.Commit,
+	// or rcbench's build information when that is empty.
+	Commit  string  `json:"commit,omitempty"`
+	Machine Machine `json:"machine"`
+	Options struct {
+		Scenarios []string `json:"scenarios"`
+		Variants  []string `json:"variants"`
+		Runs      int      `json:"runs"`
+		Quick     bool     `json:"quick"`
+		Sweep     bool     `json:"sweep,omitempty"`
+		Large     bool     `json:"large"`
+		Seed      int64    `json:"seed"`
+	} `json:"options"`
+	// Notes say what was left out and why.
+	Notes []string `json:"notes"`
+	// Choices say where the default selection took smaller sizes or
+	// fewer runs than the scenarios' standard, to keep to its budget.
+	Choices     []string          `json:"choices"`
+	Calibration *Calibration      `json:"calibration"`
+	Scenarios   []ScenarioSummary `json:"scenarios"`
+	Findings    []Finding         `json:"findings"`
+	Failures    []Failure         `json:"failures"`
+	// Skipped are the runs of a sweep not run, and why.
+	Skipped []Skip `json:"skipped,omitempty"`
+	// Lab is the laboratory's share of every run.
+	Lab []LabRun `json:"laboratory,omitempty"`
+	// Profiles summarize every run's CPU profiles (-profile).
+	Profiles []ProfileSummary `json:"profiles,omitempty"`
+}
+
+// Skip is a sweep's run left out: the design broke at a smaller size, or
+// the sweep's budget ran out.
+type Skip struct {
+	Scenario string `json:"scenario"`
+	Label    string `json:"label"`
+	Variant  string `json:"variant"`
+	Why      string `json:"why"`
+}
+
+// Machine describes where the benchmark ran; the load averages say how
+// quiet the machine was.
+type Machine struct {
+	CPUs       int        `json:"cpus"`
+	GoVersion  string     `json:"goVersion"`
+	OS         string     `json:"os"`
+	Arch       string     `json:"arch"`
+	LoadBefore [3]float64 `json:"loadBefore"`
+	LoadAfter  [3]float64 `json:"loadAfter"`
+	// FileLimit is the open-file limit the stack's processes start with
+	// (0: unknown): the 2014 manager holds one socket per pod it creates.
+	FileLimit uint64 `json:"fileLimit,omitempty"`
+}
+
+// ScenarioSummary holds the figures of one scenario at every size run.
+type ScenarioSummary struct {
+	Name       string        `json:"name"`
+	Title      string        `json:"title"`
+	Reproduces string        `json:"reproduces"`
+	Explain    string        `json:"explain"`
+	Sizes      []SizeSummary `json:"sizes"`
+}
+
+// SizeSummary holds one size's figures per variant.
+type SizeSummary struct {
+	Label         string  `json:"label"`
+	Replicas      int     `json:"replicas"`
+	Controllers   int     `json:"controllers,omitempty"`
+	PeriodSeconds float64 `json:"periodSeconds"`
+	WindowSeconds float64 `json:"windowSeconds,omitempty"`
+	Rate          float64 `json:"rate,omitempty"`
+	// EtcdMembers is the size of the external etcd cluster the size ran
+	// against (0: the apiserver's embedded member).
+	EtcdMembers int              `json:"etcdMembers,omitempty"`
+	Variants    []VariantSummary `json:"variants"`
+}
+
+// Pods is the size's pod count: its replicas, times its controllers
+// where it has several.
+func (s SizeSummary) Pods() int {
+	if s.Controllers > 0 {
+		return s.Controllers * s.Replicas
+	}
+	return s.Replicas
+}
+
+// VariantSummary holds one variant's figures over its runs.
+type VariantSummary struct {
+	Variant string `json:"variant"`
+	Runs    int    `json:"runs"`
+	Failed  int    `json:"failed"`
+	// FailedLab counts the failed runs in which the laboratory was
+	// saturated: failures that are not the design's.
+	FailedLab int `json:"failedLaboratory,omitempty"`
+	// RunSeconds is the wall-clock time of a run, cluster start to stop.
+	RunSeconds Stats    `json:"runSeconds"`
+	Figures    []Figure `json:"figures"`
+	// MedianRun is the index of the run drawn in the time charts.
+	MedianRun int `json:"medianRun"`
+}
+
+// Figure is one result over the runs of a variant.
+type Figure struct {
+	Name string `json:"name"`
+	// Process names whose figure it is (apiserver, controller-manager,
+	// hollow-node, rcbench); empty for the cluster as a whole, seen
+	// through the benchmark's pod watch.
+	Process       string `json:"process,omitempty"`
+	Unit          string `json:"unit"`
+	LowerIsBetter bool   `json:"lowerIsBetter"`
+	// Derived marks figures the benchmark computes from the samples,
+	// beyond those the scenario defines.
+	Derived bool `json:"derived,omitempty"`
+	Stats
+	Noisy bool `json:"noisy"`
+	// Explanation says why a noisy figure varies.
+	Explanation string `json:"explanation,omitempty"`
+}
+
+// Failure is a run that did not finish.
+type Failure struct {
+	Scenario string `json:"scenario"`
+	Size     string `json:"size"`
+	Variant  string `json:"variant"`
+	Run      int    `json:"run"`
+	Error    string `json:"error"`
+	// Lab says why the laboratory was saturated in the run, if it was:
+	// the failure is then not the design's.
+	Lab string `json:"laboratory,omitempty"`
+}
+
+// Figure returns the named figure of a variant, if it has it.
+func (v *VariantSummary) Figure(name string) (Figure, bool) {
+	for _, f := range v.Figures {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Figure{}, false
+}
+
+// Variant returns the summary of the named variant at this size.
+func (s *SizeSummary) Variant(name string) (*VariantSummary, bool) {
+	for i := range s.Variants {
+		if s.Variants[i].Variant == name {
+			return &s.Variants[i], true
+		}
+	}
+	return nil, false
+}
+
+// Scenario returns the summary of the named scenario.
+func (s *Summary) Scenario(name string) (*ScenarioSummary, bool) {
+	for i := range s.Scenarios {
+		if s.Scenarios[i].Name == name {
+			return &s.Scenarios[i], true
+		}
+	}
+	return nil, false
+}
+
+// WriteJSON writes the summary, indented.
+func (s *Summary) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
+}

@@ -1,0 +1,65 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+// A run whose idle manager's ticks fell behind marks its design's break,
+// so that the sweep runs none of its larger sizes.
+func TestARunWhoseIdleManagersTicksFellBehindStopsTheSweepsLargerSizes(t *testing.T) {
+	rec := results.RunRecord{Scenario: "idle", Variant: "legacy", Size: scenario.Size{Controllers: 10, Replicas: 10000, Period: 10 * time.Second},
+		Outcome: &scenario.Outcome{Results: []scenario.Result{{Name: "apiserver_cpu_per_min", Value: 100}, {Name: "lists_per_min", Value: 17}}}}
+	if why := brokeBy(rec, 2); !strings.Contains(why, "17.0 LISTs a minute") {
+		t.Errorf("a run whose ticks fell behind does not stop the sweep's larger sizes: %q", why)
+	}
+	rec.Outcome.Results[1].Value = 62
+	if why := brokeBy(rec, 2); why != "" {
+		t.Errorf("a run that kept most of its ticks broke: %q", why)
+	}
+}
+
+func TestARunThatOutlivesItsLimitFailsAndTheSweepGoesOn(t *testing.T) {
+	r := New(Options{BinDir: t.TempDir()}, io.Discard)
+	r.RunScenario = func(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error) {
+		<-ctx.Done()
+		return nil, fmt.Errorf("%s/%s step 2 (Wait): %v", sc.Name, v.Name, ctx.Err())
+	}
+	idle, err := scenario.Get("idle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := Item{Scenario: idle, Size: scenario.Size{Label: "M=10,k=10", Controllers: 10, Replicas: 10, Period: 10 * time.Second, Window: 20 * time.Second, PodsFirst: true},
+		Variants: []scenario.Variant{scenario.Legacy}, Runs: 1}
+	rec := r.runOne(context.Background(), t.TempDir(), it, it.Variants[0], 0, 1, 1, 50*time.Millisecond)
+	if !rec.TimedOut || rec.Outcome != nil || !strings.Contains(rec.Err, "not finished within its limit") {
+		t.Errorf("a run past its limit: timed out %v, error %q", rec.TimedOut, rec.Err)
+	}
+}
+
+func TestAFailedRunNamesTheResourceItsLogsSayRanOut(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "controller-manager.log"), []byte("E1 creating pod: dial tcp 127.0.0.1:4001: socket: too many open files\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "apiserver.log"), []byte("I0 fine\n"), 0o644)
+	got := exhaustion(dir)
+	if !strings.Contains(got, "file descriptors ran out") || strings.Contains(got, "ports") {
+		t.Errorf("exhaustion = %q", got)
+	}
+	if got := exhaustion(t.TempDir()); got != "" {
+		t.Errorf("no logs: %q", got)
+	}
+	line := "E1 hollownode.go:141] pod watch ended: watch error: resourceVersion 17064 is too old to watch from: etcd keeps only its last 1000 events\n"
+	os.WriteFile(filepath.Join(dir, "hollow-node.log"), []byte(line+"I1 relisted\n"+line), 0o644)
+	if got := exhaustion(dir); !strings.Contains(got, "fell out of etcd's window of 1000 events 2 times") {
+		t.Errorf("a run whose hollow nodes relisted twice: %q", got)
+	}
+}

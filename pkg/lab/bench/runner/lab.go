@@ -1,0 +1,97 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+// busyCore is the CPU rate, in cores, at which a process counts as using a
+// full core.
+const busyCore = 0.9
+
+// saturatedBusy is the share of the run at a full core past which the
+// process could not have kept up with more work.
+const saturatedBusy = 0.5
+
+// labShare reads the laboratory's share from a run's samples, failed runs
+// included; nil when nothing was sampled.
+func labShare(o *scenario.Outcome) *results.LabShare {
+	if o == nil || o.Rec == nil {
+		return nil
+	}
+	rec := o.Rec
+	l := &results.LabShare{
+		HollowCPU:      rec.Last(sampler.HollowNodeCPU),
+		RcbenchCPU:     rec.Last(sampler.SelfCPU),
+		HollowRelists:  rec.Last(sampler.HollowRelists),
+		HollowExpired:  rec.Last(sampler.HollowExpired),
+		RcbenchRelists: rec.Last(sampler.SelfRelists),
+		RcbenchExpired: rec.Last(sampler.SelfExpired),
+		QueueEnd:       rec.Last(sampler.HollowQueue),
+		WatchLag:       rec.Max(sampler.HollowWatchLag),
+	}
+	var hollowSeconds float64
+	l.HollowBusy, hollowSeconds = busy(rec.Series(sampler.HollowNodeCPU))
+	l.RcbenchBusy, l.Seconds = busy(rec.Series(sampler.SelfCPU))
+	if hollowSeconds > l.Seconds {
+		l.Seconds = hollowSeconds
+	}
+	var why []string
+	if l.HollowBusy >= saturatedBusy {
+		why = append(why, fmt.Sprintf("hollow-node used a full core for %.0f %% of the run", 100*l.HollowBusy))
+	}
+	if l.RcbenchBusy >= saturatedBusy {
+		why = append(why, fmt.Sprintf("rcbench used a full core for %.0f %% of the run", 100*l.RcbenchBusy))
+	}
+	if l.HollowExpired > 0 {
+		why = append(why, fmt.Sprintf("the hollow nodes' pod watch fell out of etcd's window of 1000 events %s, and they listed every pod again", times(l.HollowExpired)))
+	}
+	if l.RcbenchExpired > 0 {
+		why = append(why, fmt.Sprintf("the benchmark's pod watch fell out of etcd's window %s", times(l.RcbenchExpired)))
+	}
+	l.Saturated = strings.Join(why, "; ")
+	return l
+}
+
+func times(n float64) string {
+	if n == 1 {
+		return "once"
+	}
+	return results.FormatNumber(n) + " times"
+}
+
+// busy returns the share of a cumulative CPU series' span in which it
+// grew at busyCore or more, and the span in seconds.
+func busy(cpu []sampler.Point) (share, seconds float64) {
+	if len(cpu) < 2 {
+		return 0, 0
+	}
+	var full float64
+	for i := 1; i < len(cpu); i++ {
+		dt := cpu[i].T - cpu[i-1].T
+		if dt > 0 && (cpu[i].V-cpu[i-1].V)/dt >= busyCore {
+			full += dt
+		}
+	}
+	seconds = cpu[len(cpu)-1].T - cpu[0].T
+	if seconds <= 0 {
+		return 0, 0
+	}
+	return full / seconds, seconds
+}
+
+// LabRuns lists the laboratory's share of every run that sampled anything.
+func LabRuns(runs []results.RunRecord) []results.LabRun {
+	var out []results.LabRun
+	for _, r := range runs {
+		if r.Lab == nil {
+			continue
+		}
+		out = append(out, results.LabRun{Scenario: r.Scenario, Size: r.Size.Label, Variant: r.Variant, Run: r.Index + 1, Failed: r.Outcome == nil, LabShare: *r.Lab})
+	}
+	return out
+}

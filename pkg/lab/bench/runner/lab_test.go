@@ -1,0 +1,33 @@
+package runner
+
+import (
+	"testing"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+func TestTheLaboratorysShareCountsBusyTimeAndNamesWhatSaturatedIt(t *testing.T) {
+	start := time.Now()
+	rec := sampler.NewRecorder(start)
+	at := func(s float64) time.Time { return start.Add(time.Duration(s * float64(time.Second))) }
+	// hollow-node: a full core for 6 s of 10, idle the rest.
+	for i, v := range []float64{0, 1, 2, 3, 4, 5, 6, 6, 6, 6, 6} {
+		rec.Add(sampler.HollowNodeCPU, at(float64(i)), v)
+		rec.Add(sampler.SelfCPU, at(float64(i)), 0.1*float64(i))
+	}
+	rec.Add(sampler.HollowQueue, at(10), 42)
+	rec.Add(sampler.HollowWatchLag, at(5), 700)
+	l := labShare(&scenario.Outcome{Rec: rec})
+	if l.HollowBusy != 0.6 || l.RcbenchBusy != 0 || l.HollowCPU != 6 || l.QueueEnd != 42 || l.WatchLag != 700 || l.Seconds != 10 {
+		t.Errorf("share %+v", l)
+	}
+	if l.Saturated != "hollow-node used a full core for 60 % of the run" {
+		t.Errorf("saturated %q", l.Saturated)
+	}
+	rec.Add(sampler.HollowNodeCPU, at(20), 6)
+	if l := labShare(&scenario.Outcome{Rec: rec}); l.Saturated != "" {
+		t.Errorf("a hollow node busy for 6 s of 20 is saturated: %q", l.Saturated)
+	}
+}

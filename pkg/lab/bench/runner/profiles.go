@@ -1,0 +1,152 @@
+package runner
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/google/pprof/profile"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+// With -profile every run profiles the apiserver and the hollow nodes
+// (scenario.Options.Profile); the profiles of the span a run measures are
+// merged into one per process, kept beside the run's logs, and their top
+// entries go on the page, so that a cost no request explains is shown
+// where it is read.
+
+// measuredSpan returns the marks that bound what a run measures: idle's
+// window, or from the action to convergence; the whole run otherwise.
+func measuredSpan(marks map[string]float64) (name string, from, to float64) {
+	for _, pair := range [][2]string{{"idle-start", "idle-end"}, {"created", "converged"}, {"resized", "converged"}, {"crash", "converged"}} {
+		a, okA := marks[pair[0]]
+		b, okB := marks[pair[1]]
+		if okA && okB && a >= 0 && b > a {
+			return pair[0] + " to " + pair[1], a, b
+		}
+	}
+	return "the whole run", 0, 1e12
+}
+
+// summarizeProfiles merges, for each process, the profiles of o that
+// overlap its measured span into <runDir>/<process>.cpu.pb.gz and
+// summarizes each.
+func summarizeProfiles(rec results.RunRecord, o *scenario.Outcome, reportDir string) ([]results.ProfileSummary, error) {
+	if o == nil || len(o.Profiles) == 0 {
+		return nil, nil
+	}
+	span, from, to := measuredSpan(o.Marks)
+	byProcess := map[string][]*profile.Profile{}
+	covered := map[string][2]float64{}
+	for _, p := range o.Profiles {
+		if p.To <= from || p.From >= to {
+			continue
+		}
+		f, err := os.Open(p.Path)
+		if err != nil {
+			return nil, err
+		}
+		prof, err := profile.Parse(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", p.Path, err)
+		}
+		byProcess[p.Process] = append(byProcess[p.Process], prof)
+		c, seen := covered[p.Process]
+		if !seen || p.From < c[0] {
+			c[0] = p.From
+		}
+		if p.To > c[1] {
+			c[1] = p.To
+		}
+		covered[p.Process] = c
+	}
+	var out []results.ProfileSummary
+	for process, profs := range byProcess {
+		merged, err := profile.Merge(profs)
+		if err != nil {
+			return nil, err
+		}
+		path := filepath.Join(rec.Dir, process+".cpu.pb.gz")
+		f, err := os.Create(filepath.Join(reportDir, path))
+		if err != nil {
+			return nil, err
+		}
+		err = merged.Write(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, err
+		}
+		cpu, top := topFunctions(merged, results.ProfileTop)
+		out = append(out, results.ProfileSummary{Scenario: rec.Scenario, Size: rec.Size.Label, Variant: rec.Variant, Run: rec.Index + 1,
+			Process: process, Span: span, From: covered[process][0], To: covered[process][1],
+			Profiled: covered[process][1] - covered[process][0], CPU: cpu, Path: path, Top: top})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Process < out[j].Process })
+	return out, nil
+}
+
+// topFunctions returns the CPU seconds a CPU profile sampled and its n
+// functions of most flat time.
+func topFunctions(p *profile.Profile, n int) (float64, []results.ProfileRow) {
+	index := -1
+	for i, st := range p.SampleType {
+		if st.Type == "cpu" && st.Unit == "nanoseconds" {
+			index = i
+		}
+	}
+	if index < 0 {
+		return 0, nil
+	}
+	flat, cum := map[string]float64{}, map[string]float64{}
+	total := 0.0
+	for _, s := range p.Sample {
+		v := float64(s.Value[index]) / 1e9
+		total += v
+		seen := map[string]bool{}
+		for i, loc := range s.Location {
+			// The innermost line of a location is the function it was in
+			// (inlined calls come first).
+			for j, line := range loc.Line {
+				if line.Function == nil {
+					continue
+				}
+				name := line.Function.Name
+				if i == 0 && j == 0 {
+					flat[name] += v
+				}
+				if !seen[name] {
+					seen[name] = true
+					cum[name] += v
+				}
+			}
+		}
+	}
+	rows := make([]results.ProfileRow, 0, len(flat))
+	for name, v := range flat {
+		rows = append(rows, results.ProfileRow{Function: name, Flat: v, Cum: cum[name]})
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].Flat != rows[j].Flat {
+			return rows[i].Flat > rows[j].Flat
+		}
+		return rows[i].Function < rows[j].Function
+	})
+	if len(rows) > n {
+		rows = rows[:n]
+	}
+	return total, rows
+}
+
+// Profiles gathers every run's profile summaries.
+func Profiles(runs []results.RunRecord) []results.ProfileSummary {
+	var out []results.ProfileSummary
+	for _, r := range runs {
+		out = append(out, r.Profiles...)
+	}
+	return out
+}

@@ -1,0 +1,94 @@
+package runner
+
+import (
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+// spin keeps a core busy for d, in a function a profile can name.
+func spin(d time.Duration) uint64 {
+	x := uint64(1)
+	for end := time.Now().Add(d); time.Now().Before(end); {
+		for i := 0; i < 1<<20; i++ {
+			x = x*6364136223846793005 + 1442695040888963407
+		}
+	}
+	return x
+}
+
+// cpuProfile profiles this process while it spins for d.
+func cpuProfile(t *testing.T, path string, d time.Duration) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		t.Skipf("cannot profile here: %v", err)
+	}
+	spin(d)
+	pprof.StopCPUProfile()
+	f.Close()
+}
+
+// The profiles that overlap the measured span are merged into one per
+// process, kept beside the run, and their top functions named; those
+// outside the span are left out.
+func TestTheProfilesOfTheMeasuredSpanAreMergedAndSummarized(t *testing.T) {
+	dir := t.TempDir()
+	runDir := filepath.Join("runs", "idle_x_modern_1")
+	os.MkdirAll(filepath.Join(dir, runDir, "profiles"), 0o755)
+	var profiles []scenario.Profile
+	for i, span := range [][2]float64{{0, 10}, {10, 20}, {20, 30}} {
+		path := filepath.Join(dir, runDir, "profiles", "apiserver-"+string(rune('a'+i))+".pb.gz")
+		cpuProfile(t, path, 300*time.Millisecond)
+		profiles = append(profiles, scenario.Profile{Process: "apiserver", From: span[0], To: span[1], Path: path})
+	}
+	out := &scenario.Outcome{Profiles: profiles, Marks: map[string]float64{"start": 0, "idle-start": 12, "idle-end": 25}}
+	rec := results.RunRecord{Scenario: "idle", Size: scenario.Size{Label: "x"}, Variant: "modern", Dir: runDir}
+	sums, err := summarizeProfiles(rec, out, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sums) != 1 {
+		t.Fatalf("%d summaries, want one for the apiserver", len(sums))
+	}
+	s := sums[0]
+	if s.Span != "idle-start to idle-end" || s.From != 10 || s.To != 30 {
+		t.Errorf("span %q from %v to %v, want idle's window covered by the last two profiles (10 to 30)", s.Span, s.From, s.To)
+	}
+	if _, err := os.Stat(filepath.Join(dir, s.Path)); err != nil {
+		t.Errorf("no merged profile: %v", err)
+	}
+	found := false
+	for _, r := range s.Top {
+		if strings.HasSuffix(r.Function, ".spin") && r.Flat > 0 {
+			found = true
+		}
+	}
+	if s.CPU <= 0 || !found {
+		t.Errorf("%v CPU s, top %+v: the spinning function is not named", s.CPU, s.Top)
+	}
+}
+
+func TestTheMeasuredSpanIsIdlesWindowOrCreationToConvergence(t *testing.T) {
+	for _, c := range []struct {
+		marks map[string]float64
+		want  string
+	}{
+		{map[string]float64{"idle-start": 1, "idle-end": 2, "created": 0, "converged": 3}, "idle-start to idle-end"},
+		{map[string]float64{"created": 1, "converged": 2}, "created to converged"},
+		{map[string]float64{"created": 1}, "the whole run"},
+	} {
+		if got, _, _ := measuredSpan(c.marks); got != c.want {
+			t.Errorf("span of %v: %q, want %q", c.marks, got, c.want)
+		}
+	}
+}
