@@ -1,12 +1,10 @@
 package runner
 
 import (
-	"os"
 	"runtime"
-	"strconv"
-	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/prometheus/procfs"
 )
 
 // Machine describes the machine the benchmark runs on, its load averages
@@ -18,28 +16,27 @@ func Machine() results.Machine {
 // LoadAverage reads the 1, 5 and 15 minute load averages (zeros where
 // /proc/loadavg cannot be read).
 func LoadAverage() [3]float64 {
-	var l [3]float64
-	data, err := os.ReadFile("/proc/loadavg")
+	fs, err := procfs.NewDefaultFS()
 	if err != nil {
-		return l
+		return [3]float64{}
 	}
-	fields := strings.Fields(string(data))
-	for i := 0; i < 3 && i < len(fields); i++ {
-		l[i], _ = strconv.ParseFloat(fields[i], 64)
+	l, err := fs.LoadAvg()
+	if err != nil {
+		return [3]float64{}
 	}
-	return l
+	return [3]float64{l.Load1, l.Load5, l.Load15}
 }
 
-// cpuModel returns the processor's model name from /proc/cpuinfo.
+// cpuModel returns the processor's model name from /proc/cpuinfo, or ""
+// where it says none.
 func cpuModel() string {
-	data, err := os.ReadFile("/proc/cpuinfo")
+	fs, err := procfs.NewDefaultFS()
 	if err != nil {
 		return ""
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
+	cpus, err := fs.CPUInfo()
+	if err != nil || len(cpus) == 0 {
+		return ""
 	}
-	return ""
+	return cpus[0].ModelName
 }
