@@ -14,6 +14,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // Env is one running cluster of one variant, as a scenario sees it.
@@ -268,19 +269,17 @@ func Sleep(ctx context.Context, d time.Duration) error {
 // WaitFor polls cond every 100 ms until it is true, ctx ends, or limit
 // passes; the error then says what was still not true.
 func WaitFor(ctx context.Context, limit time.Duration, what string, cond func() (bool, string)) error {
-	deadline := time.Now().Add(limit)
 	last := ""
-	for {
+	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, limit, true, func(context.Context) (bool, error) {
 		ok, state := cond()
-		if ok {
-			return nil
-		}
 		last = state
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%s: not reached within %v (%s)", what, limit, last)
-		}
-		if err := Sleep(ctx, 100*time.Millisecond); err != nil {
-			return err
-		}
+		return ok, nil
+	})
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
 	}
+	return fmt.Errorf("%s: not reached within %v (%s)", what, limit, last)
 }

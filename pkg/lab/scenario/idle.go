@@ -7,6 +7,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // A cluster that should be quiet: what each design costs standing still.
@@ -150,14 +151,8 @@ func settleBetweenTicks(ctx context.Context, e *Env, period time.Duration) error
 		rec := e.Sampler.Rec
 		return rec.Last(sampler.ManagerPurpose+sampler.PurposeStatus) + rec.Last(sampler.ManagerRequests+"GET") + rec.Last(sampler.ManagerRequests+"POST")
 	}
-	last, quietSince := writes(), time.Now()
-	for limit := time.Now().Add(2 * time.Minute); time.Since(quietSince) < 3*time.Second && time.Now().Before(limit); {
-		if err := Sleep(ctx, 250*time.Millisecond); err != nil {
-			return err
-		}
-		if now := writes(); now != last {
-			last, quietSince = now, time.Now()
-		}
+	if err := waitUnchanged(ctx, writes, 250*time.Millisecond, 3*time.Second, 2*time.Minute); err != nil {
+		return err
 	}
 	// The 2014 apiserver fills in a controller's replicas on every watch
 	// event of it by listing the controller's pods: at 100 000 pods each
@@ -171,27 +166,33 @@ func settleBetweenTicks(ctx context.Context, e *Env, period time.Duration) error
 		e.Sampler.SampleNow()
 		return e.Sampler.Rec.Last(sampler.APIWatchEvents + "replicationControllers")
 	}
-	lastEvents, eventsSince := events(), time.Now()
-	for limit := time.Now().Add(2 * time.Minute); time.Since(eventsSince) < 5*time.Second && time.Now().Before(limit); {
-		if err := Sleep(ctx, 500*time.Millisecond); err != nil {
-			return err
-		}
-		if now := events(); now != lastEvents {
-			lastEvents, eventsSince = now, time.Now()
-		}
+	if err := waitUnchanged(ctx, events, 500*time.Millisecond, 5*time.Second, 2*time.Minute); err != nil {
+		return err
 	}
 	lists := func() float64 {
 		e.Sampler.SampleNow()
 		return e.Sampler.Rec.Last(sampler.ManagerRequests + "LIST")
 	}
+	// A tick not seen within a period is no error: the half period is
+	// then counted from the period's end.
 	before := lists()
-	deadline := time.Now().Add(period)
-	for time.Now().Before(deadline) && lists() == before {
-		if err := Sleep(ctx, 100*time.Millisecond); err != nil {
-			return err
-		}
-	}
+	_ = wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, period, true, func(context.Context) (bool, error) {
+		return lists() != before, nil
+	})
 	return Sleep(ctx, period/2)
+}
+
+// waitUnchanged polls value every interval until it has not changed for
+// quiet, or limit passes; only ctx ending is an error.
+func waitUnchanged(ctx context.Context, value func() float64, interval, quiet, limit time.Duration) error {
+	last, since := value(), time.Now()
+	_ = wait.PollUntilContextTimeout(ctx, interval, limit, false, func(context.Context) (bool, error) {
+		if now := value(); now != last {
+			last, since = now, time.Now()
+		}
+		return time.Since(since) >= quiet, nil
+	})
+	return ctx.Err()
 }
 
 // podsFirstClients is how many clients create a pods-first cluster's pods
