@@ -6,7 +6,9 @@
 //	stack       starts and stops whole clusters of processes
 //	scenario    every scenario, defined once for bench, demo and e2e
 //	sampler     measures a running cluster: requests, pods, processes
-//	bench       make bench: calibration, repeated runs, findings, report
+//	bench       make bench: calibration, repeated runs, findings, report;
+//	            its sub-packages hold its layers and the sweep, history
+//	            and listcost runs
 //	demo        make demo: one scenario on both designs, with a live page
 //	annotate    make docs: the annotated source as static HTML
 //	faults      the apiserver's fault switch, a decorator around its storage
