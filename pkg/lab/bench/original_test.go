@@ -14,17 +14,10 @@ import (
 // variants with and without make original's binaries: without, they are
 // left out with one note saying how to build them; with, they run.
 func TestTheOriginalVariantsRunOnlyWithTheirBinaries(t *testing.T) {
-	asked := []string{"legacy", "legacy-original", "stack-original"}
-	for _, tc := range []struct {
-		name string
-		dir  string
-		want []string
-	}{
-		{"without the binaries", t.TempDir(), []string{"legacy"}},
-		{"with them", benchtest.BinDir(t, original.Binaries...), asked},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			opts := runner.Options{BinDir: benchtest.BothDesigns(t), OriginalDir: tc.dir, Quick: true, Variants: asked}
+	asked := benchtest.OriginalVariants
+	for _, tc := range benchtest.OriginalCases(t) {
+		t.Run(tc.Name, func(t *testing.T) {
+			opts := runner.Options{BinDir: benchtest.BothDesigns(t), OriginalDir: tc.Dir, Quick: true, Variants: asked}
 			p, err := BuildPlan(opts)
 			if err != nil {
 				t.Fatal(err)
@@ -34,12 +27,12 @@ func TestTheOriginalVariantsRunOnlyWithTheirBinaries(t *testing.T) {
 				for _, v := range it.Variants {
 					names = append(names, v.Name)
 				}
-				if strings.Join(names, ",") != strings.Join(tc.want, ",") {
-					t.Errorf("%s runs %v, want %v", it.Scenario.Name, names, tc.want)
+				if strings.Join(names, ",") != strings.Join(tc.Want, ",") {
+					t.Errorf("%s runs %v, want %v", it.Scenario.Name, names, tc.Want)
 				}
 			}
 			notes := strings.Join(p.Notes, "\n")
-			if missing := len(tc.want) < len(asked); missing != strings.Contains(notes, "make original V04_SRC=") {
+			if missing := len(tc.Want) < len(asked); missing != strings.Contains(notes, "make original V04_SRC=") {
 				t.Errorf("notes %q: want the make original line only when the binaries are missing", notes)
 			}
 		})

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"golang.org/x/net/html"
@@ -310,5 +311,24 @@ func CheckHTML(t *testing.T, page []byte) {
 	}
 	if svgs == 0 {
 		t.Error("report.html has no inline SVG")
+	}
+}
+
+// OriginalVariants are the variants a plan asks for in OriginalCases.
+var OriginalVariants = []string{"legacy", "legacy-original", "stack-original"}
+
+// OriginalCase is a directory where a plan looks for the original v0.4
+// binaries, and which of OriginalVariants it must then run.
+type OriginalCase struct {
+	Name string
+	Dir  string
+	Want []string
+}
+
+// OriginalCases are make original's binaries missing, then there.
+func OriginalCases(t *testing.T) []OriginalCase {
+	return []OriginalCase{
+		{"without the binaries", t.TempDir(), []string{"legacy"}},
+		{"with them", BinDir(t, original.Binaries...), OriginalVariants},
 	}
 }

@@ -39,21 +39,15 @@ func TestUpstreamStandsAtTodaysEndOfTheTimelineWhenBuilt(t *testing.T) {
 // TestTheTimelineEndsWithTheOriginalManagerOnlyWithItsBinaries builds a
 // history plan with and without make original's binaries.
 func TestTheTimelineEndsWithTheOriginalManagerOnlyWithItsBinaries(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		dir  string
-		want string
-	}{
-		{"without the binaries", t.TempDir(), "legacy"},
-		{"with them", benchtest.BinDir(t, original.Binaries...), "legacy-original"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			hp, err := BuildPlan(runner.Options{BinDir: benchtest.BothDesigns(t), OriginalDir: tc.dir, Quick: true})
+	for _, tc := range benchtest.OriginalCases(t) {
+		t.Run(tc.Name, func(t *testing.T) {
+			hp, err := BuildPlan(runner.Options{BinDir: benchtest.BothDesigns(t), OriginalDir: tc.Dir, Quick: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if last := hp.Timeline[len(hp.Timeline)-1].Variant; last != tc.want {
-				t.Errorf("the timeline ends with %s, want %s", last, tc.want)
+			want := map[bool]string{true: "legacy", false: "legacy-original"}[len(tc.Want) < len(benchtest.OriginalVariants)]
+			if last := hp.Timeline[len(hp.Timeline)-1].Variant; last != want {
+				t.Errorf("the timeline ends with %s, want %s", last, want)
 			}
 		})
 	}
