@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -25,17 +24,8 @@ func WriteHistory(dir string, hs *results.HistorySummary, png bool) error {
 	}
 	chart, ok := charts.Timeline(hs, png)
 	if ok {
-		chartDir := filepath.Join(dir, "charts")
-		if err := os.MkdirAll(chartDir, 0o755); err != nil {
+		if err := writeCharts(dir, chart); err != nil {
 			return err
-		}
-		if err := os.WriteFile(filepath.Join(chartDir, chart.Name+".svg"), chart.SVG, 0o644); err != nil {
-			return err
-		}
-		if len(chart.PNG) > 0 {
-			if err := os.WriteFile(filepath.Join(chartDir, chart.Name+".png"), chart.PNG, 0o644); err != nil {
-				return err
-			}
 		}
 	}
 	doc := historyDocument(hs, chart, ok)

@@ -29,10 +29,6 @@ func Write(dir string, sum *results.Summary, runs []results.RunRecord, cpu strin
 		}
 	}
 	cal, sets := charts.Build(sum, runs, png)
-	chartDir := filepath.Join(dir, "charts")
-	if err := os.MkdirAll(chartDir, 0o755); err != nil {
-		return err
-	}
 	all := []charts.Chart{}
 	if cal != nil {
 		all = append(all, *cal)
@@ -40,15 +36,8 @@ func Write(dir string, sum *results.Summary, runs []results.RunRecord, cpu strin
 	for _, set := range sets {
 		all = append(all, set.Charts...)
 	}
-	for _, c := range all {
-		if err := os.WriteFile(filepath.Join(chartDir, c.Name+".svg"), c.SVG, 0o644); err != nil {
-			return err
-		}
-		if len(c.PNG) > 0 {
-			if err := os.WriteFile(filepath.Join(chartDir, c.Name+".png"), c.PNG, 0o644); err != nil {
-				return err
-			}
-		}
+	if err := writeCharts(dir, all...); err != nil {
+		return err
 	}
 	doc := buildDocument(sum, cal, sets)
 	if err := writeFile(filepath.Join(dir, "report.md"), func(w *bufio.Writer) error { return writeMarkdown(w, doc) }); err != nil {
@@ -59,6 +48,26 @@ func Write(dir string, sum *results.Summary, runs []results.RunRecord, cpu strin
 		return err
 	}
 	return writeFile(filepath.Join(dir, "report.html"), func(w *bufio.Writer) error { return writeHTML(w, doc) })
+}
+
+// writeCharts writes each chart into dir/charts, as SVG and, where it
+// was drawn, PNG.
+func writeCharts(dir string, cs ...charts.Chart) error {
+	chartDir := filepath.Join(dir, "charts")
+	if err := os.MkdirAll(chartDir, 0o755); err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if err := os.WriteFile(filepath.Join(chartDir, c.Name+".svg"), c.SVG, 0o644); err != nil {
+			return err
+		}
+		if len(c.PNG) > 0 {
+			if err := os.WriteFile(filepath.Join(chartDir, c.Name+".png"), c.PNG, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func writeFile(path string, fill func(w *bufio.Writer) error) error {
