@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -12,15 +13,24 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
-// spin keeps a core busy for d, in a function a profile can name.
+// spin keeps a core busy until this process has used d of CPU, in a
+// function a profile can name: on a busy machine the wall time it takes
+// grows, the CPU time the profile samples does not.
 func spin(d time.Duration) uint64 {
 	x := uint64(1)
-	for end := time.Now().Add(d); time.Now().Before(end); {
+	for start := cpuTime(); cpuTime()-start < d; {
 		for i := 0; i < 1<<20; i++ {
 			x = x*6364136223846793005 + 1442695040888963407
 		}
 	}
 	return x
+}
+
+// cpuTime is the CPU time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // cpuProfile profiles this process while it spins for d.
