@@ -10,7 +10,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/acked"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
@@ -51,7 +51,7 @@ func restartAPIServerDuringScaleUp(t *testing.T, sig syscall.Signal) {
 // or if a stored object does not read back whole.
 func (fc *faultCluster) checkAcknowledged() {
 	fc.t.Helper()
-	report, err := scenario.CheckAcknowledged(fc.c, fc.st.Recorder)
+	report, err := acked.Check(fc.c, fc.st.Recorder)
 	if err != nil {
 		fc.t.Fatal(err)
 	}

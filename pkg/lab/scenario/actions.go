@@ -52,6 +52,15 @@ func (e *Env) CreateController(rc *api.ReplicationController) error {
 	return err
 }
 
+// startWeb creates controller web of n pods, selecting app=web, and
+// waits until all of them run.
+func (e *Env) startWeb(ctx context.Context, n int) error {
+	if err := e.CreateController(Controller("web", n, webSelector, nil)); err != nil {
+		return err
+	}
+	return e.WaitRunning(ctx, n, convergeLimit(n))
+}
+
 // Resize sets a controller's replicas as kubecfg resize does (GET, then
 // PUT), reading again when the controller changed in between.
 func (e *Env) Resize(ctx context.Context, id string, replicas int) error {

@@ -6,12 +6,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/kube-rewind/kube-rewind/pkg/api"
-	"github.com/kube-rewind/kube-rewind/pkg/api/validation"
-	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/acked"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
-	"github.com/kube-rewind/kube-rewind/pkg/labels"
 )
 
 // What the crash scenario kills, in Size.Crash.
@@ -147,7 +144,7 @@ func (crashScript) Steps(sz Size) []Step {
 		Say: "Every pod, controller and binding the apiserver said it had stored is looked up, and every stored " +
 			"object is read back and validated. Look for zero lost and zero unreadable.",
 		Run: func(ctx context.Context, e *Env) error {
-			report, err := CheckAcknowledged(e.Client, e.Stack.Recorder)
+			report, err := acked.Check(e.Client, e.Stack.Recorder)
 			if err != nil {
 				return err
 			}
@@ -206,127 +203,4 @@ func ackedPods(rec *stack.WriteRecorder) int {
 		}
 	}
 	return n
-}
-
-// AckReport is what CheckAcknowledged found.
-type AckReport struct {
-	// Sent counts the creates sent through the recorder, answered or not.
-	Sent int
-	// Creates and Binds count the acknowledged creates (pods, controllers,
-	// services) and bindings checked; objects a DELETE was sent for since
-	// are left out.
-	Creates, Binds int
-	// Lost names each acknowledged create missing or with another uid;
-	// BindsLost each acknowledged binding whose pod is on another host.
-	Lost, BindsLost []string
-	// Unreadable names each stored object that does not validate.
-	Unreadable []string
-	// Objects counts every object read back.
-	Objects int
-}
-
-func (r AckReport) String() string {
-	s := fmt.Sprintf("%d creates sent, %d acknowledged and checked, and %d acknowledged bindings; %d objects read back: %d creates lost, %d bindings lost, %d objects unreadable",
-		r.Sent, r.Creates, r.Binds, r.Objects, len(r.Lost), len(r.BindsLost), len(r.Unreadable))
-	for _, list := range [][]string{r.Lost, r.BindsLost, r.Unreadable} {
-		if len(list) > 5 {
-			list = list[:5]
-		}
-		for _, item := range list {
-			s += "\n  " + item
-		}
-	}
-	return s
-}
-
-// CheckAcknowledged reads every pod, controller, service, endpoints and
-// minion back through c and checks them against what rec saw
-// acknowledged: each acknowledged create must be there with its uid,
-// unless a DELETE was sent for it since; each acknowledged binding's pod
-// must be on its host; and every object must pass the apiserver's own
-// validation (a LIST fails outright on an object it cannot decode).
-func CheckAcknowledged(c client.Interface, rec *stack.WriteRecorder) (AckReport, error) {
-	var r AckReport
-	if rec == nil {
-		return r, fmt.Errorf("the stack records no writes")
-	}
-	ctx := api.NewDefaultContext()
-	everything := labels.Everything()
-	stored := map[string]string{}
-	hosts := map[string]string{}
-	invalid := func(kind, id string, errs []error) {
-		r.Objects++
-		if len(errs) > 0 {
-			r.Unreadable = append(r.Unreadable, fmt.Sprintf("%s %s: %v", kind, id, errs))
-		}
-	}
-	pods, err := c.ListPods(ctx, everything)
-	if err != nil {
-		return r, fmt.Errorf("reading the pods back: %v", err)
-	}
-	for i := range pods.Items {
-		p := &pods.Items[i]
-		stored["pods/"+p.ID] = p.UID
-		hosts[p.ID] = p.DesiredState.Host
-		invalid("pod", p.ID, validation.ValidatePod(p))
-	}
-	rcs, err := c.ListReplicationControllers(ctx, everything)
-	if err != nil {
-		return r, fmt.Errorf("reading the controllers back: %v", err)
-	}
-	for i := range rcs.Items {
-		rc := &rcs.Items[i]
-		stored["replicationControllers/"+rc.ID] = rc.UID
-		invalid("controller", rc.ID, validation.ValidateReplicationController(rc))
-	}
-	services, err := c.ListServices(ctx, everything)
-	if err != nil {
-		return r, fmt.Errorf("reading the services back: %v", err)
-	}
-	for i := range services.Items {
-		svc := &services.Items[i]
-		stored["services/"+svc.ID] = svc.UID
-		invalid("service", svc.ID, validation.ValidateService(svc))
-	}
-	endpoints, err := c.ListEndpoints(ctx, everything)
-	if err != nil {
-		return r, fmt.Errorf("reading the endpoints back: %v", err)
-	}
-	for i := range endpoints.Items {
-		invalid("endpoints", endpoints.Items[i].ID, validation.ValidateEndpoints(&endpoints.Items[i]))
-	}
-	minions, err := c.ListMinions()
-	if err != nil {
-		return r, fmt.Errorf("reading the minions back: %v", err)
-	}
-	for i := range minions.Items {
-		invalid("minion", minions.Items[i].ID, validation.ValidateMinion(&minions.Items[i]))
-	}
-
-	r.Sent = rec.Sent()
-	creates, binds, deleted := rec.Acknowledged()
-	for _, w := range creates {
-		key := w.Resource + "/" + w.ID
-		if deleted[key] {
-			continue
-		}
-		r.Creates++
-		if uid, ok := stored[key]; !ok {
-			r.Lost = append(r.Lost, fmt.Sprintf("%s (uid %s, acknowledged to %s) is missing", key, w.UID, w.Component))
-		} else if uid != w.UID {
-			r.Lost = append(r.Lost, fmt.Sprintf("%s has uid %s, acknowledged to %s as %s", key, uid, w.Component, w.UID))
-		}
-	}
-	for pod, host := range binds {
-		if deleted["pods/"+pod] {
-			continue
-		}
-		r.Binds++
-		if got, ok := hosts[pod]; !ok {
-			r.BindsLost = append(r.BindsLost, fmt.Sprintf("pod %s is missing, its binding to %s was acknowledged", pod, host))
-		} else if got != host {
-			r.BindsLost = append(r.BindsLost, fmt.Sprintf("pod %s is on %q, its binding to %s was acknowledged", pod, got, host))
-		}
-	}
-	return r, nil
 }

@@ -265,12 +265,7 @@ func (watchWindowScript) Steps(sz Size) []Step {
 	return []Step{{
 		Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
 		Say:   "A small controller comes up and both managers are watching.",
-		Run: func(ctx context.Context, e *Env) error {
-			if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
-				return err
-			}
-			return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
-		},
+		Run:   func(ctx context.Context, e *Env) error { return e.startWeb(ctx, sz.Replicas) },
 	}, {
 		Title: "Cut the watches, then write 1 200 times elsewhere",
 		Say: "Every watch is cut; then 1 200 writes to an unrelated object push etcd's window of " +

@@ -37,12 +37,7 @@ func (recreateScript) Steps(sz Size) []Step {
 	return []Step{{
 		Title: fmt.Sprintf("Create controller web of %d", sz.Replicas),
 		Say:   "One controller and its pods, all running.",
-		Run: func(ctx context.Context, e *Env) error {
-			if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
-				return err
-			}
-			return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
-		},
+		Run:   func(ctx context.Context, e *Env) error { return e.startWeb(ctx, sz.Replicas) },
 	}, {
 		Title: "Delete it, and create it again",
 		Say: "The controller is deleted — its pods stay — and the same controller is created again. " +

@@ -149,12 +149,7 @@ func (scaleDownScript) Steps(sz Size) []Step {
 	return []Step{{
 		Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
 		Say:   "First the controller and its pods are brought up; this part is not measured.",
-		Run: func(ctx context.Context, e *Env) error {
-			if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
-				return err
-			}
-			return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
-		},
+		Run:   func(ctx context.Context, e *Env) error { return e.startWeb(ctx, sz.Replicas) },
 	}, {
 		Title: "Resize it to 0",
 		Say:   "Now the controller is resized to zero. Every pod must go; count the deletes and the goroutines.",
@@ -230,12 +225,7 @@ func (partialScaleDownScript) Steps(sz Size) []Step {
 	return []Step{{
 		Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
 		Say:   "The controller and its pods come up and run.",
-		Run: func(ctx context.Context, e *Env) error {
-			if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
-				return err
-			}
-			return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
-		},
+		Run:   func(ctx context.Context, e *Env) error { return e.startWeb(ctx, sz.Replicas) },
 	}, {
 		Title: fmt.Sprintf("No room left: resize it to %d", 2*sz.Replicas),
 		Say: "The apiserver now refuses every binding, as if no node had room, and the controller is " +

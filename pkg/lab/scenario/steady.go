@@ -37,12 +37,7 @@ func (churnScript) Steps(sz Size) []Step {
 	return []Step{{
 		Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
 		Say:   "The controller and its pods come up.",
-		Run: func(ctx context.Context, e *Env) error {
-			if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
-				return err
-			}
-			return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
-		},
+		Run:   func(ctx context.Context, e *Env) error { return e.startWeb(ctx, sz.Replicas) },
 	}, {
 		Title: fmt.Sprintf("Kill %.0f pods a second for %v", sz.Rate, sz.Window),
 		Say: "Now pods die at a steady rate. Watch the running count dip: it dips further, and longer, " +
@@ -132,10 +127,7 @@ func (apiErrorsScript) Steps(sz Size) []Step {
 			if err := e.SetAPIFaults(failPodPosts(0.1)); err != nil {
 				return err
 			}
-			if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
-				return err
-			}
-			return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
+			return e.startWeb(ctx, sz.Replicas)
 		},
 	}, {
 		Title: fmt.Sprintf("Fail every pod POST for %v while asking for %d more", sz.Window, sz.Replicas),
@@ -225,10 +217,7 @@ func (watchDropScript) Steps(sz Size) []Step {
 		Say:   "Every watch stream is closed by the apiserver every three seconds. Count the re-watches and the relists.",
 		Run: func(ctx context.Context, e *Env) error {
 			e.Mark("created")
-			if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
-				return err
-			}
-			if err := e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
+			if err := e.startWeb(ctx, sz.Replicas); err != nil {
 				return err
 			}
 			e.Mark("converged")
