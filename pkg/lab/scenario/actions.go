@@ -203,3 +203,5 @@ func CreatePods(ctx context.Context, c client.Interface, pod api.Pod, n, clients
 	}
 	return ctx.Err()
 }
+
+var webSelector = map[string]string{"app": "web"}

@@ -3,10 +3,113 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/labels"
 )
+
+// Options says where a cluster's binaries and files go.
+type Options struct {
+	BinDir string
+	// Dir is the cluster's own directory: etcd data and logs.
+	Dir string
+	// Intervals of the sampler; zero means sampler.DefaultIntervals.
+	Intervals sampler.Intervals
+	// Say receives progress lines; nil discards them.
+	Say func(format string, args ...interface{})
+	// Seed, when not zero, fixes the hollow nodes' random choices (which
+	// node a pod lands on, which pod churn kills), so that repeated runs
+	// make the same ones.
+	Seed int64
+	// EtcdServers, when set, point the apiserver at an external etcd
+	// cluster instead of its embedded member.
+	EtcdServers []string
+	// OriginalDir holds the original v0.4 binaries, for the variants
+	// legacy-original and stack-original (make original: _output/v0.4).
+	OriginalDir string
+	// Profile takes CPU profiles of the apiserver and the hollow nodes for
+	// the whole run, into Dir/profiles (see profile.go).
+	Profile bool
+}
+
+// Start brings up the cluster sc needs for variant v at size sz and starts
+// sampling it. Close stops both.
+func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
+	cfg := sc.Cluster
+	if sz.PodsFirst {
+		// Started once the pods run.
+		cfg.ControllerManagers = 0
+	}
+	if sz.EtcdMembers > 0 {
+		cfg.EtcdMembers = sz.EtcdMembers
+	}
+	cfg.BinDir = opts.BinDir
+	cfg.Dir = opts.Dir
+	cfg.Design = v.Design
+	cfg.ManagerBinary = v.Manager
+	cfg.Original, cfg.OriginalDir = v.Original, opts.OriginalDir
+	if len(opts.EtcdServers) > 0 {
+		cfg.EtcdServers = opts.EtcdServers
+	}
+	cfg.ControllerManagerArgs = append(append([]string{}, cfg.ControllerManagerArgs...), v.ManagerArgs...)
+	if opts.Seed != 0 {
+		cfg.HollowNodeArgs = append(append([]string{}, cfg.HollowNodeArgs...), fmt.Sprintf("-seed=%d", opts.Seed))
+	}
+	if cfg.SyncPeriod == 0 {
+		cfg.SyncPeriod = sz.Period
+	}
+	var profiling string
+	if opts.Profile {
+		args, url, err := profilingArgs()
+		if err != nil {
+			return nil, err
+		}
+		cfg.APIServerArgs = append(append([]string{}, cfg.APIServerArgs...), args...)
+		profiling = url
+	}
+	st, err := stack.Start(cfg)
+	if err != nil {
+		return nil, err
+	}
+	say := opts.Say
+	if say == nil {
+		say = func(string, ...interface{}) {}
+	}
+	c, err := client.New(&client.Config{Host: st.APIURL, Sync: true, UserAgent: "scenario"})
+	if err != nil {
+		st.Stop()
+		return nil, err
+	}
+	iv := opts.Intervals
+	if iv == (sampler.Intervals{}) {
+		iv = sc.Intervals
+	}
+	if iv == (sampler.Intervals{}) {
+		iv = sampler.DefaultIntervals
+	}
+	e := &Env{Variant: v, Size: sz, Stack: st, Client: c, Say: say, marks: map[string]time.Time{}}
+	e.Sampler = sampler.New(c, st, labels.Everything(), iv)
+	if err := e.Sampler.Start(); err != nil {
+		st.Stop()
+		return nil, err
+	}
+	if opts.Profile {
+		targets := map[string]string{sampler.ProcessAPIServer: profiling}
+		if st.HollowURL != "" {
+			targets[sampler.ProcessHollowNode] = st.HollowURL
+		}
+		if e.profiler, err = startProfiler(filepath.Join(opts.Dir, "profiles"), e.Sampler.Rec.Start(), targets); err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
+	e.Mark("start")
+	return e, nil
+}
 
 // Outcome is what one run of a scenario produced.
 type Outcome struct {

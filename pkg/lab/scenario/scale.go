@@ -15,8 +15,6 @@ import (
 
 const period2014 = 10 * time.Second
 
-var webSelector = map[string]string{"app": "web"}
-
 // oneManager is the cluster of most scenarios: one controller-manager and
 // nodes hollow nodes, which start each pod 200 ms after it is bound.
 func oneManager(nodes int) stack.Config {

@@ -1,0 +1,78 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+)
+
+// Variant is one way of running the controller-manager.
+type Variant struct {
+	// Name labels results: legacy, modern, modern-unthrottled, upstream.
+	Name string
+	// Design is the design the manager follows, legacy or modern: what a
+	// scenario may expect of it (pods owned by selector or by
+	// ControllerRef, a leader election), and the binary it runs unless
+	// Manager names another.
+	Design string
+	// Manager, when set, is the controller-manager binary to run instead
+	// of the design's (stack.ManagerBinary).
+	Manager string
+	// Build says how to build Manager, for the note of a run that finds
+	// it missing.
+	Build string
+	// Checks names the variant of ours this one is the original of: the
+	// benchmark sets the two side by side (upstream checks modern).
+	Checks string
+	// ManagerArgs are extra controller-manager flags.
+	ManagerArgs []string
+	// Original, when set, runs original v0.4 binaries instead of ours
+	// (stack.OriginalManager or stack.OriginalStack), from the directory
+	// of make original; Design is then the design they must show, legacy.
+	Original string
+}
+
+// The variants the benchmark compares. The modern design runs once with
+// kube-controller-manager's client limits (20 QPS, burst 30) and once
+// without, so that the design and the throttle can be told apart; today's
+// upstream replication manager runs both ways too, beside each.
+var (
+	Legacy              = Variant{Name: "legacy", Design: "legacy"}
+	Modern              = Variant{Name: "modern", Design: "modern"}
+	ModernUnthrottled   = Variant{Name: "modern-unthrottled", Design: "modern", ManagerArgs: []string{"-kube_api_qps=0"}}
+	Upstream            = Variant{Name: "upstream", Design: "modern", Manager: "controller-manager-upstream", Build: "make upstream", Checks: Modern.Name}
+	UpstreamUnthrottled = Variant{Name: "upstream-unthrottled", Design: "modern", Manager: "controller-manager-upstream", Build: "make upstream", Checks: ModernUnthrottled.Name, ManagerArgs: []string{"-kube_api_qps=0"}}
+)
+
+// The original v0.4 binaries of make original, beside our port of 2014:
+// the original controller-manager on our apiserver, and the original
+// apiserver and controller-manager together (pkg/lab/stack, original.go).
+var (
+	LegacyOriginal = Variant{Name: "legacy-original", Design: "legacy", Original: stack.OriginalManager, Build: original.BuildHint, Checks: Legacy.Name}
+	StackOriginal  = Variant{Name: "stack-original", Design: "legacy", Original: stack.OriginalStack, Build: original.BuildHint, Checks: Legacy.Name}
+)
+
+// Variants lists every variant above, in the order reports show them.
+var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUnthrottled, LegacyOriginal, StackOriginal}
+
+// VariantByName returns the variant of Variants called name.
+func VariantByName(name string) (Variant, error) {
+	var names []string
+	for _, v := range Variants {
+		if v.Name == name {
+			return v, nil
+		}
+		names = append(names, v.Name)
+	}
+	return Variant{}, fmt.Errorf("no variant named %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// Binary is the controller-manager binary the variant runs.
+func (v Variant) Binary() string {
+	if v.Manager != "" {
+		return v.Manager
+	}
+	return stack.ManagerBinary(v.Design)
+}
