@@ -235,7 +235,7 @@ func Runner(t *testing.T, opts runner.Options, f *Runs) (*runner.Runner, *bytes.
 	}
 	var log bytes.Buffer
 	clock := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	r := &runner.Runner{Opts: opts, Log: &log, RunScenario: f.Run, Calibrate: Calibration,
+	r := &runner.Runner{Opts: opts, Log: &log, Scenarios: f, Calibrate: Calibration,
 		Now: func() time.Time { clock = clock.Add(1500 * time.Millisecond); return clock },
 		EtcdCluster: func(dir string, members int) ([]string, func(), error) {
 			var urls []string

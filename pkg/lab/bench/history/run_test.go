@@ -20,10 +20,12 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
-// historyOutcome fakes a run in which every change has its expected
+// historyRuns fakes runs in which every change has its expected
 // effect: its figure is 10 with the change and 20 without it (5 where
 // the figure should fall), and the timeline figures grow as changes go.
-func historyOutcome(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error) {
+type historyRuns struct{}
+
+func (historyRuns) Run(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error) {
 	off := map[string]bool{}
 	for _, a := range v.ManagerArgs {
 		if list, ok := strings.CutPrefix(a, "-without="); ok {
@@ -62,7 +64,7 @@ func TestAHistoryRunReportsEveryChangeWithAndWithout(t *testing.T) {
 	f := &benchtest.Runs{}
 	published := filepath.Join(t.TempDir(), "published")
 	r, _ := benchtest.Runner(t, runner.Options{Quick: true, Publish: published, Commit: "abc1234"}, f)
-	r.RunScenario = historyOutcome
+	r.Scenarios = historyRuns{}
 	dir, hs, err := Run(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)

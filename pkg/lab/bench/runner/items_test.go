@@ -28,12 +28,17 @@ func TestARunWhoseIdleManagersTicksFellBehindStopsTheSweepsLargerSizes(t *testin
 	}
 }
 
+// blocking runs every scenario until its context ends.
+type blocking struct{}
+
+func (blocking) Run(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error) {
+	<-ctx.Done()
+	return nil, fmt.Errorf("%s/%s step 2 (Wait): %v", sc.Name, v.Name, ctx.Err())
+}
+
 func TestARunThatOutlivesItsLimitFailsAndTheSweepGoesOn(t *testing.T) {
 	r := New(Options{BinDir: t.TempDir()}, io.Discard)
-	r.RunScenario = func(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error) {
-		<-ctx.Done()
-		return nil, fmt.Errorf("%s/%s step 2 (Wait): %v", sc.Name, v.Name, ctx.Err())
-	}
+	r.Scenarios = blocking{}
 	idle, err := scenario.Get("idle")
 	if err != nil {
 		t.Fatal(err)

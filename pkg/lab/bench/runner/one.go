@@ -108,7 +108,7 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 	urls, stopEtcd, err := r.externalEtcd(runDir, it.EtcdMembers)
 	if err == nil {
 		sopts.EtcdServers = urls
-		out, err = r.RunScenario(runCtx, it.Scenario, v, it.Size, sopts)
+		out, err = r.Scenarios.Run(runCtx, it.Scenario, v, it.Size, sopts)
 		stopEtcd()
 	}
 	rec.Seconds = r.Now().Sub(began).Seconds()

@@ -23,8 +23,9 @@ type Runner struct {
 	// Log receives progress lines (rcbench: stderr).
 	Log io.Writer
 
-	// RunScenario runs one scenario at one size (scenario.Run).
-	RunScenario func(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error)
+	// Scenarios runs each scenario at its size: on real clusters, or in
+	// tests a fake of synthetic outcomes.
+	Scenarios ScenarioRunner
 	// Calibrate measures the stack's ceiling before the scenarios of a
 	// plan that asks for it (the bench run's calibration).
 	Calibrate Calibrator
@@ -35,12 +36,25 @@ type Runner struct {
 	EtcdCluster func(dir string, members int) (urls []string, stop func(), err error)
 }
 
+// ScenarioRunner runs one scenario of a variant at a size on a fresh
+// cluster, as scenario.Run does.
+type ScenarioRunner interface {
+	Run(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error)
+}
+
+// clusters runs scenarios on real clusters.
+type clusters struct{}
+
+func (clusters) Run(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error) {
+	return scenario.Run(ctx, sc, v, sz, opts)
+}
+
 // Calibrator measures the stack's ceiling into dir, at the levels p asks.
 type Calibrator func(ctx context.Context, r *Runner, dir string, p *Plan) (*results.Calibration, error)
 
 // New returns a runner of real clusters.
 func New(opts Options, log io.Writer) *Runner {
-	return &Runner{Opts: opts, Log: log, RunScenario: scenario.Run, Now: time.Now, EtcdCluster: startEtcdCluster}
+	return &Runner{Opts: opts, Log: log, Scenarios: clusters{}, Now: time.Now, EtcdCluster: startEtcdCluster}
 }
 
 // Say writes a line of progress to Log.
