@@ -15,9 +15,10 @@
 // process that embeds the member may reach it without sockets, through
 // Server.Dial (Ours: see inprocess.go and pipe.go).
 //
-// For the laboratory, StartLearner joins a member to a running cluster as
-// a learner, in the calling process, and Server.Tail follows a prefix of
-// its store without losing an event, in memory or over HTTP at TailPath
-// (Ours: see learner.go and tail.go; the laboratory's use of them is in
-// pkg/lab/etcdpods).
+// Three pieces serve only the laboratory, whose learner (pkg/lab/etcdpods)
+// is a member of this package's making, with its listing of pods by
+// list.go: Config.Join, which starts a member in a running cluster;
+// Config.Handlers, which the learner's tail is served on; and
+// Server.Watch, which the tail reads the store by in memory. The
+// apiserver's own member uses none of them.
 package etcd

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
-	"github.com/kube-rewind/kube-rewind/pkg/etcd"
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
@@ -200,20 +199,7 @@ func TestListAndWatchSendsOnlyWhatChangedAfterTheList(t *testing.T) {
 // learner's tail, each see every pod of a burst written to the member
 // from 32 clients at once, far more than etcd's window, and no error.
 func TestALearnerAndItsTailReaderSeeEveryPodOfABurst(t *testing.T) {
-	ports, err := etcdtest.FreePorts(2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	own, err := etcd.Start(etcd.Config{DataDir: t.TempDir(), PeerPort: ports[0], FastTicks: true, NoFsync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer own.Close()
-	src, err := NewLearner([]string{own.ClientURL()}, t.TempDir(), ports[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
+	own, src := cluster(t)
 	ctx := api.NewDefaultContext()
 	var watches []watch.Interface
 	for _, s := range []Pods{src, NewTailReader(src.LearnerURL())} {

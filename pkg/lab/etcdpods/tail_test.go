@@ -1,4 +1,4 @@
-package etcd_test
+package etcdpods
 
 import (
 	"bufio"
@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,8 +17,9 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 )
 
-// cluster starts a member whose peers can reach it and a learner of it.
-func cluster(t *testing.T) (member, learner *etcd.Server) {
+// cluster starts a member whose peers can reach it and a source reading
+// a learner of it (NewLearner).
+func cluster(t *testing.T) (member *etcd.Server, src *Source) {
 	t.Helper()
 	ports, err := etcdtest.FreePorts(2)
 	if err != nil {
@@ -28,15 +30,15 @@ func cluster(t *testing.T) (member, learner *etcd.Server) {
 		t.Fatal(err)
 	}
 	t.Cleanup(member.Close)
-	learner, err = etcd.StartLearner(etcd.Config{DataDir: t.TempDir(), PeerPort: ports[1], NoFsync: true}, []string{member.ClientURL()})
+	src, err = NewLearner([]string{member.ClientURL()}, t.TempDir(), ports[1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(learner.Close)
-	return member, learner
+	t.Cleanup(src.Close)
+	return member, src
 }
 
-func put(base, key, value string) error {
+func putTo(base, key, value string) error {
 	req, _ := http.NewRequest(http.MethodPut, base+"/v2/keys"+key, strings.NewReader(url.Values{"value": {value}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	resp, err := http.DefaultClient.Do(req)
@@ -50,9 +52,9 @@ func put(base, key, value string) error {
 	return nil
 }
 
-// burst writes n pods and as many other keys to base from 32 writers at
-// once.
-func burst(t *testing.T, base string, n int) {
+// burst writes the pods first to first+n-1 to base from 32 writers at
+// once, and with others as many keys outside the pods' prefix.
+func burst(t *testing.T, base string, first, n int, others bool) {
 	t.Helper()
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
@@ -60,12 +62,16 @@ func burst(t *testing.T, base string, n int) {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			for i := w; i < n; i += 32 {
-				if err := put(base, fmt.Sprintf("/registry/pods/p%d", i), "{}"); err != nil {
+			for i := first + w; i < first+n; i += 32 {
+				id := fmt.Sprintf("p%d", i)
+				if err := putTo(base, Prefix+"/"+id, podJSON(id, "burst")); err != nil {
 					errs <- err
 					return
 				}
-				if err := put(base, fmt.Sprintf("/registry/controllers/c%d", i), "{}"); err != nil {
+				if !others {
+					continue
+				}
+				if err := putTo(base, fmt.Sprintf("/registry/controllers/c%d", i), "{}"); err != nil {
 					errs <- err
 					return
 				}
@@ -79,34 +85,36 @@ func burst(t *testing.T, base string, n int) {
 	}
 }
 
-// A learner's tail has every event under its prefix, once and in index
-// order, however the learner batches what it applies: a burst of writes
-// from 32 clients to the member, far more than etcd's window of 1000.
-func TestALearnersTailHasEveryEventOfABurstInOrder(t *testing.T) {
-	member, learner := cluster(t)
-	tail, err := learner.Tail("/registry/pods")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tail.Close()
-	sub, err := tail.Subscribe(0)
-	if err == nil {
-		t.Fatal("a subscription from index 0, before the tail began, was taken")
-	}
-	probe, err := http.Get(learner.ClientURL() + "/v2/keys/none")
+// indexOf returns the etcd index of the member at base now.
+func indexOf(t *testing.T, base string) uint64 {
+	t.Helper()
+	probe, err := http.Get(base + "/v2/keys/none")
 	if err != nil {
 		t.Fatal(err)
 	}
 	probe.Body.Close()
-	var now uint64
-	fmt.Sscan(probe.Header.Get("X-Etcd-Index"), &now)
-	sub, err = tail.Subscribe(now)
+	n, err := strconv.ParseUint(probe.Header.Get("X-Etcd-Index"), 10, 64)
+	if err != nil {
+		t.Fatalf("no index from %s: %v", base, err)
+	}
+	return n
+}
+
+// A learner's tail has every event under its prefix, once and in index
+// order, however the learner batches what it applies: a burst of writes
+// from 32 clients to the member, far more than etcd's window of 1000.
+func TestALearnersTailHasEveryEventOfABurstInOrder(t *testing.T) {
+	member, src := cluster(t)
+	if _, err := src.tail.Subscribe(0); err == nil {
+		t.Fatal("a subscription from index 0, before the tail began, was taken")
+	}
+	sub, err := src.tail.Subscribe(indexOf(t, src.LearnerURL()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sub.Close()
 	const n = 3000
-	burst(t, member.ClientURL(), n)
+	burst(t, member.ClientURL(), 0, n, true)
 	seen := map[string]bool{}
 	var last uint64
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -136,13 +144,8 @@ func TestALearnersTailHasEveryEventOfABurstInOrder(t *testing.T) {
 // event after the index it asks for, as etcd's watch writes them, and an
 // etcd error 401 for an index the tail does not have.
 func TestTheTailStreamsOverHTTP(t *testing.T) {
-	member, learner := cluster(t)
-	tail, err := learner.Tail("/registry/pods")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tail.Close()
-	resp, err := http.Get(learner.ClientURL() + etcd.TailPath + "?after=0")
+	member, src := cluster(t)
+	resp, err := http.Get(src.LearnerURL() + tailPath + "?after=0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,23 +155,18 @@ func TestTheTailStreamsOverHTTP(t *testing.T) {
 	if resp.StatusCode != http.StatusBadRequest || gone.ErrorCode != 401 {
 		t.Fatalf("after=0: %s, errorCode %d; want 400 with etcd's 401", resp.Status, gone.ErrorCode)
 	}
-	probe, err := http.Get(learner.ClientURL() + "/v2/keys/none")
-	if err != nil {
-		t.Fatal(err)
-	}
-	probe.Body.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, learner.ClientURL()+etcd.TailPath+"?after="+probe.Header.Get("X-Etcd-Index"), nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, src.LearnerURL()+tailPath+"?after="+strconv.FormatUint(indexOf(t, src.LearnerURL()), 10), nil)
 	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	if err := put(member.ClientURL(), "/registry/controllers/c", "{}"); err != nil {
+	if err := putTo(member.ClientURL(), "/registry/controllers/c", "{}"); err != nil {
 		t.Fatal(err)
 	}
-	if err := put(member.ClientURL(), "/registry/pods/a", `{"id":"a"}`); err != nil {
+	if err := putTo(member.ClientURL(), "/registry/pods/a", `{"id":"a"}`); err != nil {
 		t.Fatal(err)
 	}
 	lines := bufio.NewScanner(resp.Body)
@@ -189,3 +187,4 @@ func TestTheTailStreamsOverHTTP(t *testing.T) {
 		t.Fatalf("first event %s", lines.Bytes())
 	}
 }
+
