@@ -44,6 +44,9 @@ type tail struct {
 	prefix string
 	stop   chan struct{}
 	done   chan struct{}
+	// held is taken by the tail as it takes each event in: holding it
+	// holds the tail back, as a busy scheduler would. Only tests hold it.
+	held sync.Mutex
 
 	mu sync.Mutex
 	// kept holds the latest events; every event after covered is there.
@@ -129,6 +132,8 @@ func (t *tail) run(last uint64) {
 			t.fail(errors.New("the tail was closed"))
 			return
 		}
+		t.held.Lock()
+		t.held.Unlock()
 		if e == nil {
 			// Removed by etcd: the member is stopping.
 			t.fail(errors.New("the learner stopped"))

@@ -13,8 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/etcd"
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
+	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // cluster starts a member whose peers can reach it and a source reading
@@ -188,3 +192,63 @@ func TestTheTailStreamsOverHTTP(t *testing.T) {
 	}
 }
 
+// Both sources of a learner, the one in this process and another
+// process's reading its tail over HTTP, deliver every pod once and in
+// index order to a reader held back until it is more than three of etcd's
+// windows behind (3 100 events), and the tail itself held back while the
+// learner applied 1 500 of them at once, as when one apply of the
+// leader's batch outruns the tail's goroutine.
+//
+// Guards the tail's look-ahead (tailAhead): with a look-ahead of 1, the
+// tail keeping 1 watcher waiting instead of 1 024, the tail finds the
+// event after the one it holds gone from etcd's window of 1 000, and both
+// watches end with a 410.
+func TestATailHeldBackAndReadersFarBehindLoseNoEvent(t *testing.T) {
+	member, src := cluster(t)
+	ctx := api.NewDefaultContext()
+	sources := []string{"the learner's source", "the tail's reader over HTTP"}
+	var watches []watch.Interface
+	for _, s := range []Pods{src, NewTailReader(src.LearnerURL())} {
+		_, w, err := ListAndWatch(ctx, s, labels.Everything())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
+		watches = append(watches, w)
+	}
+	// The tail takes in the burst's first event and waits there, its
+	// look-ahead watchers waiting at the next indexes, until the learner
+	// has applied the whole burst: more than etcd's window of 1 000, fewer
+	// than that and tailAhead together.
+	const held, n = 1500, 3100
+	src.tail.held.Lock()
+	burst(t, member.ClientURL(), 0, held, false)
+	target := indexOf(t, member.ClientURL())
+	err := wait.PollUntilContextTimeout(context.Background(), 10*time.Millisecond, 60*time.Second, true, func(context.Context) (bool, error) {
+		return indexOf(t, src.LearnerURL()) >= target, nil
+	})
+	src.tail.held.Unlock()
+	if err != nil {
+		t.Fatalf("the learner did not apply the burst: %v", err)
+	}
+	// Nothing is read until every pod is written.
+	burst(t, member.ClientURL(), held, n-held, false)
+	for i, w := range watches {
+		seen := map[string]bool{}
+		var last uint64
+		for len(seen) < n {
+			e := next(t, w)
+			pod, ok := e.Object.(*api.Pod)
+			if e.Type != watch.Added || !ok {
+				t.Errorf("%s, after %d of %d pods: %s %v", sources[i], len(seen), n, e.Type, e.Object)
+				break
+			}
+			if pod.ResourceVersion <= last || seen[pod.ID] {
+				t.Errorf("%s: %s at %d after %d, seen before: %v", sources[i], pod.ID, pod.ResourceVersion, last, seen[pod.ID])
+				break
+			}
+			last = pod.ResourceVersion
+			seen[pod.ID] = true
+		}
+	}
+}
