@@ -8,6 +8,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // metricValue returns the value of the series of name whose labels include
@@ -76,7 +77,7 @@ func TestRequestsAreCountedByVerbResourceCodeAndComponent(t *testing.T) {
 	fake.Add(&Simple{TypeMeta: api.TypeMeta{ID: "a"}})
 	readLine(t, r)
 	cancel()
-	eventually(t, "the watch to be counted", func() bool {
+	watchtest.Eventually(t, "the watch to be counted", func() bool {
 		return metricValue(t, ts.opts.Registry, "apiserver_request_total", map[string]string{"verb": "WATCH"}) == 1
 	})
 
@@ -195,7 +196,7 @@ func TestBodyBytesAreCountedByClientReadAndWrittenAndAsAWatchStreams(t *testing.
 	fake.Add(&Simple{TypeMeta: api.TypeMeta{ID: "a"}})
 	readLine(t, r)
 	// The stream is still open: its bytes count already.
-	eventually(t, "the watch event's bytes to be counted", func() bool {
+	watchtest.Eventually(t, "the watch event's bytes to be counted", func() bool {
 		return metricValue(t, reg, "apiserver_response_body_bytes_total", map[string]string{"verb": "WATCH"}) > 0
 	})
 }

@@ -16,7 +16,7 @@ import (
 // 100 pods of one label among 10 000: what the legacy manager asks for each
 // controller on every sync. All 10 000 are read and decoded.
 func BenchmarkPodListByLabel10000(b *testing.B) {
-	helper := rt.NewHelper(b, etcdURL)
+	helper := rt.NewHelper(b)
 	registry := etcd.NewRegistry(helper)
 	const n, writers = 10000, 64
 	var next int64 = -1

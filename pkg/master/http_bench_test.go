@@ -15,6 +15,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/apiserver"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	rt "github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 	"github.com/kube-rewind/kube-rewind/pkg/tools"
@@ -23,7 +24,7 @@ import (
 // apiserverClient serves the real storage over HTTP and returns a client
 // of it that waits for every write (sync=true), as a modern client would.
 func apiserverClient(b *testing.B) client.Interface {
-	helper := rt.NewHelper(b, etcdURL)
+	helper := rt.NewHelper(b)
 	server := httptest.NewServer(apiserver.Handle(NewStorage(helper), apiserver.DefaultPrefix, apiserver.Options{}))
 	b.Cleanup(server.Close)
 	return client.NewOrDie(&client.Config{Host: server.URL, Sync: true, UserAgent: "bench"})
@@ -82,8 +83,8 @@ func BenchmarkRawEtcdCreate(b *testing.B) {
 	}
 	for _, clients := range []int{1, 64} {
 		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
-			rt.NewHelper(b, etcdURL)
-			etcdClient := tools.NewEtcdClient([]string{etcdURL})
+			etcdClient := tools.NewEtcdClient([]string{etcdtest.New(b).ClientURL()})
+			b.Cleanup(tools.CloseIdleConnections)
 			run := atomic.AddInt64(&benchRun, 1)
 			concurrently(b, clients, func(i int) error {
 				_, err := etcdClient.Create(fmt.Sprintf("/registry/raw/%d-%d", run, i), string(value), 0)

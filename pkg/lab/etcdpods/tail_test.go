@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,7 +17,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
-	"k8s.io/apimachinery/pkg/util/wait"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // cluster starts a member whose peers can reach it and a source reading
@@ -40,20 +39,6 @@ func cluster(t *testing.T) (member *etcd.Server, src *Source) {
 	}
 	t.Cleanup(src.Close)
 	return member, src
-}
-
-func putTo(base, key, value string) error {
-	req, _ := http.NewRequest(http.MethodPut, base+"/v2/keys"+key, strings.NewReader(url.Values{"value": {value}}.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("PUT %s: %s", key, resp.Status)
-	}
-	return nil
 }
 
 // burst writes the pods first to first+n-1 to base from 32 writers at
@@ -222,22 +207,21 @@ func TestATailHeldBackAndReadersFarBehindLoseNoEvent(t *testing.T) {
 	// than that and tailAhead together.
 	const held, n = 1500, 3100
 	src.tail.held.Lock()
+	release := sync.OnceFunc(src.tail.held.Unlock)
+	defer release()
 	burst(t, member.ClientURL(), 0, held, false)
 	target := indexOf(t, member.ClientURL())
-	err := wait.PollUntilContextTimeout(context.Background(), 10*time.Millisecond, 60*time.Second, true, func(context.Context) (bool, error) {
+	watchtest.Within(t, 60*time.Second, "the learner to apply the burst", func() (bool, error) {
 		return indexOf(t, src.LearnerURL()) >= target, nil
 	})
-	src.tail.held.Unlock()
-	if err != nil {
-		t.Fatalf("the learner did not apply the burst: %v", err)
-	}
+	release()
 	// Nothing is read until every pod is written.
 	burst(t, member.ClientURL(), held, n-held, false)
 	for i, w := range watches {
 		seen := map[string]bool{}
 		var last uint64
 		for len(seen) < n {
-			e := next(t, w)
+			e := watchtest.Next(t, w)
 			pod, ok := e.Object.(*api.Pod)
 			if e.Type != watch.Added || !ok {
 				t.Errorf("%s, after %d of %d pods: %s %v", sources[i], len(seen), n, e.Type, e.Object)

@@ -17,6 +17,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/apiserver"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // podStore is a storage of pods in memory that counts the writes that
@@ -148,17 +149,6 @@ func (s *faultyServer) counted(t *testing.T, want map[string]string) float64 {
 	return total
 }
 
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 func TestInjectedFailuresAreCountedAndNeverReachStorage(t *testing.T) {
 	f := New(7)
 	srv := newFaultyServer(t, f)
@@ -262,7 +252,7 @@ func openWatch(t *testing.T, srv *faultyServer) (*bufio.Reader, *watch.FakeWatch
 	if resp.StatusCode != 200 {
 		t.Fatalf("watch: HTTP %d", resp.StatusCode)
 	}
-	eventually(t, "the storage watch to open", func() bool { return srv.store.lastWatch() != before })
+	watchtest.Eventually(t, "the storage watch to open", func() bool { return srv.store.lastWatch() != before })
 	return bufio.NewReader(resp.Body), srv.store.lastWatch()
 }
 
@@ -288,7 +278,7 @@ func TestCloseWatchesEveryEndsOpenStreamsCleanly(t *testing.T) {
 		t.Fatalf("PUT /admin/faults: HTTP %d %s", code, body)
 	}
 	expectEOF(t, r)
-	eventually(t, "the storage watch to stop", fake.IsStopped)
+	watchtest.Eventually(t, "the storage watch to stop", fake.IsStopped)
 	if got := srv.counted(t, map[string]string{"kind": "close_watch"}); got != 1 {
 		t.Errorf("closed watches counted %v, want 1", got)
 	}
@@ -296,7 +286,7 @@ func TestCloseWatchesEveryEndsOpenStreamsCleanly(t *testing.T) {
 	// A stream opened while the rule stands is closed too.
 	r, fake = openWatch(t, srv)
 	expectEOF(t, r)
-	eventually(t, "the second storage watch to stop", fake.IsStopped)
+	watchtest.Eventually(t, "the second storage watch to stop", fake.IsStopped)
 }
 
 func TestRulesMayNameOnlyServedResources(t *testing.T) {

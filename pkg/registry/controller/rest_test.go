@@ -11,12 +11,13 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/registry/etcd"
 	rt "github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 var ctx = rt.Ctx()
 
 func newStorage(t *testing.T) (*REST, *etcd.Registry) {
-	registry := etcd.NewRegistry(rt.NewHelper(t, etcdURL))
+	registry := etcd.NewRegistry(rt.NewHelper(t))
 	return NewREST(registry, registry), registry
 }
 
@@ -151,20 +152,6 @@ func TestUpdateAndDelete(t *testing.T) {
 	}
 }
 
-func next(t *testing.T, w watch.Interface) watch.Event {
-	t.Helper()
-	select {
-	case e, ok := <-w.ResultChan():
-		if !ok {
-			t.Fatal("watch closed")
-		}
-		return e
-	case <-time.After(30 * time.Second):
-		t.Fatal("no event")
-	}
-	return watch.Event{}
-}
-
 func TestWatchFiltersByTheControllersLabelsAndFillsTheCount(t *testing.T) {
 	rest, registry := newStorage(t)
 	addPods(t, registry, "web", 2)
@@ -174,12 +161,12 @@ func TestWatchFiltersByTheControllersLabelsAndFillsTheCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := next(t, w)
+	e := watchtest.Next(t, w)
 	rc := e.Object.(*api.ReplicationController)
 	if e.Type != watch.Added || rc.ID != "web" || rc.CurrentState.Replicas != 2 {
 		t.Fatalf("replay: %v %s replicas %d", e.Type, rc.ID, rc.CurrentState.Replicas)
 	}
-	rt.StopAndDrain(t, w)
+	watchtest.StopAndDrain(t, w)
 
 	web.DesiredState.Replicas = 5
 	if _, err := rt.Await(rest.Update(ctx, web)); err != nil {
@@ -189,8 +176,8 @@ func TestWatchFiltersByTheControllersLabelsAndFillsTheCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.StopAndDrain(t, w)
-	e = next(t, w)
+	defer watchtest.StopAndDrain(t, w)
+	e = watchtest.Next(t, w)
 	if rc := e.Object.(*api.ReplicationController); e.Type != watch.Modified || rc.DesiredState.Replicas != 5 || rc.CurrentState.Replicas != 2 {
 		t.Errorf("resumed: %v replicas %d/%d", e.Type, rc.DesiredState.Replicas, rc.CurrentState.Replicas)
 	}
@@ -218,11 +205,5 @@ func TestStoppedWatchesLeaveNoGoroutinesEvenWithEventsUntaken(t *testing.T) {
 	for i := 0; i < cycles; i++ {
 		cycle()
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for runtime.NumGoroutine() > baseline+10 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines after %d stopped watches, %d before", runtime.NumGoroutine(), cycles, baseline)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	watchtest.GoroutinesAtMost(t, baseline+10)
 }

@@ -16,7 +16,7 @@ func minion(id string) *api.Minion {
 }
 
 func TestMinionsAreCreatedListedAndDeletedButNeverUpdated(t *testing.T) {
-	rest := NewREST(etcd.NewRegistry(rt.NewHelper(t, etcdURL)))
+	rest := NewREST(etcd.NewRegistry(rt.NewHelper(t)))
 	obj, err := rt.Await(rest.Create(ctx, minion("node-1")))
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +48,7 @@ func TestMinionsAreCreatedListedAndDeletedButNeverUpdated(t *testing.T) {
 }
 
 func TestInvalidMinionsAndIDsAreRefused(t *testing.T) {
-	rest := NewREST(etcd.NewRegistry(rt.NewHelper(t, etcdURL)))
+	rest := NewREST(etcd.NewRegistry(rt.NewHelper(t)))
 	badIP := minion("node-1")
 	badIP.HostIP = "not-an-ip"
 	_, err := rt.Await(rest.Create(ctx, badIP))

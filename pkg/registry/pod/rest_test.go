@@ -4,17 +4,17 @@ import (
 	"regexp"
 	"sort"
 	"testing"
-	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/registry/etcd"
 	rt "github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 func newStorage(t *testing.T) (*REST, *etcd.Registry) {
-	registry := etcd.NewRegistry(rt.NewHelper(t, etcdURL))
+	registry := etcd.NewRegistry(rt.NewHelper(t))
 	return NewREST(registry, nil), registry
 }
 
@@ -217,20 +217,6 @@ func TestUpdate(t *testing.T) {
 	rt.ExpectCode(t, "hostile id", err, 422)
 }
 
-func next(t *testing.T, w watch.Interface) watch.Event {
-	t.Helper()
-	select {
-	case e, ok := <-w.ResultChan():
-		if !ok {
-			t.Fatal("watch closed")
-		}
-		return e
-	case <-time.After(30 * time.Second):
-		t.Fatal("no event")
-	}
-	return watch.Event{}
-}
-
 func TestWatchByLabelFromZeroThenResume(t *testing.T) {
 	rest, registry := newStorage(t)
 	create(t, rest, rt.ValidPod("a", "web"))
@@ -239,17 +225,17 @@ func TestWatchByLabelFromZeroThenResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != "a" {
+	if e := watchtest.Next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != "a" {
 		t.Fatalf("replay: %v %+v", e.Type, e.Object)
 	}
 	if err := registry.ApplyBinding(ctx, &api.Binding{PodID: "a", Host: "m1"}); err != nil {
 		t.Fatal(err)
 	}
-	bound := next(t, w)
+	bound := watchtest.Next(t, w)
 	if bound.Type != watch.Modified || bound.Object.(*api.Pod).CurrentState.Host != "m1" {
 		t.Fatalf("bind: %v %+v", bound.Type, bound.Object)
 	}
-	rt.StopAndDrain(t, w)
+	watchtest.StopAndDrain(t, w)
 
 	create(t, rest, rt.ValidPod("b", "web"))
 	create(t, rest, rt.ValidPod("skip2", "db"))
@@ -260,8 +246,8 @@ func TestWatchByLabelFromZeroThenResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.StopAndDrain(t, w)
-	added, deleted := next(t, w), next(t, w)
+	defer watchtest.StopAndDrain(t, w)
+	added, deleted := watchtest.Next(t, w), watchtest.Next(t, w)
 	if added.Type != watch.Added || added.Object.(*api.Pod).ID != "b" || deleted.Type != watch.Deleted || deleted.Object.(*api.Pod).ID != "a" {
 		t.Errorf("resumed: %v %s, %v %s", added.Type, added.Object.(*api.Pod).ID, deleted.Type, deleted.Object.(*api.Pod).ID)
 	}
@@ -276,12 +262,12 @@ func TestAPodThatStopsMatchingLeavesTheWatchAsDeletedWithItsLastMatchingState(t 
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.StopAndDrain(t, w)
+	defer watchtest.StopAndDrain(t, w)
 	pod.Labels = map[string]string{"name": "db"}
 	if _, err := rt.Await(rest.Update(ctx, pod)); err != nil {
 		t.Fatal(err)
 	}
-	e := next(t, w)
+	e := watchtest.Next(t, w)
 	if e.Type != watch.Deleted || e.Object.(*api.Pod).Labels["name"] != "web" {
 		t.Errorf("leaving the selector: %v %+v", e.Type, e.Object.(*api.Pod).Labels)
 	}

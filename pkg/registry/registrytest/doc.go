@@ -1,6 +1,7 @@
-// Package registrytest holds what the registry tests share: a helper on a
-// wiped etcd, valid objects of each kind, hostile ids, and a way to wait
-// for the result of an asynchronous REST call.
+// Package registrytest holds what the registry tests share: a helper on an
+// etcd of the test's own, valid objects of each kind, hostile ids, and a
+// way to wait for the result of an asynchronous REST call. Waiting for a
+// watch's events is package watchtest's.
 //
 // Follows the role of kubernetes/kubernetes pkg/registry/registrytest as of
 // v0.4 (October 2014), which held fake registries; here the tests run

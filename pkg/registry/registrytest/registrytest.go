@@ -8,21 +8,18 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
+	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/tools"
-	"github.com/kube-rewind/kube-rewind/pkg/watch"
 )
 
-// NewHelper returns an EtcdHelper on the etcd at url with /registry
-// emptied, so that each test starts from nothing. Its client is closed
-// when t ends.
-func NewHelper(t testing.TB, url string) tools.EtcdHelper {
+// NewHelper returns an EtcdHelper on an embedded etcd member of the
+// test's own, so that each test starts from nothing. The member stops
+// when t ends, after its client's connections are closed.
+func NewHelper(t testing.TB) tools.EtcdHelper {
 	t.Helper()
-	client := tools.NewEtcdClient([]string{url})
+	member := etcdtest.New(t)
 	t.Cleanup(tools.CloseIdleConnections)
-	if _, err := client.Delete("/registry", true); err != nil && !tools.IsEtcdNotFound(err) {
-		t.Fatalf("cannot empty /registry: %v", err)
-	}
-	return tools.EtcdHelper{Client: client}
+	return tools.EtcdHelper{Client: tools.NewEtcdClient([]string{member.ClientURL()})}
 }
 
 // Ctx is the context of every request in the tests: the default
@@ -45,25 +42,6 @@ func Await(ch <-chan api.Object, err error) (api.Object, error) {
 		return obj, nil
 	case <-time.After(30 * time.Second):
 		return nil, errors.New("no result from the asynchronous call within 30 s")
-	}
-}
-
-// StopAndDrain stops w and waits until its channel closes, which means
-// its etcd request has ended. Tests call it before their etcd client is
-// closed: go-etcd's Client.Close is not safe while a request is in flight.
-func StopAndDrain(t testing.TB, w watch.Interface) {
-	t.Helper()
-	w.Stop()
-	timeout := time.After(30 * time.Second)
-	for {
-		select {
-		case _, ok := <-w.ResultChan():
-			if !ok {
-				return
-			}
-		case <-timeout:
-			t.Fatal("watch not closed 30 s after Stop")
-		}
 	}
 }
 

@@ -2,19 +2,19 @@ package service
 
 import (
 	"testing"
-	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/registry/etcd"
 	rt "github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 var ctx = rt.Ctx()
 
 func newStorage(t *testing.T) (*REST, *etcd.Registry) {
-	registry := etcd.NewRegistry(rt.NewHelper(t, etcdURL))
+	registry := etcd.NewRegistry(rt.NewHelper(t))
 	return NewREST(registry), registry
 }
 
@@ -125,20 +125,6 @@ func TestUpdate(t *testing.T) {
 	}
 }
 
-func next(t *testing.T, w watch.Interface) watch.Event {
-	t.Helper()
-	select {
-	case e, ok := <-w.ResultChan():
-		if !ok {
-			t.Fatal("watch closed")
-		}
-		return e
-	case <-time.After(30 * time.Second):
-		t.Fatal("no event")
-	}
-	return watch.Event{}
-}
-
 func TestWatchOneServiceByID(t *testing.T) {
 	rest, _ := newStorage(t)
 	create(t, rest, rt.ValidService("backend", "db"))
@@ -147,15 +133,15 @@ func TestWatchOneServiceByID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.StopAndDrain(t, w)
-	if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Service).ID != "frontend" {
+	defer watchtest.StopAndDrain(t, w)
+	if e := watchtest.Next(t, w); e.Type != watch.Added || e.Object.(*api.Service).ID != "frontend" {
 		t.Fatalf("replay: %v %+v", e.Type, e.Object)
 	}
 	svc.Port = 81
 	if _, err := rt.Await(rest.Update(ctx, svc)); err != nil {
 		t.Fatal(err)
 	}
-	if e := next(t, w); e.Type != watch.Modified || e.Object.(*api.Service).Port != 81 {
+	if e := watchtest.Next(t, w); e.Type != watch.Modified || e.Object.(*api.Service).Port != 81 {
 		t.Fatalf("update: %v %+v", e.Type, e.Object)
 	}
 	_, err = rest.Watch(ctx, labels.Set{"app": "web"}.AsSelector(), labels.Everything(), 0)
