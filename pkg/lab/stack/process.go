@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/prometheus/procfs"
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // Process is one running component.
@@ -108,23 +110,23 @@ func PortFree(port int) bool {
 // deadline passes.
 func waitHealthy(p *Process, url string, deadline time.Duration) error {
 	client := &http.Client{Timeout: 2 * time.Second}
-	stop := time.Now().Add(deadline)
-	for time.Now().Before(stop) {
+	err := wait.PollUntilContextTimeout(context.Background(), 50*time.Millisecond, deadline, true, func(context.Context) (bool, error) {
 		if exited, err := p.Exited(); exited {
-			return fmt.Errorf("%s exited before becoming healthy: %v", p.Name, err)
+			return false, fmt.Errorf("%s exited before becoming healthy: %v", p.Name, err)
 		}
 		resp, err := client.Get(url)
-		if err == nil {
-			resp.Body.Close()
-			// Another process may hold the port p was told to serve on,
-			// and answer for it while p dies failing to bind.
-			if resp.StatusCode == http.StatusOK && listensOn(p.Pid(), url) {
-				return nil
-			}
+		if err != nil {
+			return false, nil
 		}
-		time.Sleep(50 * time.Millisecond)
+		resp.Body.Close()
+		// Another process may hold the port p was told to serve on,
+		// and answer for it while p dies failing to bind.
+		return resp.StatusCode == http.StatusOK && listensOn(p.Pid(), url), nil
+	})
+	if wait.Interrupted(err) {
+		return fmt.Errorf("%s did not become healthy at %s within %v", p.Name, url, deadline)
 	}
-	return fmt.Errorf("%s did not become healthy at %s within %v", p.Name, url, deadline)
+	return err
 }
 
 // listensOn reports whether process pid holds the listening socket of
