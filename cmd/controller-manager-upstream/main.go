@@ -14,23 +14,19 @@ import (
 	"time"
 
 	"github.com/golang/glog"
-	"github.com/google/uuid"
 	"github.com/kube-rewind/kube-rewind/cmd/controller-manager-upstream/adapter"
-	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/controller"
 	"github.com/kube-rewind/kube-rewind/pkg/history"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/informers"
+	"github.com/kube-rewind/kube-rewind/pkg/modern/leaderelection"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/queuemetrics"
-	"github.com/kube-rewind/kube-rewind/pkg/modern/resourcelock"
 	"github.com/kube-rewind/kube-rewind/pkg/service"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
 	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"k8s.io/client-go/tools/leaderelection"
-	rl "k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/controller/replication"
@@ -167,40 +163,11 @@ func clientConfig(userAgent string) *client.Config {
 // lead runs the controllers while this process holds the lock our modern
 // managers take, and exits when it loses it.
 func lead(runControllers func(context.Context)) {
-	hostname, err := os.Hostname()
-	if err != nil {
-		glog.Fatalf("cannot name this candidate: %v", err)
-	}
-	id := hostname + "_" + uuid.New().String()
 	electionClient, err := client.New(clientConfig("leader-election"))
 	if err != nil {
 		glog.Fatalf("invalid API configuration: %v", err)
 	}
-	lock := &resourcelock.EndpointsLock{
-		Namespace:  api.NamespaceDefault,
-		Name:       "kube-controller-manager",
-		Client:     electionClient,
-		LockConfig: rl.ResourceLockConfig{Identity: id},
-	}
-	glog.Infof("leader election as %s on endpoints %s", id, lock.Describe())
-	leaderelection.RunOrDie(context.Background(), leaderelection.LeaderElectionConfig{
-		Lock:          lock,
-		LeaseDuration: *leaseDuration,
-		RenewDeadline: *renewDeadline,
-		RetryPeriod:   *retryPeriod,
-		Name:          "kube-controller-manager",
-		Callbacks: leaderelection.LeaderCallbacks{
-			OnStartedLeading: func(ctx context.Context) {
-				glog.Infof("leading as %s: starting controllers", id)
-				runControllers(ctx)
-			},
-			OnStoppedLeading: func() {
-				glog.Errorf("leader election lost by %s; exiting", id)
-				glog.Flush()
-				os.Exit(1)
-			},
-		},
-	})
+	leaderelection.Lead(electionClient, leaderelection.Timing{LeaseDuration: *leaseDuration, RenewDeadline: *renewDeadline, RetryPeriod: *retryPeriod}, runControllers)
 }
 
 // serveHTTP starts the /healthz and /metrics server, as our
