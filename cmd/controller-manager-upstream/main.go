@@ -51,10 +51,7 @@ var (
 	kubeAPIBurst            = flag.Int("kube_api_burst", 30, "Burst of requests allowed above kube_api_qps.")
 	minResyncPeriod         = flag.Duration("min_resync_period", 12*time.Hour, "Informers replay their caches to the controllers every min_resync_period to twice that, at random.")
 
-	leaderElect   = flag.Bool("leader_elect", true, "Take part in a leader election and act only while leading.")
-	leaseDuration = flag.Duration("leader_elect_lease_duration", 15*time.Second, "How long a non-leader waits after the last renewal it saw before taking over.")
-	renewDeadline = flag.Duration("leader_elect_renew_deadline", 10*time.Second, "How long the leader keeps retrying a renewal before it gives up leading.")
-	retryPeriod   = flag.Duration("leader_elect_retry_period", 2*time.Second, "How often candidates try to acquire or renew the lease.")
+	election = leaderelection.RegisterFlags(flag.CommandLine, "")
 
 	without = flag.String("without", "", "Comma-separated changes of the history to switch off; only those outside the replication manager ("+strings.Join(wiringSwitches, ", ")+"), which upstream's runs unmodified.")
 )
@@ -107,7 +104,7 @@ func main() {
 		}
 		rm.Run(ctx, *concurrentRCSyncs)
 	}
-	if !*leaderElect {
+	if !election.Elect {
 		runControllers(context.Background())
 		return
 	}
@@ -133,7 +130,7 @@ func applyWithout() {
 		case "burst-cap":
 			*burstReplicas = math.MaxInt32
 		case "leader-election":
-			*leaderElect = false
+			election.Elect = false
 		case "garbage-collector":
 			garbageCollector = false
 		default:
@@ -167,7 +164,7 @@ func lead(runControllers func(context.Context)) {
 	if err != nil {
 		glog.Fatalf("invalid API configuration: %v", err)
 	}
-	leaderelection.Lead(electionClient, leaderelection.Timing{LeaseDuration: *leaseDuration, RenewDeadline: *renewDeadline, RetryPeriod: *retryPeriod}, runControllers)
+	leaderelection.Lead(electionClient, election, runControllers)
 }
 
 // serveHTTP starts the /healthz and /metrics server, as our

@@ -39,10 +39,7 @@ var (
 	kubeAPIBurst            = flag.Int("kube_api_burst", 30, "Burst of requests allowed above kube_api_qps (modern).")
 	minResyncPeriod         = flag.Duration("min_resync_period", 12*time.Hour, "Informers replay their caches to the controllers every min_resync_period to twice that, at random (modern).")
 
-	leaderElect   = flag.Bool("leader_elect", true, "Take part in a leader election and act only while leading (modern).")
-	leaseDuration = flag.Duration("leader_elect_lease_duration", 15*time.Second, "How long a non-leader waits after the last renewal it saw before taking over (modern).")
-	renewDeadline = flag.Duration("leader_elect_renew_deadline", 10*time.Second, "How long the leader keeps retrying a renewal before it gives up leading (modern).")
-	retryPeriod   = flag.Duration("leader_elect_retry_period", 2*time.Second, "How often candidates try to acquire or renew the lease (modern).")
+	election = leaderelection.RegisterFlags(flag.CommandLine, " (modern)")
 )
 
 // clientConfig returns the modern client configuration: rate limited, and
@@ -129,7 +126,7 @@ func run(kubeClient client.Interface, registry *prometheus.Registry) {
 	if err != nil {
 		glog.Fatalf("invalid API configuration: %v", err)
 	}
-	leaderelection.Lead(electionClient, leaderelection.Timing{LeaseDuration: *leaseDuration, RenewDeadline: *renewDeadline, RetryPeriod: *retryPeriod}, runControllers)
+	leaderelection.Lead(electionClient, election, runControllers)
 }
 
 // resyncPeriod picks the informers' resync period at random between

@@ -2,6 +2,7 @@ package leaderelection
 
 import (
 	"context"
+	"flag"
 	"os"
 	"time"
 
@@ -14,9 +15,12 @@ import (
 	rl "k8s.io/client-go/tools/leaderelection/resourcelock"
 )
 
-// Timing is how a candidate paces the election, as
-// kube-controller-manager's --leader-elect-* flags do.
-type Timing struct {
+// Config is a candidate's part in the election: whether it takes part,
+// and how it paces it, as kube-controller-manager's --leader-elect flags
+// say.
+type Config struct {
+	// Elect says whether to take part and act only while leading.
+	Elect bool
 	// LeaseDuration is how long a non-leader waits after the last renewal
 	// it saw before taking over.
 	LeaseDuration time.Duration
@@ -28,6 +32,19 @@ type Timing struct {
 	RetryPeriod time.Duration
 }
 
+// RegisterFlags registers on fs the flags that set c, with today's
+// defaults, each help text ending in note: -leader_elect and its
+// timings, spelled with the 2014 binaries' underscores where upstream has
+// dashes (--leader-elect-lease-duration).
+func RegisterFlags(fs *flag.FlagSet, note string) *Config {
+	c := &Config{}
+	fs.BoolVar(&c.Elect, "leader_elect", true, "Take part in a leader election and act only while leading"+note+".")
+	fs.DurationVar(&c.LeaseDuration, "leader_elect_lease_duration", 15*time.Second, "How long a non-leader waits after the last renewal it saw before taking over"+note+".")
+	fs.DurationVar(&c.RenewDeadline, "leader_elect_renew_deadline", 10*time.Second, "How long the leader keeps retrying a renewal before it gives up leading"+note+".")
+	fs.DurationVar(&c.RetryPeriod, "leader_elect_retry_period", 2*time.Second, "How often candidates try to acquire or renew the lease"+note+".")
+	return c
+}
+
 // Lead runs run while this process holds the lock, taken and renewed
 // through c, and exits the process when it loses it; it does not return.
 //
@@ -35,7 +52,7 @@ type Timing struct {
 // "leader-election" appended to the user agent. Callers here pass a client
 // named "leader-election" outright, so that the apiserver's per-component
 // request counts keep lease renewals apart from the controllers' work.
-func Lead(c client.Interface, t Timing, run func(ctx context.Context)) {
+func Lead(c client.Interface, cfg *Config, run func(ctx context.Context)) {
 	hostname, err := os.Hostname()
 	if err != nil {
 		glog.Fatalf("cannot name this candidate: %v", err)
@@ -54,9 +71,9 @@ func Lead(c client.Interface, t Timing, run func(ctx context.Context)) {
 	glog.Infof("leader election as %s on endpoints %s", id, lock.Describe())
 	leaderelection.RunOrDie(context.Background(), leaderelection.LeaderElectionConfig{
 		Lock:          lock,
-		LeaseDuration: t.LeaseDuration,
-		RenewDeadline: t.RenewDeadline,
-		RetryPeriod:   t.RetryPeriod,
+		LeaseDuration: cfg.LeaseDuration,
+		RenewDeadline: cfg.RenewDeadline,
+		RetryPeriod:   cfg.RetryPeriod,
 		Name:          "kube-controller-manager",
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(ctx context.Context) {
