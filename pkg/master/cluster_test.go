@@ -137,18 +137,11 @@ func TestNoAcknowledgedWriteIsLostWhenAClusterMemberStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stored []api.Pod
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	watchtest.Within(t, 30*time.Second, "a list of the pods", func() (bool, error) {
 		stored = nil
 		err := (&tools.EtcdHelper{Client: client}).ExtractList("/registry/pods", &stored, nil)
-		if err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("cannot list the pods: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return err == nil, err
+	})
 	have := map[string]bool{}
 	for _, p := range stored {
 		have[p.ID] = true
