@@ -5,6 +5,7 @@ package master
 // cost of our layers can be read off as a ratio.
 
 import (
+	"context"
 	"fmt"
 	"net/http/httptest"
 	"sync"
@@ -19,6 +20,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	rt "github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 	"github.com/kube-rewind/kube-rewind/pkg/tools"
+	"k8s.io/client-go/util/workqueue"
 )
 
 // apiserverClient serves the real storage over HTTP and returns a client
@@ -99,26 +101,14 @@ func BenchmarkRawEtcdCreate(b *testing.B) {
 // controller. The server reads and decodes all 10 000.
 func BenchmarkListPodsBySelector10000(b *testing.B) {
 	c := apiserverClient(b)
-	const n = 10000
-	var next int64 = -1
-	var wg sync.WaitGroup
-	for w := 0; w < 64; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(atomic.AddInt64(&next, 1))
-				if i >= n {
-					return
-				}
-				if _, err := c.CreatePod(api.NewDefaultContext(), rt.ValidPod(fmt.Sprintf("pod-%05d", i), fmt.Sprintf("app-%d", i%100))); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	stop, failed := context.WithCancel(context.Background())
+	defer failed()
+	workqueue.ParallelizeUntil(stop, 64, 10000, func(i int) {
+		if _, err := c.CreatePod(api.NewDefaultContext(), rt.ValidPod(fmt.Sprintf("pod-%05d", i), fmt.Sprintf("app-%d", i%100))); err != nil {
+			b.Error(err)
+			failed()
+		}
+	})
 	selector := labels.Set{"name": "app-7"}.AsSelector()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
