@@ -77,10 +77,7 @@ func TestCreateRefusals(t *testing.T) {
 		_, err := rt.Await(rest.Create(ctx, c.obj))
 		rt.ExpectCode(t, c.name, err, c.code)
 	}
-	for _, id := range rt.HostileIDs() {
-		_, err := rt.Await(rest.Create(ctx, rt.ValidController(id, "x", 1)))
-		rt.ExpectCode(t, "create "+id, err, 422)
-	}
+	rt.ExpectHostileIDsRefused(t, rest, func(id string) api.Object { return rt.ValidController(id, "x", 1) })
 }
 
 func TestGetAndListCountTheMatchingPods(t *testing.T) {
@@ -140,16 +137,7 @@ func TestUpdateAndDelete(t *testing.T) {
 	if _, err := rt.Await(rest.Delete(ctx, "web")); err != nil {
 		t.Fatal(err)
 	}
-	_, err = rest.Get(ctx, "web")
-	rt.ExpectCode(t, "get after delete", err, 404)
-	_, err = rt.Await(rest.Delete(ctx, "web"))
-	rt.ExpectCode(t, "second delete", err, 404)
-	for _, id := range rt.HostileIDs() {
-		_, err := rest.Get(ctx, id)
-		rt.ExpectCode(t, "get "+id, err, 400)
-		_, err = rt.Await(rest.Delete(ctx, id))
-		rt.ExpectCode(t, "delete "+id, err, 400)
-	}
+	rt.ExpectGone(t, rest, "web")
 }
 
 func TestWatchFiltersByTheControllersLabelsAndFillsTheCount(t *testing.T) {

@@ -65,10 +65,7 @@ func TestCreateGetListUpdateDelete(t *testing.T) {
 	if _, err := rt.Await(rest.Delete(ctx, "web")); err != nil {
 		t.Fatal(err)
 	}
-	_, err = rest.Get(ctx, "web")
-	rt.ExpectCode(t, "get after delete", err, 404)
-	_, err = rt.Await(rest.Delete(ctx, "web"))
-	rt.ExpectCode(t, "second delete", err, 404)
+	rt.ExpectGone(t, rest, "web")
 }
 
 func TestInvalidEndpointsAndIDsAreRefused(t *testing.T) {
@@ -88,14 +85,7 @@ func TestInvalidEndpointsAndIDsAreRefused(t *testing.T) {
 		_, err = rt.Await(rest.Update(ctx, c.obj))
 		rt.ExpectCode(t, c.name+" (update)", err, c.code)
 	}
-	for _, id := range rt.HostileIDs() {
-		_, err := rt.Await(rest.Create(ctx, endpoints(id)))
-		rt.ExpectCode(t, "create "+id, err, 422)
-		_, err = rest.Get(ctx, id)
-		rt.ExpectCode(t, "get "+id, err, 400)
-		_, err = rt.Await(rest.Delete(ctx, id))
-		rt.ExpectCode(t, "delete "+id, err, 400)
-	}
+	rt.ExpectHostileIDsRefused(t, rest, func(id string) api.Object { return endpoints(id) })
 }
 
 func TestWatchAllOrOne(t *testing.T) {

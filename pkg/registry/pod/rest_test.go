@@ -81,10 +81,7 @@ func TestCreateRefusals(t *testing.T) {
 			rt.ExpectCode(t, c.name, err, c.code)
 		})
 	}
-	for _, id := range rt.HostileIDs() {
-		_, err := rt.Await(rest.Create(ctx, rt.ValidPod(id, "x")))
-		rt.ExpectCode(t, "create "+id, err, 422)
-	}
+	rt.ExpectHostileIDsRefused(t, rest, func(id string) api.Object { return rt.ValidPod(id, "x") })
 }
 
 func TestGetAndDelete(t *testing.T) {
@@ -98,16 +95,7 @@ func TestGetAndDelete(t *testing.T) {
 	if err != nil || status.(*api.Status).Status != api.StatusSuccess {
 		t.Fatalf("delete: %v, %+v", err, status)
 	}
-	_, err = rest.Get(ctx, "foo")
-	rt.ExpectCode(t, "get after delete", err, 404)
-	_, err = rt.Await(rest.Delete(ctx, "foo"))
-	rt.ExpectCode(t, "second delete", err, 404)
-	for _, id := range rt.HostileIDs() {
-		_, err := rest.Get(ctx, id)
-		rt.ExpectCode(t, "get "+id, err, 400)
-		_, err = rt.Await(rest.Delete(ctx, id))
-		rt.ExpectCode(t, "delete "+id, err, 400)
-	}
+	rt.ExpectGone(t, rest, "foo")
 }
 
 // ids returns the ids of a list, sorted: etcd lists a directory in no

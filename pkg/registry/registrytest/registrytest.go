@@ -2,6 +2,7 @@ package registrytest
 
 import (
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +43,50 @@ func Await(ch <-chan api.Object, err error) (api.Object, error) {
 		return obj, nil
 	case <-time.After(30 * time.Second):
 		return nil, errors.New("no result from the asynchronous call within 30 s")
+	}
+}
+
+// Storage is what the shared checks below ask of a resource's REST
+// storage (apiserver.RESTStorage).
+type Storage interface {
+	Get(ctx api.Context, id string) (api.Object, error)
+	Delete(ctx api.Context, id string) (<-chan api.Object, error)
+	Create(ctx api.Context, obj api.Object) (<-chan api.Object, error)
+}
+
+// ExpectGone fails t unless id, just deleted, is gone: a Get and a second
+// Delete each answer 404.
+func ExpectGone(t testing.TB, rest Storage, id string) {
+	t.Helper()
+	_, err := rest.Get(Ctx(), id)
+	ExpectCode(t, "get after delete", err, 404)
+	_, err = Await(rest.Delete(Ctx(), id))
+	ExpectCode(t, "second delete", err, 404)
+}
+
+// ExpectHostileIDsRefused fails t unless every one of HostileIDs is
+// refused: as the id of a new object (newObj) with a 422, and by a Get and
+// a Delete with a 400.
+func ExpectHostileIDsRefused(t testing.TB, rest Storage, newObj func(id string) api.Object) {
+	t.Helper()
+	for _, id := range HostileIDs() {
+		_, err := Await(rest.Create(Ctx(), newObj(id)))
+		ExpectCode(t, "create "+id, err, 422)
+		_, err = rest.Get(Ctx(), id)
+		ExpectCode(t, "get "+id, err, 400)
+		_, err = Await(rest.Delete(Ctx(), id))
+		ExpectCode(t, "delete "+id, err, 400)
+	}
+}
+
+// Working is the Status of a write the apiserver is still working on: a
+// 202 naming the operation id to poll.
+func Working(id string) *api.Status {
+	return &api.Status{
+		Status:  api.StatusWorking,
+		Reason:  api.StatusReasonWorking,
+		Details: &api.StatusDetails{ID: id, Kind: "operation"},
+		Code:    http.StatusAccepted,
 	}
 }
 

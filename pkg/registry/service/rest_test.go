@@ -54,10 +54,7 @@ func TestCreateValidatesAndAcceptsAnExternalLoadBalancerFlag(t *testing.T) {
 		_, err := rt.Await(rest.Create(ctx, c.obj))
 		rt.ExpectCode(t, c.name, err, c.code)
 	}
-	for _, id := range rt.HostileIDs() {
-		_, err := rt.Await(rest.Create(ctx, rt.ValidService(id, "x")))
-		rt.ExpectCode(t, "create "+id, err, 422)
-	}
+	rt.ExpectHostileIDsRefused(t, rest, func(id string) api.Object { return rt.ValidService(id, "x") })
 }
 
 func TestDeleteAlsoDeletesTheEndpoints(t *testing.T) {
@@ -71,16 +68,7 @@ func TestDeleteAlsoDeletesTheEndpoints(t *testing.T) {
 	}
 	_, err := registry.GetEndpoints(ctx, "frontend")
 	rt.ExpectCode(t, "endpoints after the service's delete", err, 404)
-	_, err = rest.Get(ctx, "frontend")
-	rt.ExpectCode(t, "get after delete", err, 404)
-	_, err = rt.Await(rest.Delete(ctx, "frontend"))
-	rt.ExpectCode(t, "second delete", err, 404)
-	for _, id := range rt.HostileIDs() {
-		_, err := rest.Get(ctx, id)
-		rt.ExpectCode(t, "get "+id, err, 400)
-		_, err = rt.Await(rest.Delete(ctx, id))
-		rt.ExpectCode(t, "delete "+id, err, 400)
-	}
+	rt.ExpectGone(t, rest, "frontend")
 }
 
 func TestListByLabelAndID(t *testing.T) {
