@@ -16,6 +16,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/apiserver"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
 	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
@@ -123,30 +124,7 @@ func (s *faultyServer) do(t *testing.T, method, path, body string) (int, []byte)
 // series whose labels include want.
 func (s *faultyServer) counted(t *testing.T, want map[string]string) float64 {
 	t.Helper()
-	families, err := s.registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	total := 0.0
-	for _, family := range families {
-		if family.GetName() != "apiserver_injected_faults_total" {
-			continue
-		}
-	series:
-		for _, m := range family.GetMetric() {
-			got := map[string]string{}
-			for _, l := range m.GetLabel() {
-				got[l.GetName()] = l.GetValue()
-			}
-			for k, v := range want {
-				if got[k] != v {
-					continue series
-				}
-			}
-			total += m.GetCounter().GetValue()
-		}
-	}
-	return total
+	return registrytest.MetricValue(t, s.registry, "apiserver_injected_faults_total", want)
 }
 
 func TestInjectedFailuresAreCountedAndNeverReachStorage(t *testing.T) {

@@ -21,15 +21,6 @@ func newStorage(t *testing.T) (*REST, *etcd.Registry) {
 	return NewREST(registry, registry), registry
 }
 
-func create(t *testing.T, rest *REST, rc *api.ReplicationController) *api.ReplicationController {
-	t.Helper()
-	obj, err := rt.Await(rest.Create(ctx, rc))
-	if err != nil {
-		t.Fatalf("create %q: %v", rc.ID, err)
-	}
-	return obj.(*api.ReplicationController)
-}
-
 func addPods(t *testing.T, registry *etcd.Registry, label string, n int) {
 	t.Helper()
 	for i := 0; i < n; i++ {
@@ -45,7 +36,7 @@ func TestCreateNamesAnAnonymousControllerAndClearsTheTemplatesManifestID(t *test
 	rest, _ := newStorage(t)
 	in := rt.ValidController("", "web", 2)
 	in.DesiredState.PodTemplate.DesiredState.Manifest.ID = "template-id"
-	rc := create(t, rest, in)
+	rc := rt.Create(t, rest, in)
 	if len(rc.ID) != 36 || rc.DesiredState.PodTemplate.DesiredState.Manifest.ID != "" {
 		t.Errorf("id %q, template manifest id %q", rc.ID, rc.DesiredState.PodTemplate.DesiredState.Manifest.ID)
 	}
@@ -59,7 +50,7 @@ func TestCreateNamesAnAnonymousControllerAndClearsTheTemplatesManifestID(t *test
 
 func TestCreateRefusals(t *testing.T) {
 	rest, _ := newStorage(t)
-	create(t, rest, rt.ValidController("taken", "x", 1))
+	rt.Create(t, rest, rt.ValidController("taken", "x", 1))
 	noSelector := rt.ValidController("a", "x", 1)
 	noSelector.DesiredState.ReplicaSelector = nil
 	negative := rt.ValidController("b", "x", -1)
@@ -82,8 +73,8 @@ func TestCreateRefusals(t *testing.T) {
 
 func TestGetAndListCountTheMatchingPods(t *testing.T) {
 	rest, registry := newStorage(t)
-	create(t, rest, rt.ValidController("web", "web", 3))
-	create(t, rest, rt.ValidController("db", "db", 1))
+	rt.Create(t, rest, rt.ValidController("web", "web", 3))
+	rt.Create(t, rest, rt.ValidController("db", "db", 1))
 	addPods(t, registry, "web", 2)
 	addPods(t, registry, "other", 4)
 	obj, err := rest.Get(ctx, "web")
@@ -107,7 +98,7 @@ func TestGetAndListCountTheMatchingPods(t *testing.T) {
 
 func TestUpdateAndDelete(t *testing.T) {
 	rest, _ := newStorage(t)
-	rc := create(t, rest, rt.ValidController("web", "web", 1))
+	rc := rt.Create(t, rest, rt.ValidController("web", "web", 1))
 	first := rc.ResourceVersion
 	rc.DesiredState.Replicas = 4
 	// The modern manager's status fields are stored as written.
@@ -143,8 +134,8 @@ func TestUpdateAndDelete(t *testing.T) {
 func TestWatchFiltersByTheControllersLabelsAndFillsTheCount(t *testing.T) {
 	rest, registry := newStorage(t)
 	addPods(t, registry, "web", 2)
-	create(t, rest, rt.ValidController("db", "db", 1))
-	web := create(t, rest, rt.ValidController("web", "web", 2))
+	rt.Create(t, rest, rt.ValidController("db", "db", 1))
+	web := rt.Create(t, rest, rt.ValidController("web", "web", 2))
 	w, err := rest.Watch(ctx, labels.Set{"app": "web"}.AsSelector(), labels.Everything(), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -175,8 +166,8 @@ func TestWatchFiltersByTheControllersLabelsAndFillsTheCount(t *testing.T) {
 
 func TestStoppedWatchesLeaveNoGoroutinesEvenWithEventsUntaken(t *testing.T) {
 	rest, _ := newStorage(t)
-	create(t, rest, rt.ValidController("web", "web", 1))
-	create(t, rest, rt.ValidController("db", "db", 1))
+	rt.Create(t, rest, rt.ValidController("web", "web", 1))
+	rt.Create(t, rest, rt.ValidController("db", "db", 1))
 	cycle := func() {
 		w, err := rest.Watch(ctx, labels.Everything(), labels.Everything(), 0)
 		if err != nil {

@@ -20,15 +20,6 @@ func newStorage(t *testing.T) (*REST, *etcd.Registry) {
 
 var ctx = rt.Ctx()
 
-func create(t *testing.T, rest *REST, pod *api.Pod) *api.Pod {
-	t.Helper()
-	obj, err := rt.Await(rest.Create(ctx, pod))
-	if err != nil {
-		t.Fatalf("create %q: %v", pod.ID, err)
-	}
-	return obj.(*api.Pod)
-}
-
 var timeUUID = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
 func TestCreateNamesAnAnonymousPodByATimeBasedUUIDAndQueuesIt(t *testing.T) {
@@ -37,7 +28,7 @@ func TestCreateNamesAnAnonymousPodByATimeBasedUUIDAndQueuesIt(t *testing.T) {
 	in.DesiredState.Host = "picked-by-client"
 	in.DesiredState.Manifest.ID = "ignored"
 	in.OwnerReferences = []api.OwnerReference{{Kind: "ReplicationController", Name: "rc", UID: "u"}}
-	pod := create(t, rest, in)
+	pod := rt.Create(t, rest, in)
 	if !timeUUID.MatchString(pod.ID) || pod.DesiredState.Manifest.UUID != pod.ID || pod.DesiredState.Manifest.ID != pod.ID {
 		t.Errorf("id %q, manifest uuid %q, manifest id %q", pod.ID, pod.DesiredState.Manifest.UUID, pod.DesiredState.Manifest.ID)
 	}
@@ -57,7 +48,7 @@ func TestCreateNamesAnAnonymousPodByATimeBasedUUIDAndQueuesIt(t *testing.T) {
 
 func TestCreateRefusals(t *testing.T) {
 	rest, _ := newStorage(t)
-	create(t, rest, rt.ValidPod("taken", "x"))
+	rt.Create(t, rest, rt.ValidPod("taken", "x"))
 	noVersion := rt.ValidPod("a", "x")
 	noVersion.DesiredState.Manifest.Version = ""
 	versioned := rt.ValidPod("b", "x")
@@ -86,7 +77,7 @@ func TestCreateRefusals(t *testing.T) {
 
 func TestGetAndDelete(t *testing.T) {
 	rest, _ := newStorage(t)
-	created := create(t, rest, rt.ValidPod("foo", "x"))
+	created := rt.Create(t, rest, rt.ValidPod("foo", "x"))
 	obj, err := rest.Get(ctx, "foo")
 	if err != nil || obj.(*api.Pod).ResourceVersion != created.ResourceVersion {
 		t.Fatalf("get: %v, %+v", err, obj)
@@ -120,9 +111,9 @@ func mustParse(t *testing.T, s string) labels.Selector {
 
 func TestListSelectsByLabelAndByThe2014Fields(t *testing.T) {
 	rest, registry := newStorage(t)
-	create(t, rest, rt.ValidPod("a", "web"))
-	create(t, rest, rt.ValidPod("b", "web"))
-	create(t, rest, rt.ValidPod("c", "db"))
+	rt.Create(t, rest, rt.ValidPod("a", "web"))
+	rt.Create(t, rest, rt.ValidPod("b", "web"))
+	rt.Create(t, rest, rt.ValidPod("c", "db"))
 	if err := registry.ApplyBinding(ctx, &api.Binding{PodID: "b", Host: "m1"}); err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +164,7 @@ func fmtIDs(ids []string) string {
 
 func TestUpdate(t *testing.T) {
 	rest, _ := newStorage(t)
-	pod := create(t, rest, rt.ValidPod("foo", "x"))
+	pod := rt.Create(t, rest, rt.ValidPod("foo", "x"))
 	first := pod.ResourceVersion
 	pod.CurrentState = api.PodState{Status: api.PodRunning, Host: "m1", HostIP: "10.0.0.1", PodIP: "10.1.0.1"}
 	obj, err := rt.Await(rest.Update(ctx, pod))
@@ -207,8 +198,8 @@ func TestUpdate(t *testing.T) {
 
 func TestWatchByLabelFromZeroThenResume(t *testing.T) {
 	rest, registry := newStorage(t)
-	create(t, rest, rt.ValidPod("a", "web"))
-	create(t, rest, rt.ValidPod("skip", "db"))
+	rt.Create(t, rest, rt.ValidPod("a", "web"))
+	rt.Create(t, rest, rt.ValidPod("skip", "db"))
 	w, err := rest.Watch(ctx, mustParse(t, "name=web"), labels.Everything(), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -225,8 +216,8 @@ func TestWatchByLabelFromZeroThenResume(t *testing.T) {
 	}
 	watchtest.StopAndDrain(t, w)
 
-	create(t, rest, rt.ValidPod("b", "web"))
-	create(t, rest, rt.ValidPod("skip2", "db"))
+	rt.Create(t, rest, rt.ValidPod("b", "web"))
+	rt.Create(t, rest, rt.ValidPod("skip2", "db"))
 	if _, err := rt.Await(rest.Delete(ctx, "a")); err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +236,7 @@ func TestWatchByLabelFromZeroThenResume(t *testing.T) {
 
 func TestAPodThatStopsMatchingLeavesTheWatchAsDeletedWithItsLastMatchingState(t *testing.T) {
 	rest, _ := newStorage(t)
-	pod := create(t, rest, rt.ValidPod("a", "web"))
+	pod := rt.Create(t, rest, rt.ValidPod("a", "web"))
 	w, err := rest.Watch(ctx, mustParse(t, "name=web"), labels.Everything(), pod.ResourceVersion)
 	if err != nil {
 		t.Fatal(err)

@@ -51,7 +51,7 @@ func newStatusStorage(t *testing.T) (*REST, *fakeMinions) {
 		id, host string
 		status   api.PodStatus
 	}{{"waiting", "", ""}, {"bound", "m1", ""}, {"running", "m1", api.PodRunning}, {"orphan", "m3", api.PodRunning}} {
-		create(t, rest, rt.ValidPod(p.id, "web"))
+		rt.Create(t, rest, rt.ValidPod(p.id, "web"))
 		if p.host == "" {
 			continue
 		}
@@ -138,7 +138,7 @@ func TestAFailedMinionListFailsTheRead(t *testing.T) {
 func TestWithoutAMinionListerPodsAreReadAsStored(t *testing.T) {
 	registry := etcd.NewRegistry(rt.NewHelper(t))
 	rest := NewREST(registry, nil)
-	create(t, rest, rt.ValidPod("p", "web"))
+	rt.Create(t, rest, rt.ValidPod("p", "web"))
 	if err := registry.ApplyBinding(ctx, &api.Binding{PodID: "p", Host: "gone"}); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/tools"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // NewHelper returns an EtcdHelper on an embedded etcd member of the
@@ -77,6 +78,55 @@ func ExpectHostileIDsRefused(t testing.TB, rest Storage, newObj func(id string) 
 		_, err = Await(rest.Delete(Ctx(), id))
 		ExpectCode(t, "delete "+id, err, 400)
 	}
+}
+
+// Create creates obj through rest and returns what was stored, failing t
+// on an error.
+func Create[T api.Object](t testing.TB, rest Storage, obj T) T {
+	t.Helper()
+	out, err := Await(rest.Create(Ctx(), obj))
+	if err != nil {
+		t.Fatalf("create %q: %v", obj.GetTypeMeta().ID, err)
+	}
+	return out.(T)
+}
+
+// MetricValue returns the sum of the series of the metric name in reg
+// whose labels include want: their counts, gauges, or histograms' counts
+// of observations.
+func MetricValue(t testing.TB, reg prometheus.Gatherer, name string, want map[string]string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for _, family := range families {
+		if family.GetName() != name {
+			continue
+		}
+	series:
+		for _, m := range family.GetMetric() {
+			have := map[string]string{}
+			for _, l := range m.GetLabel() {
+				have[l.GetName()] = l.GetValue()
+			}
+			for k, v := range want {
+				if have[k] != v {
+					continue series
+				}
+			}
+			switch {
+			case m.Counter != nil:
+				total += m.Counter.GetValue()
+			case m.Gauge != nil:
+				total += m.Gauge.GetValue()
+			case m.Histogram != nil:
+				total += float64(m.Histogram.GetSampleCount())
+			}
+		}
+	}
+	return total
 }
 
 // Working is the Status of a write the apiserver is still working on: a

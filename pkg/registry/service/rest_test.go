@@ -18,20 +18,11 @@ func newStorage(t *testing.T) (*REST, *etcd.Registry) {
 	return NewREST(registry), registry
 }
 
-func create(t *testing.T, rest *REST, svc *api.Service) *api.Service {
-	t.Helper()
-	obj, err := rt.Await(rest.Create(ctx, svc))
-	if err != nil {
-		t.Fatalf("create %q: %v", svc.ID, err)
-	}
-	return obj.(*api.Service)
-}
-
 func TestCreateValidatesAndAcceptsAnExternalLoadBalancerFlag(t *testing.T) {
 	rest, _ := newStorage(t)
 	in := rt.ValidService("frontend", "web")
 	in.CreateExternalLoadBalancer = true
-	svc := create(t, rest, in)
+	svc := rt.Create(t, rest, in)
 	if !svc.CreateExternalLoadBalancer || svc.Protocol != api.ProtocolTCP || svc.UID == "" || svc.Namespace != "default" || svc.ResourceVersion == 0 {
 		t.Errorf("created %+v", svc)
 	}
@@ -59,7 +50,7 @@ func TestCreateValidatesAndAcceptsAnExternalLoadBalancerFlag(t *testing.T) {
 
 func TestDeleteAlsoDeletesTheEndpoints(t *testing.T) {
 	rest, registry := newStorage(t)
-	create(t, rest, rt.ValidService("frontend", "web"))
+	rt.Create(t, rest, rt.ValidService("frontend", "web"))
 	if err := registry.UpdateEndpoints(ctx, &api.Endpoints{TypeMeta: api.TypeMeta{ID: "frontend"}, Endpoints: []string{"1.2.3.4:80"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -73,8 +64,8 @@ func TestDeleteAlsoDeletesTheEndpoints(t *testing.T) {
 
 func TestListByLabelAndID(t *testing.T) {
 	rest, _ := newStorage(t)
-	create(t, rest, rt.ValidService("frontend", "web"))
-	create(t, rest, rt.ValidService("backend", "db"))
+	rt.Create(t, rest, rt.ValidService("frontend", "web"))
+	rt.Create(t, rest, rt.ValidService("backend", "db"))
 	cases := []struct {
 		label, field labels.Selector
 		want         int
@@ -95,7 +86,7 @@ func TestListByLabelAndID(t *testing.T) {
 
 func TestUpdate(t *testing.T) {
 	rest, _ := newStorage(t)
-	svc := create(t, rest, rt.ValidService("frontend", "web"))
+	svc := rt.Create(t, rest, rt.ValidService("frontend", "web"))
 	first := svc.ResourceVersion
 	svc.Port = 8080
 	obj, err := rt.Await(rest.Update(ctx, svc))
@@ -115,8 +106,8 @@ func TestUpdate(t *testing.T) {
 
 func TestWatchOneServiceByID(t *testing.T) {
 	rest, _ := newStorage(t)
-	create(t, rest, rt.ValidService("backend", "db"))
-	svc := create(t, rest, rt.ValidService("frontend", "web"))
+	rt.Create(t, rest, rt.ValidService("backend", "db"))
+	svc := rt.Create(t, rest, rt.ValidService("frontend", "web"))
 	w, err := rest.Watch(ctx, labels.Everything(), labels.Set{"ID": "frontend"}.AsSelector(), 0)
 	if err != nil {
 		t.Fatal(err)
