@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -179,47 +178,23 @@ func TestListAndWatchSendsOnlyWhatChangedAfterTheList(t *testing.T) {
 // learner's tail, each see every pod of a burst written to the member
 // from 32 clients at once, far more than etcd's window, and no error.
 func TestALearnerAndItsTailReaderSeeEveryPodOfABurst(t *testing.T) {
-	own, src := cluster(t)
-	ctx := api.NewDefaultContext()
-	var watches []watch.Interface
-	for _, s := range []Pods{src, NewTailReader(src.LearnerURL())} {
-		_, w, err := ListAndWatch(ctx, s, labels.Everything())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Stop()
-		watches = append(watches, w)
-	}
+	member, src := cluster(t)
+	watches, sources := watchBoth(t, src)
 	const n = 2000
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		var wg sync.WaitGroup
-		for c := 0; c < 32; c++ {
-			wg.Add(1)
-			go func(c int) {
-				defer wg.Done()
-				for i := c; i < n; i += 32 {
-					req, _ := http.NewRequest(http.MethodPut, own.ClientURL()+"/v2/keys"+Prefix+fmt.Sprintf("/burst-%d", i), strings.NewReader(url.Values{"value": {podJSON(fmt.Sprintf("burst-%d", i), "web")}}.Encode()))
-					req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-					if resp, err := http.DefaultClient.Do(req); err == nil {
-						resp.Body.Close()
-					}
-				}
-			}(c)
-		}
-		wg.Wait()
-	}()
+	written := make(chan error, 1)
+	go func() { written <- burst(member.ClientURL(), 0, n, false) }()
 	for i, w := range watches {
 		seen := map[string]bool{}
 		for len(seen) < n {
 			e := watchtest.Next(t, w)
 			pod, ok := e.Object.(*api.Pod)
 			if e.Type != watch.Added || !ok {
-				t.Fatalf("watch %d, after %d pods: %s %+v", i, len(seen), e.Type, e.Object)
+				t.Fatalf("%s, after %d pods: %s %+v", sources[i], len(seen), e.Type, e.Object)
 			}
 			seen[pod.ID] = true
 		}
 	}
-	<-done
+	if err := <-written; err != nil {
+		t.Fatal(err)
+	}
 }

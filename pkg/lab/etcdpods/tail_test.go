@@ -18,6 +18,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
 	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
+	"k8s.io/client-go/util/workqueue"
 )
 
 // cluster starts a member whose peers can reach it and a source reading
@@ -42,36 +43,40 @@ func cluster(t *testing.T) (member *etcd.Server, src *Source) {
 }
 
 // burst writes the pods first to first+n-1 to base from 32 writers at
-// once, and with others as many keys outside the pods' prefix.
-func burst(t *testing.T, base string, first, n int, others bool) {
+// once, and with others as many keys outside the pods' prefix; it returns
+// the first failure.
+func burst(base string, first, n int, others bool) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var once sync.Once
+	var failed error
+	workqueue.ParallelizeUntil(ctx, 32, n, func(i int) {
+		id := fmt.Sprintf("p%d", first+i)
+		err := putTo(base, Prefix+"/"+id, podJSON(id, "burst"))
+		if err == nil && others {
+			err = putTo(base, fmt.Sprintf("/registry/controllers/c%d", first+i), "{}")
+		}
+		if err != nil {
+			once.Do(func() { failed = err; cancel() })
+		}
+	})
+	return failed
+}
+
+// watchBoth lists and watches every pod through both sources of src's
+// learner: src itself, and a reader of its tail over HTTP, as another
+// process's.
+func watchBoth(t *testing.T, src *Source) (watches []watch.Interface, names []string) {
 	t.Helper()
-	var wg sync.WaitGroup
-	errs := make(chan error, 64)
-	for w := 0; w < 32; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := first + w; i < first+n; i += 32 {
-				id := fmt.Sprintf("p%d", i)
-				if err := putTo(base, Prefix+"/"+id, podJSON(id, "burst")); err != nil {
-					errs <- err
-					return
-				}
-				if !others {
-					continue
-				}
-				if err := putTo(base, fmt.Sprintf("/registry/controllers/c%d", i), "{}"); err != nil {
-					errs <- err
-					return
-				}
-			}
-		}(w)
+	for _, s := range []Pods{src, NewTailReader(src.LearnerURL())} {
+		_, w, err := ListAndWatch(api.NewDefaultContext(), s, labels.Everything())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(w.Stop)
+		watches = append(watches, w)
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	return watches, []string{"the learner's source", "the tail's reader over HTTP"}
 }
 
 // indexOf returns the etcd index of the member at base now.
@@ -103,7 +108,9 @@ func TestALearnersTailHasEveryEventOfABurstInOrder(t *testing.T) {
 	}
 	defer sub.Close()
 	const n = 3000
-	burst(t, member.ClientURL(), 0, n, true)
+	if err := burst(member.ClientURL(), 0, n, true); err != nil {
+		t.Fatal(err)
+	}
 	seen := map[string]bool{}
 	var last uint64
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -190,17 +197,7 @@ func TestTheTailStreamsOverHTTP(t *testing.T) {
 // watches end with a 410.
 func TestATailHeldBackAndReadersFarBehindLoseNoEvent(t *testing.T) {
 	member, src := cluster(t)
-	ctx := api.NewDefaultContext()
-	sources := []string{"the learner's source", "the tail's reader over HTTP"}
-	var watches []watch.Interface
-	for _, s := range []Pods{src, NewTailReader(src.LearnerURL())} {
-		_, w, err := ListAndWatch(ctx, s, labels.Everything())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Stop()
-		watches = append(watches, w)
-	}
+	watches, sources := watchBoth(t, src)
 	// The tail takes in the burst's first event and waits there, its
 	// look-ahead watchers waiting at the next indexes, until the learner
 	// has applied the whole burst: more than etcd's window of 1 000, fewer
@@ -209,14 +206,18 @@ func TestATailHeldBackAndReadersFarBehindLoseNoEvent(t *testing.T) {
 	src.tail.held.Lock()
 	release := sync.OnceFunc(src.tail.held.Unlock)
 	defer release()
-	burst(t, member.ClientURL(), 0, held, false)
+	if err := burst(member.ClientURL(), 0, held, false); err != nil {
+		t.Fatal(err)
+	}
 	target := indexOf(t, member.ClientURL())
 	watchtest.Within(t, 60*time.Second, "the learner to apply the burst", func() (bool, error) {
 		return indexOf(t, src.LearnerURL()) >= target, nil
 	})
 	release()
 	// Nothing is read until every pod is written.
-	burst(t, member.ClientURL(), held, n-held, false)
+	if err := burst(member.ClientURL(), held, n-held, false); err != nil {
+		t.Fatal(err)
+	}
 	for i, w := range watches {
 		seen := map[string]bool{}
 		var last uint64
