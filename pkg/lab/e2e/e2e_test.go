@@ -80,22 +80,18 @@ func runningExactly(c client.Interface, n int) func() (bool, error) {
 func resize(t *testing.T, c client.Interface, id string, replicas int) {
 	t.Helper()
 	ctx := api.NewDefaultContext()
-	stop := time.Now().Add(deadline)
-	for {
+	watchtest.Within(t, deadline, "resize "+id+" without a conflict", func() (bool, error) {
 		rc, err := c.GetReplicationController(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rc.DesiredState.Replicas = replicas
 		_, err = c.UpdateReplicationController(ctx, rc)
-		if err == nil {
-			return
-		}
-		if !errors.IsConflict(err) || time.Now().After(stop) {
+		if err != nil && !errors.IsConflict(err) {
 			t.Fatal(err)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return err == nil, err
+	})
 }
 
 func TestAControllerKeepsItsPodsThroughDeletesAndResizes(t *testing.T) {
