@@ -1,5 +1,8 @@
-// Package etcd runs an etcd member inside the apiserver process: the v2 API
-// on loopback, its data on disk, so that one binary brings its own storage.
+// Package etcd runs an etcd member inside a process: the apiserver's, the
+// v2 API on loopback and its data on disk, so that one binary brings its
+// own storage; and the laboratory's learner (pkg/lab/etcdpods), the one
+// user of Config.Join, Config.Handlers and Server.Watch, which stay here
+// because the learner is a member of this package's making.
 //
 // Ours: in 2014 etcd was a separate process that the apiserver reached
 // through -etcd_servers (hack/local-up-cluster.sh started it on
@@ -15,10 +18,9 @@
 // process that embeds the member may reach it without sockets, through
 // Server.Dial (Ours: see inprocess.go and pipe.go).
 //
-// Three pieces serve only the laboratory, whose learner (pkg/lab/etcdpods)
-// is a member of this package's making, with its listing of pods by
-// list.go: Config.Join, which starts a member in a running cluster;
-// Config.Handlers, which the learner's tail is served on; and
-// Server.Watch, which the tail reads the store by in memory. The
-// apiserver's own member uses none of them.
+// The learner lists pods through list.go too, and needs three pieces the
+// apiserver's own member never uses: Config.Join, which starts a member in
+// a running cluster; Config.Handlers, on which the learner serves its
+// tail; and Server.Watch, through which the tail reads the store in
+// memory.
 package etcd
