@@ -4,7 +4,6 @@ go 1.26.0
 
 require (
 	github.com/golang/glog v1.2.5
-	github.com/google/uuid v1.6.0
 	github.com/kube-rewind/kube-rewind v0.0.0
 	github.com/prometheus/client_golang v1.25.0
 	k8s.io/api v0.37.2
@@ -39,6 +38,7 @@ require (
 	github.com/go-openapi/swag/typeutils v0.27.1 // indirect
 	github.com/go-openapi/swag/yamlutils v0.27.1 // indirect
 	github.com/google/gnostic-models v0.7.0 // indirect
+	github.com/google/uuid v1.6.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect

@@ -14,23 +14,19 @@ import (
 	"time"
 
 	"github.com/golang/glog"
-	"github.com/google/uuid"
 	"github.com/kube-rewind/kube-rewind/cmd/controller-manager-upstream/adapter"
-	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/controller"
 	"github.com/kube-rewind/kube-rewind/pkg/history"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/informers"
+	"github.com/kube-rewind/kube-rewind/pkg/modern/leaderelection"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/queuemetrics"
-	"github.com/kube-rewind/kube-rewind/pkg/modern/resourcelock"
 	"github.com/kube-rewind/kube-rewind/pkg/service"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
 	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"k8s.io/client-go/tools/leaderelection"
-	rl "k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/controller/replication"
@@ -55,10 +51,7 @@ var (
 	kubeAPIBurst            = flag.Int("kube_api_burst", 30, "Burst of requests allowed above kube_api_qps.")
 	minResyncPeriod         = flag.Duration("min_resync_period", 12*time.Hour, "Informers replay their caches to the controllers every min_resync_period to twice that, at random.")
 
-	leaderElect   = flag.Bool("leader_elect", true, "Take part in a leader election and act only while leading.")
-	leaseDuration = flag.Duration("leader_elect_lease_duration", 15*time.Second, "How long a non-leader waits after the last renewal it saw before taking over.")
-	renewDeadline = flag.Duration("leader_elect_renew_deadline", 10*time.Second, "How long the leader keeps retrying a renewal before it gives up leading.")
-	retryPeriod   = flag.Duration("leader_elect_retry_period", 2*time.Second, "How often candidates try to acquire or renew the lease.")
+	election = leaderelection.RegisterFlags(flag.CommandLine, "")
 
 	without = flag.String("without", "", "Comma-separated changes of the history to switch off; only those outside the replication manager ("+strings.Join(wiringSwitches, ", ")+"), which upstream's runs unmodified.")
 )
@@ -111,7 +104,7 @@ func main() {
 		}
 		rm.Run(ctx, *concurrentRCSyncs)
 	}
-	if !*leaderElect {
+	if !election.Elect {
 		runControllers(context.Background())
 		return
 	}
@@ -137,7 +130,7 @@ func applyWithout() {
 		case "burst-cap":
 			*burstReplicas = math.MaxInt32
 		case "leader-election":
-			*leaderElect = false
+			election.Elect = false
 		case "garbage-collector":
 			garbageCollector = false
 		default:
@@ -167,40 +160,11 @@ func clientConfig(userAgent string) *client.Config {
 // lead runs the controllers while this process holds the lock our modern
 // managers take, and exits when it loses it.
 func lead(runControllers func(context.Context)) {
-	hostname, err := os.Hostname()
-	if err != nil {
-		glog.Fatalf("cannot name this candidate: %v", err)
-	}
-	id := hostname + "_" + uuid.New().String()
 	electionClient, err := client.New(clientConfig("leader-election"))
 	if err != nil {
 		glog.Fatalf("invalid API configuration: %v", err)
 	}
-	lock := &resourcelock.EndpointsLock{
-		Namespace:  api.NamespaceDefault,
-		Name:       "kube-controller-manager",
-		Client:     electionClient,
-		LockConfig: rl.ResourceLockConfig{Identity: id},
-	}
-	glog.Infof("leader election as %s on endpoints %s", id, lock.Describe())
-	leaderelection.RunOrDie(context.Background(), leaderelection.LeaderElectionConfig{
-		Lock:          lock,
-		LeaseDuration: *leaseDuration,
-		RenewDeadline: *renewDeadline,
-		RetryPeriod:   *retryPeriod,
-		Name:          "kube-controller-manager",
-		Callbacks: leaderelection.LeaderCallbacks{
-			OnStartedLeading: func(ctx context.Context) {
-				glog.Infof("leading as %s: starting controllers", id)
-				runControllers(ctx)
-			},
-			OnStoppedLeading: func() {
-				glog.Errorf("leader election lost by %s; exiting", id)
-				glog.Flush()
-				os.Exit(1)
-			},
-		},
-	})
+	leaderelection.Lead(electionClient, election, runControllers)
 }
 
 // serveHTTP starts the /healthz and /metrics server, as our

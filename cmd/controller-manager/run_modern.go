@@ -14,21 +14,16 @@ import (
 	"flag"
 	"math/rand"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/golang/glog"
-	"github.com/google/uuid"
-	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/controller"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/informers"
+	"github.com/kube-rewind/kube-rewind/pkg/modern/leaderelection"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/queuemetrics"
-	"github.com/kube-rewind/kube-rewind/pkg/modern/resourcelock"
 	"github.com/kube-rewind/kube-rewind/pkg/service"
 	"github.com/prometheus/client_golang/prometheus"
-	"k8s.io/client-go/tools/leaderelection"
-	rl "k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 )
@@ -44,10 +39,7 @@ var (
 	kubeAPIBurst            = flag.Int("kube_api_burst", 30, "Burst of requests allowed above kube_api_qps (modern).")
 	minResyncPeriod         = flag.Duration("min_resync_period", 12*time.Hour, "Informers replay their caches to the controllers every min_resync_period to twice that, at random (modern).")
 
-	leaderElect   = flag.Bool("leader_elect", true, "Take part in a leader election and act only while leading (modern).")
-	leaseDuration = flag.Duration("leader_elect_lease_duration", 15*time.Second, "How long a non-leader waits after the last renewal it saw before taking over (modern).")
-	renewDeadline = flag.Duration("leader_elect_renew_deadline", 10*time.Second, "How long the leader keeps retrying a renewal before it gives up leading (modern).")
-	retryPeriod   = flag.Duration("leader_elect_retry_period", 2*time.Second, "How often candidates try to acquire or renew the lease (modern).")
+	election = leaderelection.RegisterFlags(flag.CommandLine, " (modern)")
 )
 
 // clientConfig returns the modern client configuration: rate limited, and
@@ -126,55 +118,15 @@ func run(kubeClient client.Interface, registry *prometheus.Registry) {
 		select {}
 	}
 
-	hostname, err := os.Hostname()
-	if err != nil {
-		glog.Fatalf("cannot name this candidate: %v", err)
-	}
-	// The hostname alone would let two managers on one machine (every
-	// demo here) claim to be the same leader.
-	id := hostname + "_" + uuid.New().String()
-
-	// Ours: upstream gives leader election a client of its own with
-	// "leader-election" appended to the user agent. Ours is named
-	// "leader-election" outright, so that the apiserver's per-component
-	// request counts keep lease renewals apart from the controllers'
-	// work.
+	// A client of its own, named for the apiserver's per-component
+	// request counts (see leaderelection.Lead).
 	electionConfig := clientConfig()
 	electionConfig.UserAgent = "leader-election"
 	electionClient, err := client.New(electionConfig)
 	if err != nil {
 		glog.Fatalf("invalid API configuration: %v", err)
 	}
-	// Ours: the lock lives in the default namespace; kube-system came
-	// later than 2014's API, which has no namespace besides default.
-	lock := &resourcelock.EndpointsLock{
-		Namespace:  api.NamespaceDefault,
-		Name:       "kube-controller-manager",
-		Client:     electionClient,
-		LockConfig: rl.ResourceLockConfig{Identity: id},
-	}
-	glog.Infof("leader election as %s on endpoints %s", id, lock.Describe())
-	leaderelection.RunOrDie(context.Background(), leaderelection.LeaderElectionConfig{
-		Lock:          lock,
-		LeaseDuration: *leaseDuration,
-		RenewDeadline: *renewDeadline,
-		RetryPeriod:   *retryPeriod,
-		Name:          "kube-controller-manager",
-		Callbacks: leaderelection.LeaderCallbacks{
-			OnStartedLeading: func(ctx context.Context) {
-				glog.Infof("leading as %s: starting controllers", id)
-				runControllers(ctx)
-			},
-			// A manager that lost its lease may still have requests in
-			// flight and caches others no longer trust; like upstream,
-			// it exits and lets its supervisor start it afresh.
-			OnStoppedLeading: func() {
-				glog.Errorf("leader election lost by %s; exiting", id)
-				glog.Flush()
-				os.Exit(1)
-			},
-		},
-	})
+	leaderelection.Lead(electionClient, election, runControllers)
 }
 
 // resyncPeriod picks the informers' resync period at random between

@@ -81,7 +81,7 @@ func switches() (controller.Without, wiring) {
 	switchesOnce.Do(func() {
 		off, err := history.ParseWithout(*without)
 		if err == nil {
-			w := wiring{qps: *kubeAPIQPS, burstReplicas: *burstReplicas, leaderElect: *leaderElect, garbageCollector: true}
+			w := wiring{qps: *kubeAPIQPS, burstReplicas: *burstReplicas, leaderElect: election.Elect, garbageCollector: true}
 			switchesOnce.sw, switchesOnce.w, err = applyWithout(off, w)
 		}
 		if err != nil {

@@ -17,16 +17,6 @@ import (
 	"time"
 )
 
-func alive(pid int) bool {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(data)
-	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(fields) > 0 && fields[0] != "Z"
-}
-
 func pageFrame(url string) (demo.Frame, error) {
 	var f demo.Frame
 	resp, err := http.Get(url + "state.json")
@@ -124,7 +114,7 @@ func TestASignalStopsTheDemoAndEveryProcessItStarted(t *testing.T) {
 				t.Fatalf("rcbench did not exit within 90 s of the signal")
 			}
 			for _, p := range started {
-				if alive(p.PID) {
+				if testutil.Alive(p.PID) {
 					t.Errorf("process %d (%s) outlived rcbench", p.PID, p.Name)
 					syscall.Kill(p.PID, syscall.SIGKILL)
 				}

@@ -5,12 +5,10 @@ package apiserver
 // handlers asked of it and answers from fields the test sets.
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -279,31 +277,4 @@ func decodeSimple(t *testing.T, body []byte) *Simple {
 		t.Fatalf("body is not a Simple: %v: %s", err, body)
 	}
 	return out
-}
-
-// eventually polls cond until it holds, failing after a generous deadline.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// expectNoLeakedGoroutines polls until the goroutine count is back to
-// before, and dumps every stack if it is not.
-func expectNoLeakedGoroutines(t *testing.T, before int) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<20)
-			n := runtime.Stack(buf, true)
-			t.Fatalf("%d goroutines, %d before:\n%s", runtime.NumGoroutine(), before, bytes.TrimSpace(buf[:n]))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // TestWriteListWritesWhatWriteJSONWrites compares the two ways of writing
@@ -82,11 +83,5 @@ func TestEncodeItemsStopsAtAnItemThatFailsToEncode(t *testing.T) {
 	if want := strings.TrimSuffix(strings.Repeat("{},", encodeChunk), ","); got.String() != want {
 		t.Errorf("before the failing chunk: %d bytes, want the first chunk's %d", got.Len(), len(want))
 	}
-	deadline := time.Now().Add(time.Minute)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines a minute after the writer stopped, %d before", n, before)
-	}
+	watchtest.GoroutinesAtMost(t, before)
 }

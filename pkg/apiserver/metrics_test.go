@@ -5,55 +5,14 @@ import (
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
-// metricValue returns the value of the series of name whose labels include
-// want, or 0 when there is none.
-func metricValue(t *testing.T, reg *prometheus.Registry, name string, want map[string]string) float64 {
-	t.Helper()
-	families, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	total := 0.0
-	for _, family := range families {
-		if family.GetName() != name {
-			continue
-		}
-	series:
-		for _, m := range family.GetMetric() {
-			have := map[string]string{}
-			for _, l := range m.GetLabel() {
-				have[l.GetName()] = l.GetValue()
-			}
-			for k, v := range want {
-				if have[k] != v {
-					continue series
-				}
-			}
-			total += value(m)
-		}
-	}
-	return total
-}
-
-func value(m *dto.Metric) float64 {
-	switch {
-	case m.Counter != nil:
-		return m.Counter.GetValue()
-	case m.Gauge != nil:
-		return m.Gauge.GetValue()
-	case m.Histogram != nil:
-		return float64(m.Histogram.GetSampleCount())
-	}
-	return 0
-}
-
 func gaugeValue(t *testing.T, ts *testServer, name string, labels map[string]string) float64 {
-	return metricValue(t, ts.opts.Registry, name, labels)
+	return registrytest.MetricValue(t, ts.opts.Registry, name, labels)
 }
 
 func TestRequestsAreCountedByVerbResourceCodeAndComponent(t *testing.T) {
@@ -76,8 +35,8 @@ func TestRequestsAreCountedByVerbResourceCodeAndComponent(t *testing.T) {
 	fake.Add(&Simple{TypeMeta: api.TypeMeta{ID: "a"}})
 	readLine(t, r)
 	cancel()
-	eventually(t, "the watch to be counted", func() bool {
-		return metricValue(t, ts.opts.Registry, "apiserver_request_total", map[string]string{"verb": "WATCH"}) == 1
+	watchtest.Eventually(t, "the watch to be counted", func() bool {
+		return registrytest.MetricValue(t, ts.opts.Registry, "apiserver_request_total", map[string]string{"verb": "WATCH"}) == 1
 	})
 
 	reg := ts.opts.Registry
@@ -99,20 +58,20 @@ func TestRequestsAreCountedByVerbResourceCodeAndComponent(t *testing.T) {
 		{map[string]string{}, 12},
 	}
 	for _, c := range cases {
-		if got := metricValue(t, reg, "apiserver_request_total", c.labels); got != c.want {
+		if got := registrytest.MetricValue(t, reg, "apiserver_request_total", c.labels); got != c.want {
 			t.Errorf("apiserver_request_total%v = %v, want %v", c.labels, got, c.want)
 		}
 	}
-	if got := metricValue(t, reg, "apiserver_request_duration_seconds", map[string]string{"verb": "LIST", "resource": "simple"}); got != 2 {
+	if got := registrytest.MetricValue(t, reg, "apiserver_request_duration_seconds", map[string]string{"verb": "LIST", "resource": "simple"}); got != 2 {
 		t.Errorf("LIST duration samples = %v, want 2", got)
 	}
-	if got := metricValue(t, reg, "apiserver_request_duration_seconds", map[string]string{"verb": "WATCH"}); got != 0 {
+	if got := registrytest.MetricValue(t, reg, "apiserver_request_duration_seconds", map[string]string{"verb": "WATCH"}); got != 0 {
 		t.Errorf("watch streams were timed: %v samples", got)
 	}
-	if got := metricValue(t, reg, "apiserver_watch_events_total", map[string]string{"resource": "simple"}); got != 1 {
+	if got := registrytest.MetricValue(t, reg, "apiserver_watch_events_total", map[string]string{"resource": "simple"}); got != 1 {
 		t.Errorf("watch events = %v, want 1", got)
 	}
-	if got := metricValue(t, reg, "apiserver_inflight_requests", nil); got != 0 {
+	if got := registrytest.MetricValue(t, reg, "apiserver_inflight_requests", nil); got != 0 {
 		t.Errorf("in-flight requests = %v after all answered", got)
 	}
 }
@@ -162,10 +121,10 @@ func TestTwoHandlersMayShareOrNotShareARegistry(t *testing.T) {
 			t.Fatalf("HTTP %d %s", resp.StatusCode, body)
 		}
 	}
-	if got := metricValue(t, shared, "apiserver_request_total", nil); got != 2 {
+	if got := registrytest.MetricValue(t, shared, "apiserver_request_total", nil); got != 2 {
 		t.Errorf("shared registry counted %v requests, want 2", got)
 	}
-	if got := metricValue(t, c.opts.Registry, "apiserver_request_total", nil); got != 1 {
+	if got := registrytest.MetricValue(t, c.opts.Registry, "apiserver_request_total", nil); got != 1 {
 		t.Errorf("own registry counted %v requests, want 1", got)
 	}
 }
@@ -177,16 +136,16 @@ func TestBodyBytesAreCountedByClientReadAndWrittenAndAsAWatchStreams(t *testing.
 	_, created := ts.do(t, "POST", "/api/v1beta1/simple", body, cm...)
 	_, listed := ts.do(t, "GET", "/api/v1beta1/simple", "", "User-Agent", "kubecfg")
 	reg := ts.opts.Registry
-	if got := metricValue(t, reg, "apiserver_request_body_bytes_total", map[string]string{"verb": "POST", "component": "controller-manager"}); got != float64(len(body)) {
+	if got := registrytest.MetricValue(t, reg, "apiserver_request_body_bytes_total", map[string]string{"verb": "POST", "component": "controller-manager"}); got != float64(len(body)) {
 		t.Errorf("request bytes of the POST = %v, want %d", got, len(body))
 	}
-	if got := metricValue(t, reg, "apiserver_response_body_bytes_total", map[string]string{"verb": "POST", "component": "controller-manager"}); got != float64(len(created)) || got == 0 {
+	if got := registrytest.MetricValue(t, reg, "apiserver_response_body_bytes_total", map[string]string{"verb": "POST", "component": "controller-manager"}); got != float64(len(created)) || got == 0 {
 		t.Errorf("response bytes of the POST = %v, want %d", got, len(created))
 	}
-	if got := metricValue(t, reg, "apiserver_response_body_bytes_total", map[string]string{"verb": "LIST", "component": "kubecfg"}); got != float64(len(listed)) || got == 0 {
+	if got := registrytest.MetricValue(t, reg, "apiserver_response_body_bytes_total", map[string]string{"verb": "LIST", "component": "kubecfg"}); got != float64(len(listed)) || got == 0 {
 		t.Errorf("response bytes of the LIST = %v, want %d", got, len(listed))
 	}
-	if got := metricValue(t, reg, "apiserver_request_body_bytes_total", map[string]string{"verb": "LIST"}); got != 0 {
+	if got := registrytest.MetricValue(t, reg, "apiserver_request_body_bytes_total", map[string]string{"verb": "LIST"}); got != 0 {
 		t.Errorf("a LIST without a body read %v bytes", got)
 	}
 	ts.storage.errors["watch"] = nil
@@ -195,7 +154,7 @@ func TestBodyBytesAreCountedByClientReadAndWrittenAndAsAWatchStreams(t *testing.
 	fake.Add(&Simple{TypeMeta: api.TypeMeta{ID: "a"}})
 	readLine(t, r)
 	// The stream is still open: its bytes count already.
-	eventually(t, "the watch event's bytes to be counted", func() bool {
-		return metricValue(t, reg, "apiserver_response_body_bytes_total", map[string]string{"verb": "WATCH"}) > 0
+	watchtest.Eventually(t, "the watch event's bytes to be counted", func() bool {
+		return registrytest.MetricValue(t, reg, "apiserver_response_body_bytes_total", map[string]string{"verb": "WATCH"}) > 0
 	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // fakeClock is a clock the test moves by hand.
@@ -47,7 +48,7 @@ func pollOperation(t *testing.T, ts *testServer, id string) (int, []byte) {
 	t.Helper()
 	var code int
 	var body []byte
-	eventually(t, "operation "+id+" to finish", func() bool {
+	watchtest.Eventually(t, "operation "+id+" to finish", func() bool {
 		resp, out := ts.do(t, "GET", "/api/v1beta1/operations/"+id, "")
 		code, body = resp.StatusCode, out
 		return code != 202
@@ -132,7 +133,7 @@ func TestSyncWaitsForTheWriteAndAShortTimeoutStillAnswers202(t *testing.T) {
 		code = resp.StatusCode
 	}()
 	// The sync request can only finish after release.
-	eventually(t, "the second write to reach storage", func() bool { return ts.storage.writeCount() == 2 })
+	watchtest.Eventually(t, "the second write to reach storage", func() bool { return ts.storage.writeCount() == 2 })
 	release()
 	<-done
 	if code != 200 {
@@ -241,5 +242,5 @@ func TestNoGoroutineOutlivesAnOperation(t *testing.T) {
 	for i := 1; i <= 20; i++ {
 		pollOperation(t, ts, fmt.Sprint(i))
 	}
-	expectNoLeakedGoroutines(t, before)
+	watchtest.GoroutinesAtMost(t, before)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -72,7 +73,7 @@ func TestTheServerTimeoutEndsAWatchStream(t *testing.T) {
 			case <-time.After(30 * time.Second):
 				t.Fatal("the stream outlived the server timeout by 30 s")
 			}
-			eventually(t, "the storage watch to stop", fake.IsStopped)
+			watchtest.Eventually(t, "the storage watch to stop", fake.IsStopped)
 		})
 	}
 }

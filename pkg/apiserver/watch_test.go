@@ -13,6 +13,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // streamLine is one line of a watch stream as the client reads it.
@@ -122,7 +123,7 @@ func TestAnErrorEventIsPassedOnAndEndsTheStream(t *testing.T) {
 		t.Errorf("ERROR object = %+v", status)
 	}
 	expectEOF(t, r)
-	eventually(t, "the storage watch to stop", fake.IsStopped)
+	watchtest.Eventually(t, "the storage watch to stop", fake.IsStopped)
 	if got := gaugeValue(t, ts, "apiserver_watch_errors_total", map[string]string{"resource": "simple"}); got != 1 {
 		t.Errorf("apiserver_watch_errors_total = %v, want 1", got)
 	}
@@ -146,7 +147,7 @@ func TestStoppingWatchesEndsEveryStreamCleanly(t *testing.T) {
 	readLine(t, r)
 	close(stop)
 	expectEOF(t, r)
-	eventually(t, "the storage watch to stop", fake.IsStopped)
+	watchtest.Eventually(t, "the storage watch to stop", fake.IsStopped)
 }
 
 func TestAClientGoingAwayStopsTheStorageWatch(t *testing.T) {
@@ -162,12 +163,12 @@ func TestAClientGoingAwayStopsTheStorageWatch(t *testing.T) {
 		t.Errorf("apiserver_watch_streams = %v during the stream, want 1", got)
 	}
 	cancel()
-	eventually(t, "the storage watch to stop", fake.IsStopped)
-	eventually(t, "the stream gauge to drop", func() bool {
+	watchtest.Eventually(t, "the storage watch to stop", fake.IsStopped)
+	watchtest.Eventually(t, "the stream gauge to drop", func() bool {
 		return gaugeValue(t, ts, "apiserver_watch_streams", map[string]string{"resource": "simple"}) == 0
 	})
 	ts.client.CloseIdleConnections()
-	expectNoLeakedGoroutines(t, before)
+	watchtest.GoroutinesAtMost(t, before)
 }
 
 func TestAFailedWatchIsAnsweredWithItsStatus(t *testing.T) {

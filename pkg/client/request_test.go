@@ -16,6 +16,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 )
 
 func TestSyncClientsAskTheServerToWait(t *testing.T) {
@@ -49,10 +50,10 @@ func TestWorkingAnswersArePolledUntilTheOperationFinishes(t *testing.T) {
 	s := newStubServer(t, func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.Method == "POST" && r.URL.Path == "/api/v1beta1/pods":
-			writeObject(t, w, http.StatusAccepted, working("7"))
+			writeObject(t, w, http.StatusAccepted, registrytest.Working("7"))
 		case r.Method == "GET" && r.URL.Path == "/api/v1beta1/operations/7":
 			if atomic.AddInt32(&polls, 1) < 3 {
-				writeObject(t, w, http.StatusAccepted, working("7"))
+				writeObject(t, w, http.StatusAccepted, registrytest.Working("7"))
 				return
 			}
 			writeObject(t, w, http.StatusOK, &api.Pod{TypeMeta: api.TypeMeta{ID: "made", ResourceVersion: 4}})
@@ -80,7 +81,7 @@ func TestWorkingAnswersArePolledUntilTheOperationFinishes(t *testing.T) {
 func TestAFailedOperationComesBackAsItsStatusError(t *testing.T) {
 	s := newStubServer(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == "DELETE" {
-			writeObject(t, w, http.StatusAccepted, working("3"))
+			writeObject(t, w, http.StatusAccepted, registrytest.Working("3"))
 			return
 		}
 		// The finished operation answers 200 with the error Status inside.
@@ -99,7 +100,7 @@ func apierrorsStatus(err error) *api.Status {
 
 func TestPollPeriodZeroHandsTheWorkingStatusBack(t *testing.T) {
 	s := newStubServer(t, func(w http.ResponseWriter, r *http.Request) {
-		writeObject(t, w, http.StatusAccepted, working("1"))
+		writeObject(t, w, http.StatusAccepted, registrytest.Working("1"))
 	})
 	c := newTestClient(t, s, func(c *Config) { c.PollPeriod = -1 })
 	_, err := c.CreatePod(api.NewDefaultContext(), &api.Pod{})
@@ -120,12 +121,12 @@ func TestPollingGoesOnPastTheTimeoutUntilTheOperationAnswers(t *testing.T) {
 	start := time.Now()
 	s := newStubServer(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == "POST" {
-			writeObject(t, w, http.StatusAccepted, working("9"))
+			writeObject(t, w, http.StatusAccepted, registrytest.Working("9"))
 			return
 		}
 		atomic.AddInt32(&polls, 1)
 		if time.Since(start) < 100*time.Millisecond {
-			writeObject(t, w, http.StatusAccepted, working("9"))
+			writeObject(t, w, http.StatusAccepted, registrytest.Working("9"))
 			return
 		}
 		pastTimeout.Store(true)
@@ -144,7 +145,7 @@ func TestPollingGoesOnPastTheTimeoutUntilTheOperationAnswers(t *testing.T) {
 func TestPollingStopsAtTheFirstAnswerThatIsNotWorking(t *testing.T) {
 	s := newStubServer(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == "POST" {
-			writeObject(t, w, http.StatusAccepted, working("3"))
+			writeObject(t, w, http.StatusAccepted, registrytest.Working("3"))
 			return
 		}
 		writeObject(t, w, http.StatusNotFound, apierrorsStatus(apierrors.NewNotFound("operation", "3")))
@@ -162,7 +163,7 @@ func TestCancellingTheContextStopsPolling(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := newStubServer(t, func(w http.ResponseWriter, r *http.Request) {
 		cancel()
-		writeObject(t, w, http.StatusAccepted, working("5"))
+		writeObject(t, w, http.StatusAccepted, registrytest.Working("5"))
 	})
 	c := newTestClient(t, s, func(c *Config) { c.PollPeriod = time.Hour })
 	_, err := c.CreatePod(ctx, &api.Pod{})

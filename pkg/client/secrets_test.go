@@ -15,6 +15,7 @@ import (
 
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 )
 
 const secret = "s3cret-Pa55word"
@@ -80,7 +81,7 @@ func TestThePasswordNeverAppearsInAnErrorOrALogLine(t *testing.T) {
 			time.Sleep(200 * time.Millisecond)
 			writeObject(t, w, 200, &api.Status{Status: api.StatusSuccess})
 		default:
-			writeObject(t, w, 202, working("7"))
+			writeObject(t, w, 202, registrytest.Working("7"))
 		}
 	})
 	hostPort := strings.TrimPrefix(s.URL, "http://")

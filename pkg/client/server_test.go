@@ -95,12 +95,3 @@ func newTestClient(t *testing.T, s *stubServer, tweak func(*Config)) *Client {
 	}
 	return c
 }
-
-func working(id string) *api.Status {
-	return &api.Status{
-		Status:  api.StatusWorking,
-		Reason:  api.StatusReasonWorking,
-		Details: &api.StatusDetails{ID: id, Kind: "operation"},
-		Code:    http.StatusAccepted,
-	}
-}

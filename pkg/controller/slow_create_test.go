@@ -13,6 +13,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 )
 
 // slowPodServer is an apiserver whose pod creates stay "working" for delay
@@ -54,7 +55,7 @@ func (s *slowPodServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.posts++
 		id := fmt.Sprint(s.posts)
 		s.pending[id] = time.Now().Add(s.delay)
-		s.write(w, http.StatusAccepted, working(id))
+		s.write(w, http.StatusAccepted, registrytest.Working(id))
 	case r.Method == "GET" && strings.HasPrefix(path, "operations/"):
 		id := strings.TrimPrefix(path, "operations/")
 		due, ok := s.pending[id]
@@ -62,7 +63,7 @@ func (s *slowPodServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case !ok:
 			s.write(w, http.StatusNotFound, &api.Status{Status: api.StatusFailure, Code: 404, Reason: api.StatusReasonNotFound})
 		case time.Now().Before(due):
-			s.write(w, http.StatusAccepted, working(id))
+			s.write(w, http.StatusAccepted, registrytest.Working(id))
 		default:
 			delete(s.pending, id)
 			pod := api.Pod{TypeMeta: api.TypeMeta{ID: "pod-" + id}, Labels: s.rc.DesiredState.PodTemplate.Labels}
@@ -90,15 +91,6 @@ func (s *slowPodServer) counts() (posts, pods, lists int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.posts, len(s.pods), s.lists
-}
-
-func working(id string) *api.Status {
-	return &api.Status{
-		Status:  api.StatusWorking,
-		Reason:  api.StatusReasonWorking,
-		Details: &api.StatusDetails{ID: id, Kind: "operation"},
-		Code:    http.StatusAccepted,
-	}
 }
 
 // A create that takes far longer than the client's Timeout and than the

@@ -1,5 +1,8 @@
-// Package etcd runs an etcd member inside the apiserver process: the v2 API
-// on loopback, its data on disk, so that one binary brings its own storage.
+// Package etcd runs an etcd member inside a process: the apiserver's, the
+// v2 API on loopback and its data on disk, so that one binary brings its
+// own storage; and the laboratory's learner (pkg/lab/etcdpods), the one
+// user of Config.Join, Config.Handlers and Server.Watch, which stay here
+// because the learner is a member of this package's making.
 //
 // Ours: in 2014 etcd was a separate process that the apiserver reached
 // through -etcd_servers (hack/local-up-cluster.sh started it on
@@ -15,9 +18,9 @@
 // process that embeds the member may reach it without sockets, through
 // Server.Dial (Ours: see inprocess.go and pipe.go).
 //
-// For the laboratory, StartLearner joins a member to a running cluster as
-// a learner, in the calling process, and Server.Tail follows a prefix of
-// its store without losing an event, in memory or over HTTP at TailPath
-// (Ours: see learner.go and tail.go; the laboratory's use of them is in
-// pkg/lab/etcdpods).
+// The learner lists pods through list.go too, and needs three pieces the
+// apiserver's own member never uses: Config.Join, which starts a member in
+// a running cluster; Config.Handlers, on which the learner serves its
+// tail; and Server.Watch, through which the tail reads the store in
+// memory.
 package etcd

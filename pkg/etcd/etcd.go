@@ -1,17 +1,22 @@
 package etcd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"time"
 
+	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
 	"go.etcd.io/etcd/server/v3/embed"
+	"go.etcd.io/etcd/server/v3/etcdserver"
 	"go.etcd.io/etcd/server/v3/etcdserver/api/v2http"
+	"go.etcd.io/etcd/server/v3/etcdserver/api/v2store"
 )
 
 // Config says where and how to run the embedded member.
@@ -37,6 +42,17 @@ type Config struct {
 	// StartTimeout bounds the wait for the member to become ready; zero
 	// means 30 seconds.
 	StartTimeout time.Duration
+
+	// Name is the member's name in its cluster; empty means "kube-rewind".
+	Name string
+	// Join, when set, is the running cluster this member joins, as etcd's
+	// --initial-cluster lists it (name=peerURL,..., this member
+	// included), which must have added the member already; empty starts
+	// a cluster of one.
+	Join string
+	// Handlers are served on the client listener beside the v2 API, by
+	// path (etcd's UserHandlers).
+	Handlers map[string]http.Handler
 }
 
 // Server is a running embedded etcd member.
@@ -45,10 +61,6 @@ type Server struct {
 	lists     *listHandler
 	inProcess *inProcess
 	clientURL string
-	// tails serves TailPath once Tail has been called.
-	tails *tailHandler
-	// leave, for a learner, takes it out of its cluster.
-	leave func()
 }
 
 // Start runs an etcd member with the v2 API enabled, listening on loopback
@@ -60,16 +72,24 @@ func Start(cfg Config) (*Server, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("etcd: cannot create data directory: %v", err)
 	}
-	ec, lists := newConfig(cfg, "kube-rewind")
-	ec.InitialCluster = ec.InitialClusterFromName(ec.Name)
+	ec, lists := newConfig(cfg)
+	if cfg.Join == "" {
+		ec.InitialCluster = ec.InitialClusterFromName(ec.Name)
+	} else {
+		ec.InitialCluster = cfg.Join
+		ec.ClusterState = embed.ClusterStateFlagExisting
+	}
 	return serve(ec, lists, cfg)
 }
 
-// newConfig is the embedded configuration of a member named name: the v2
-// API on, loopback only, etcd's log at error level.
-func newConfig(cfg Config, name string) (*embed.Config, *listHandler) {
+// newConfig is the embedded configuration of cfg: the v2 API on, loopback
+// only, etcd's log at error level.
+func newConfig(cfg Config) (*embed.Config, *listHandler) {
 	ec := embed.NewConfig()
-	ec.Name = name
+	ec.Name = cfg.Name
+	if ec.Name == "" {
+		ec.Name = "kube-rewind"
+	}
 	ec.Dir = cfg.DataDir
 	ec.EnableV2 = true
 	clientURL := loopbackURL(cfg.ClientPort)
@@ -91,7 +111,10 @@ func newConfig(cfg Config, name string) (*embed.Config, *listHandler) {
 		ec.LogOutputs = []string{filepath.Join(cfg.DataDir, "etcd.log")}
 	}
 	lists := &listHandler{}
-	ec.UserHandlers = map[string]http.Handler{keysPrefix + "/": lists, TailPath: &tailHandler{}}
+	ec.UserHandlers = map[string]http.Handler{keysPrefix + "/": lists}
+	for path, h := range cfg.Handlers {
+		ec.UserHandlers[path] = h
+	}
 	return ec, lists
 }
 
@@ -125,7 +148,7 @@ func serve(ec *embed.Config, lists *listHandler, cfg Config) (*Server, error) {
 	// The advertised URL still says port 0 when the kernel picked the
 	// port, so the address comes from the listener itself.
 	return &Server{etcd: e, lists: lists, inProcess: serveInProcess(lists),
-		clientURL: "http://" + e.Clients[0].Addr().String(), tails: ec.UserHandlers[TailPath].(*tailHandler)}, nil
+		clientURL: "http://" + e.Clients[0].Addr().String()}, nil
 }
 
 func loopbackURL(port int) url.URL {
@@ -146,7 +169,19 @@ func (s *Server) ClientURL() string {
 func (s *Server) Close() {
 	s.inProcess.close()
 	s.etcd.Close()
-	if s.leave != nil {
-		s.leave()
+}
+
+// Watch registers a watcher of this member's v2 store, in this process,
+// for the first change under key (a key of the v2 API, such as
+// /registry/pods) at index since or after; since 0 means the next one.
+// The events name their keys as the store does, below
+// etcdserver.StoreKeysPrefix. A watcher for an index that has left etcd's
+// window of 1000 events fails with etcd's error 401; one that waits must be
+// removed.
+func (s *Server) Watch(key string, since uint64) (v2store.Watcher, error) {
+	resp, err := s.etcd.Server.Do(context.Background(), pb.Request{Method: http.MethodGet, Path: path.Join(etcdserver.StoreKeysPrefix, key), Recursive: true, Wait: true, Since: since})
+	if err != nil {
+		return nil, err
 	}
+	return resp.Watcher, nil
 }

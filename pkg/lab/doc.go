@@ -3,6 +3,7 @@
 // the subject needs. Its sub-packages:
 //
 //	hollownode  the stand-in scheduler and kubelets (cmd/hollow-node)
+//	etcdpods    the pod watches read straight from etcd: the learner, its tail
 //	stack       starts and stops whole clusters of processes
 //	scenario    every scenario, defined once for bench, demo and e2e
 //	sampler     measures a running cluster: requests, pods, processes
@@ -13,7 +14,8 @@
 //	annotate    make docs: the annotated source as static HTML
 //	faults      the apiserver's fault switch, a decorator around its storage
 //	original    builds the original v0.4 binaries to run beside our ports
-//	testutil    helpers shared by the tests (locked buffer, /proc, Chromium)
+//	testutil    helpers shared by the tests (locked buffer, /proc, Chromium);
+//	            the waiting every test shares is pkg/watch/watchtest's
 //	e2e, faulttest, loadtest  tests of whole stacks, under make test
 //
 // Ours: not part of 2014. The arrows point one way: the laboratory imports

@@ -38,7 +38,7 @@ const bodyReadTimeout = 10 * time.Second
 // is after.
 func startRealServer(t *testing.T) *realServer {
 	t.Helper()
-	helper := rt.NewHelper(t, etcdURL)
+	helper := rt.NewHelper(t)
 	opts := apiserver.Options{BodyReadTimeout: bodyReadTimeout, AsyncOpWait: time.Minute}
 	srv := httptest.NewServer(apiserver.Handle(NewStorage(helper), apiserver.DefaultPrefix, opts))
 	t.Cleanup(srv.Close)

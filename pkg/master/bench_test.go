@@ -1,45 +1,33 @@
 package master
 
 import (
+	"context"
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/registry/etcd"
 	rt "github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
+	"k8s.io/client-go/util/workqueue"
 )
 
 // BenchmarkPodListByLabel10000 lists, through the pods' REST storage, the
 // 100 pods of one label among 10 000: what the legacy manager asks for each
 // controller on every sync. All 10 000 are read and decoded.
 func BenchmarkPodListByLabel10000(b *testing.B) {
-	helper := rt.NewHelper(b, etcdURL)
+	helper := rt.NewHelper(b)
 	registry := etcd.NewRegistry(helper)
-	const n, writers = 10000, 64
-	var next int64 = -1
-	var wg sync.WaitGroup
-	for w := 0; w < writers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(atomic.AddInt64(&next, 1))
-				if i >= n {
-					return
-				}
-				pod := rt.ValidPod(fmt.Sprintf("pod-%05d", i), fmt.Sprintf("app-%d", i%100))
-				pod.Namespace = "default"
-				if err := registry.CreatePod(ctx, pod); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	stop, failed := context.WithCancel(context.Background())
+	defer failed()
+	workqueue.ParallelizeUntil(stop, 64, 10000, func(i int) {
+		pod := rt.ValidPod(fmt.Sprintf("pod-%05d", i), fmt.Sprintf("app-%d", i%100))
+		pod.Namespace = "default"
+		if err := registry.CreatePod(ctx, pod); err != nil {
+			b.Error(err)
+			failed()
+		}
+	})
 	pods := NewStorage(helper)["pods"]
 	selector := labels.Set{"name": "app-7"}.AsSelector()
 	b.ResetTimer()

@@ -14,6 +14,7 @@ import (
 	rt "github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 	"github.com/kube-rewind/kube-rewind/pkg/tools"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // externalStorage returns the storage on an external etcd cluster of size
@@ -34,11 +35,11 @@ func TestTheStorageWorksOnAnExternalEtcdMember(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.StopAndDrain(t, w)
+	defer watchtest.StopAndDrain(t, w)
 	if _, err := rt.Await(storage["pods"].Create(ctx, rt.ValidPod("web-1", "web"))); err != nil {
 		t.Fatal(err)
 	}
-	if e := nextEvent(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != "web-1" {
+	if e := watchtest.Next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != "web-1" {
 		t.Fatalf("watch: %v %+v", e.Type, e.Object)
 	}
 	if _, err := rt.Await(storage["bindings"].Create(ctx, &api.Binding{PodID: "web-1", Host: "m1"})); err != nil {
@@ -136,18 +137,11 @@ func TestNoAcknowledgedWriteIsLostWhenAClusterMemberStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stored []api.Pod
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	watchtest.Within(t, 30*time.Second, "a list of the pods", func() (bool, error) {
 		stored = nil
 		err := (&tools.EtcdHelper{Client: client}).ExtractList("/registry/pods", &stored, nil)
-		if err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("cannot list the pods: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return err == nil, err
+	})
 	have := map[string]bool{}
 	for _, p := range stored {
 		have[p.ID] = true

@@ -5,6 +5,7 @@ package master
 // cost of our layers can be read off as a ratio.
 
 import (
+	"context"
 	"fmt"
 	"net/http/httptest"
 	"sync"
@@ -15,15 +16,17 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/apiserver"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	rt "github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 	"github.com/kube-rewind/kube-rewind/pkg/tools"
+	"k8s.io/client-go/util/workqueue"
 )
 
 // apiserverClient serves the real storage over HTTP and returns a client
 // of it that waits for every write (sync=true), as a modern client would.
 func apiserverClient(b *testing.B) client.Interface {
-	helper := rt.NewHelper(b, etcdURL)
+	helper := rt.NewHelper(b)
 	server := httptest.NewServer(apiserver.Handle(NewStorage(helper), apiserver.DefaultPrefix, apiserver.Options{}))
 	b.Cleanup(server.Close)
 	return client.NewOrDie(&client.Config{Host: server.URL, Sync: true, UserAgent: "bench"})
@@ -82,8 +85,8 @@ func BenchmarkRawEtcdCreate(b *testing.B) {
 	}
 	for _, clients := range []int{1, 64} {
 		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
-			rt.NewHelper(b, etcdURL)
-			etcdClient := tools.NewEtcdClient([]string{etcdURL})
+			etcdClient := tools.NewEtcdClient([]string{etcdtest.New(b).ClientURL()})
+			b.Cleanup(tools.CloseIdleConnections)
 			run := atomic.AddInt64(&benchRun, 1)
 			concurrently(b, clients, func(i int) error {
 				_, err := etcdClient.Create(fmt.Sprintf("/registry/raw/%d-%d", run, i), string(value), 0)
@@ -98,26 +101,14 @@ func BenchmarkRawEtcdCreate(b *testing.B) {
 // controller. The server reads and decodes all 10 000.
 func BenchmarkListPodsBySelector10000(b *testing.B) {
 	c := apiserverClient(b)
-	const n = 10000
-	var next int64 = -1
-	var wg sync.WaitGroup
-	for w := 0; w < 64; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(atomic.AddInt64(&next, 1))
-				if i >= n {
-					return
-				}
-				if _, err := c.CreatePod(api.NewDefaultContext(), rt.ValidPod(fmt.Sprintf("pod-%05d", i), fmt.Sprintf("app-%d", i%100))); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	stop, failed := context.WithCancel(context.Background())
+	defer failed()
+	workqueue.ParallelizeUntil(stop, 64, 10000, func(i int) {
+		if _, err := c.CreatePod(api.NewDefaultContext(), rt.ValidPod(fmt.Sprintf("pod-%05d", i), fmt.Sprintf("app-%d", i%100))); err != nil {
+			b.Error(err)
+			failed()
+		}
+	})
 	selector := labels.Set{"name": "app-7"}.AsSelector()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

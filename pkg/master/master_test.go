@@ -14,12 +14,13 @@ import (
 	rt "github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 	"github.com/kube-rewind/kube-rewind/pkg/tools"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 var ctx = rt.Ctx()
 
 func TestNewStorageServesThe2014ResourcesAndWatchesFourOfThem(t *testing.T) {
-	storage := NewStorage(rt.NewHelper(t, etcdURL))
+	storage := NewStorage(rt.NewHelper(t))
 	var names []string
 	for name := range storage {
 		names = append(names, name)
@@ -77,7 +78,7 @@ func allKeys(t *testing.T, helper tools.EtcdHelper) []string {
 }
 
 func TestNoHostileIDReachesAKeyOutsideItsResource(t *testing.T) {
-	helper := rt.NewHelper(t, etcdURL)
+	helper := rt.NewHelper(t)
 	storage := NewStorage(helper)
 	// One pod, so that a bad update of an existing object is tried too.
 	if _, err := rt.Await(storage["pods"].Create(ctx, rt.ValidPod("victim", "x"))); err != nil {
@@ -118,22 +119,8 @@ func TestNoHostileIDReachesAKeyOutsideItsResource(t *testing.T) {
 	}
 }
 
-func nextEvent(t *testing.T, w watch.Interface) watch.Event {
-	t.Helper()
-	select {
-	case e, ok := <-w.ResultChan():
-		if !ok {
-			t.Fatal("watch closed")
-		}
-		return e
-	case <-time.After(30 * time.Second):
-		t.Fatal("no event")
-	}
-	return watch.Event{}
-}
-
 func TestWatchingPodsFromBeforeEtcdsWindowEndsWithOneGoneEvent(t *testing.T) {
-	helper := rt.NewHelper(t, etcdURL)
+	helper := rt.NewHelper(t)
 	storage := NewStorage(helper)
 	obj, err := rt.Await(storage["pods"].Create(ctx, rt.ValidPod("busy", "x")))
 	if err != nil {
@@ -152,8 +139,8 @@ func TestWatchingPodsFromBeforeEtcdsWindowEndsWithOneGoneEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.StopAndDrain(t, w)
-	e := nextEvent(t, w)
+	defer watchtest.StopAndDrain(t, w)
+	e := watchtest.Next(t, w)
 	status, ok := e.Object.(*api.Status)
 	if e.Type != watch.Error || !ok || status.Code != 410 || !strings.Contains(status.Message, fmt.Sprint(early)) {
 		t.Fatalf("got %v %+v, want one ERROR 410 naming resourceVersion %d", e.Type, e.Object, early)
@@ -171,8 +158,8 @@ func TestWatchingPodsFromBeforeEtcdsWindowEndsWithOneGoneEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.StopAndDrain(t, w2)
-	if e := nextEvent(t, w2); e.Type != watch.Modified || e.Object.GetTypeMeta().ResourceVersion != pod.ResourceVersion {
+	defer watchtest.StopAndDrain(t, w2)
+	if e := watchtest.Next(t, w2); e.Type != watch.Modified || e.Object.GetTypeMeta().ResourceVersion != pod.ResourceVersion {
 		t.Errorf("recent watch: %v at %d", e.Type, e.Object.GetTypeMeta().ResourceVersion)
 	}
 }
@@ -193,9 +180,9 @@ func TestAnUnreachableEtcdIsA503ForEveryVerb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := nextEvent(t, w)
+	e := watchtest.Next(t, w)
 	if status, ok := e.Object.(*api.Status); e.Type != watch.Error || !ok || status.Code != 503 {
 		t.Errorf("watch: %v %+v", e.Type, e.Object)
 	}
-	rt.StopAndDrain(t, w)
+	watchtest.StopAndDrain(t, w)
 }

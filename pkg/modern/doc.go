@@ -5,6 +5,7 @@
 //	conversion    the 2014 objects to and from k8s.io/api/core/v1
 //	informers     client-go shared informers fed by our 2014 client
 //	resourcelock  the leader-election lock, stored through the apiserver
+//	leaderelection  the election both modern managers take part in
 //	queuemetrics  the workqueue's metrics on the controller-manager's /metrics
 //
 // The controllers' own modern code stays beside the 2014 code it replaces,

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"github.com/coreos/go-etcd/etcd"
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	etcdserver "github.com/kube-rewind/kube-rewind/pkg/etcd"
+	"k8s.io/client-go/util/workqueue"
 )
 
 // The benchmarks share one embedded member that, unlike the tests' member,
@@ -68,27 +70,15 @@ var tenThousandOnce sync.Once
 // fillTenThousand writes 10 000 pods under /bench/pods once per process.
 func fillTenThousand(b *testing.B, helper EtcdHelper) {
 	tenThousandOnce.Do(func() {
-		const n, writers = 10000, 64
-		var next int64 = -1
-		var wg sync.WaitGroup
-		for w := 0; w < writers; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := int(atomic.AddInt64(&next, 1))
-					if i >= n {
-						return
-					}
-					id := fmt.Sprintf("pod-%05d", i)
-					if err := helper.CreateObj("/bench/pods/"+id, benchPod(id, i)); err != nil && !IsEtcdNodeExist(err) {
-						b.Error(err)
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
+		stop, failed := context.WithCancel(context.Background())
+		defer failed()
+		workqueue.ParallelizeUntil(stop, 64, 10000, func(i int) {
+			id := fmt.Sprintf("pod-%05d", i)
+			if err := helper.CreateObj("/bench/pods/"+id, benchPod(id, i)); err != nil && !IsEtcdNodeExist(err) {
+				b.Error(err)
+				failed()
+			}
+		})
 	})
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 var keyCounter int64
@@ -120,7 +121,7 @@ func collect(t *testing.T, w watch.Interface, n int) []watch.Event {
 	t.Helper()
 	var events []watch.Event
 	for len(events) < n {
-		events = append(events, nextEvent(t, w))
+		events = append(events, watchtest.Next(t, w))
 	}
 	return events
 }
@@ -170,7 +171,7 @@ func TestWatchFromZeroThenResumeMissesAndRepeatsNothing(t *testing.T) {
 	if deleted.typ != watch.Deleted || deleted.id != "b" || deleted.rv <= a.ResourceVersion {
 		t.Fatalf("delete event = %v", deleted)
 	}
-	stopAndDrain(t, w)
+	watchtest.StopAndDrain(t, w)
 
 	// While nobody watches: three more changes.
 	c := testPod("c")
@@ -186,7 +187,7 @@ func TestWatchFromZeroThenResumeMissesAndRepeatsNothing(t *testing.T) {
 	}
 
 	w, _ = helper.WatchList(dir, deleted.rv, nil)
-	defer stopAndDrain(t, w)
+	defer watchtest.StopAndDrain(t, w)
 	resumed := summary(collect(t, w, 3))
 	if resumed[0] != (seen{watch.Added, "c", c.ResourceVersion}) || resumed[1] != (seen{watch.Modified, "a", a.ResourceVersion}) ||
 		resumed[2].typ != watch.Deleted || resumed[2].id != "c" || resumed[2].rv <= a.ResourceVersion {
@@ -214,13 +215,13 @@ func TestWatchingFromBeforeEtcdsEventWindowEndsInGone(t *testing.T) {
 		}
 	}
 	w, _ := helper.Watch(key, early)
-	event := nextEvent(t, w)
+	event := watchtest.Next(t, w)
 	status, ok := event.Object.(*api.Status)
 	if event.Type != watch.Error || !ok || status.Code != 410 {
 		t.Fatalf("got %s %#v, want ERROR 410", event.Type, event.Object)
 	}
 	t.Logf("gone: %s", status.Message)
-	expectClosed(t, w)
+	watchtest.ExpectClosed(t, w)
 }
 
 func TestStoppedWatchesLeaveNoGoroutinesBehind(t *testing.T) {
@@ -260,44 +261,9 @@ func TestStoppedWatchesLeaveNoGoroutinesBehind(t *testing.T) {
 	for i := 0; i < cycles; i++ {
 		cycle(i)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		n := runtime.NumGoroutine()
-		// A few idle keep-alive connections (two goroutines each) may
-		// remain; a leak would be one or more goroutines per cycle.
-		if n <= baseline+10 {
-			return
-		}
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<20)
-			t.Fatalf("%d goroutines after %d stopped watches, %d before\n%s", n, cycles, baseline, buf[:runtime.Stack(buf, true)])
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// stopAndDrain stops w and waits until its channel closes, which means its
-// etcd request has ended: go-etcd's Client.Close, run when the test ends,
-// is not safe while a request is in flight.
-func stopAndDrain(t *testing.T, w watch.Interface) {
-	t.Helper()
-	w.Stop()
-	expectClosedAfterStop(t, w)
-}
-
-func expectClosedAfterStop(t *testing.T, w watch.Interface) {
-	t.Helper()
-	timeout := time.After(30 * time.Second)
-	for {
-		select {
-		case _, ok := <-w.ResultChan():
-			if !ok {
-				return
-			}
-		case <-timeout:
-			t.Fatal("watch not closed 30 s after Stop")
-		}
-	}
+	// A few idle keep-alive connections (two goroutines each) may
+	// remain; a leak would be one or more goroutines per cycle.
+	watchtest.GoroutinesAtMost(t, baseline+10)
 }
 
 func settledGoroutines() int {

@@ -9,37 +9,8 @@ import (
 	"github.com/coreos/go-etcd/etcd"
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
-
-// nextEvent returns the next event, failing the test if none comes within
-// a generous deadline.
-func nextEvent(t *testing.T, w watch.Interface) watch.Event {
-	t.Helper()
-	select {
-	case event, ok := <-w.ResultChan():
-		if !ok {
-			t.Fatal("watch closed early")
-		}
-		return event
-	case <-time.After(30 * time.Second):
-		t.Fatal("no event")
-	}
-	return watch.Event{}
-}
-
-// expectClosed fails the test unless the watch channel closes without
-// sending anything more.
-func expectClosed(t *testing.T, w watch.Interface) {
-	t.Helper()
-	select {
-	case event, ok := <-w.ResultChan():
-		if ok {
-			t.Fatalf("unexpected event %v %#v", event.Type, event.Object)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("watch not closed")
-	}
-}
 
 // feed hands responses to the fake's watch from another goroutine: the
 // watcher takes the next one only after its event has been read.
@@ -103,19 +74,19 @@ func TestWatchTranslatesEachEtcdActionWithFilterTransitions(t *testing.T) {
 			// A marker after the case tells "no event" from "late event".
 			marker := &etcd.Response{Action: "create", Node: &etcd.Node{Key: "/pods/m", Value: encodeOrDie(t, podNamed("foo")), ModifiedIndex: 6, CreatedIndex: 6}}
 			feed(fake, res, marker)
-			event := nextEvent(t, w)
+			event := watchtest.Next(t, w)
 			if c.want != "" {
 				pod := event.Object.(*api.Pod)
 				if event.Type != c.want || pod.Labels["name"] == "" || pod.ResourceVersion != c.wantRV {
 					t.Errorf("got %s of %v at %d, want %s at %d", event.Type, pod.Labels, pod.ResourceVersion, c.want, c.wantRV)
 				}
-				event = nextEvent(t, w)
+				event = watchtest.Next(t, w)
 			}
 			if event.Object.(*api.Pod).ResourceVersion != 6 {
 				t.Errorf("got %s at %d where only the marker was expected", event.Type, event.Object.(*api.Pod).ResourceVersion)
 			}
 			w.Stop()
-			expectClosed(t, w)
+			watchtest.ExpectClosed(t, w)
 		})
 	}
 }
@@ -134,7 +105,7 @@ func TestWatchFromZeroReplaysWhatExistsInIndexOrderThenWatchesOn(t *testing.T) {
 	}}
 	helper := EtcdHelper{fake}
 	w, _ := helper.WatchList("/pods", 0, fooFilter)
-	first, second := nextEvent(t, w), nextEvent(t, w)
+	first, second := watchtest.Next(t, w), watchtest.Next(t, w)
 	if first.Type != watch.Added || first.Object.(*api.Pod).ResourceVersion != 3 {
 		t.Errorf("first = %s at %d, want ADDED at 3", first.Type, first.Object.(*api.Pod).ResourceVersion)
 	}
@@ -146,7 +117,7 @@ func TestWatchFromZeroReplaysWhatExistsInIndexOrderThenWatchesOn(t *testing.T) {
 		t.Errorf("watch went on from %d, want 11", fake.WatchIndex)
 	}
 	w.Stop()
-	expectClosed(t, w)
+	watchtest.ExpectClosed(t, w)
 }
 
 func TestWatchOfAMissingKeyStartsAfterTheIndexInTheNotFoundError(t *testing.T) {
@@ -159,7 +130,7 @@ func TestWatchOfAMissingKeyStartsAfterTheIndexInTheNotFoundError(t *testing.T) {
 		t.Errorf("waitIndex = %d, want 42", fake.WatchIndex)
 	}
 	w.Stop()
-	expectClosed(t, w)
+	watchtest.ExpectClosed(t, w)
 }
 
 func TestWatchSkipsValuesItCannotDecode(t *testing.T) {
@@ -169,11 +140,11 @@ func TestWatchSkipsValuesItCannotDecode(t *testing.T) {
 	fake.WaitForWatchCompletion()
 	fake.WatchResponse <- &etcd.Response{Action: "create", Node: &etcd.Node{Key: "/pods/x", Value: "garbage", ModifiedIndex: 2, CreatedIndex: 2}}
 	fake.WatchResponse <- &etcd.Response{Action: "create", Node: &etcd.Node{Key: "/pods/foo", Value: encodeOrDie(t, podNamed("foo")), ModifiedIndex: 3, CreatedIndex: 3}}
-	if event := nextEvent(t, w); event.Object.(*api.Pod).ResourceVersion != 3 {
+	if event := watchtest.Next(t, w); event.Object.(*api.Pod).ResourceVersion != 3 {
 		t.Errorf("got %#v", event)
 	}
 	w.Stop()
-	expectClosed(t, w)
+	watchtest.ExpectClosed(t, w)
 }
 
 func TestWatchDropsAnEventThatIsNotAfterTheLastOne(t *testing.T) {
@@ -187,12 +158,12 @@ func TestWatchDropsAnEventThatIsNotAfterTheLastOne(t *testing.T) {
 	}
 	feed(fake, responses...)
 	for _, want := range []uint64{5, 6} {
-		if got := nextEvent(t, w).Object.(*api.Pod).ResourceVersion; got != want {
+		if got := watchtest.Next(t, w).Object.(*api.Pod).ResourceVersion; got != want {
 			t.Errorf("got %d, want %d", got, want)
 		}
 	}
 	w.Stop()
-	expectClosed(t, w)
+	watchtest.ExpectClosed(t, w)
 }
 
 func TestWatchEndsWithOneGoneErrorWhenEtcdForgotTheIndex(t *testing.T) {
@@ -201,7 +172,7 @@ func TestWatchEndsWithOneGoneErrorWhenEtcdForgotTheIndex(t *testing.T) {
 	w, _ := helper.WatchList("/pods", 5, nil)
 	fake.WaitForWatchCompletion()
 	fake.WatchInjectError <- &etcd.EtcdError{ErrorCode: 401, Message: "The event in requested index is outdated and cleared", Cause: "the requested history has been cleared [1020/6]"}
-	event := nextEvent(t, w)
+	event := watchtest.Next(t, w)
 	status, ok := event.Object.(*api.Status)
 	if event.Type != watch.Error || !ok {
 		t.Fatalf("got %s %#v, want an ERROR with a Status", event.Type, event.Object)
@@ -209,7 +180,7 @@ func TestWatchEndsWithOneGoneErrorWhenEtcdForgotTheIndex(t *testing.T) {
 	if status.Code != 410 || status.Reason != api.StatusReasonGone || !strings.Contains(status.Message, "resourceVersion 5") || !strings.Contains(status.Message, "1020") {
 		t.Errorf("status = %+v", status)
 	}
-	expectClosed(t, w)
+	watchtest.ExpectClosed(t, w)
 }
 
 func TestWatchReportsOtherEtcdFailuresAsAnErrorEvent(t *testing.T) {
@@ -228,11 +199,11 @@ func TestWatchReportsOtherEtcdFailuresAsAnErrorEvent(t *testing.T) {
 			fake.WatchImmediateError = c.err
 			helper := EtcdHelper{fake}
 			w, _ := helper.WatchList("/pods", 5, nil)
-			event := nextEvent(t, w)
+			event := watchtest.Next(t, w)
 			if status, ok := event.Object.(*api.Status); event.Type != watch.Error || !ok || status.Code != c.code {
 				t.Errorf("got %s %#v, want ERROR %d", event.Type, event.Object, c.code)
 			}
-			expectClosed(t, w)
+			watchtest.ExpectClosed(t, w)
 		})
 	}
 }
@@ -242,10 +213,10 @@ func TestWatchReportsAFailedInitialRead(t *testing.T) {
 	fake.Data["/pods"] = EtcdResponseWithError{E: errors.New("boom")}
 	helper := EtcdHelper{fake}
 	w, _ := helper.WatchList("/pods", 0, nil)
-	if event := nextEvent(t, w); event.Type != watch.Error {
+	if event := watchtest.Next(t, w); event.Type != watch.Error {
 		t.Errorf("got %s", event.Type)
 	}
-	expectClosed(t, w)
+	watchtest.ExpectClosed(t, w)
 }
 
 func TestStoppingAWatchStopsEtcdsWatchEvenWithAnEventUntaken(t *testing.T) {
@@ -284,7 +255,7 @@ func TestAWatchResumesFromItsLastIndexWhenAnEtcdRequestFails(t *testing.T) {
 	w, _ := helper.WatchList("/pods", 1, nil)
 	fake.WaitForWatchCompletion()
 	fake.WatchResponse <- &etcd.Response{Action: "create", Node: &etcd.Node{Key: "/pods/foo", Value: encodeOrDie(t, podNamed("foo")), ModifiedIndex: 2, CreatedIndex: 2}}
-	if event := nextEvent(t, w); event.Type != watch.Added {
+	if event := watchtest.Next(t, w); event.Type != watch.Added {
 		t.Fatalf("got %s", event.Type)
 	}
 	// The member answering the watch dies: go-etcd returns a bare error.
@@ -297,7 +268,7 @@ func TestAWatchResumesFromItsLastIndexWhenAnEtcdRequestFails(t *testing.T) {
 		t.Errorf("the retried watch asked for index %d, want 3, right after the last event", index)
 	}
 	fake.WatchResponse <- &etcd.Response{Action: "create", Node: &etcd.Node{Key: "/pods/bar", Value: encodeOrDie(t, podNamed("bar")), ModifiedIndex: 3, CreatedIndex: 3}}
-	if event := nextEvent(t, w); event.Type != watch.Added || event.Object.GetTypeMeta().ResourceVersion != 3 {
+	if event := watchtest.Next(t, w); event.Type != watch.Added || event.Object.GetTypeMeta().ResourceVersion != 3 {
 		t.Fatalf("got %s %v after the retry", event.Type, event.Object)
 	}
 	w.Stop()

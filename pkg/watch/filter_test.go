@@ -1,16 +1,17 @@
-package watch
+package watch_test
 
 import (
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 func TestFilterPassesKeptEventsAndDropsTheRest(t *testing.T) {
-	source := NewFake()
-	filtered := Filter(source, func(e Event) (Event, bool) {
+	source := watch.NewFake()
+	filtered := watch.Filter(source, func(e watch.Event) (watch.Event, bool) {
 		return e, e.Object.GetTypeMeta().ID != "skip"
 	})
 	go func() {
@@ -30,16 +31,10 @@ func TestFilterPassesKeptEventsAndDropsTheRest(t *testing.T) {
 func TestStoppingAFilterWithAnUnreadEventLeavesNoGoroutine(t *testing.T) {
 	before := runtime.NumGoroutine()
 	for i := 0; i < 50; i++ {
-		source := NewFake()
-		filtered := Filter(source, func(e Event) (Event, bool) { return e, true })
+		source := watch.NewFake()
+		filtered := watch.Filter(source, func(e watch.Event) (watch.Event, bool) { return e, true })
 		source.Add(&api.Pod{})
 		filtered.Stop()
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before+2 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before+2 {
-		t.Errorf("%d goroutines after stopping 50 filters, %d before", n, before)
-	}
+	watchtest.GoroutinesAtMost(t, before+2)
 }

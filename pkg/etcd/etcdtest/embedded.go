@@ -35,16 +35,25 @@ func (e *Embedded) Close() {
 	os.RemoveAll(e.dir)
 }
 
-// MainWithEmbedded is the body of a TestMain that shares one embedded
-// member among all tests of a package: it starts the member, puts its
-// client URL in *clientURL, runs the tests and stops the member. It returns
-// the exit code for os.Exit.
-func MainWithEmbedded(m *testing.M, clientURL *string) int {
-	return MainWithMember(m, func(e *Embedded) { *clientURL = e.ClientURL() })
+// New starts a member for one test and stops it, removing its directory,
+// when the test ends. Cleanups registered after New run before it: a
+// client of the member closes its idle connections there
+// (tools.CloseIdleConnections), or Close waits for them to time out.
+func New(tb testing.TB) *Embedded {
+	tb.Helper()
+	e, err := StartEmbedded()
+	if err != nil {
+		tb.Fatalf("cannot start an embedded etcd for the test: %v", err)
+	}
+	tb.Cleanup(e.Close)
+	return e
 }
 
-// MainWithMember is MainWithEmbedded for tests that need the member itself
-// (to dial it in process, say): started gets it before the tests run.
+// MainWithMember is the body of a TestMain that shares one embedded member
+// among all tests of a package, for tests that need a member that outlives
+// each of them (a server started once, say): it starts the member, hands it
+// to started, runs the tests and stops the member. It returns the exit code
+// for os.Exit.
 func MainWithMember(m *testing.M, started func(*Embedded)) int {
 	e, err := StartEmbedded()
 	if err != nil {

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
-	"os"
 	"strconv"
+
+	"github.com/prometheus/procfs"
 )
 
 // FreePorts returns n distinct loopback ports that are free now, for
@@ -56,13 +57,13 @@ const (
 
 // ephemeralStart reads the first port of the kernel's ephemeral range.
 func ephemeralStart() (int, bool) {
-	data, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	fs, err := procfs.NewDefaultFS()
 	if err != nil {
 		return 0, false
 	}
-	var first, last int
-	if _, err := fmt.Sscan(string(data), &first, &last); err != nil || first <= lowest {
+	r, err := fs.SysctlInts("net.ipv4.ip_local_port_range")
+	if err != nil || len(r) != 2 || r[0] <= lowest {
 		return 0, false
 	}
-	return first, true
+	return r[0], true
 }

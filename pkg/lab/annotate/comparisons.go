@@ -200,7 +200,8 @@ var Comparisons = []Comparison{
 					{Dir: "pkg/util", Name: "Forever"},
 				},
 				Modern: []Ref{
-					{Dir: "cmd/controller-manager", Name: "run", Mark: []string{"leaderelection.RunOrDie(", "OnStartedLeading: func(ctx context.Context) {", "runControllers(ctx)"}},
+					{Dir: "cmd/controller-manager", Name: "run", Mark: []string{"leaderelection.Lead(electionClient, election, runControllers)"}},
+					{Dir: "pkg/modern/leaderelection", Name: "Lead", Mark: []string{"leaderelection.RunOrDie(", "OnStartedLeading: func(ctx context.Context) {", "run(ctx)"}},
 				},
 			},
 		},

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // console writes the narration. On a terminal it keeps two live lines of
@@ -26,14 +28,10 @@ type console struct {
 // plainEvery is how often the counters are repeated when not on a terminal.
 const plainEvery = 5 * time.Second
 
-// isTerminal reports whether w is a character device, as a terminal is.
+// isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // ANSI styles, used on a terminal only.

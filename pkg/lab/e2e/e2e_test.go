@@ -14,6 +14,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 const deadline = 90 * time.Second
@@ -79,22 +80,18 @@ func runningExactly(c client.Interface, n int) func() (bool, error) {
 func resize(t *testing.T, c client.Interface, id string, replicas int) {
 	t.Helper()
 	ctx := api.NewDefaultContext()
-	stop := time.Now().Add(deadline)
-	for {
+	watchtest.Within(t, deadline, "resize "+id+" without a conflict", func() (bool, error) {
 		rc, err := c.GetReplicationController(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rc.DesiredState.Replicas = replicas
 		_, err = c.UpdateReplicationController(ctx, rc)
-		if err == nil {
-			return
-		}
-		if !errors.IsConflict(err) || time.Now().After(stop) {
+		if err != nil && !errors.IsConflict(err) {
 			t.Fatal(err)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return err == nil, err
+	})
 }
 
 func TestAControllerKeepsItsPodsThroughDeletesAndResizes(t *testing.T) {
@@ -112,14 +109,14 @@ func TestAControllerKeepsItsPodsThroughDeletesAndResizes(t *testing.T) {
 	if _, err := c.CreateReplicationController(ctx, nginxController(5)); err != nil {
 		t.Fatal(err)
 	}
-	stacktest.Eventually(t, deadline, "5 running pods", runningExactly(c, 5))
+	watchtest.Within(t, deadline, "5 running pods", runningExactly(c, 5))
 
 	pods, _ := activePods(c)
 	victim := pods[0].ID
 	if err := c.DeletePod(ctx, victim); err != nil {
 		t.Fatal(err)
 	}
-	stacktest.Eventually(t, deadline, "a replacement for the deleted pod", func() (bool, error) {
+	watchtest.Within(t, deadline, "a replacement for the deleted pod", func() (bool, error) {
 		ok, err := runningExactly(c, 5)()
 		if !ok {
 			return false, err
@@ -136,7 +133,7 @@ func TestAControllerKeepsItsPodsThroughDeletesAndResizes(t *testing.T) {
 	// The modern manager writes the controller's status, so this resize
 	// may meet a conflict and is retried, as kubectl does.
 	resize(t, c, "nginxController", 2)
-	stacktest.Eventually(t, deadline, "2 running pods after the resize", runningExactly(c, 2))
+	watchtest.Within(t, deadline, "2 running pods after the resize", runningExactly(c, 2))
 
 	service := &api.Service{
 		TypeMeta: api.TypeMeta{ID: "nginx"},
@@ -146,7 +143,7 @@ func TestAControllerKeepsItsPodsThroughDeletesAndResizes(t *testing.T) {
 	if _, err := c.CreateService(ctx, service); err != nil {
 		t.Fatal(err)
 	}
-	stacktest.Eventually(t, deadline, "endpoints listing exactly the two pods", func() (bool, error) {
+	watchtest.Within(t, deadline, "endpoints listing exactly the two pods", func() (bool, error) {
 		pods, err := activePods(c)
 		if err != nil {
 			return false, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // TestExampleREADMEWalkthrough runs the README's kubecfg walkthrough line
@@ -135,9 +136,9 @@ func TestExampleKillAPod(t *testing.T) {
 	c.mustRun(t, strings.Replace(c.documented(t, readme, "kubecfg delete pods/<one of the frontend ids>"), "<one of the frontend ids>", id, 1))
 	out := c.background(t, c.documented(t, readme, `while true; do echo "$(date +%T) running=$(kubecfg -l name=frontend list pods | grep -c Running)"; sleep 1; done`))
 	line := regexp.MustCompile(`^\d\d:\d\d:\d\d running=(\d+)$`)
-	waitFor(t, "running=3", func() bool {
+	watchtest.Within(t, deadline, "running=3", func() (bool, error) {
 		m := linesMatching(t, out.String(), line)
-		return len(m) > 0 && m[len(m)-1][1] == "3"
+		return len(m) > 0 && m[len(m)-1][1] == "3", nil
 	})
 	if list := c.mustRun(t, "kubecfg list pods"); strings.Contains(list, id) {
 		t.Errorf("the deleted pod %s is still listed", id)
@@ -206,14 +207,14 @@ func TestExampleTwoManagers(t *testing.T) {
 		return n
 	}
 	if stacktest.Design == "legacy" {
-		waitFor(t, "more than ten twins", func() bool { return slicesMax(counts()) > 10 })
+		watchtest.Within(t, deadline, "more than ten twins", func() (bool, error) { return slicesMax(counts()) > 10, nil })
 		return
 	}
 	// Today's standby never acts: the count reaches ten and, over the
 	// next lines, never passes it.
-	waitFor(t, "ten twins", func() bool { n := counts(); return len(n) > 0 && n[len(n)-1] == 10 })
+	watchtest.Within(t, deadline, "ten twins", func() (bool, error) { n := counts(); return len(n) > 0 && n[len(n)-1] == 10, nil })
 	seen := len(counts())
-	waitFor(t, "five more lines", func() bool { return len(counts()) >= seen+5 })
+	watchtest.Within(t, deadline, "five more lines", func() (bool, error) { return len(counts()) >= seen+5, nil })
 	if m := slicesMax(counts()); m != 10 {
 		t.Errorf("today's pair made %d twins at one point, want at most 10: %v", m, counts())
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // The tests of this file run the commands of the README and of examples/
@@ -125,7 +126,7 @@ func (c *exampleCluster) mustRun(t *testing.T, commands string) string {
 func (c *exampleCluster) eventually(t *testing.T, what, commands string, check func(string) bool) string {
 	t.Helper()
 	var last string
-	stacktest.Eventually(t, deadline, what, func() (bool, error) {
+	watchtest.Within(t, deadline, what, func() (bool, error) {
 		var code int
 		last, code = c.run(t, commands)
 		if code != 0 {
@@ -221,9 +222,4 @@ func linesMatching(t *testing.T, out string, re *regexp.Regexp) [][]string {
 		got = append(got, m)
 	}
 	return got
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	stacktest.Eventually(t, deadline, what, func() (bool, error) { return cond(), nil })
 }

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // listeners returns the local address of every TCP socket in LISTEN state
@@ -62,8 +64,7 @@ func command(t *testing.T, bin string, args ...string) (*exec.Cmd, *testutil.Buf
 func waitListening(t *testing.T, pid, n int, out *testutil.Buffer) []string {
 	t.Helper()
 	var got []string
-	stop := time.Now().Add(60 * time.Second)
-	for time.Now().Before(stop) {
+	watchtest.Within(t, 60*time.Second, fmt.Sprintf("%d listening sockets", n), func() (bool, error) {
 		got = nil
 		pids := []int{pid}
 		for i := 0; i < len(pids); i++ {
@@ -72,13 +73,9 @@ func waitListening(t *testing.T, pid, n int, out *testutil.Buffer) []string {
 				pids = append(pids, child.PID)
 			}
 		}
-		if len(got) >= n {
-			return got
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("%d listening sockets, want %d: %v\n%s", len(got), n, got, out)
-	return nil
+		return len(got) >= n, fmt.Errorf("%d listening: %v\n%s", len(got), got, out)
+	})
+	return got
 }
 
 func expectLoopbackOnly(t *testing.T, what string, addrs []string) {

@@ -16,6 +16,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // startLocalUp runs local-up, as make run does, for this test binary's
@@ -35,7 +36,7 @@ func startLocalUp(t *testing.T, flags ...string) (string, *testutil.Buffer) {
 			"-port=" + strconv.Itoa(port), "-sync_period=10s"}, flags...)
 		_, out := command(t, stacktest.Binary(t, "local-up"), args...)
 		taken := false
-		stacktest.Eventually(t, deadline, "local-up's hints", func() (bool, error) {
+		watchtest.Within(t, deadline, "local-up's hints", func() (bool, error) {
 			if regexp.MustCompile(`(?m)^local-up: `).MatchString(out.String()) {
 				if attempt < 3 && strings.Contains(out.String(), "address already in use") {
 					taken = true

@@ -11,6 +11,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // In v0.4 a pod's status was computed on every read, and a pod whose host
@@ -36,7 +37,7 @@ func TestDeletingAMinionMakesTheManagerReplaceItsPods(t *testing.T) {
 	if _, err := c.CreateReplicationController(ctx, nginxController(6)); err != nil {
 		t.Fatal(err)
 	}
-	stacktest.Eventually(t, deadline, "6 running pods", runningExactly(c, 6))
+	watchtest.Within(t, deadline, "6 running pods", runningExactly(c, 6))
 
 	pods, err := activePods(c)
 	if err != nil {
@@ -61,7 +62,7 @@ func TestDeletingAMinionMakesTheManagerReplaceItsPods(t *testing.T) {
 			t.Errorf("pod %s on the deleted minion %s reads %q, want Terminated", id, victim, pod.CurrentState.Status)
 		}
 	}
-	stacktest.Eventually(t, deadline, fmt.Sprintf("6 running pods again, none of the %d on %s among them", len(onVictim), victim), func() (bool, error) {
+	watchtest.Within(t, deadline, fmt.Sprintf("6 running pods again, none of the %d on %s among them", len(onVictim), victim), func() (bool, error) {
 		ok, err := runningExactly(c, 6)()
 		if !ok {
 			return false, err

@@ -10,6 +10,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // The apiserver ends every watch stream when its -server_timeout passes, as
@@ -31,9 +32,9 @@ func TestWatchesEndAtTheServerTimeoutAndTheManagerWatchesAgain(t *testing.T) {
 	if _, err := c.CreateReplicationController(api.NewDefaultContext(), nginxController(2)); err != nil {
 		t.Fatal(err)
 	}
-	stacktest.Eventually(t, deadline, "2 running pods", runningExactly(c, 2))
+	watchtest.Within(t, deadline, "2 running pods", runningExactly(c, 2))
 
-	stacktest.Eventually(t, deadline, "three ended controller watches of the manager", func() (bool, error) {
+	watchtest.Within(t, deadline, "three ended controller watches of the manager", func() (bool, error) {
 		m, err := sampler.Scrape(st.APIURL + "/metrics")
 		if err != nil {
 			return false, err
@@ -48,5 +49,5 @@ func TestWatchesEndAtTheServerTimeoutAndTheManagerWatchesAgain(t *testing.T) {
 	})
 
 	resize(t, c, "nginxController", 4)
-	stacktest.Eventually(t, deadline, "4 running pods after the resize", runningExactly(c, 4))
+	watchtest.Within(t, deadline, "4 running pods after the resize", runningExactly(c, 4))
 }

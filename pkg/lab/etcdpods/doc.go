@@ -11,13 +11,16 @@
 // times in one idle setup and measured themselves rather than the
 // designs.
 //
-// The laboratory's stacks read a learner (learner.go): a member of the
+// The laboratory's stacks read a learner (join.go): a member of the
 // cluster that votes on nothing, run in the benchmark's process
-// (NewLearner), which lists from it and watches through its etcd.Tail in
-// memory; the hollow nodes, in a process of their own, list from it over
-// HTTP and watch the same tail there (NewTailReader). The tail drops no
-// event, so neither watch falls out of etcd's window unless the tail
-// itself does (it is flagged as before). The members the apiserver stores
+// (NewLearner, learner.go), which lists from it and watches through its
+// tail in memory (tail.go); the hollow nodes, in a process of their own,
+// list from it over HTTP and watch the same tail there (NewTailReader,
+// tail_http.go). The tail drops no event, so neither watch falls out of
+// etcd's window unless the tail itself does (it is flagged as before).
+// The learner is a member of pkg/etcd's making, which serves the tail on
+// its client listener and lets the tail read its store in memory; only
+// the learner serves the tail, not the member the apiserver embeds. The members the apiserver stores
 // in serve the laboratory no read: they send the learner what they commit,
 // as to any follower, and that is all its reading costs them; an embedded
 // member's share counts in the apiserver's CPU.

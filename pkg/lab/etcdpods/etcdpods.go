@@ -12,10 +12,11 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/api/errors"
-	"github.com/kube-rewind/kube-rewind/pkg/etcd"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/tools"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"go.etcd.io/etcd/server/v3/etcdserver/api/v2error"
+	"go.etcd.io/etcd/server/v3/etcdserver/api/v2store"
 )
 
 // Prefix is where the apiserver keeps pods: the 2014 key layout of
@@ -35,8 +36,8 @@ type Source struct {
 
 	// learner and tail, from NewLearner, are the learner this source
 	// reads and its tail.
-	learner *etcd.Server
-	tail    *etcd.Tail
+	learner *learner
+	tail    *tail
 	closed  sync.Once
 	// tailURL, from NewTailReader, is the tail of another process's
 	// learner.
@@ -94,32 +95,6 @@ func (s *Source) WatchPods(ctx api.Context, label, field labels.Selector, resour
 	return w, nil
 }
 
-// etcdEvent is one event of etcd's v2 watch.
-type etcdEvent struct {
-	Action   string    `json:"action"`
-	Node     *etcdNode `json:"node"`
-	PrevNode *etcdNode `json:"prevNode"`
-}
-
-type etcdNode struct {
-	Key           string `json:"key"`
-	Value         string `json:"value"`
-	Dir           bool   `json:"dir"`
-	ModifiedIndex uint64 `json:"modifiedIndex"`
-	CreatedIndex  uint64 `json:"createdIndex"`
-}
-
-// etcdError is etcd's v2 error answer.
-type etcdError struct {
-	ErrorCode int    `json:"errorCode"`
-	Message   string `json:"message"`
-	Cause     string `json:"cause"`
-	Index     uint64 `json:"index"`
-}
-
-// eventIndexCleared is etcd's error for an index older than its window.
-const eventIndexCleared = 401
-
 // pollWatch follows Prefix straight from etcd, by etcd's stream watch and
 // by inFlight long polls at once (follow). A long poll asks for the first
 // event at one index or after, as go-etcd's watch (and so the
@@ -172,7 +147,7 @@ func (w *pollWatch) run(ctx context.Context, last uint64) {
 		if ctx.Err() != nil {
 			return
 		}
-		if gone, ok := err.(*etcdError); ok && gone.ErrorCode == eventIndexCleared {
+		if gone, ok := err.(*v2error.Error); ok && gone.ErrorCode == v2error.EcodeEventIndexCleared {
 			status := errors.NewGone(fmt.Sprintf("resourceVersion %d is too old to watch from: %s (%s)", last, gone.Message, gone.Cause))
 			w.send(watch.Event{Type: watch.Error, Object: statusOf(status)})
 			return
@@ -207,7 +182,7 @@ func statusOf(err error) *api.Status {
 // polled is the answer to the long poll from index from.
 type polled struct {
 	from uint64
-	e    *etcdEvent
+	e    *v2store.Event
 	err  error
 }
 
@@ -244,13 +219,13 @@ func (w *pollWatch) follow(ctx context.Context, member string, last uint64) (uin
 		}
 	}
 	// first holds, by index, the first event at that index or after.
-	first := map[uint64]*etcdEvent{}
+	first := map[uint64]*v2store.Event{}
 	stream, closeStream := w.openStream(ctx, member)
 	defer func() { closeStream() }()
 	// opened is the index the stream opened at, brought the last index it
 	// brought (0: none yet).
 	var opened, brought uint64
-	var buffered []*etcdEvent
+	var buffered []*v2store.Event
 	heard := time.Now()
 	tick := time.NewTicker(quiet)
 	defer tick.Stop()
@@ -343,7 +318,7 @@ const quiet = 100 * time.Millisecond
 // then its events.
 type streamed struct {
 	opened uint64
-	e      *etcdEvent
+	e      *v2store.Event
 }
 
 // openStream opens a stream watch on member and reads it in a goroutine
@@ -369,7 +344,7 @@ func (w *pollWatch) openStream(ctx context.Context, member string) (<-chan strea
 		out <- streamed{opened: opened}
 		d := json.NewDecoder(resp.Body)
 		for {
-			e := new(etcdEvent)
+			e := new(v2store.Event)
 			if d.Decode(e) != nil {
 				return
 			}
@@ -388,7 +363,7 @@ const streamBuffer = 10000
 
 // poll asks member for the first event at index from or later, which
 // etcd answers at once from its window.
-func (w *pollWatch) poll(ctx context.Context, member string, from uint64) (*etcdEvent, error) {
+func (w *pollWatch) poll(ctx context.Context, member string, from uint64) (*v2store.Event, error) {
 	resp, err := w.src.get(ctx, member, "wait=true&recursive=true&waitIndex="+strconv.FormatUint(from, 10))
 	if err != nil {
 		return nil, err
@@ -397,7 +372,7 @@ func (w *pollWatch) poll(ctx context.Context, member string, from uint64) (*etcd
 	if resp.StatusCode != http.StatusOK {
 		return nil, readError(resp)
 	}
-	var e etcdEvent
+	var e v2store.Event
 	if err := json.NewDecoder(resp.Body).Decode(&e); err != nil {
 		return nil, err
 	}
@@ -409,25 +384,28 @@ func (w *pollWatch) poll(ctx context.Context, member string, from uint64) (*etcd
 
 // deliver sends the watch event an etcd event stands for, if it is a pod
 // matching the label selector; it reports false once the watch stopped.
-func (w *pollWatch) deliver(e *etcdEvent) bool {
+func (w *pollWatch) deliver(e *v2store.Event) bool {
 	if e.Node.Dir {
 		return true
 	}
 	typ, value := watch.Modified, e.Node.Value
 	switch e.Action {
-	case "delete", "expire", "compareAndDelete":
+	case v2store.Delete, v2store.Expire, v2store.CompareAndDelete:
 		if e.PrevNode == nil {
 			return true
 		}
 		typ, value = watch.Deleted, e.PrevNode.Value
-	case "create":
+	case v2store.Create:
 		typ = watch.Added
 	default:
 		if e.PrevNode == nil {
 			typ = watch.Added
 		}
 	}
-	obj, err := api.Decode([]byte(value))
+	if value == nil {
+		return true
+	}
+	obj, err := api.Decode([]byte(*value))
 	if err != nil {
 		return true
 	}
@@ -442,15 +420,11 @@ func (w *pollWatch) deliver(e *etcdEvent) bool {
 // readError decodes etcd's error answer.
 func readError(resp *http.Response) error {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
-	var e etcdError
+	var e v2error.Error
 	if json.Unmarshal(body, &e) == nil && e.ErrorCode != 0 {
 		return &e
 	}
 	return fmt.Errorf("etcd answered %s: %s", resp.Status, body)
-}
-
-func (e *etcdError) Error() string {
-	return fmt.Sprintf("etcd error %d: %s (%s), index %d", e.ErrorCode, e.Message, e.Cause, e.Index)
 }
 
 // get sends a GET of Prefix with query to member.

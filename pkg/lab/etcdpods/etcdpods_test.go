@@ -4,43 +4,42 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
-	"github.com/kube-rewind/kube-rewind/pkg/etcd"
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
-var member string
-
-func TestMain(m *testing.M) {
-	os.Exit(etcdtest.MainWithEmbedded(m, &member))
+// put stores value at key on the member at base, as the apiserver would.
+func put(t *testing.T, base, key, value string) {
+	t.Helper()
+	if err := putTo(base, key, value); err != nil {
+		t.Fatal(err)
+	}
 }
 
-// put stores value at key, as the apiserver would, and returns its index.
-func put(t *testing.T, key, value string) {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodPut, member+"/v2/keys"+key, strings.NewReader(url.Values{"value": {value}}.Encode()))
+func putTo(base, key, value string) error {
+	req, _ := http.NewRequest(http.MethodPut, base+"/v2/keys"+key, strings.NewReader(url.Values{"value": {value}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
-		t.Fatalf("PUT %s: %s", key, resp.Status)
+		return fmt.Errorf("PUT %s: %s", key, resp.Status)
 	}
+	return nil
 }
 
-func del(t *testing.T, key string) {
+func del(t *testing.T, base, key string) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodDelete, member+"/v2/keys"+key, nil)
+	req, _ := http.NewRequest(http.MethodDelete, base+"/v2/keys"+key, nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -52,50 +51,37 @@ func podJSON(id, app string) string {
 	return fmt.Sprintf(`{"kind":"Pod","apiVersion":"v1beta1","id":%q,"labels":{"app":%q}}`, id, app)
 }
 
-func next(t *testing.T, w watch.Interface) watch.Event {
-	t.Helper()
-	select {
-	case e, ok := <-w.ResultChan():
-		if !ok {
-			t.Fatal("the watch ended")
-		}
-		return e
-	case <-time.After(30 * time.Second):
-		t.Fatal("no event within 30 s")
-	}
-	return watch.Event{}
-}
-
 // A watch from a list's version sends every change after it, those made
 // before the stream opened included, with their types and versions, and
 // only pods matching its label selector.
 func TestTheWatchSendsEveryChangeAfterTheListInOrder(t *testing.T) {
+	member := etcdtest.New(t).ClientURL()
 	ns := fmt.Sprintf("/a%d", time.Now().UnixNano())
 	src := New([]string{member})
-	put(t, Prefix+ns+"-1", podJSON("a-1", "web"))
+	put(t, member, Prefix+ns+"-1", podJSON("a-1", "web"))
 	list, err := src.ListPods(api.NewDefaultContext(), labels.Everything())
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Changes after the list and before the watch: the gap.
-	put(t, Prefix+ns+"-2", podJSON("a-2", "web"))
-	put(t, "/registry/controllers/unrelated", "{}")
-	put(t, Prefix+ns+"-3", podJSON("a-3", "db"))
+	put(t, member, Prefix+ns+"-2", podJSON("a-2", "web"))
+	put(t, member, "/registry/controllers/unrelated", "{}")
+	put(t, member, Prefix+ns+"-3", podJSON("a-3", "db"))
 	w, err := src.WatchPods(api.NewDefaultContext(), labels.SelectorFromSet(labels.Set{"app": "web"}), labels.Everything(), list.ResourceVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Stop()
-	if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != "a-2" || e.Object.(*api.Pod).ResourceVersion <= list.ResourceVersion {
+	if e := watchtest.Next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != "a-2" || e.Object.(*api.Pod).ResourceVersion <= list.ResourceVersion {
 		t.Errorf("first event %s %+v", e.Type, e.Object)
 	}
 	// Changes on the open stream.
-	put(t, Prefix+ns+"-2", podJSON("a-2", "web"))
-	del(t, Prefix+ns+"-1")
-	if e := next(t, w); e.Type != watch.Modified || e.Object.(*api.Pod).ID != "a-2" {
+	put(t, member, Prefix+ns+"-2", podJSON("a-2", "web"))
+	del(t, member, Prefix+ns+"-1")
+	if e := watchtest.Next(t, w); e.Type != watch.Modified || e.Object.(*api.Pod).ID != "a-2" {
 		t.Errorf("second event %s %+v", e.Type, e.Object)
 	}
-	if e := next(t, w); e.Type != watch.Deleted || e.Object.(*api.Pod).ID != "a-1" {
+	if e := watchtest.Next(t, w); e.Type != watch.Deleted || e.Object.(*api.Pod).ID != "a-1" {
 		t.Errorf("third event %s %+v", e.Type, e.Object)
 	}
 }
@@ -103,21 +89,22 @@ func TestTheWatchSendsEveryChangeAfterTheListInOrder(t *testing.T) {
 // A watch from a version etcd has forgotten ends with a 410, as the
 // apiserver's does.
 func TestAWatchFromBeyondEtcdsWindowEndsWithGone(t *testing.T) {
+	member := etcdtest.New(t).ClientURL()
 	src := New([]string{member})
 	list, err := src.ListPods(api.NewDefaultContext(), labels.Everything())
 	if err != nil {
 		t.Fatal(err)
 	}
-	put(t, Prefix+"/gone", podJSON("gone", "x"))
+	put(t, member, Prefix+"/gone", podJSON("gone", "x"))
 	for i := 0; i < 1100; i++ {
-		put(t, "/registry/controllers/churn", fmt.Sprint(i))
+		put(t, member, "/registry/controllers/churn", fmt.Sprint(i))
 	}
 	w, err := src.WatchPods(api.NewDefaultContext(), labels.Everything(), labels.Everything(), list.ResourceVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Stop()
-	e := next(t, w)
+	e := watchtest.Next(t, w)
 	if status, ok := e.Object.(*api.Status); e.Type != watch.Error || !ok || status.Code != http.StatusGone {
 		t.Errorf("got %s %+v, want an ERROR event with a 410", e.Type, e.Object)
 	}
@@ -133,20 +120,10 @@ func TestTheWatchMovesToAnotherMemberWhenItsMemberDies(t *testing.T) {
 	// again until one is taken.
 	write := func(key, value string) {
 		t.Helper()
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-			req, _ := http.NewRequest(http.MethodPut, other+"/v2/keys"+key, strings.NewReader(url.Values{"value": {value}}.Encode()))
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-			resp, err := http.DefaultClient.Do(req)
-			if err == nil {
-				resp.Body.Close()
-				if resp.StatusCode/100 == 2 {
-					return
-				}
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("PUT %s: not taken within 30 s (%v)", key, err)
-			}
-		}
+		watchtest.Within(t, 30*time.Second, "PUT "+key+" taken", func() (bool, error) {
+			err := putTo(other, key, value)
+			return err == nil, err
+		})
 	}
 	list, err := src.ListPods(api.NewDefaultContext(), labels.Everything())
 	if err != nil {
@@ -158,7 +135,7 @@ func TestTheWatchMovesToAnotherMemberWhenItsMemberDies(t *testing.T) {
 	}
 	defer w.Stop()
 	write(Prefix+"/p0", podJSON("p0", "x"))
-	if e := next(t, w); e.Object.(*api.Pod).ID != "p0" {
+	if e := watchtest.Next(t, w); e.Object.(*api.Pod).ID != "p0" {
 		t.Fatalf("first event %+v", e.Object)
 	}
 	cluster.Stop(0)
@@ -166,7 +143,7 @@ func TestTheWatchMovesToAnotherMemberWhenItsMemberDies(t *testing.T) {
 		write(Prefix+fmt.Sprintf("/p%d", i), podJSON(fmt.Sprintf("p%d", i), "x"))
 	}
 	for i := 1; i <= 5; i++ {
-		if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != fmt.Sprintf("p%d", i) {
+		if e := watchtest.Next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != fmt.Sprintf("p%d", i) {
 			t.Errorf("event %d: %s %+v", i, e.Type, e.Object)
 		}
 	}
@@ -176,8 +153,9 @@ func TestTheWatchMovesToAnotherMemberWhenItsMemberDies(t *testing.T) {
 // changes it saw while the list was read, and are in the list, are left
 // out.
 func TestListAndWatchSendsOnlyWhatChangedAfterTheList(t *testing.T) {
+	member := etcdtest.New(t).ClientURL()
 	ns := fmt.Sprintf("/b%d", time.Now().UnixNano())
-	put(t, Prefix+ns+"-1", podJSON("b-1", "web"))
+	put(t, member, Prefix+ns+"-1", podJSON("b-1", "web"))
 	list, w, err := New([]string{member}).ListAndWatch(api.NewDefaultContext(), labels.Everything())
 	if err != nil {
 		t.Fatal(err)
@@ -190,8 +168,8 @@ func TestListAndWatchSendsOnlyWhatChangedAfterTheList(t *testing.T) {
 	if !found {
 		t.Fatalf("the list lacks b-1")
 	}
-	put(t, Prefix+ns+"-2", podJSON("b-2", "web"))
-	if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != "b-2" || e.Object.(*api.Pod).ResourceVersion <= list.ResourceVersion {
+	put(t, member, Prefix+ns+"-2", podJSON("b-2", "web"))
+	if e := watchtest.Next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != "b-2" || e.Object.(*api.Pod).ResourceVersion <= list.ResourceVersion {
 		t.Errorf("first event %s %+v, want b-2 added after the list", e.Type, e.Object)
 	}
 }
@@ -200,60 +178,23 @@ func TestListAndWatchSendsOnlyWhatChangedAfterTheList(t *testing.T) {
 // learner's tail, each see every pod of a burst written to the member
 // from 32 clients at once, far more than etcd's window, and no error.
 func TestALearnerAndItsTailReaderSeeEveryPodOfABurst(t *testing.T) {
-	ports, err := etcdtest.FreePorts(2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	own, err := etcd.Start(etcd.Config{DataDir: t.TempDir(), PeerPort: ports[0], FastTicks: true, NoFsync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer own.Close()
-	src, err := NewLearner([]string{own.ClientURL()}, t.TempDir(), ports[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	ctx := api.NewDefaultContext()
-	var watches []watch.Interface
-	for _, s := range []Pods{src, NewTailReader(src.LearnerURL())} {
-		_, w, err := ListAndWatch(ctx, s, labels.Everything())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Stop()
-		watches = append(watches, w)
-	}
+	member, src := cluster(t)
+	watches, sources := watchBoth(t, src)
 	const n = 2000
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		var wg sync.WaitGroup
-		for c := 0; c < 32; c++ {
-			wg.Add(1)
-			go func(c int) {
-				defer wg.Done()
-				for i := c; i < n; i += 32 {
-					req, _ := http.NewRequest(http.MethodPut, own.ClientURL()+"/v2/keys"+Prefix+fmt.Sprintf("/burst-%d", i), strings.NewReader(url.Values{"value": {podJSON(fmt.Sprintf("burst-%d", i), "web")}}.Encode()))
-					req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-					if resp, err := http.DefaultClient.Do(req); err == nil {
-						resp.Body.Close()
-					}
-				}
-			}(c)
-		}
-		wg.Wait()
-	}()
+	written := make(chan error, 1)
+	go func() { written <- burst(member.ClientURL(), 0, n, false) }()
 	for i, w := range watches {
 		seen := map[string]bool{}
 		for len(seen) < n {
-			e := next(t, w)
+			e := watchtest.Next(t, w)
 			pod, ok := e.Object.(*api.Pod)
 			if e.Type != watch.Added || !ok {
-				t.Fatalf("watch %d, after %d pods: %s %+v", i, len(seen), e.Type, e.Object)
+				t.Fatalf("%s, after %d pods: %s %+v", sources[i], len(seen), e.Type, e.Object)
 			}
 			seen[pod.ID] = true
 		}
 	}
-	<-done
+	if err := <-written; err != nil {
+		t.Fatal(err)
+	}
 }

@@ -16,7 +16,9 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/apiserver"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // podStore is a storage of pods in memory that counts the writes that
@@ -122,41 +124,7 @@ func (s *faultyServer) do(t *testing.T, method, path, body string) (int, []byte)
 // series whose labels include want.
 func (s *faultyServer) counted(t *testing.T, want map[string]string) float64 {
 	t.Helper()
-	families, err := s.registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	total := 0.0
-	for _, family := range families {
-		if family.GetName() != "apiserver_injected_faults_total" {
-			continue
-		}
-	series:
-		for _, m := range family.GetMetric() {
-			got := map[string]string{}
-			for _, l := range m.GetLabel() {
-				got[l.GetName()] = l.GetValue()
-			}
-			for k, v := range want {
-				if got[k] != v {
-					continue series
-				}
-			}
-			total += m.GetCounter().GetValue()
-		}
-	}
-	return total
-}
-
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	return registrytest.MetricValue(t, s.registry, "apiserver_injected_faults_total", want)
 }
 
 func TestInjectedFailuresAreCountedAndNeverReachStorage(t *testing.T) {
@@ -262,7 +230,7 @@ func openWatch(t *testing.T, srv *faultyServer) (*bufio.Reader, *watch.FakeWatch
 	if resp.StatusCode != 200 {
 		t.Fatalf("watch: HTTP %d", resp.StatusCode)
 	}
-	eventually(t, "the storage watch to open", func() bool { return srv.store.lastWatch() != before })
+	watchtest.Eventually(t, "the storage watch to open", func() bool { return srv.store.lastWatch() != before })
 	return bufio.NewReader(resp.Body), srv.store.lastWatch()
 }
 
@@ -288,7 +256,7 @@ func TestCloseWatchesEveryEndsOpenStreamsCleanly(t *testing.T) {
 		t.Fatalf("PUT /admin/faults: HTTP %d %s", code, body)
 	}
 	expectEOF(t, r)
-	eventually(t, "the storage watch to stop", fake.IsStopped)
+	watchtest.Eventually(t, "the storage watch to stop", fake.IsStopped)
 	if got := srv.counted(t, map[string]string{"kind": "close_watch"}); got != 1 {
 		t.Errorf("closed watches counted %v, want 1", got)
 	}
@@ -296,7 +264,7 @@ func TestCloseWatchesEveryEndsOpenStreamsCleanly(t *testing.T) {
 	// A stream opened while the rule stands is closed too.
 	r, fake = openWatch(t, srv)
 	expectEOF(t, r)
-	eventually(t, "the second storage watch to stop", fake.IsStopped)
+	watchtest.Eventually(t, "the second storage watch to stop", fake.IsStopped)
 }
 
 func TestRulesMayNameOnlyServedResources(t *testing.T) {

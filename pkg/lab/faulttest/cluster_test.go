@@ -18,6 +18,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // deadline bounds every wait for convergence; it is generous, and no test
@@ -108,7 +109,7 @@ func startFaultCluster(t *testing.T, cfg stack.Config) *faultCluster {
 func (fc *faultCluster) resize(replicas map[string]int) {
 	fc.t.Helper()
 	for id, n := range replicas {
-		stacktest.Eventually(fc.t, deadline, "resize "+id, func() (bool, error) {
+		watchtest.Within(fc.t, deadline, "resize "+id, func() (bool, error) {
 			ctx := api.NewDefaultContext()
 			rc, err := fc.c.GetReplicationController(ctx, id)
 			if err != nil {
@@ -153,7 +154,7 @@ func (fc *faultCluster) waitCreated(n int) {
 // lost or replaced.
 func (fc *faultCluster) waitExact(limit time.Duration) {
 	fc.t.Helper()
-	stacktest.Eventually(fc.t, limit, "every controller at its exact count", func() (bool, error) {
+	watchtest.Within(fc.t, limit, "every controller at its exact count", func() (bool, error) {
 		for _, id := range faultApps {
 			if err := fc.exact(id); err != nil {
 				return false, err
@@ -275,7 +276,7 @@ func (fc *faultCluster) managerCreateErrors() int {
 // count read before it caught up would miss pods that were created.
 func (fc *faultCluster) waitCounted() {
 	fc.t.Helper()
-	stacktest.Eventually(fc.t, deadline, "the pod counter to see every pod", func() (bool, error) {
+	watchtest.Within(fc.t, deadline, "the pod counter to see every pod", func() (bool, error) {
 		list, err := fc.c.ListPods(api.NewDefaultContext(), labels.Everything())
 		if err != nil {
 			return false, err
@@ -312,7 +313,7 @@ type podCounter struct {
 func startPodCounter(t *testing.T, c *client.Client) *podCounter {
 	pc := &podCounter{ids: map[string]bool{}}
 	var rv uint64
-	stacktest.Eventually(t, deadline, "the pod counter's first list", func() (bool, error) {
+	watchtest.Within(t, deadline, "the pod counter's first list", func() (bool, error) {
 		list, err := c.ListPods(api.NewDefaultContext(), labels.Everything())
 		if err != nil {
 			return false, err

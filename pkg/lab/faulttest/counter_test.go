@@ -7,6 +7,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // TestThePodCounterCountsAPodThatChangedBeforeItStarted creates a pod and
@@ -38,7 +39,7 @@ func TestThePodCounterCountsAPodThatChangedBeforeItStarted(t *testing.T) {
 	if _, err := c.CreatePod(ctx, newPod("late")); err != nil {
 		t.Fatal(err)
 	}
-	stacktest.Eventually(t, deadline, "the counter to see the pod created after it started", func() (bool, error) {
+	watchtest.Within(t, deadline, "the counter to see the pod created after it started", func() (bool, error) {
 		return counter.has("late"), nil
 	})
 	if !counter.has("early") {

@@ -28,58 +28,68 @@ func IsLoopback(r *http.Request) bool {
 //	PUT  /admin/churn                {"perSecond": 5}
 //	POST /admin/nodes/<name>/fail    fail a node and its pods
 //	POST /admin/nodes/<name>/recover let a failed node take pods again
+//
+// Every answer is JSON: the state after the action, or {"error": ...}.
 func (h *Cluster) AdminHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /admin", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, h.State())
+	})
+	mux.HandleFunc("PUT /admin/failFraction", h.act(func(r *http.Request) error {
+		var body struct{ Value *float64 }
+		if err := decode(r, &body); err != nil {
+			return err
+		}
+		if body.Value == nil {
+			return fmt.Errorf("body must be {\"value\": <0..1>}")
+		}
+		return h.SetFailFraction(*body.Value)
+	}))
+	mux.HandleFunc("PUT /admin/churn", h.act(func(r *http.Request) error {
+		var body struct{ PerSecond *float64 }
+		if err := decode(r, &body); err != nil {
+			return err
+		}
+		if body.PerSecond == nil {
+			return fmt.Errorf("body must be {\"perSecond\": <rate>}")
+		}
+		return h.SetChurn(*body.PerSecond)
+	}))
+	mux.HandleFunc("POST /admin/nodes/{name}/fail", h.act(func(r *http.Request) error {
+		return h.FailNode(api.NewDefaultContext(), r.PathValue("name"))
+	}))
+	mux.HandleFunc("POST /admin/nodes/{name}/recover", h.act(func(r *http.Request) error {
+		return h.RecoverNode(r.PathValue("name"))
+	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !IsLoopback(r) {
 			writeJSON(w, http.StatusForbidden, map[string]string{"error": "the admin endpoint answers loopback callers only"})
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, 4096)
-		path := strings.TrimSuffix(r.URL.Path, "/")
-		var err error
-		switch {
-		case path == "/admin" && r.Method == http.MethodGet:
-			writeJSON(w, http.StatusOK, h.State())
-			return
-		case path == "/admin/failFraction" && r.Method == http.MethodPut:
-			var body struct{ Value *float64 }
-			if err = decode(r, &body); err == nil {
-				if body.Value == nil {
-					err = fmt.Errorf("body must be {\"value\": <0..1>}")
-				} else {
-					err = h.SetFailFraction(*body.Value)
-				}
-			}
-		case path == "/admin/churn" && r.Method == http.MethodPut:
-			var body struct{ PerSecond *float64 }
-			if err = decode(r, &body); err == nil {
-				if body.PerSecond == nil {
-					err = fmt.Errorf("body must be {\"perSecond\": <rate>}")
-				} else {
-					err = h.SetChurn(*body.PerSecond)
-				}
-			}
-		case strings.HasPrefix(path, "/admin/nodes/") && r.Method == http.MethodPost:
-			parts := strings.Split(strings.TrimPrefix(path, "/admin/nodes/"), "/")
-			if len(parts) != 2 {
-				err = fmt.Errorf("use /admin/nodes/<name>/fail or /admin/nodes/<name>/recover")
-			} else if parts[1] == "fail" {
-				err = h.FailNode(api.NewDefaultContext(), parts[0])
-			} else if parts[1] == "recover" {
-				err = h.RecoverNode(parts[0])
-			} else {
-				err = fmt.Errorf("unknown node action %q", parts[1])
-			}
-		default:
+		// A trailing slash names the same action.
+		if len(r.URL.Path) > 1 {
+			r.URL.Path = strings.TrimSuffix(r.URL.Path, "/")
+		}
+		// The mux's own 404 and 405 are plain text: every answer here is
+		// JSON.
+		if _, pattern := mux.Handler(r); pattern == "" {
 			writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("no admin action %s %s", r.Method, r.URL.Path)})
 			return
 		}
-		if err != nil {
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// act serves an admin action: 400 with its error, or the state after it.
+func (h *Cluster) act(do func(r *http.Request) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := do(r); err != nil {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
 			return
 		}
 		writeJSON(w, http.StatusOK, h.State())
-	})
+	}
 }
 
 func decode(r *http.Request, into interface{}) error {

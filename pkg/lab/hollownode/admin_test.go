@@ -1,6 +1,7 @@
 package hollownode
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -45,5 +46,45 @@ func TestTheAdminEndpointAnswersLoopbackCallersOnly(t *testing.T) {
 	}
 	if s := h.State(); s.FailFraction != 0.5 {
 		t.Errorf("fail fraction %v after the loopback request", s.FailFraction)
+	}
+}
+
+// Each admin action is routed by method and path, a trailing slash
+// allowed; anything else is a JSON 404 naming it, and a bad body a JSON
+// 400.
+func TestTheAdminActionsAreRoutedByMethodAndPath(t *testing.T) {
+	h := New(newFakeCluster(0), Config{Nodes: 2, NamePrefix: "n-"})
+	handler := h.AdminHandler()
+	for _, c := range []struct {
+		method, path, body string
+		code               int
+	}{
+		{"GET", "/admin", "", 200},
+		{"GET", "/admin/", "", 200},
+		{"PUT", "/admin/failFraction", `{"value": 0.25}`, 200},
+		{"PUT", "/admin/churn/", `{"perSecond": 2}`, 200},
+		{"POST", "/admin/nodes/n-1/fail", "", 200},
+		{"POST", "/admin/nodes/n-1/recover", "", 200},
+		{"POST", "/admin/nodes/n-1/recover", "", 400},
+		{"POST", "/admin/nodes/nobody/fail", "", 400},
+		{"PUT", "/admin/failFraction", `{"fraction": 1}`, 400},
+		{"PUT", "/admin/churn", `not json`, 400},
+		{"POST", "/admin", "", 404},
+		{"GET", "/admin/failFraction", "", 404},
+		{"POST", "/admin/nodes/n-1/reboot", "", 404},
+		{"POST", "/admin/nodes/n-1", "", 404},
+		{"GET", "/elsewhere", "", 404},
+	} {
+		req := httptest.NewRequest(c.method, c.path, strings.NewReader(c.body))
+		req.RemoteAddr = "127.0.0.1:5555"
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, req)
+		var answer map[string]any
+		if rec.Code != c.code || json.Unmarshal(rec.Body.Bytes(), &answer) != nil {
+			t.Errorf("%s %s: HTTP %d %s, want %d with JSON", c.method, c.path, rec.Code, rec.Body, c.code)
+		}
+	}
+	if s := h.State(); s.FailFraction != 0.25 || s.ChurnPerSecond != 2 || len(s.FailedNodes) != 0 {
+		t.Errorf("state after the actions: %+v", s)
 	}
 }

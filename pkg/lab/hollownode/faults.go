@@ -8,6 +8,7 @@ import (
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/api/errors"
+	"k8s.io/client-go/util/retry"
 )
 
 // FailNode marks a node failed: every pod on it turns Terminated, and no new
@@ -33,7 +34,7 @@ func (h *Cluster) FailNode(ctx api.Context, node string) error {
 	return nil
 }
 
-// terminate marks one pod Terminated, re-reading it once on a conflict.
+// terminate marks one pod Terminated, reading it again after a conflict.
 func (h *Cluster) terminate(ctx api.Context, pod *api.Pod) {
 	if h.kubelets() {
 		h.mu.Lock()
@@ -46,24 +47,24 @@ func (h *Cluster) terminate(ctx api.Context, pod *api.Pod) {
 		h.mu.Unlock()
 		return
 	}
-	for attempt := 0; attempt < 3; attempt++ {
+	err := retry.OnError(retry.DefaultRetry, errors.IsConflict, func() error {
 		updated := *pod
 		updated.CurrentState.Status = api.PodTerminated
 		updated.CurrentState.Conditions = []api.Condition{readyCondition("False")}
 		err := h.update(ctx, &updated)
-		if err == nil || !errors.IsConflict(err) {
-			if err == nil {
-				h.mu.Lock()
-				h.stats.Failures++
-				h.mu.Unlock()
+		if errors.IsConflict(err) {
+			fresh, gerr := h.client.GetPod(ctx, pod.ID)
+			if gerr != nil {
+				return gerr
 			}
-			return
+			pod = fresh
 		}
-		fresh, err := h.client.GetPod(ctx, pod.ID)
-		if err != nil {
-			return
-		}
-		pod = fresh
+		return err
+	})
+	if err == nil {
+		h.mu.Lock()
+		h.stats.Failures++
+		h.mu.Unlock()
 	}
 }
 

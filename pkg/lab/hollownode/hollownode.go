@@ -13,6 +13,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/util/workqueue"
 )
 
@@ -168,21 +169,15 @@ func (h *Cluster) Run(stopCh <-chan struct{}) error {
 		<-stopCh
 		h.queue.ShutDown()
 	}()
-	for {
-		select {
-		case <-stopCh:
-			return nil
-		default:
-		}
+	// A second after a watch ends, a list and a new watch, as v0.4's
+	// scheduler restarted its reflectors (pkg/client/cache/reflector.go,
+	// util.Forever with a period of a second).
+	wait.Until(func() {
 		if err := h.listAndWatch(ctx, stopCh); err != nil {
 			glog.Errorf("pod watch ended: %v", err)
-			select {
-			case <-stopCh:
-				return nil
-			case <-time.After(time.Second):
-			}
 		}
-	}
+	}, time.Second, stopCh)
+	return nil
 }
 
 // observe records the latest state of a pod and queues whatever it needs

@@ -4,22 +4,37 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
-// fakeCluster is a client whose pods live in memory, with bindings and
-// updates applied and reported on the watch, as the apiserver would.
+// fakeCluster is a client whose pods and minions live in memory, with
+// bindings and updates applied and reported on the watch, as the
+// apiserver would.
 type fakeCluster struct {
 	*client.Fake
-	mu    sync.Mutex
-	pods  map[string]*api.Pod
-	rv    uint64
-	watch *watch.FakeWatcher
+	mu      sync.Mutex
+	pods    map[string]*api.Pod
+	minions []api.Minion
+	rv      uint64
+	watch   *watch.FakeWatcher
+}
+
+func (f *fakeCluster) CreateMinion(m *api.Minion) (*api.Minion, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.minions = append(f.minions, *m)
+	return m, nil
+}
+
+func (f *fakeCluster) ListMinions() (*api.MinionList, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return &api.MinionList{Items: append([]api.Minion(nil), f.minions...)}, nil
 }
 
 func newFakeCluster(n int) *fakeCluster {
@@ -97,20 +112,15 @@ func TestUnscheduledPodsAreBoundSpreadAndStarted(t *testing.T) {
 	defer close(stopCh)
 	go h.Run(stopCh)
 
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		running, hosts := fake.states()
-		if running["Running"] == 30 {
-			for node, n := range hosts {
-				if n != 10 {
-					t.Errorf("node %q has %d pods, want 10 each", node, n)
-				}
-			}
-			return
+	var hosts map[string]int
+	watchtest.Within(t, watchtest.Timeout, "every pod Running", func() (bool, error) {
+		var running map[string]int
+		running, hosts = fake.states()
+		return running["Running"] == 30, fmt.Errorf("states %v, hosts %v", running, hosts)
+	})
+	for node, n := range hosts {
+		if n != 10 {
+			t.Errorf("node %q has %d pods, want 10 each", node, n)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("states %v, hosts %v", running, hosts)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -7,9 +7,9 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // statusRejecting is v0.4's apiserver as the kubelets see it: bindings
@@ -57,13 +57,10 @@ func TestKubeletsAnswerPodInfoAndWriteNoStatus(t *testing.T) {
 	defer close(stopCh)
 	go h.Run(stopCh)
 
-	deadline := time.Now().Add(30 * time.Second)
-	for h.Stats().Starts < 6 {
-		if time.Now().After(deadline) {
-			t.Fatalf("stats %+v, want 6 pods started", h.Stats())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	watchtest.Within(t, watchtest.Timeout, "6 pods started", func() (bool, error) {
+		s := h.Stats()
+		return s.Starts >= 6, fmt.Errorf("stats %+v", s)
+	})
 	fake.mu.Lock()
 	pods := map[string]string{}
 	for id, p := range fake.pods {
@@ -124,17 +121,10 @@ func TestAFailedBindingIsRetriedAfterABackoff(t *testing.T) {
 	stopCh := make(chan struct{})
 	defer close(stopCh)
 	go h.Run(stopCh)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	watchtest.Within(t, watchtest.Timeout, "every pod bound and started after one failed binding each", func() (bool, error) {
 		running, _ := fake.states()
-		if running["Running"] == 4 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("states %v, stats %+v: want every pod bound and started after one failed binding each", running, h.Stats())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return running["Running"] == 4, fmt.Errorf("states %v, stats %+v", running, h.Stats())
+	})
 	if s := h.Stats(); s.Binds != 4 || s.WriteErrors != 4 {
 		t.Errorf("stats %+v: want 4 binds after 4 failed ones", s)
 	}

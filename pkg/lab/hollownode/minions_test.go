@@ -6,6 +6,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 func TestANodeWhoseMinionIsDeletedTakesNoNewPodsAfterThePoll(t *testing.T) {
@@ -19,19 +20,11 @@ func TestANodeWhoseMinionIsDeletedTakesNoNewPodsAfterThePoll(t *testing.T) {
 	stop := make(chan struct{})
 	defer close(stop)
 	go h.pollMinions(time.Millisecond, stop)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	watchtest.Eventually(t, "the poll to notice that hollow-node-0 is no minion", func() bool {
 		h.mu.Lock()
-		gone := h.unregistered["hollow-node-0"]
-		h.mu.Unlock()
-		if gone {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the poll never noticed that hollow-node-0 is no minion")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		defer h.mu.Unlock()
+		return h.unregistered["hollow-node-0"]
+	})
 	for i := 0; i < 3; i++ {
 		if got := h.pickNode("after"); got != "hollow-node-1" {
 			t.Errorf("pod bound to %q, want the registered hollow-node-1", got)

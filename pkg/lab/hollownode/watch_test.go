@@ -9,6 +9,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // stuckBinds is a fake cluster whose bindings wait until release closes,
@@ -21,17 +22,6 @@ type stuckBinds struct {
 func (s *stuckBinds) CreateBinding(ctx api.Context, b *api.Binding) error {
 	<-s.release
 	return s.fakeCluster.CreateBinding(ctx, b)
-}
-
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 30 s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 // The pod watch goes on being read while every worker waits for a write:
@@ -59,12 +49,12 @@ func TestThePodWatchIsReadWhileEveryWorkerWaits(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the watch stopped being read while the workers waited for their binds")
 	}
-	waitUntil(t, "2000 pods known and queued", func() bool {
+	watchtest.Eventually(t, "2000 pods known and queued", func() bool {
 		s := h.State()
 		return s.Pods == 2000 && s.Queued+2 >= 2000
 	})
 	close(fake.release)
-	waitUntil(t, "every pod bound", func() bool { return h.Stats().Binds == 2000 })
+	watchtest.Eventually(t, "every pod bound", func() bool { return h.Stats().Binds == 2000 })
 }
 
 // flakyBinds fails the first two bindings: not found, then a 500.
@@ -106,7 +96,7 @@ func TestAFailedBindIsRetriedAndADoneOneIsNotRepeated(t *testing.T) {
 	fake.pods["p"] = pod
 	fake.mu.Unlock()
 	fake.watch.Add(pod)
-	waitUntil(t, "the pod bound after two failures", func() bool { return h.Stats().Binds == 1 })
+	watchtest.Eventually(t, "the pod bound after two failures", func() bool { return h.Stats().Binds == 1 })
 	// The watch has not brought the binding yet (the fake sends it from a
 	// goroutine the test races), and a stale copy arrives: no second bind.
 	h.observe(pod)

@@ -259,7 +259,7 @@ func loadDuration() time.Duration {
 }
 
 func startLoadServers(t *testing.T) (fast, slow string) {
-	helper := rt.NewHelper(t, etcdURL)
+	helper := rt.NewHelper(t)
 	handler := apiserver.Handle(master.NewStorage(helper), apiserver.DefaultPrefix, apiserver.Options{})
 	srv := httptest.NewServer(handler)
 	t.Cleanup(srv.Close)

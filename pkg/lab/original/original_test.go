@@ -18,6 +18,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 // SourceEnv names the Kubernetes git repository the tests of the original
@@ -200,7 +201,7 @@ func TestTheKubecfgsDriveEachOthersApiservers(t *testing.T) {
 			}
 			running := func(want int) {
 				t.Helper()
-				stacktest.Eventually(t, 2*time.Minute, fmt.Sprintf("%d pods Running in kubecfg list pods", want), func() (bool, error) {
+				watchtest.Within(t, 2*time.Minute, fmt.Sprintf("%d pods Running in kubecfg list pods", want), func() (bool, error) {
 					out := kubecfg("-l", "simpleService=web", "list", "pods")
 					got := strings.Count(out, "Running")
 					return got == want && strings.Count(out, "simpleService=web") == want, fmt.Errorf("%d Running:\n%s", got, out)

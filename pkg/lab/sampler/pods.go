@@ -11,6 +11,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // Pod states as the sampler counts them.
@@ -96,14 +97,8 @@ func (p *PodCounter) Run(stopCh <-chan struct{}) {
 		go func() { defer close(done); p.readWaiting(stopCh) }()
 		defer func() { <-done }()
 	}
-	for {
-		p.listAndWatch(stopCh)
-		select {
-		case <-stopCh:
-			return
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
+	// A list and a new watch 200 ms after a watch ends.
+	wait.Until(func() { p.listAndWatch(stopCh) }, 200*time.Millisecond, stopCh)
 }
 
 func (p *PodCounter) listAndWatch(stopCh <-chan struct{}) {

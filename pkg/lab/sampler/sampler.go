@@ -1,6 +1,7 @@
 package sampler
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // Series names the sampler records.
@@ -152,12 +154,11 @@ func (s *Sampler) Start() error {
 	go s.every(s.intervals.Pods, s.samplePods)
 	go s.every(s.intervals.APIServer, s.sampleAPIServer)
 	go s.every(s.intervals.Managers, s.sampleManagers)
-	deadline := time.Now().Add(30 * time.Second)
-	for !s.Pods.Synced() {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("the pod watch did not list pods within 30 s")
-		}
-		time.Sleep(20 * time.Millisecond)
+	err := wait.PollUntilContextTimeout(context.Background(), 20*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+		return s.Pods.Synced(), nil
+	})
+	if err != nil {
+		return fmt.Errorf("the pod watch did not list pods within 30 s")
 	}
 	return nil
 }

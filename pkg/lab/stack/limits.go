@@ -1,11 +1,10 @@
 package stack
 
 import (
-	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/prometheus/procfs"
 )
 
 // wantFiles is the open-file limit the stack asks for: a 2014
@@ -32,9 +31,9 @@ func RaiseFileLimit() uint64 {
 			return
 		}
 		want := uint64(wantFiles)
-		if data, err := os.ReadFile("/proc/sys/fs/nr_open"); err == nil {
-			if n, err := strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64); err == nil && n < want {
-				want = n
+		if fs, err := procfs.NewDefaultFS(); err == nil {
+			if n, err := fs.SysctlInts("fs.nr_open"); err == nil && len(n) == 1 && n[0] > 0 && uint64(n[0]) < want {
+				want = uint64(n[0])
 			}
 		}
 		if l.Max < want {

@@ -1,7 +1,7 @@
 package stack
 
 import (
-	"encoding/hex"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -10,12 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
+	"github.com/prometheus/procfs"
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // Process is one running component.
@@ -109,23 +110,23 @@ func PortFree(port int) bool {
 // deadline passes.
 func waitHealthy(p *Process, url string, deadline time.Duration) error {
 	client := &http.Client{Timeout: 2 * time.Second}
-	stop := time.Now().Add(deadline)
-	for time.Now().Before(stop) {
+	err := wait.PollUntilContextTimeout(context.Background(), 50*time.Millisecond, deadline, true, func(context.Context) (bool, error) {
 		if exited, err := p.Exited(); exited {
-			return fmt.Errorf("%s exited before becoming healthy: %v", p.Name, err)
+			return false, fmt.Errorf("%s exited before becoming healthy: %v", p.Name, err)
 		}
 		resp, err := client.Get(url)
-		if err == nil {
-			resp.Body.Close()
-			// Another process may hold the port p was told to serve on,
-			// and answer for it while p dies failing to bind.
-			if resp.StatusCode == http.StatusOK && listensOn(p.Pid(), url) {
-				return nil
-			}
+		if err != nil {
+			return false, nil
 		}
-		time.Sleep(50 * time.Millisecond)
+		resp.Body.Close()
+		// Another process may hold the port p was told to serve on,
+		// and answer for it while p dies failing to bind.
+		return resp.StatusCode == http.StatusOK && listensOn(p.Pid(), url), nil
+	})
+	if wait.Interrupted(err) {
+		return fmt.Errorf("%s did not become healthy at %s within %v", p.Name, url, deadline)
 	}
-	return fmt.Errorf("%s did not become healthy at %s within %v", p.Name, url, deadline)
+	return err
 }
 
 // listensOn reports whether process pid holds the listening socket of
@@ -150,57 +151,40 @@ func listensOn(pid int, rawURL string) bool {
 
 // Listening returns the local address of every TCP socket in LISTEN
 // state that process pid holds, read from /proc: the socket inodes among
-// its open files, looked up in the kernel's TCP tables.
+// its open files, looked up in the kernel's TCP tables (those of this
+// process's network namespace, which the stack's processes share).
 func Listening(pid int) []*net.TCPAddr {
-	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	p, err := procfs.NewProc(pid)
 	if err != nil {
 		return nil
 	}
-	inodes := map[string]bool{}
-	for _, fd := range fds {
-		link, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name()))
-		if err == nil && strings.HasPrefix(link, "socket:[") {
-			inodes[strings.TrimSuffix(strings.TrimPrefix(link, "socket:["), "]")] = true
+	fds, err := p.FileDescriptorTargets()
+	if err != nil {
+		return nil
+	}
+	inodes := map[uint64]bool{}
+	for _, target := range fds {
+		var inode uint64
+		if _, err := fmt.Sscanf(target, "socket:[%d]", &inode); err == nil {
+			inodes[inode] = true
 		}
 	}
+	fs, err := procfs.NewDefaultFS()
+	if err != nil {
+		return nil
+	}
+	// tcpListen is the kernel's state number of a listening socket.
+	const tcpListen = 10
 	var out []*net.TCPAddr
-	for _, table := range []string{"tcp", "tcp6"} {
-		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/net/%s", pid, table))
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(data), "\n")[1:] {
-			f := strings.Fields(line)
-			// f[1] is the local address, f[3] the state (0A: LISTEN), f[9]
-			// the inode.
-			if len(f) < 10 || f[3] != "0A" || !inodes[f[9]] {
-				continue
-			}
-			if addr := decodeProcAddr(f[1]); addr != nil {
-				out = append(out, addr)
+	for _, table := range []func() (procfs.NetTCP, error){fs.NetTCP, fs.NetTCP6} {
+		lines, _ := table()
+		for _, l := range lines {
+			if l.St == tcpListen && inodes[l.Inode] {
+				out = append(out, &net.TCPAddr{IP: l.LocalAddr, Port: int(l.LocalPort)})
 			}
 		}
 	}
 	return out
-}
-
-// decodeProcAddr turns /proc/net/tcp's "0100007F:1F90" (the address in
-// the kernel's byte order, word by word) into 127.0.0.1:8080, or nil.
-func decodeProcAddr(s string) *net.TCPAddr {
-	hostHex, portHex, _ := strings.Cut(s, ":")
-	raw, err := hex.DecodeString(hostHex)
-	if err != nil || len(raw)%4 != 0 {
-		return nil
-	}
-	ip := make(net.IP, len(raw))
-	for i := 0; i < len(raw); i += 4 {
-		ip[i], ip[i+1], ip[i+2], ip[i+3] = raw[i+3], raw[i+2], raw[i+1], raw[i]
-	}
-	port, err := strconv.ParseUint(portHex, 16, 16)
-	if err != nil {
-		return nil
-	}
-	return &net.TCPAddr{IP: ip, Port: int(port)}
 }
 
 // prefixWriter prefixes every line written to it, so that the logs of

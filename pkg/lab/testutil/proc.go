@@ -2,12 +2,7 @@
 
 package testutil
 
-import (
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
-)
+import "github.com/prometheus/procfs"
 
 // Process is one live process as /proc shows it.
 type Process struct {
@@ -18,32 +13,26 @@ type Process struct {
 // Processes lists the live processes from /proc. Zombies count as gone:
 // they have exited and only wait to be reaped.
 func Processes() []Process {
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	all, _ := procfs.AllProcs()
 	var out []Process
-	for _, f := range stats {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			continue // it exited meanwhile
+	for _, p := range all {
+		s, err := p.Stat()
+		if err != nil || s.State == "Z" {
+			continue // it exited meanwhile, or waits to be reaped
 		}
-		// "pid (name) state ppid ...": the name may hold spaces and
-		// parentheses, so it ends at the last ')'.
-		s := string(data)
-		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if open < 0 || close < open {
-			continue
-		}
-		rest := strings.Fields(s[close+1:])
-		if len(rest) < 2 || rest[0] == "Z" {
-			continue
-		}
-		pid, err1 := strconv.Atoi(strings.TrimSpace(s[:open]))
-		ppid, err2 := strconv.Atoi(rest[1])
-		if err1 != nil || err2 != nil {
-			continue
-		}
-		out = append(out, Process{PID: pid, PPID: ppid, Name: s[open+1 : close]})
+		out = append(out, Process{PID: s.PID, PPID: s.PPID, Name: s.Comm})
 	}
 	return out
+}
+
+// Alive reports whether process pid is alive: not gone, nor a zombie.
+func Alive(pid int) bool {
+	p, err := procfs.NewProc(pid)
+	if err != nil {
+		return false
+	}
+	s, err := p.Stat()
+	return err == nil && s.State != "Z"
 }
 
 // Children lists the live processes whose parent is pid.

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 	apilabels "k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 )
@@ -74,18 +74,6 @@ func pod(id string, rv uint64) *api.Pod {
 	}
 }
 
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("gave up waiting for %s", what)
-}
-
 func startPods(t *testing.T, src *podSource) (*SharedInformerFactory, func()) {
 	f := NewSharedInformerFactory(src, 0)
 	f.Pods().Informer()
@@ -106,7 +94,7 @@ func TestAPodInformerListsThenWatchesFromTheListsResourceVersion(t *testing.T) {
 	src := &podSource{Fake: &client.Fake{}, pods: []api.Pod{*pod("a", 5)}, listRV: 7}
 	f, stop := startPods(t, src)
 	defer stop()
-	eventually(t, "a watch", func() bool { return src.latestWatcher() != nil })
+	watchtest.Eventually(t, "a watch", func() bool { return src.latestWatcher() != nil })
 	if src.watchRVs[0] != 7 {
 		t.Errorf("watch started at %d, want the list's 7", src.watchRVs[0])
 	}
@@ -119,7 +107,7 @@ func TestAPodInformerListsThenWatchesFromTheListsResourceVersion(t *testing.T) {
 	w.Add(pod("b", 8))
 	w.Modify(pod("a", 9))
 	w.Delete(pod("b", 10))
-	eventually(t, "the watch events in the cache", func() bool {
+	watchtest.Eventually(t, "the watch events in the cache", func() bool {
 		pods, _ := lister.List(apilabels.Everything())
 		a, err := lister.Pods("default").Get("a")
 		return len(pods) == 1 && err == nil && a.ResourceVersion == "9"
@@ -130,7 +118,7 @@ func TestAGoneErrorInTheStreamMakesTheInformerListAgain(t *testing.T) {
 	src := &podSource{Fake: &client.Fake{}, pods: []api.Pod{*pod("a", 5)}, listRV: 7}
 	f, stop := startPods(t, src)
 	defer stop()
-	eventually(t, "a watch", func() bool { return src.latestWatcher() != nil })
+	watchtest.Eventually(t, "a watch", func() bool { return src.latestWatcher() != nil })
 
 	src.mu.Lock()
 	src.pods = []api.Pod{*pod("c", 20)}
@@ -139,8 +127,8 @@ func TestAGoneErrorInTheStreamMakesTheInformerListAgain(t *testing.T) {
 	gone := apierrors.NewGone("too old resource version: 7").(*apierrors.StatusError).ErrStatus
 	src.latestWatcher().Error(&gone)
 
-	eventually(t, "a second list", func() bool { lists, _ := src.counts(); return lists >= 2 })
-	eventually(t, "the relisted state", func() bool {
+	watchtest.Eventually(t, "a second list", func() bool { lists, _ := src.counts(); return lists >= 2 })
+	watchtest.Eventually(t, "the relisted state", func() bool {
 		_, errA := f.Pods().Lister().Pods("default").Get("a")
 		_, errC := f.Pods().Lister().Pods("default").Get("c")
 		return errA != nil && errC == nil
@@ -151,7 +139,7 @@ func TestARefusedWatchWithGoneMakesTheInformerListAgain(t *testing.T) {
 	src := &podSource{Fake: &client.Fake{}, listRV: 3, watchErr: apierrors.NewGone("too old")}
 	_, stop := startPods(t, src)
 	defer stop()
-	eventually(t, "a relist after the refused watch", func() bool {
+	watchtest.Eventually(t, "a relist after the refused watch", func() bool {
 		lists, watches := src.counts()
 		return lists >= 2 && watches >= 2
 	})

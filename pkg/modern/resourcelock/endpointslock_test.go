@@ -11,6 +11,7 @@ import (
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 	k8serrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/leaderelection"
@@ -187,16 +188,6 @@ func TestTwoCandidatesElectOneLeaderAndTheOtherTakesOverWhenItLeaves(t *testing.
 		}
 		return n, who
 	}
-	waitFor := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		for !cond() {
-			if time.Now().After(deadline) {
-				t.Fatalf("gave up waiting for %s", what)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
 
 	cancel := map[string]context.CancelFunc{}
 	done := map[string]chan struct{}{}
@@ -206,7 +197,7 @@ func TestTwoCandidatesElectOneLeaderAndTheOtherTakesOverWhenItLeaves(t *testing.
 		cancel[id] = c
 		done[id] = run(ctx, id)
 	}
-	waitFor("a leader", func() bool { n, _ := leaders(); return n == 1 })
+	watchtest.Eventually(t, "a leader", func() bool { n, _ := leaders(); return n == 1 })
 	// Let both candidates retry many times: the follower must stay one.
 	for i := 0; i < 10; i++ {
 		time.Sleep(50 * time.Millisecond)
@@ -219,7 +210,7 @@ func TestTwoCandidatesElectOneLeaderAndTheOtherTakesOverWhenItLeaves(t *testing.
 	// The leader leaves and releases the lock; the other takes over.
 	cancel[first]()
 	<-done[first]
-	waitFor("the other candidate to lead", func() bool {
+	watchtest.Eventually(t, "the other candidate to lead", func() bool {
 		n, who := leaders()
 		return n == 1 && who == second
 	})

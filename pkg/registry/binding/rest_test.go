@@ -12,7 +12,7 @@ import (
 var ctx = rt.Ctx()
 
 func TestBindingSetsTheDesiredHostOnce(t *testing.T) {
-	registry := etcd.NewRegistry(rt.NewHelper(t, etcdURL))
+	registry := etcd.NewRegistry(rt.NewHelper(t))
 	rest := NewREST(registry)
 	pod := rt.ValidPod("foo", "x")
 	pod.Namespace = "default"
@@ -37,7 +37,7 @@ func TestBindingSetsTheDesiredHostOnce(t *testing.T) {
 }
 
 func TestBindingsAreValidatedAndOnlyPosted(t *testing.T) {
-	rest := NewREST(etcd.NewRegistry(rt.NewHelper(t, etcdURL)))
+	rest := NewREST(etcd.NewRegistry(rt.NewHelper(t)))
 	cases := []struct {
 		name    string
 		binding *api.Binding

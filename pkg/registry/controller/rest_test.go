@@ -11,22 +11,14 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/registry/etcd"
 	rt "github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 var ctx = rt.Ctx()
 
 func newStorage(t *testing.T) (*REST, *etcd.Registry) {
-	registry := etcd.NewRegistry(rt.NewHelper(t, etcdURL))
+	registry := etcd.NewRegistry(rt.NewHelper(t))
 	return NewREST(registry, registry), registry
-}
-
-func create(t *testing.T, rest *REST, rc *api.ReplicationController) *api.ReplicationController {
-	t.Helper()
-	obj, err := rt.Await(rest.Create(ctx, rc))
-	if err != nil {
-		t.Fatalf("create %q: %v", rc.ID, err)
-	}
-	return obj.(*api.ReplicationController)
 }
 
 func addPods(t *testing.T, registry *etcd.Registry, label string, n int) {
@@ -44,7 +36,7 @@ func TestCreateNamesAnAnonymousControllerAndClearsTheTemplatesManifestID(t *test
 	rest, _ := newStorage(t)
 	in := rt.ValidController("", "web", 2)
 	in.DesiredState.PodTemplate.DesiredState.Manifest.ID = "template-id"
-	rc := create(t, rest, in)
+	rc := rt.Create(t, rest, in)
 	if len(rc.ID) != 36 || rc.DesiredState.PodTemplate.DesiredState.Manifest.ID != "" {
 		t.Errorf("id %q, template manifest id %q", rc.ID, rc.DesiredState.PodTemplate.DesiredState.Manifest.ID)
 	}
@@ -58,7 +50,7 @@ func TestCreateNamesAnAnonymousControllerAndClearsTheTemplatesManifestID(t *test
 
 func TestCreateRefusals(t *testing.T) {
 	rest, _ := newStorage(t)
-	create(t, rest, rt.ValidController("taken", "x", 1))
+	rt.Create(t, rest, rt.ValidController("taken", "x", 1))
 	noSelector := rt.ValidController("a", "x", 1)
 	noSelector.DesiredState.ReplicaSelector = nil
 	negative := rt.ValidController("b", "x", -1)
@@ -76,16 +68,13 @@ func TestCreateRefusals(t *testing.T) {
 		_, err := rt.Await(rest.Create(ctx, c.obj))
 		rt.ExpectCode(t, c.name, err, c.code)
 	}
-	for _, id := range rt.HostileIDs() {
-		_, err := rt.Await(rest.Create(ctx, rt.ValidController(id, "x", 1)))
-		rt.ExpectCode(t, "create "+id, err, 422)
-	}
+	rt.ExpectHostileIDsRefused(t, rest, func(id string) api.Object { return rt.ValidController(id, "x", 1) })
 }
 
 func TestGetAndListCountTheMatchingPods(t *testing.T) {
 	rest, registry := newStorage(t)
-	create(t, rest, rt.ValidController("web", "web", 3))
-	create(t, rest, rt.ValidController("db", "db", 1))
+	rt.Create(t, rest, rt.ValidController("web", "web", 3))
+	rt.Create(t, rest, rt.ValidController("db", "db", 1))
 	addPods(t, registry, "web", 2)
 	addPods(t, registry, "other", 4)
 	obj, err := rest.Get(ctx, "web")
@@ -109,7 +98,7 @@ func TestGetAndListCountTheMatchingPods(t *testing.T) {
 
 func TestUpdateAndDelete(t *testing.T) {
 	rest, _ := newStorage(t)
-	rc := create(t, rest, rt.ValidController("web", "web", 1))
+	rc := rt.Create(t, rest, rt.ValidController("web", "web", 1))
 	first := rc.ResourceVersion
 	rc.DesiredState.Replicas = 4
 	// The modern manager's status fields are stored as written.
@@ -139,47 +128,24 @@ func TestUpdateAndDelete(t *testing.T) {
 	if _, err := rt.Await(rest.Delete(ctx, "web")); err != nil {
 		t.Fatal(err)
 	}
-	_, err = rest.Get(ctx, "web")
-	rt.ExpectCode(t, "get after delete", err, 404)
-	_, err = rt.Await(rest.Delete(ctx, "web"))
-	rt.ExpectCode(t, "second delete", err, 404)
-	for _, id := range rt.HostileIDs() {
-		_, err := rest.Get(ctx, id)
-		rt.ExpectCode(t, "get "+id, err, 400)
-		_, err = rt.Await(rest.Delete(ctx, id))
-		rt.ExpectCode(t, "delete "+id, err, 400)
-	}
-}
-
-func next(t *testing.T, w watch.Interface) watch.Event {
-	t.Helper()
-	select {
-	case e, ok := <-w.ResultChan():
-		if !ok {
-			t.Fatal("watch closed")
-		}
-		return e
-	case <-time.After(30 * time.Second):
-		t.Fatal("no event")
-	}
-	return watch.Event{}
+	rt.ExpectGone(t, rest, "web")
 }
 
 func TestWatchFiltersByTheControllersLabelsAndFillsTheCount(t *testing.T) {
 	rest, registry := newStorage(t)
 	addPods(t, registry, "web", 2)
-	create(t, rest, rt.ValidController("db", "db", 1))
-	web := create(t, rest, rt.ValidController("web", "web", 2))
+	rt.Create(t, rest, rt.ValidController("db", "db", 1))
+	web := rt.Create(t, rest, rt.ValidController("web", "web", 2))
 	w, err := rest.Watch(ctx, labels.Set{"app": "web"}.AsSelector(), labels.Everything(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := next(t, w)
+	e := watchtest.Next(t, w)
 	rc := e.Object.(*api.ReplicationController)
 	if e.Type != watch.Added || rc.ID != "web" || rc.CurrentState.Replicas != 2 {
 		t.Fatalf("replay: %v %s replicas %d", e.Type, rc.ID, rc.CurrentState.Replicas)
 	}
-	rt.StopAndDrain(t, w)
+	watchtest.StopAndDrain(t, w)
 
 	web.DesiredState.Replicas = 5
 	if _, err := rt.Await(rest.Update(ctx, web)); err != nil {
@@ -189,8 +155,8 @@ func TestWatchFiltersByTheControllersLabelsAndFillsTheCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.StopAndDrain(t, w)
-	e = next(t, w)
+	defer watchtest.StopAndDrain(t, w)
+	e = watchtest.Next(t, w)
 	if rc := e.Object.(*api.ReplicationController); e.Type != watch.Modified || rc.DesiredState.Replicas != 5 || rc.CurrentState.Replicas != 2 {
 		t.Errorf("resumed: %v replicas %d/%d", e.Type, rc.DesiredState.Replicas, rc.CurrentState.Replicas)
 	}
@@ -200,8 +166,8 @@ func TestWatchFiltersByTheControllersLabelsAndFillsTheCount(t *testing.T) {
 
 func TestStoppedWatchesLeaveNoGoroutinesEvenWithEventsUntaken(t *testing.T) {
 	rest, _ := newStorage(t)
-	create(t, rest, rt.ValidController("web", "web", 1))
-	create(t, rest, rt.ValidController("db", "db", 1))
+	rt.Create(t, rest, rt.ValidController("web", "web", 1))
+	rt.Create(t, rest, rt.ValidController("db", "db", 1))
 	cycle := func() {
 		w, err := rest.Watch(ctx, labels.Everything(), labels.Everything(), 0)
 		if err != nil {
@@ -218,11 +184,5 @@ func TestStoppedWatchesLeaveNoGoroutinesEvenWithEventsUntaken(t *testing.T) {
 	for i := 0; i < cycles; i++ {
 		cycle()
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for runtime.NumGoroutine() > baseline+10 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines after %d stopped watches, %d before", runtime.NumGoroutine(), cycles, baseline)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	watchtest.GoroutinesAtMost(t, baseline+10)
 }

@@ -2,19 +2,19 @@ package endpoint
 
 import (
 	"testing"
-	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/registry/etcd"
 	rt "github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 var ctx = rt.Ctx()
 
 func newStorage(t *testing.T) *REST {
-	return NewREST(etcd.NewRegistry(rt.NewHelper(t, etcdURL)))
+	return NewREST(etcd.NewRegistry(rt.NewHelper(t)))
 }
 
 func endpoints(id string, eps ...string) *api.Endpoints {
@@ -65,10 +65,7 @@ func TestCreateGetListUpdateDelete(t *testing.T) {
 	if _, err := rt.Await(rest.Delete(ctx, "web")); err != nil {
 		t.Fatal(err)
 	}
-	_, err = rest.Get(ctx, "web")
-	rt.ExpectCode(t, "get after delete", err, 404)
-	_, err = rt.Await(rest.Delete(ctx, "web"))
-	rt.ExpectCode(t, "second delete", err, 404)
+	rt.ExpectGone(t, rest, "web")
 }
 
 func TestInvalidEndpointsAndIDsAreRefused(t *testing.T) {
@@ -88,14 +85,7 @@ func TestInvalidEndpointsAndIDsAreRefused(t *testing.T) {
 		_, err = rt.Await(rest.Update(ctx, c.obj))
 		rt.ExpectCode(t, c.name+" (update)", err, c.code)
 	}
-	for _, id := range rt.HostileIDs() {
-		_, err := rt.Await(rest.Create(ctx, endpoints(id)))
-		rt.ExpectCode(t, "create "+id, err, 422)
-		_, err = rest.Get(ctx, id)
-		rt.ExpectCode(t, "get "+id, err, 400)
-		_, err = rt.Await(rest.Delete(ctx, id))
-		rt.ExpectCode(t, "delete "+id, err, 400)
-	}
+	rt.ExpectHostileIDsRefused(t, rest, func(id string) api.Object { return endpoints(id) })
 }
 
 func TestWatchAllOrOne(t *testing.T) {
@@ -107,38 +97,24 @@ func TestWatchAllOrOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.StopAndDrain(t, all)
+	defer watchtest.StopAndDrain(t, all)
 	one, err := rest.Watch(ctx, labels.Everything(), labels.Set{"ID": "db"}.AsSelector(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.StopAndDrain(t, one)
-	if e := next(t, all); e.Type != watch.Added || e.Object.(*api.Endpoints).ID != "web" {
+	defer watchtest.StopAndDrain(t, one)
+	if e := watchtest.Next(t, all); e.Type != watch.Added || e.Object.(*api.Endpoints).ID != "web" {
 		t.Fatalf("all: %v %+v", e.Type, e.Object)
 	}
 	if _, err := rt.Await(rest.Create(ctx, endpoints("db", "1.2.3.5:5432"))); err != nil {
 		t.Fatal(err)
 	}
-	if e := next(t, one); e.Type != watch.Added || e.Object.(*api.Endpoints).ID != "db" {
+	if e := watchtest.Next(t, one); e.Type != watch.Added || e.Object.(*api.Endpoints).ID != "db" {
 		t.Fatalf("one: %v %+v", e.Type, e.Object)
 	}
-	if e := next(t, all); e.Object.(*api.Endpoints).ID != "db" {
+	if e := watchtest.Next(t, all); e.Object.(*api.Endpoints).ID != "db" {
 		t.Fatalf("all, second: %+v", e.Object)
 	}
 	_, err = rest.Watch(ctx, labels.Set{"a": "b"}.AsSelector(), labels.Everything(), 0)
 	rt.ExpectCode(t, "label selector", err, 400)
-}
-
-func next(t *testing.T, w watch.Interface) watch.Event {
-	t.Helper()
-	select {
-	case e, ok := <-w.ResultChan():
-		if !ok {
-			t.Fatal("watch closed")
-		}
-		return e
-	case <-time.After(30 * time.Second):
-		t.Fatal("no event")
-	}
-	return watch.Event{}
 }

@@ -22,7 +22,7 @@ func ids(t *testing.T, r Registry) []string {
 }
 
 func TestTheCacheShowsWritesThroughItAtOnceAndOthersWhenItExpires(t *testing.T) {
-	store := etcd.NewRegistry(rt.NewHelper(t, etcdURL))
+	store := etcd.NewRegistry(rt.NewHelper(t))
 	cache := NewCachingRegistry(store, 30*time.Second)
 	now := time.Unix(1000, 0)
 	cache.now = func() time.Time { return now }

@@ -16,7 +16,7 @@ func minion(id string) *api.Minion {
 }
 
 func TestMinionsAreCreatedListedAndDeletedButNeverUpdated(t *testing.T) {
-	rest := NewREST(etcd.NewRegistry(rt.NewHelper(t, etcdURL)))
+	rest := NewREST(etcd.NewRegistry(rt.NewHelper(t)))
 	obj, err := rt.Await(rest.Create(ctx, minion("node-1")))
 	if err != nil {
 		t.Fatal(err)
@@ -41,14 +41,11 @@ func TestMinionsAreCreatedListedAndDeletedButNeverUpdated(t *testing.T) {
 	if _, err := rt.Await(rest.Delete(ctx, "node-1")); err != nil {
 		t.Fatal(err)
 	}
-	_, err = rest.Get(ctx, "node-1")
-	rt.ExpectCode(t, "get after delete", err, 404)
-	_, err = rt.Await(rest.Delete(ctx, "node-1"))
-	rt.ExpectCode(t, "second delete", err, 404)
+	rt.ExpectGone(t, rest, "node-1")
 }
 
 func TestInvalidMinionsAndIDsAreRefused(t *testing.T) {
-	rest := NewREST(etcd.NewRegistry(rt.NewHelper(t, etcdURL)))
+	rest := NewREST(etcd.NewRegistry(rt.NewHelper(t)))
 	badIP := minion("node-1")
 	badIP.HostIP = "not-an-ip"
 	_, err := rt.Await(rest.Create(ctx, badIP))
@@ -57,12 +54,5 @@ func TestInvalidMinionsAndIDsAreRefused(t *testing.T) {
 	rt.ExpectCode(t, "no id", err, 422)
 	_, err = rt.Await(rest.Create(ctx, &api.Pod{}))
 	rt.ExpectCode(t, "another kind", err, 400)
-	for _, id := range rt.HostileIDs() {
-		_, err := rt.Await(rest.Create(ctx, minion(id)))
-		rt.ExpectCode(t, "create "+id, err, 422)
-		_, err = rest.Get(ctx, id)
-		rt.ExpectCode(t, "get "+id, err, 400)
-		_, err = rt.Await(rest.Delete(ctx, id))
-		rt.ExpectCode(t, "delete "+id, err, 400)
-	}
+	rt.ExpectHostileIDsRefused(t, rest, func(id string) api.Object { return minion(id) })
 }

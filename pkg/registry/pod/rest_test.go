@@ -4,30 +4,21 @@ import (
 	"regexp"
 	"sort"
 	"testing"
-	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/registry/etcd"
 	rt "github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 func newStorage(t *testing.T) (*REST, *etcd.Registry) {
-	registry := etcd.NewRegistry(rt.NewHelper(t, etcdURL))
+	registry := etcd.NewRegistry(rt.NewHelper(t))
 	return NewREST(registry, nil), registry
 }
 
 var ctx = rt.Ctx()
-
-func create(t *testing.T, rest *REST, pod *api.Pod) *api.Pod {
-	t.Helper()
-	obj, err := rt.Await(rest.Create(ctx, pod))
-	if err != nil {
-		t.Fatalf("create %q: %v", pod.ID, err)
-	}
-	return obj.(*api.Pod)
-}
 
 var timeUUID = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
@@ -37,7 +28,7 @@ func TestCreateNamesAnAnonymousPodByATimeBasedUUIDAndQueuesIt(t *testing.T) {
 	in.DesiredState.Host = "picked-by-client"
 	in.DesiredState.Manifest.ID = "ignored"
 	in.OwnerReferences = []api.OwnerReference{{Kind: "ReplicationController", Name: "rc", UID: "u"}}
-	pod := create(t, rest, in)
+	pod := rt.Create(t, rest, in)
 	if !timeUUID.MatchString(pod.ID) || pod.DesiredState.Manifest.UUID != pod.ID || pod.DesiredState.Manifest.ID != pod.ID {
 		t.Errorf("id %q, manifest uuid %q, manifest id %q", pod.ID, pod.DesiredState.Manifest.UUID, pod.DesiredState.Manifest.ID)
 	}
@@ -57,7 +48,7 @@ func TestCreateNamesAnAnonymousPodByATimeBasedUUIDAndQueuesIt(t *testing.T) {
 
 func TestCreateRefusals(t *testing.T) {
 	rest, _ := newStorage(t)
-	create(t, rest, rt.ValidPod("taken", "x"))
+	rt.Create(t, rest, rt.ValidPod("taken", "x"))
 	noVersion := rt.ValidPod("a", "x")
 	noVersion.DesiredState.Manifest.Version = ""
 	versioned := rt.ValidPod("b", "x")
@@ -81,15 +72,12 @@ func TestCreateRefusals(t *testing.T) {
 			rt.ExpectCode(t, c.name, err, c.code)
 		})
 	}
-	for _, id := range rt.HostileIDs() {
-		_, err := rt.Await(rest.Create(ctx, rt.ValidPod(id, "x")))
-		rt.ExpectCode(t, "create "+id, err, 422)
-	}
+	rt.ExpectHostileIDsRefused(t, rest, func(id string) api.Object { return rt.ValidPod(id, "x") })
 }
 
 func TestGetAndDelete(t *testing.T) {
 	rest, _ := newStorage(t)
-	created := create(t, rest, rt.ValidPod("foo", "x"))
+	created := rt.Create(t, rest, rt.ValidPod("foo", "x"))
 	obj, err := rest.Get(ctx, "foo")
 	if err != nil || obj.(*api.Pod).ResourceVersion != created.ResourceVersion {
 		t.Fatalf("get: %v, %+v", err, obj)
@@ -98,16 +86,7 @@ func TestGetAndDelete(t *testing.T) {
 	if err != nil || status.(*api.Status).Status != api.StatusSuccess {
 		t.Fatalf("delete: %v, %+v", err, status)
 	}
-	_, err = rest.Get(ctx, "foo")
-	rt.ExpectCode(t, "get after delete", err, 404)
-	_, err = rt.Await(rest.Delete(ctx, "foo"))
-	rt.ExpectCode(t, "second delete", err, 404)
-	for _, id := range rt.HostileIDs() {
-		_, err := rest.Get(ctx, id)
-		rt.ExpectCode(t, "get "+id, err, 400)
-		_, err = rt.Await(rest.Delete(ctx, id))
-		rt.ExpectCode(t, "delete "+id, err, 400)
-	}
+	rt.ExpectGone(t, rest, "foo")
 }
 
 // ids returns the ids of a list, sorted: etcd lists a directory in no
@@ -132,9 +111,9 @@ func mustParse(t *testing.T, s string) labels.Selector {
 
 func TestListSelectsByLabelAndByThe2014Fields(t *testing.T) {
 	rest, registry := newStorage(t)
-	create(t, rest, rt.ValidPod("a", "web"))
-	create(t, rest, rt.ValidPod("b", "web"))
-	create(t, rest, rt.ValidPod("c", "db"))
+	rt.Create(t, rest, rt.ValidPod("a", "web"))
+	rt.Create(t, rest, rt.ValidPod("b", "web"))
+	rt.Create(t, rest, rt.ValidPod("c", "db"))
 	if err := registry.ApplyBinding(ctx, &api.Binding{PodID: "b", Host: "m1"}); err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +164,7 @@ func fmtIDs(ids []string) string {
 
 func TestUpdate(t *testing.T) {
 	rest, _ := newStorage(t)
-	pod := create(t, rest, rt.ValidPod("foo", "x"))
+	pod := rt.Create(t, rest, rt.ValidPod("foo", "x"))
 	first := pod.ResourceVersion
 	pod.CurrentState = api.PodState{Status: api.PodRunning, Host: "m1", HostIP: "10.0.0.1", PodIP: "10.1.0.1"}
 	obj, err := rt.Await(rest.Update(ctx, pod))
@@ -217,42 +196,28 @@ func TestUpdate(t *testing.T) {
 	rt.ExpectCode(t, "hostile id", err, 422)
 }
 
-func next(t *testing.T, w watch.Interface) watch.Event {
-	t.Helper()
-	select {
-	case e, ok := <-w.ResultChan():
-		if !ok {
-			t.Fatal("watch closed")
-		}
-		return e
-	case <-time.After(30 * time.Second):
-		t.Fatal("no event")
-	}
-	return watch.Event{}
-}
-
 func TestWatchByLabelFromZeroThenResume(t *testing.T) {
 	rest, registry := newStorage(t)
-	create(t, rest, rt.ValidPod("a", "web"))
-	create(t, rest, rt.ValidPod("skip", "db"))
+	rt.Create(t, rest, rt.ValidPod("a", "web"))
+	rt.Create(t, rest, rt.ValidPod("skip", "db"))
 	w, err := rest.Watch(ctx, mustParse(t, "name=web"), labels.Everything(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != "a" {
+	if e := watchtest.Next(t, w); e.Type != watch.Added || e.Object.(*api.Pod).ID != "a" {
 		t.Fatalf("replay: %v %+v", e.Type, e.Object)
 	}
 	if err := registry.ApplyBinding(ctx, &api.Binding{PodID: "a", Host: "m1"}); err != nil {
 		t.Fatal(err)
 	}
-	bound := next(t, w)
+	bound := watchtest.Next(t, w)
 	if bound.Type != watch.Modified || bound.Object.(*api.Pod).CurrentState.Host != "m1" {
 		t.Fatalf("bind: %v %+v", bound.Type, bound.Object)
 	}
-	rt.StopAndDrain(t, w)
+	watchtest.StopAndDrain(t, w)
 
-	create(t, rest, rt.ValidPod("b", "web"))
-	create(t, rest, rt.ValidPod("skip2", "db"))
+	rt.Create(t, rest, rt.ValidPod("b", "web"))
+	rt.Create(t, rest, rt.ValidPod("skip2", "db"))
 	if _, err := rt.Await(rest.Delete(ctx, "a")); err != nil {
 		t.Fatal(err)
 	}
@@ -260,8 +225,8 @@ func TestWatchByLabelFromZeroThenResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.StopAndDrain(t, w)
-	added, deleted := next(t, w), next(t, w)
+	defer watchtest.StopAndDrain(t, w)
+	added, deleted := watchtest.Next(t, w), watchtest.Next(t, w)
 	if added.Type != watch.Added || added.Object.(*api.Pod).ID != "b" || deleted.Type != watch.Deleted || deleted.Object.(*api.Pod).ID != "a" {
 		t.Errorf("resumed: %v %s, %v %s", added.Type, added.Object.(*api.Pod).ID, deleted.Type, deleted.Object.(*api.Pod).ID)
 	}
@@ -271,17 +236,17 @@ func TestWatchByLabelFromZeroThenResume(t *testing.T) {
 
 func TestAPodThatStopsMatchingLeavesTheWatchAsDeletedWithItsLastMatchingState(t *testing.T) {
 	rest, _ := newStorage(t)
-	pod := create(t, rest, rt.ValidPod("a", "web"))
+	pod := rt.Create(t, rest, rt.ValidPod("a", "web"))
 	w, err := rest.Watch(ctx, mustParse(t, "name=web"), labels.Everything(), pod.ResourceVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.StopAndDrain(t, w)
+	defer watchtest.StopAndDrain(t, w)
 	pod.Labels = map[string]string{"name": "db"}
 	if _, err := rt.Await(rest.Update(ctx, pod)); err != nil {
 		t.Fatal(err)
 	}
-	e := next(t, w)
+	e := watchtest.Next(t, w)
 	if e.Type != watch.Deleted || e.Object.(*api.Pod).Labels["name"] != "web" {
 		t.Errorf("leaving the selector: %v %+v", e.Type, e.Object.(*api.Pod).Labels)
 	}

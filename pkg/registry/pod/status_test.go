@@ -44,14 +44,14 @@ func (f *fakeMinions) count() int {
 // yet), "running" (on m1, Running) and "orphan" (on m3, no such minion).
 func newStatusStorage(t *testing.T) (*REST, *fakeMinions) {
 	t.Helper()
-	registry := etcd.NewRegistry(rt.NewHelper(t, etcdURL))
+	registry := etcd.NewRegistry(rt.NewHelper(t))
 	minions := &fakeMinions{ids: []string{"m1", "m2"}}
 	rest := NewREST(registry, minions)
 	for _, p := range []struct {
 		id, host string
 		status   api.PodStatus
 	}{{"waiting", "", ""}, {"bound", "m1", ""}, {"running", "m1", api.PodRunning}, {"orphan", "m3", api.PodRunning}} {
-		create(t, rest, rt.ValidPod(p.id, "web"))
+		rt.Create(t, rest, rt.ValidPod(p.id, "web"))
 		if p.host == "" {
 			continue
 		}
@@ -136,9 +136,9 @@ func TestAFailedMinionListFailsTheRead(t *testing.T) {
 }
 
 func TestWithoutAMinionListerPodsAreReadAsStored(t *testing.T) {
-	registry := etcd.NewRegistry(rt.NewHelper(t, etcdURL))
+	registry := etcd.NewRegistry(rt.NewHelper(t))
 	rest := NewREST(registry, nil)
-	create(t, rest, rt.ValidPod("p", "web"))
+	rt.Create(t, rest, rt.ValidPod("p", "web"))
 	if err := registry.ApplyBinding(ctx, &api.Binding{PodID: "p", Host: "gone"}); err != nil {
 		t.Fatal(err)
 	}

@@ -2,27 +2,26 @@ package registrytest
 
 import (
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
+	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/tools"
-	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
-// NewHelper returns an EtcdHelper on the etcd at url with /registry
-// emptied, so that each test starts from nothing. Its client is closed
-// when t ends.
-func NewHelper(t testing.TB, url string) tools.EtcdHelper {
+// NewHelper returns an EtcdHelper on an embedded etcd member of the
+// test's own, so that each test starts from nothing. The member stops
+// when t ends, after its client's connections are closed.
+func NewHelper(t testing.TB) tools.EtcdHelper {
 	t.Helper()
-	client := tools.NewEtcdClient([]string{url})
+	member := etcdtest.New(t)
 	t.Cleanup(tools.CloseIdleConnections)
-	if _, err := client.Delete("/registry", true); err != nil && !tools.IsEtcdNotFound(err) {
-		t.Fatalf("cannot empty /registry: %v", err)
-	}
-	return tools.EtcdHelper{Client: client}
+	return tools.EtcdHelper{Client: tools.NewEtcdClient([]string{member.ClientURL()})}
 }
 
 // Ctx is the context of every request in the tests: the default
@@ -48,22 +47,96 @@ func Await(ch <-chan api.Object, err error) (api.Object, error) {
 	}
 }
 
-// StopAndDrain stops w and waits until its channel closes, which means
-// its etcd request has ended. Tests call it before their etcd client is
-// closed: go-etcd's Client.Close is not safe while a request is in flight.
-func StopAndDrain(t testing.TB, w watch.Interface) {
+// Storage is what the shared checks below ask of a resource's REST
+// storage (apiserver.RESTStorage).
+type Storage interface {
+	Get(ctx api.Context, id string) (api.Object, error)
+	Delete(ctx api.Context, id string) (<-chan api.Object, error)
+	Create(ctx api.Context, obj api.Object) (<-chan api.Object, error)
+}
+
+// ExpectGone fails t unless id, just deleted, is gone: a Get and a second
+// Delete each answer 404.
+func ExpectGone(t testing.TB, rest Storage, id string) {
 	t.Helper()
-	w.Stop()
-	timeout := time.After(30 * time.Second)
-	for {
-		select {
-		case _, ok := <-w.ResultChan():
-			if !ok {
-				return
-			}
-		case <-timeout:
-			t.Fatal("watch not closed 30 s after Stop")
+	_, err := rest.Get(Ctx(), id)
+	ExpectCode(t, "get after delete", err, 404)
+	_, err = Await(rest.Delete(Ctx(), id))
+	ExpectCode(t, "second delete", err, 404)
+}
+
+// ExpectHostileIDsRefused fails t unless every one of HostileIDs is
+// refused: as the id of a new object (newObj) with a 422, and by a Get and
+// a Delete with a 400.
+func ExpectHostileIDsRefused(t testing.TB, rest Storage, newObj func(id string) api.Object) {
+	t.Helper()
+	for _, id := range HostileIDs() {
+		_, err := Await(rest.Create(Ctx(), newObj(id)))
+		ExpectCode(t, "create "+id, err, 422)
+		_, err = rest.Get(Ctx(), id)
+		ExpectCode(t, "get "+id, err, 400)
+		_, err = Await(rest.Delete(Ctx(), id))
+		ExpectCode(t, "delete "+id, err, 400)
+	}
+}
+
+// Create creates obj through rest and returns what was stored, failing t
+// on an error.
+func Create[T api.Object](t testing.TB, rest Storage, obj T) T {
+	t.Helper()
+	out, err := Await(rest.Create(Ctx(), obj))
+	if err != nil {
+		t.Fatalf("create %q: %v", obj.GetTypeMeta().ID, err)
+	}
+	return out.(T)
+}
+
+// MetricValue returns the sum of the series of the metric name in reg
+// whose labels include want: their counts, gauges, or histograms' counts
+// of observations.
+func MetricValue(t testing.TB, reg prometheus.Gatherer, name string, want map[string]string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for _, family := range families {
+		if family.GetName() != name {
+			continue
 		}
+	series:
+		for _, m := range family.GetMetric() {
+			have := map[string]string{}
+			for _, l := range m.GetLabel() {
+				have[l.GetName()] = l.GetValue()
+			}
+			for k, v := range want {
+				if have[k] != v {
+					continue series
+				}
+			}
+			switch {
+			case m.Counter != nil:
+				total += m.Counter.GetValue()
+			case m.Gauge != nil:
+				total += m.Gauge.GetValue()
+			case m.Histogram != nil:
+				total += float64(m.Histogram.GetSampleCount())
+			}
+		}
+	}
+	return total
+}
+
+// Working is the Status of a write the apiserver is still working on: a
+// 202 naming the operation id to poll.
+func Working(id string) *api.Status {
+	return &api.Status{
+		Status:  api.StatusWorking,
+		Reason:  api.StatusReasonWorking,
+		Details: &api.StatusDetails{ID: id, Kind: "operation"},
+		Code:    http.StatusAccepted,
 	}
 }
 

@@ -2,36 +2,27 @@ package service
 
 import (
 	"testing"
-	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/registry/etcd"
 	rt "github.com/kube-rewind/kube-rewind/pkg/registry/registrytest"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
 var ctx = rt.Ctx()
 
 func newStorage(t *testing.T) (*REST, *etcd.Registry) {
-	registry := etcd.NewRegistry(rt.NewHelper(t, etcdURL))
+	registry := etcd.NewRegistry(rt.NewHelper(t))
 	return NewREST(registry), registry
-}
-
-func create(t *testing.T, rest *REST, svc *api.Service) *api.Service {
-	t.Helper()
-	obj, err := rt.Await(rest.Create(ctx, svc))
-	if err != nil {
-		t.Fatalf("create %q: %v", svc.ID, err)
-	}
-	return obj.(*api.Service)
 }
 
 func TestCreateValidatesAndAcceptsAnExternalLoadBalancerFlag(t *testing.T) {
 	rest, _ := newStorage(t)
 	in := rt.ValidService("frontend", "web")
 	in.CreateExternalLoadBalancer = true
-	svc := create(t, rest, in)
+	svc := rt.Create(t, rest, in)
 	if !svc.CreateExternalLoadBalancer || svc.Protocol != api.ProtocolTCP || svc.UID == "" || svc.Namespace != "default" || svc.ResourceVersion == 0 {
 		t.Errorf("created %+v", svc)
 	}
@@ -54,15 +45,12 @@ func TestCreateValidatesAndAcceptsAnExternalLoadBalancerFlag(t *testing.T) {
 		_, err := rt.Await(rest.Create(ctx, c.obj))
 		rt.ExpectCode(t, c.name, err, c.code)
 	}
-	for _, id := range rt.HostileIDs() {
-		_, err := rt.Await(rest.Create(ctx, rt.ValidService(id, "x")))
-		rt.ExpectCode(t, "create "+id, err, 422)
-	}
+	rt.ExpectHostileIDsRefused(t, rest, func(id string) api.Object { return rt.ValidService(id, "x") })
 }
 
 func TestDeleteAlsoDeletesTheEndpoints(t *testing.T) {
 	rest, registry := newStorage(t)
-	create(t, rest, rt.ValidService("frontend", "web"))
+	rt.Create(t, rest, rt.ValidService("frontend", "web"))
 	if err := registry.UpdateEndpoints(ctx, &api.Endpoints{TypeMeta: api.TypeMeta{ID: "frontend"}, Endpoints: []string{"1.2.3.4:80"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -71,22 +59,13 @@ func TestDeleteAlsoDeletesTheEndpoints(t *testing.T) {
 	}
 	_, err := registry.GetEndpoints(ctx, "frontend")
 	rt.ExpectCode(t, "endpoints after the service's delete", err, 404)
-	_, err = rest.Get(ctx, "frontend")
-	rt.ExpectCode(t, "get after delete", err, 404)
-	_, err = rt.Await(rest.Delete(ctx, "frontend"))
-	rt.ExpectCode(t, "second delete", err, 404)
-	for _, id := range rt.HostileIDs() {
-		_, err := rest.Get(ctx, id)
-		rt.ExpectCode(t, "get "+id, err, 400)
-		_, err = rt.Await(rest.Delete(ctx, id))
-		rt.ExpectCode(t, "delete "+id, err, 400)
-	}
+	rt.ExpectGone(t, rest, "frontend")
 }
 
 func TestListByLabelAndID(t *testing.T) {
 	rest, _ := newStorage(t)
-	create(t, rest, rt.ValidService("frontend", "web"))
-	create(t, rest, rt.ValidService("backend", "db"))
+	rt.Create(t, rest, rt.ValidService("frontend", "web"))
+	rt.Create(t, rest, rt.ValidService("backend", "db"))
 	cases := []struct {
 		label, field labels.Selector
 		want         int
@@ -107,7 +86,7 @@ func TestListByLabelAndID(t *testing.T) {
 
 func TestUpdate(t *testing.T) {
 	rest, _ := newStorage(t)
-	svc := create(t, rest, rt.ValidService("frontend", "web"))
+	svc := rt.Create(t, rest, rt.ValidService("frontend", "web"))
 	first := svc.ResourceVersion
 	svc.Port = 8080
 	obj, err := rt.Await(rest.Update(ctx, svc))
@@ -125,37 +104,23 @@ func TestUpdate(t *testing.T) {
 	}
 }
 
-func next(t *testing.T, w watch.Interface) watch.Event {
-	t.Helper()
-	select {
-	case e, ok := <-w.ResultChan():
-		if !ok {
-			t.Fatal("watch closed")
-		}
-		return e
-	case <-time.After(30 * time.Second):
-		t.Fatal("no event")
-	}
-	return watch.Event{}
-}
-
 func TestWatchOneServiceByID(t *testing.T) {
 	rest, _ := newStorage(t)
-	create(t, rest, rt.ValidService("backend", "db"))
-	svc := create(t, rest, rt.ValidService("frontend", "web"))
+	rt.Create(t, rest, rt.ValidService("backend", "db"))
+	svc := rt.Create(t, rest, rt.ValidService("frontend", "web"))
 	w, err := rest.Watch(ctx, labels.Everything(), labels.Set{"ID": "frontend"}.AsSelector(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.StopAndDrain(t, w)
-	if e := next(t, w); e.Type != watch.Added || e.Object.(*api.Service).ID != "frontend" {
+	defer watchtest.StopAndDrain(t, w)
+	if e := watchtest.Next(t, w); e.Type != watch.Added || e.Object.(*api.Service).ID != "frontend" {
 		t.Fatalf("replay: %v %+v", e.Type, e.Object)
 	}
 	svc.Port = 81
 	if _, err := rt.Await(rest.Update(ctx, svc)); err != nil {
 		t.Fatal(err)
 	}
-	if e := next(t, w); e.Type != watch.Modified || e.Object.(*api.Service).Port != 81 {
+	if e := watchtest.Next(t, w); e.Type != watch.Modified || e.Object.(*api.Service).Port != 81 {
 		t.Fatalf("update: %v %+v", e.Type, e.Object)
 	}
 	_, err = rest.Watch(ctx, labels.Set{"app": "web"}.AsSelector(), labels.Everything(), 0)

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
@@ -161,21 +160,4 @@ func DumpLogs(tb testing.TB, dir string) {
 		}
 		tb.Logf("---- tail of %s ----\n%s", filepath.Base(l), data)
 	}
-}
-
-// Eventually polls cond every 100 ms until it returns true or the deadline
-// passes; it never asserts how long that took.
-func Eventually(tb testing.TB, deadline time.Duration, what string, cond func() (bool, error)) {
-	tb.Helper()
-	stop := time.Now().Add(deadline)
-	var lastErr error
-	for time.Now().Before(stop) {
-		ok, err := cond()
-		if ok {
-			return
-		}
-		lastErr = err
-		time.Sleep(100 * time.Millisecond)
-	}
-	tb.Fatalf("gave up waiting for %s after %v (last error: %v)", what, deadline, lastErr)
 }

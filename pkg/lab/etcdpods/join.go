@@ -1,14 +1,18 @@
-package etcd
+package etcdpods
 
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/etcd"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // Ours: the laboratory's reader. A member that joins the cluster as a
@@ -28,42 +32,43 @@ import (
 // reached the learner and been applied, a little after the apiserver's
 // own watches could.
 
-// StartLearner adds a member to the cluster whose client URLs are members,
-// as a learner, and runs it in this process, ready once it has joined;
-// cfg.DataDir must be new, and cfg.PeerPort a free port. Close stops it and
-// takes it out of the cluster again (etcd takes one learner at a time).
-func StartLearner(cfg Config, members []string) (*Server, error) {
-	if cfg.DataDir == "" {
-		return nil, fmt.Errorf("etcd: a data directory is required")
-	}
-	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-		return nil, fmt.Errorf("etcd: cannot create data directory: %v", err)
-	}
-	if cfg.PeerPort == 0 {
+// learner is a member run in this process as a learner of a cluster.
+type learner struct {
+	*etcd.Server
+	// leave takes it out of its cluster.
+	leave func()
+}
+
+// startLearner adds a member to the cluster whose client URLs are members,
+// as a learner, and runs it in this process with its data in dir (new)
+// and its peer listener on peerPort (free, on loopback), ready once it
+// has joined; handlers are served on its client listener. Close stops it
+// and takes it out of the cluster again (etcd takes one learner at a
+// time).
+func startLearner(members []string, dir string, peerPort int, handlers map[string]http.Handler) (*learner, error) {
+	if peerPort == 0 {
 		// The cluster must know the learner's peer URL before it runs.
-		return nil, fmt.Errorf("etcd: a learner needs its peer port chosen")
+		return nil, fmt.Errorf("a learner needs its peer port chosen")
 	}
-	name := fmt.Sprintf("learner-%d-%d", os.Getpid(), cfg.PeerPort)
-	ec, lists := newConfig(cfg, name)
 	c, err := clientv3.New(clientv3.Config{Endpoints: members, DialTimeout: 10 * time.Second, Logger: zap.NewNop()})
 	if err != nil {
-		return nil, fmt.Errorf("etcd: cannot reach the cluster at %v to join it: %v", members, err)
+		return nil, fmt.Errorf("cannot reach the etcd cluster at %v to join it: %v", members, err)
 	}
 	defer c.Close()
-	peer := loopbackURL(cfg.PeerPort)
+	name := fmt.Sprintf("learner-%d-%d", os.Getpid(), peerPort)
+	peer := "http://127.0.0.1:" + strconv.Itoa(peerPort)
 	var added *clientv3.MemberAddResponse
+	var refused error
 	// A cluster that has just started, or just lost a member, refuses a
 	// new one for a moment: it is asked again for up to 30 s.
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		added, err = c.MemberAddAsLearner(ctx, []string{peer.String()})
-		cancel()
-		if err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("etcd: the cluster at %v did not take a learner: %v", members, err)
-		}
+	wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		added, refused = c.MemberAddAsLearner(ctx, []string{peer})
+		return refused == nil, nil
+	})
+	if refused != nil {
+		return nil, fmt.Errorf("the etcd cluster at %v did not take a learner: %v", members, refused)
 	}
 	var initial []string
 	for _, m := range added.Members {
@@ -78,15 +83,19 @@ func StartLearner(cfg Config, members []string) (*Server, error) {
 			initial = append(initial, n+"="+u)
 		}
 	}
-	ec.InitialCluster = strings.Join(initial, ",")
-	ec.ClusterState = "existing"
-	srv, err := serve(ec, lists, cfg)
+	srv, err := etcd.Start(etcd.Config{DataDir: dir, PeerPort: peerPort, NoFsync: true,
+		Name: name, Join: strings.Join(initial, ","), Handlers: handlers})
 	if err != nil {
 		removeMember(members, added.Member.ID)
 		return nil, err
 	}
-	srv.leave = func() { removeMember(members, added.Member.ID) }
-	return srv, nil
+	return &learner{Server: srv, leave: func() { removeMember(members, added.Member.ID) }}, nil
+}
+
+// Close stops the learner and takes it out of its cluster.
+func (l *learner) Close() {
+	l.Server.Close()
+	l.leave()
 }
 
 // removeMember takes member id out of the cluster at members, if it
