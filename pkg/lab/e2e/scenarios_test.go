@@ -11,10 +11,10 @@ import (
 
 // testSizes shrinks each scenario for make test: a 2 s sync period instead
 // of 10 s, short windows, few pods. The outcomes asserted are the ones the
-// full sizes show. churn and watch-window keep a longer period, because
-// their outcome is measured against it: a replacement or a resize that
-// waits for a tick, against one that does not, and a busy machine must
-// not blur the two.
+// full sizes show, judged by what the managers did and why, never by how
+// soon. churn keeps a period long enough for pods to die between two
+// ticks, and watch-window one long enough for the 2014 manager's watch to
+// be cut before it resumes.
 var testSizes = map[string]scenario.Size{
 	"scale-up":           {Label: "test", Replicas: 1000, Period: 2 * time.Second},
 	"scale-down":         {Label: "test", Replicas: 30, Period: 2 * time.Second},

@@ -3,6 +3,8 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
@@ -59,6 +61,17 @@ var (
 
 // Variants lists every variant above, in the order reports show them.
 var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUnthrottled, LegacyOriginal, StackOriginal}
+
+// without says whether the variant's manager runs without the named change
+// of pkg/history (its -without flag).
+func (v Variant) without(change string) bool {
+	for _, arg := range v.ManagerArgs {
+		if list, ok := strings.CutPrefix(arg, "-without="); ok && slices.Contains(strings.Split(list, ","), change) {
+			return true
+		}
+	}
+	return false
+}
 
 // Binary is the controller-manager binary the variant runs.
 func (v Variant) Binary() string {
