@@ -324,8 +324,8 @@ func sweepSection(d *document, sum *Summary, chart *Chart) {
 		"Idle's pods are made by the benchmark, as the design's manager would have made them, before the manager starts; the manager " +
 		"finds nothing to do (a run in which it creates or deletes a pod fails). " +
 		"A design breaks where a run stops converging within its limit, or where idle's apiserver needs more CPU a minute than " +
-		"the machine's cores have or idle no longer does what its design must (the 2014 manager's ticks falling behind: its LISTs " +
-		"a minute below 70 % of 6·(1 + M)); its larger sizes of that scenario are then not run. A run in which the laboratory " +
+		"the machine's cores have, idle no longer does what its design must (its expectation, judged by counts), or the 2014 " +
+		"manager's ticks fall behind (its LISTs a minute below 70 % of 6·(1 + M)); its larger sizes of that scenario are then not run. A run in which the laboratory " +
 		"was saturated (see its share below) is no break: it is named, and the larger sizes still run.")
 	var items []string
 	for _, v := range sum.Options.Variants {
