@@ -40,8 +40,9 @@ func (twoManagersScript) Steps(sz Size) []Step {
 			"has no such thing.",
 		Run: func(ctx context.Context, e *Env) error { return Sleep(ctx, 3*time.Second) },
 	}, {
-		Title: fmt.Sprintf("Create a controller of %d", sz.Replicas),
-		Say:   fmt.Sprintf("One controller asks for %d pods. Count the pods created and watch the total.", sz.Replicas),
+		Title:  fmt.Sprintf("Create a controller of %d", sz.Replicas),
+		Say:    fmt.Sprintf("One controller asks for %d pods. Count the pods created and watch the total.", sz.Replicas),
+		Starts: true,
 		Run: func(ctx context.Context, e *Env) error {
 			e.Mark("created")
 			return e.CreateController(Controller("web", sz.Replicas, webSelector, nil))

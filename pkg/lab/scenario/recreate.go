@@ -47,6 +47,7 @@ func (recreateScript) Steps(sz Size) []Step {
 		Title: "Delete it, and create it again",
 		Say: "The controller is deleted — its pods stay — and the same controller is created again. " +
 			"Whose are the pods now?",
+		Starts: true,
 		Run: func(ctx context.Context, e *Env) error {
 			created = e.Sampler.Pods.Counts().Created
 			// Marked before the delete: today's collector may
