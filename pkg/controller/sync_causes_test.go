@@ -27,12 +27,15 @@ func TestATickCountsItselfAndASyncPerControllerAndAWatchEventOneSync(t *testing.
 	count := func() (tickPasses, tickSyncs, watchSyncs float64) {
 		return counterValue(ticks), counterValue(syncs.WithLabelValues(SyncTick)), counterValue(syncs.WithLabelValues(SyncWatch))
 	}
+	// Managers other tests started with Run tick on in the background,
+	// over no controllers: the passes counted here are at least this
+	// test's one, and their syncs none.
 	t0, ts0, ws0 := count()
 	manager.synchronize()
 	<-synced
 	<-synced
-	if tp, ts, ws := count(); tp-t0 != 1 || ts-ts0 != 2 || ws != ws0 {
-		t.Errorf("a tick over two controllers counted %v passes, %v tick syncs and %v watch syncs; want 1, 2 and 0", tp-t0, ts-ts0, ws-ws0)
+	if tp, ts, ws := count(); tp-t0 < 1 || ts-ts0 != 2 || ws != ws0 {
+		t.Errorf("a tick over two controllers counted %v passes, %v tick syncs and %v watch syncs; want 1 or more, 2 and 0", tp-t0, ts-ts0, ws-ws0)
 	}
 
 	resourceVersion := uint64(0)
@@ -50,7 +53,7 @@ func TestATickCountsItselfAndASyncPerControllerAndAWatchEventOneSync(t *testing.
 	}
 	fw.Stop()
 	<-done
-	if tp, ts, ws := count(); tp-t0 != 1 || ts-ts0 != 2 || ws-ws0 != 1 {
-		t.Errorf("after one watch event: %v passes, %v tick syncs and %v watch syncs; want 1, 2 and 1", tp-t0, ts-ts0, ws-ws0)
+	if _, ts, ws := count(); ts-ts0 != 2 || ws-ws0 != 1 {
+		t.Errorf("after one watch event: %v tick syncs and %v watch syncs; want 2 and 1", ts-ts0, ws-ws0)
 	}
 }
