@@ -3,23 +3,40 @@ package bench
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
-// spin keeps a core busy for d, in a function a profile can name.
+// spin keeps a core busy until it has had d of CPU time, in a function a
+// profile can name. CPU time, not time on the clock: on a loaded machine
+// 300 ms of the clock gave the spinning thread too little CPU for a single
+// sample of the profile.
 func spin(d time.Duration) uint64 {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := threadCPU()
 	x := uint64(1)
-	for end := time.Now().Add(d); time.Now().Before(end); {
+	for threadCPU()-start < d {
 		for i := 0; i < 1<<20; i++ {
 			x = x*6364136223846793005 + 1442695040888963407
 		}
 	}
 	return x
+}
+
+// threadCPU is the CPU time of the calling thread.
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_THREAD, &ru); err != nil {
+		panic(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // cpuProfile profiles this process while it spins for d.
