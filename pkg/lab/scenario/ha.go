@@ -57,8 +57,9 @@ func (twoManagersScript) Steps(sz Size) []Step {
 			}
 			// The modern pair must end at N, however long a busy
 			// machine makes its election and its creates take; the
-			// 2014 pair may fight on, and is judged by what it did.
-			if e.Variant.Design != Legacy.Design {
+			// 2014 pair, or a modern one without its election, may
+			// fight on, and is judged by what it did.
+			if e.Variant.Design != Legacy.Design && !e.Variant.without("leader-election") {
 				if err := e.WaitActive(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
 					return err
 				}
@@ -221,9 +222,10 @@ func (overlapScript) Steps(sz Size) []Step {
 				return err
 			}
 			// The modern controllers must end at 3 and 5, however long
-			// a busy machine makes b's creates take; the 2014 ones
-			// fight on, and are judged by their deletes.
-			if e.Variant.Design != Legacy.Design {
+			// a busy machine makes b's creates take; the 2014 ones,
+			// or modern ones without ControllerRef, fight on, and are
+			// judged by their deletes.
+			if e.Variant.Design != Legacy.Design && !e.Variant.without("controller-ref") {
 				err := WaitFor(ctx, convergeLimit(8), "3 pods of a and 5 of b", func() (bool, string) {
 					a, errA := e.CountActive(map[string]string{"rc": "a"})
 					b, errB := e.CountActive(map[string]string{"rc": "b"})
