@@ -62,6 +62,12 @@ const (
 	// report causes (upstream's, the original v0.4) has none of these
 	// series.
 	ManagerSyncsBy = "cm.syncs_by."
+	// ManagerCreates counts the pod creates the managers issued, by their
+	// own counters: read in the same scrape as their syncs, so that the
+	// two can be set against each other without the moments between a
+	// scrape of the managers and one of the apiserver (seconds, on a busy
+	// machine) coming between them.
+	ManagerCreates = "cm.pod_creates"
 	// ManagerTicks counts the 2014 managers' periodic passes over every
 	// controller, by their own counters (today's report 0; a manager
 	// without the counter, no series).
@@ -363,8 +369,8 @@ func (s *Sampler) sampleHollowNode(now time.Time) {
 
 func (s *Sampler) sampleManagers(now time.Time) {
 	var goroutines, rss, cpu, sockets, syncs float64
-	var ticks float64
-	reportsTicks := false
+	var ticks, creates float64
+	reportsTicks, reportsCreates := false, false
 	syncsBy, createsBy := map[string]float64{}, map[string]float64{}
 	seen := 0
 	for i, url := range s.managerURLs() {
@@ -385,6 +391,10 @@ func (s *Sampler) sampleManagers(now time.Time) {
 			if cause != "" {
 				createsBy[cause] += n
 			}
+		}
+		if _, ok := m["replication_manager_pod_creates_total"]; ok {
+			creates += m.Sum("replication_manager_pod_creates_total", nil)
+			reportsCreates = true
 		}
 		if _, ok := m["replication_manager_ticks_total"]; ok {
 			ticks += m.Sum("replication_manager_ticks_total", nil)
@@ -422,6 +432,9 @@ func (s *Sampler) sampleManagers(now time.Time) {
 	}
 	if reportsTicks {
 		s.Rec.Add(ManagerTicks, now, ticks)
+	}
+	if reportsCreates {
+		s.Rec.Add(ManagerCreates, now, creates)
 	}
 }
 
