@@ -23,7 +23,7 @@ CMDS    := apiserver controller-manager hollow-node kubecfg local-up rcbench
 # Tests find the binaries here instead of building their own.
 export KUBE_REWIND_BIN := $(abspath $(BIN))
 
-.PHONY: all build run bench history test test-vet vet unit unit-2014 unit-modern race clean docs demo upstream vet-upstream test-upstream original
+.PHONY: all build run bench history test test-run test-vet vet unit unit-2014 unit-modern race clean docs demo upstream vet-upstream test-upstream original
 
 all: build
 
@@ -145,7 +145,8 @@ vet:
 # lands in _output/test/, and the ten slowest tests of each build are
 # printed at the end (and of the tests that run upstream's manager), so
 # that the next slowdown shows. A run that fails ends on one line naming
-# every test that failed; the previous run's JSON is kept in
+# every test that failed (test-run writes them to _output/test/FAILED, and
+# test raises them as make's own last word); the previous run's JSON is kept in
 # _output/test/previous/, so that a failure's cause survives the next run.
 # A test binary may run for TEST_TIMEOUT: a deadline for a hang, far
 # beyond what a loaded machine needs. TEST_FLAGS go to
@@ -160,7 +161,13 @@ TESTS         := -count=1 -timeout=$(TEST_TIMEOUT) -p=$(TEST_P) -parallel=$(TEST
 # gotestsum LABEL JSONFILE GO-TEST-ARGS: one line a package, prefixed.
 gotestsum = set -o pipefail; $(GOTESTSUM) --format=pkgname --format-hide-empty-pkg --jsonfile=$(2) -- $(3) 2>&1 | sed -u 's/^/$(1) /'
 
-test: build
+# test ends on the one line that names what failed: make's own last word,
+# an error raised from test-run's verdict.
+test: test-run
+	@$(if $(wildcard $(TEST_OUT)/FAILED),$(error make test FAILED (go test -json in $(TEST_OUT)): $(shell cat $(TEST_OUT)/FAILED)))
+	@echo "make test: every run passed (go test -json in $(TEST_OUT))"
+
+test-run: build
 	@mkdir -p $(TEST_OUT) && rm -rf $(TEST_OUT)/previous && mkdir $(TEST_OUT)/previous && \
 	  find $(TEST_OUT) -maxdepth 1 -type f -exec mv {} $(TEST_OUT)/previous/ \;
 	@$(MAKE) --no-print-directory -j5 -k test-vet unit-2014 unit-modern race test-upstream; status=$$?; \
@@ -171,8 +178,8 @@ test: build
 	  if [ $$status -ne 0 ]; then \
 	    failed=$$(.ci/failed-tests $(TEST_OUT)/*.json); \
 	    test ! -e $(TEST_OUT)/vet.failed || failed="vet$${failed:+; }$$failed"; \
-	    echo "make test FAILED (go test -json in $(TEST_OUT)): $${failed:-see the output above}"; \
-	  fi; exit $$status
+	    echo "$${failed:-see the output above}" > $(TEST_OUT)/FAILED; \
+	  fi
 
 # test-vet is vet for make test, which names it on its last line when it fails.
 test-vet:
