@@ -23,7 +23,7 @@ CMDS    := apiserver controller-manager hollow-node kubecfg local-up rcbench
 # Tests find the binaries here instead of building their own.
 export KUBE_REWIND_BIN := $(abspath $(BIN))
 
-.PHONY: all build run bench history test vet unit unit-2014 unit-modern race clean docs demo upstream vet-upstream test-upstream original
+.PHONY: all build run bench history test test-run test-vet vet unit unit-2014 unit-modern race clean docs demo upstream vet-upstream test-upstream original
 
 all: build
 
@@ -116,7 +116,7 @@ vet-upstream:
 # beside the others).
 test-upstream: upstream vet-upstream
 	@mkdir -p $(TEST_OUT)
-	@cd $(UPSTREAM) && $(call gotestsum,[upstr] ,$(abspath $(TEST_OUT))/upstream-adapter.json,-count=1 -tags=modern ./...)
+	@cd $(UPSTREAM) && $(call gotestsum,[upstr] ,$(abspath $(TEST_OUT))/upstream-adapter.json,-count=1 -timeout=$(TEST_TIMEOUT) -tags=modern ./...)
 	@export KUBE_REWIND_REQUIRE_UPSTREAM=1 && $(call gotestsum,[upstr] ,$(abspath $(TEST_OUT))/upstream.json,$(TESTS) -tags=modern -run=$(UPSTREAM_TESTS) ./pkg/lab/e2e)
 
 # The original v0.4 apiserver, controller-manager and kubecfg, which bench,
@@ -144,24 +144,46 @@ vet:
 # package at once. Each run's lines start with its name; its go test -json
 # lands in _output/test/, and the ten slowest tests of each build are
 # printed at the end (and of the tests that run upstream's manager), so
-# that the next slowdown shows. TEST_FLAGS go to
+# that the next slowdown shows. A run that fails ends on one line naming
+# every test that failed (test-run writes them to _output/test/FAILED, and
+# test raises them as make's own last word); the previous run's JSON is kept in
+# _output/test/previous/, so that a failure's cause survives the next run.
+# A test binary may run for TEST_TIMEOUT: a deadline for a hang, far
+# beyond what a loaded machine needs. TEST_FLAGS go to
 # every go test (e.g. TEST_FLAGS='-run=Idle').
 TEST_OUT      := _output/test
 TEST_P        ?= 4
 TEST_PARALLEL ?= 8
 TEST_FLAGS    ?=
+TEST_TIMEOUT  ?= 45m
 GOTESTSUM     := $(GO) run gotest.tools/gotestsum@v1.13.0
-TESTS         := -count=1 -p=$(TEST_P) -parallel=$(TEST_PARALLEL) $(TEST_FLAGS)
+TESTS         := -count=1 -timeout=$(TEST_TIMEOUT) -p=$(TEST_P) -parallel=$(TEST_PARALLEL) $(TEST_FLAGS)
 # gotestsum LABEL JSONFILE GO-TEST-ARGS: one line a package, prefixed.
 gotestsum = set -o pipefail; $(GOTESTSUM) --format=pkgname --format-hide-empty-pkg --jsonfile=$(2) -- $(3) 2>&1 | sed -u 's/^/$(1) /'
 
-test: build
-	@rm -rf $(TEST_OUT) && mkdir -p $(TEST_OUT)
-	@$(MAKE) --no-print-directory -j5 -k vet unit-2014 unit-modern race test-upstream; status=$$?; \
+# test ends on the one line that names what failed: make's own last word,
+# an error raised from test-run's verdict.
+test: test-run
+	@$(if $(wildcard $(TEST_OUT)/FAILED),$(error make test FAILED (go test -json in $(TEST_OUT)): $(shell cat $(TEST_OUT)/FAILED)))
+	@echo "make test: every run passed (go test -json in $(TEST_OUT))"
+
+test-run: build
+	@mkdir -p $(TEST_OUT) && rm -rf $(TEST_OUT)/previous && mkdir $(TEST_OUT)/previous && \
+	  find $(TEST_OUT) -maxdepth 1 -type f -exec mv {} $(TEST_OUT)/previous/ \;
+	@$(MAKE) --no-print-directory -j5 -k test-vet unit-2014 unit-modern race test-upstream; status=$$?; \
 	  for run in 2014 modern upstream; do \
 	    echo "== the ten slowest tests of the $$run build"; \
 	    $(GOTESTSUM) tool slowest --jsonfile=$(TEST_OUT)/$$run.json --threshold=0s --num=10; \
-	  done; exit $$status
+	  done; \
+	  if [ $$status -ne 0 ]; then \
+	    failed=$$(.ci/failed-tests $(TEST_OUT)/*.json); \
+	    test ! -e $(TEST_OUT)/vet.failed || failed="vet$${failed:+; }$$failed"; \
+	    echo "$${failed:-see the output above}" > $(TEST_OUT)/FAILED; \
+	  fi
+
+# test-vet is vet for make test, which names it on its last line when it fails.
+test-vet:
+	@$(MAKE) --no-print-directory vet || { touch $(TEST_OUT)/vet.failed; exit 1; }
 
 # unit: the tests of both builds, side by side. A package compiles to the
 # same test binary in both builds unless the tag changes its files, its
@@ -179,8 +201,8 @@ unit-modern:
 	@pkgs=$$(GO=$(GO) .ci/modern-packages) && $(call gotestsum,[modern],$(TEST_OUT)/modern.json,$(TESTS) -tags=modern -skip=$(UPSTREAM_TESTS) $$pkgs)
 
 race:
-	@$(call gotestsum,[race]  ,$(TEST_OUT)/race.json,-count=1 -race ./pkg/controller/... ./pkg/service/...)
-	@$(call gotestsum,[race]  ,$(TEST_OUT)/race-modern.json,-count=1 -race -tags=modern ./pkg/controller/... ./pkg/service/...)
+	@$(call gotestsum,[race]  ,$(TEST_OUT)/race.json,-count=1 -timeout=$(TEST_TIMEOUT) -race ./pkg/controller/... ./pkg/service/...)
+	@$(call gotestsum,[race]  ,$(TEST_OUT)/race-modern.json,-count=1 -timeout=$(TEST_TIMEOUT) -race -tags=modern ./pkg/controller/... ./pkg/service/...)
 
 clean:
 	rm -rf _output

@@ -19,8 +19,8 @@
 // deletion), replication_status_modern.go (status writes),
 // expectations_modern.go, controller_ref_manager_modern.go (adopt and
 // release), controller_utils_modern.go (active pods and their ranking) and
-// pod_control_modern.go, and metrics_modern.go for the counters only it
-// has. garbage_collector_modern.go stands in for the pod side of today's
+// pod_control_modern.go, sync_causes_modern.go (why each key was queued),
+// and metrics_modern.go for the counters only it has. garbage_collector_modern.go stands in for the pod side of today's
 // garbage collector, which deletes the pods of a deleted controller.
 // metrics.go, untagged, is what both builds share.
 package controller

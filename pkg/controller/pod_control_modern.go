@@ -60,6 +60,7 @@ func (r RealPodControl) CreatePods(ctx context.Context, namespace string, templa
 	}
 	pod.Namespace = namespace
 	podCreates.Inc()
+	syncCreates.WithLabelValues(syncCauseOf(ctx)).Inc()
 	nsCtx := api.WithNamespace(ctx, namespace)
 	if _, err := r.KubeClient.CreatePod(nsCtx, conversion.PodFromV1(pod)); err != nil {
 		podCreateErrors.Inc()

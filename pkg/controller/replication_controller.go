@@ -20,6 +20,16 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/util"
 )
 
+// syncCauses are why the 2014 manager syncs a controller: an event on its
+// watch, or its tick. The two never overlap: one goroutine serves both
+// (watchControllers), and a tick's pass waits for all its syncs.
+//
+// Ours: v0.4 counted nothing; the syncs are counted where they are
+// started, where the cause is known, and each pass of the tick is counted
+// too (metrics.go), so that what a tick costs can be told from how often a
+// loaded machine lets it come.
+var syncCauses = []string{SyncWatch, SyncTick}
+
 // ReplicationManager keeps the pods of every replication controller at the
 // controller's desired count.
 type ReplicationManager struct {
@@ -129,6 +139,7 @@ func (rm *ReplicationManager) watchControllers(resourceVersion *uint64) {
 			// in place, and even topped up to its last replica count. After
 			// that nothing owns them — no later pass lists that controller.
 			glog.V(4).Infof("About to sync from watch: %v", rc.ID)
+			syncs.WithLabelValues(SyncWatch).Inc()
 			rm.syncHandler(*rc)
 		}
 	}
@@ -137,7 +148,6 @@ func (rm *ReplicationManager) watchControllers(resourceVersion *uint64) {
 // syncReplicationController makes one controller's pod count match its
 // desired replicas.
 func (rm *ReplicationManager) syncReplicationController(controllerSpec api.ReplicationController) error {
-	syncs.Inc()
 	// Every sync lists the controller's pods from the apiserver, which in
 	// turn reads every pod out of etcd, decodes it and only then applies the
 	// selector: the cost grows with all pods in the cluster, not with this
@@ -212,6 +222,7 @@ func (rm *ReplicationManager) synchronize() {
 	// LISTs a minute at 10 s. v0.4 carried a TODO to remove it once the
 	// watch tracked resource versions; it went with the informer rewrite
 	// (history: pod-informer).
+	ticks.Inc()
 	var controllerSpecs []api.ReplicationController
 	ctx := api.NewContext()
 	list, err := rm.kubeClient.ListReplicationControllers(ctx, labels.Everything())
@@ -226,6 +237,7 @@ func (rm *ReplicationManager) synchronize() {
 		go func(ix int) {
 			defer wg.Done()
 			glog.V(4).Infof("periodic sync of %v", controllerSpecs[ix].ID)
+			syncs.WithLabelValues(SyncTick).Inc()
 			if err := rm.syncHandler(controllerSpecs[ix]); err != nil {
 				glog.Errorf("Error synchronizing: %#v", err)
 			}

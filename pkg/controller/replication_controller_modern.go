@@ -81,6 +81,8 @@ type ReplicationManager struct {
 	// once however often it is added, and never handed to two workers at
 	// once.
 	queue workqueue.TypedRateLimitingInterface[string]
+	// causes says why each key was queued (sync_causes_modern.go).
+	causes *causeBook
 
 	// Without switches changes of the history off; the zero value is
 	// today's design.
@@ -124,6 +126,7 @@ func NewReplicationManager(podInformer coreinformers.PodInformer, rcInformer cor
 		podControl:    RealPodControl{KubeClient: kubeClient},
 		burstReplicas: burstReplicas,
 		expectations:  NewUIDTrackingControllerExpectations(NewControllerExpectations()),
+		causes:        newCauseBook(),
 		// A failed sync comes back after 5 ms, 10 ms, 20 ms, ... up to
 		// 1000 s per controller, and no more than 10 retries a second
 		// across all of them (history: rate-limited-requeue). 2014: a
@@ -184,7 +187,10 @@ func (rm *ReplicationManager) Run(ctx context.Context, workers int) {
 // the creates and deletes the manager is still waiting to observe. The shared counters
 // (replication_manager_*) are registered by RegisterMetrics in metrics.go.
 func (rm *ReplicationManager) RegisterMetrics(r prometheus.Registerer) {
-	r.MustRegister(statusWrites)
+	for _, cause := range syncCauses {
+		syncCreates.WithLabelValues(cause)
+	}
+	r.MustRegister(statusWrites, syncCreates)
 	for _, kind := range []string{"create", "delete"} {
 		r.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name:        "replication_manager_expectations_pending",
@@ -214,17 +220,19 @@ func (rm *ReplicationManager) processNextWorkItem(ctx context.Context) bool {
 		return false
 	}
 	defer rm.queue.Done(key)
-	err := rm.syncHandler(ctx, key)
+	cause := rm.causes.take(key)
+	syncs.WithLabelValues(cause).Inc()
+	err := rm.syncHandler(withSyncCause(ctx, cause), key)
 	if err == nil {
 		rm.queue.Forget(key)
 		return true
 	}
 	glog.Errorf("sync %q failed: %v", key, err)
 	if rm.Without.RateLimitedRequeue {
-		rm.queue.Add(key)
+		rm.add(key, SyncRetry)
 		return true
 	}
-	rm.queue.AddRateLimited(key)
+	rm.addRateLimited(key)
 	return true
 }
 
@@ -240,7 +248,6 @@ func (rm *ReplicationManager) syncReplicationController(ctx context.Context, key
 	defer func() {
 		glog.V(4).Infof("finished syncing replication controller %q (%v)", key, time.Since(startTime))
 	}()
-	syncs.Inc()
 
 	namespace, name, err := cache.SplitMetaNamespaceKey(key)
 	if err != nil {
@@ -250,6 +257,7 @@ func (rm *ReplicationManager) syncReplicationController(ctx context.Context, key
 	if k8serrors.IsNotFound(err) {
 		glog.V(4).Infof("replication controller %s has been deleted", key)
 		rm.expectations.DeleteExpectations(key)
+		rm.causes.forget(key)
 		return nil
 	}
 	if err != nil {
@@ -310,7 +318,7 @@ func (rm *ReplicationManager) syncReplicationController(ctx context.Context, key
 	if manageReplicasErr == nil && updatedRC.Spec.MinReadySeconds > 0 &&
 		updatedRC.Status.ReadyReplicas == *updatedRC.Spec.Replicas &&
 		updatedRC.Status.AvailableReplicas != *updatedRC.Spec.Replicas {
-		rm.queue.AddAfter(key, time.Duration(updatedRC.Spec.MinReadySeconds)*time.Second)
+		rm.addAfter(key, SyncLater, time.Duration(updatedRC.Spec.MinReadySeconds)*time.Second)
 	}
 	if manageReplicasErr != nil {
 		syncErrors.Inc()

@@ -55,28 +55,31 @@ func (rm *ReplicationManager) resolveControllerRef(namespace string, controllerR
 	return rc
 }
 
-func (rm *ReplicationManager) enqueueRC(rc *v1.ReplicationController) {
+// enqueueRC queues rc for a sync; cause says why (sync_causes_modern.go).
+//
+// Ours: upstream's enqueueRS takes no cause.
+func (rm *ReplicationManager) enqueueRC(rc *v1.ReplicationController, cause string) {
 	key, err := KeyFunc(rc)
 	if err != nil {
 		glog.Errorf("couldn't get key for %#v: %v", rc, err)
 		return
 	}
-	rm.queue.Add(key)
+	rm.add(key, cause)
 }
 
-func (rm *ReplicationManager) enqueueRCAfter(rc *v1.ReplicationController, after time.Duration) {
+func (rm *ReplicationManager) enqueueRCAfter(rc *v1.ReplicationController, cause string, after time.Duration) {
 	key, err := KeyFunc(rc)
 	if err != nil {
 		glog.Errorf("couldn't get key for %#v: %v", rc, err)
 		return
 	}
-	rm.queue.AddAfter(key, after)
+	rm.addAfter(key, cause, after)
 }
 
 func (rm *ReplicationManager) addRC(obj interface{}) {
 	rc := obj.(*v1.ReplicationController)
 	glog.V(4).Infof("adding replication controller %s/%s", rc.Namespace, rc.Name)
-	rm.enqueueRC(rc)
+	rm.enqueueRC(rc, SyncController)
 }
 
 // updateRC enqueues the controller on every change, status writes
@@ -98,7 +101,13 @@ func (rm *ReplicationManager) updateRC(old, cur interface{}) {
 	if *oldRC.Spec.Replicas != *curRC.Spec.Replicas {
 		glog.V(4).Infof("replication controller %s/%s resized from %d to %d", curRC.Namespace, curRC.Name, *oldRC.Spec.Replicas, *curRC.Spec.Replicas)
 	}
-	rm.enqueueRC(curRC)
+	// The same resourceVersion is the informer handing the controller
+	// over again, unchanged: a resync, or a relist that found nothing new.
+	cause := SyncController
+	if curRC.ResourceVersion == oldRC.ResourceVersion {
+		cause = SyncResync
+	}
+	rm.enqueueRC(curRC, cause)
 }
 
 func (rm *ReplicationManager) deleteRC(obj interface{}) {
@@ -122,7 +131,7 @@ func (rm *ReplicationManager) deleteRC(obj interface{}) {
 	}
 	glog.V(4).Infof("deleting replication controller %s", key)
 	rm.expectations.DeleteExpectations(key)
-	rm.queue.Add(key)
+	rm.add(key, SyncController)
 }
 
 // addPod tells the pod's controller that one of its creates arrived, or,
@@ -152,13 +161,13 @@ func (rm *ReplicationManager) addPod(obj interface{}) {
 		}
 		glog.V(4).Infof("pod %s/%s created for %s", pod.Namespace, pod.Name, rcKey)
 		rm.expectations.CreationObserved(rcKey)
-		rm.queue.Add(rcKey)
+		rm.add(rcKey, SyncPod)
 		return
 	}
 	// An orphan: every matching controller may want it. Orphans never
 	// count against expectations, which only track our own creates.
 	for _, rc := range rm.getPodReplicationControllers(pod) {
-		rm.enqueueRC(rc)
+		rm.enqueueRC(rc, SyncPod)
 	}
 }
 
@@ -186,7 +195,7 @@ func (rm *ReplicationManager) updatePod(old, cur interface{}) {
 	controllerRefChanged := !reflect.DeepEqual(curControllerRef, oldControllerRef)
 	if controllerRefChanged && oldControllerRef != nil {
 		if rc := rm.resolveControllerRef(oldPod.Namespace, oldControllerRef); rc != nil {
-			rm.enqueueRC(rc)
+			rm.enqueueRC(rc, SyncPod)
 		}
 	}
 	if curControllerRef != nil {
@@ -194,18 +203,18 @@ func (rm *ReplicationManager) updatePod(old, cur interface{}) {
 		if rc == nil {
 			return
 		}
-		rm.enqueueRC(rc)
+		rm.enqueueRC(rc, SyncPod)
 		// A pod that just became ready becomes available minReadySeconds
 		// later; sync again then. The extra second absorbs clock skew
 		// (kubernetes/kubernetes#39785).
 		if !IsPodReady(oldPod) && IsPodReady(curPod) && rc.Spec.MinReadySeconds > 0 {
-			rm.enqueueRCAfter(rc, (time.Duration(rc.Spec.MinReadySeconds)*time.Second)+time.Second)
+			rm.enqueueRCAfter(rc, SyncLater, (time.Duration(rc.Spec.MinReadySeconds)*time.Second)+time.Second)
 		}
 		return
 	}
 	if labelChanged || controllerRefChanged {
 		for _, rc := range rm.getPodReplicationControllers(curPod) {
-			rm.enqueueRC(rc)
+			rm.enqueueRC(rc, SyncPod)
 		}
 	}
 }
@@ -244,7 +253,7 @@ func (rm *ReplicationManager) deletePod(obj interface{}) {
 	}
 	glog.V(4).Infof("pod %s/%s of %s deleted", pod.Namespace, pod.Name, rcKey)
 	rm.expectations.DeletionObserved(rcKey, PodKey(pod))
-	rm.queue.Add(rcKey)
+	rm.add(rcKey, SyncPod)
 }
 
 // tellSelectorPeers wakes every controller whose selector matches pod and,
@@ -260,6 +269,6 @@ func (rm *ReplicationManager) tellSelectorPeers(pod *v1.Pod, deleted bool) {
 		if deleted {
 			rm.expectations.DeletionObserved(rcKey, PodKey(pod))
 		}
-		rm.queue.Add(rcKey)
+		rm.add(rcKey, SyncPod)
 	}
 }

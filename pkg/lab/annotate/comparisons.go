@@ -63,7 +63,7 @@ var Comparisons = []Comparison{
 				},
 				Modern: []Ref{
 					{Dir: "pkg/controller", Name: "NewReplicationManager", Mark: []string{"rcInformer.Informer().AddEventHandler(", "podInformer.Informer().AddEventHandler("}},
-					{Dir: "pkg/controller", Name: "ReplicationManager.addPod", Mark: []string{"rm.queue.Add(rcKey)", "rm.enqueueRC(rc)"}},
+					{Dir: "pkg/controller", Name: "ReplicationManager.addPod", Mark: []string{"rm.add(rcKey, SyncPod)", "rm.enqueueRC(rc, SyncPod)"}},
 				},
 			},
 			{
@@ -82,7 +82,7 @@ var Comparisons = []Comparison{
 				},
 				Modern: []Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.Run", Mark: []string{"wait.UntilWithContext(ctx, rm.worker"}},
-					{Dir: "pkg/controller", Name: "ReplicationManager.processNextWorkItem", Mark: []string{"rm.queue.Get()", "rm.queue.Forget(key)", "rm.queue.AddRateLimited(key)"}},
+					{Dir: "pkg/controller", Name: "ReplicationManager.processNextWorkItem", Mark: []string{"rm.queue.Get()", "rm.queue.Forget(key)", "rm.addRateLimited(key)"}},
 				},
 			},
 			{

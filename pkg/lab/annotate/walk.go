@@ -132,8 +132,8 @@ var Walk = []Stop{
 			"key off the rate-limited queue and syncs it.",
 		Legacy: []Ref{{Dir: "pkg/controller", Name: "ReplicationManager.watchControllers", Mark: []string{"case <-rm.syncTime:", "case event, open := <-watching.ResultChan():", "rc, ok := event.Object.(*api.ReplicationController)", "rm.syncHandler(*rc)"}}},
 		Modern: []Ref{
-			{Dir: "pkg/controller", Name: "ReplicationManager.addRC", Mark: []string{"rm.enqueueRC(rc)"}},
-			{Dir: "pkg/controller", Name: "ReplicationManager.processNextWorkItem", Mark: []string{"rm.queue.Get()", "rm.syncHandler(ctx, key)"}},
+			{Dir: "pkg/controller", Name: "ReplicationManager.addRC", Mark: []string{"rm.enqueueRC(rc, SyncController)"}},
+			{Dir: "pkg/controller", Name: "ReplicationManager.processNextWorkItem", Mark: []string{"rm.queue.Get()", "rm.syncHandler(withSyncCause(ctx, cause), key)"}},
 		},
 	},
 	{
@@ -183,7 +183,7 @@ var Walk = []Stop{
 		ModernExplain: "Yes: the pod informer's ADDED event reaches `addPod`, which finds the owner from the " +
 			"ControllerRef, marks the expected creation as seen and queues the controller.",
 		Legacy: []Ref{{Dir: "pkg/controller", Name: "ReplicationManager.synchronize", Mark: []string{"rm.kubeClient.ListReplicationControllers(ctx", "rm.syncHandler(controllerSpecs[ix])"}}},
-		Modern: []Ref{{Dir: "pkg/controller", Name: "ReplicationManager.addPod", Mark: []string{"metav1.GetControllerOf(pod)", "rm.expectations.CreationObserved(rcKey)", "rm.queue.Add(rcKey)"}}},
+		Modern: []Ref{{Dir: "pkg/controller", Name: "ReplicationManager.addPod", Mark: []string{"metav1.GetControllerOf(pod)", "rm.expectations.CreationObserved(rcKey)", "rm.add(rcKey, SyncPod)"}}},
 	},
 	{
 		ID: "hollow-node", Title: "a hollow node binds it and starts it", Process: "hollow-node",

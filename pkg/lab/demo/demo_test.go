@@ -85,8 +85,9 @@ func TestADemoPlaysAScenarioOnBothDesignsUnattended(t *testing.T) {
 	if !seen[1] || !seen[2] || last.Phase != PhaseDone || len(rec.Results) != len(rep.Rows) || last.Sides[0].Running != opts.Replicas {
 		t.Errorf("the recording has steps %v running, ends in phase %q with %d running and %d results", seen, last.Phase, last.Sides[0].Running, len(rec.Results))
 	}
-	// Creating the controller is over at once: the demo goes straight on
-	// to waiting for the pods, without a pause in between.
+	// Creating the controller only sets it going: the demo goes straight
+	// on to waiting for the pods, without a pause in between, however
+	// long a loaded machine took to create it.
 	if got := fmt.Sprint(pauses(rec.Frames)); got != "[1]" {
 		t.Errorf("the recording pauses before steps %s, want [1]: step 1 folded into step 2", got)
 	}

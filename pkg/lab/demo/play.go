@@ -13,19 +13,20 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
-// foldUnder is how soon a step must be over to be folded into the next: a
-// step over that soon has only set something going (a controller
-// created), whose outcome the next step shows. Pausing for Enter between
-// the two would leave the page on a picture where nothing has happened
-// yet, under the next step's words.
+// foldUnder is how soon a step of a recording made before steps said
+// whether they only set something going (scenario.Step.Starts) must have
+// been over to be folded into the next (pace.go): a step over that soon
+// had only set something going (a controller created), whose outcome the
+// next step shows.
 const foldUnder = time.Second
 
 // play runs every step on both clusters, narrating, then reads and prints
-// the results. A step that is over in well under a second, with its outcome
-// not yet on both sides, is folded into the next: no pause between them,
-// the page shows them as one ("Steps 2–3 of 3") under the first one's
-// words, and the last one's words come once it is over, as the conclusion
-// of what the audience has just seen.
+// the results. A step that only sets something going (scenario.Step.Starts),
+// with its outcome not yet on both sides, is folded into the next, since a
+// pause for Enter between the two would leave the page on a picture where
+// nothing has happened yet: the page shows them as one ("Steps 2–3 of 3")
+// under the first one's words, and the last one's words come once it is
+// over, as the conclusion of what the audience has just seen.
 func (d *demo) play(ctx context.Context) (*Report, error) {
 	c := d.con
 	if !d.opts.Auto && d.opts.In != nil {
@@ -51,7 +52,7 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 			step := d.steps[i]
 			if i > first {
 				c.printf("\n%s %s\n", c.style(fmt.Sprintf("Step %d of %d:", i+1, len(d.steps)), bold), c.style(step.Title, bold))
-				c.printf("%s\n", c.style(fmt.Sprintf("  at once: step %d was over in %.2f s, its outcome still to come", i, stepTime(rep.StepTimes[i-1]).Seconds()), dim))
+				c.printf("%s\n", c.style(fmt.Sprintf("  at once: step %d set it going in %.2f s, its outcome still to come", i, stepTime(rep.StepTimes[i-1]).Seconds()), dim))
 			}
 			d.hub.update(func(f *Frame) {
 				f.Phase, f.Step, f.Wait, f.Then, f.Note = PhaseRunning, i+1, false, "", ""
@@ -68,7 +69,7 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 			// over the step ends where the step did.
 			d.hub.update(func(*Frame) {})
 			i++
-			if i == len(d.steps) || !d.folds(times) {
+			if i == len(d.steps) || !d.folds(step) {
 				break
 			}
 		}
@@ -222,12 +223,13 @@ func (d *demo) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.
 	}
 }
 
-// folds reports whether the step that just ran, taking times, is folded
-// into the next: it was over in well under a second on both sides, and
-// its outcome is not yet on the page (some side has no pod running, or
-// not the pods it wants).
-func (d *demo) folds(times [2]time.Duration) bool {
-	if stepTime(times) >= foldUnder {
+// folds reports whether the step that just ran is folded into the next:
+// it only set something going, and its outcome is not yet on the page
+// (some side has no pod running, or not the pods it wants). Whether it
+// did is the step's to say, not the clock's: on a loaded machine creating
+// a controller can take seconds and is still no outcome to pause on.
+func (d *demo) folds(step scenario.Step) bool {
+	if !step.Starts {
 		return false
 	}
 	f, _, _ := d.hub.current()

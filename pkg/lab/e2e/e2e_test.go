@@ -17,7 +17,9 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
-const deadline = 90 * time.Second
+// deadline bounds every wait for convergence and every documented command
+// run to completion: generous, for a loaded machine, and never a verdict.
+const deadline = 3 * time.Minute
 
 func nginxController(replicas int) *api.ReplicationController {
 	return &api.ReplicationController{

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/history"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
@@ -77,7 +76,7 @@ func runVariant(t *testing.T, name string, v scenario.Variant) map[string]float6
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), scenarioLimit)
 	defer cancel()
 	out, err := scenario.Run(ctx, sc, v, variantSize(name), scenario.Options{BinDir: stacktest.BinDir(t), Dir: t.TempDir(), Say: t.Logf})
 	if err != nil {

@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -52,5 +54,44 @@ func TestMakeRunBuildsOnlyWhatItRuns(t *testing.T) {
 		if !strings.Contains(build, want) {
 			t.Errorf("make build lacks %q:\n%s", want, build)
 		}
+	}
+}
+
+// TestAFailedRunIsNamedOnOneLine: .ci/failed-tests, which make test prints
+// last when it fails, names each failed test with its run and package, a
+// failed subtest in place of its parent, and a package that failed with
+// no test failing (a build, a timeout); nothing when nothing failed.
+func TestAFailedRunIsNamedOnOneLine(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name string, lines ...string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	const mod = "github.com/kube-rewind/kube-rewind/"
+	modern := write("modern.json",
+		`{"Action":"run","Package":"`+mod+`pkg/lab/e2e","Test":"TestA"}`,
+		`{"Action":"fail","Package":"`+mod+`pkg/lab/e2e","Test":"TestA/watch-window","Elapsed":1}`,
+		`{"Action":"fail","Package":"`+mod+`pkg/lab/e2e","Test":"TestA","Elapsed":1}`,
+		`{"Action":"pass","Package":"`+mod+`pkg/lab/e2e","Test":"TestB","Elapsed":1}`,
+		`{"Action":"fail","Package":"`+mod+`pkg/lab/e2e","Elapsed":2}`,
+		`{"Action":"fail","Package":"`+mod+`pkg/lab/demo","Elapsed":600,"FailedBuild":""}`)
+	legacy := write("2014.json", `{"Action":"pass","Package":"`+mod+`pkg/api","Elapsed":1}`)
+	run := func(files ...string) string {
+		out, err := exec.Command(filepath.Join(repoRoot(t), ".ci", "failed-tests"), files...).CombinedOutput()
+		if err != nil {
+			t.Fatalf(".ci/failed-tests: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	want := "[modern] pkg/lab/demo (the package failed: a build, a timeout or a panic); [modern] pkg/lab/e2e TestA/watch-window\n"
+	if got := run(legacy, modern); got != want {
+		t.Errorf("for a failed run it printed %q, want %q", got, want)
+	}
+	if got := run(legacy); got != "" {
+		t.Errorf("for a run that passed it printed %q, want nothing", got)
 	}
 }

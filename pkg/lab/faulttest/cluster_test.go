@@ -23,7 +23,7 @@ import (
 
 // deadline bounds every wait for convergence; it is generous, and no test
 // asserts how long anything took.
-const deadline = 90 * time.Second
+const deadline = 3 * time.Minute
 
 // faultCluster is a running stack with two controllers and two services,
 // and a count of every pod ever created in it.

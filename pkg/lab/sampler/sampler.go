@@ -58,6 +58,26 @@ const (
 	// ManagerSyncs counts the controller syncs the managers ran (one per
 	// controller per pass, in either design), by their own counters.
 	ManagerSyncs = "cm.syncs"
+	// ManagerSyncsBy is the same syncs by what started them, as the
+	// managers' own counters say: "cm.syncs_by.tick", "cm.syncs_by.pod"
+	// and so on (pkg/controller's Sync* causes). A manager that does not
+	// report causes (upstream's, the original v0.4) has none of these
+	// series.
+	ManagerSyncsBy = "cm.syncs_by."
+	// ManagerCreates counts the pod creates the managers issued, by their
+	// own counters: read in the same scrape as their syncs, so that the
+	// two can be set against each other without the moments between a
+	// scrape of the managers and one of the apiserver (seconds, on a busy
+	// machine) coming between them.
+	ManagerCreates = "cm.pod_creates"
+	// ManagerTicks counts the 2014 managers' periodic passes over every
+	// controller, by their own counters (today's report 0; a manager
+	// without the counter, no series).
+	ManagerTicks = "cm.ticks"
+	// ManagerCreatesBy counts the pod creates of today's managers' syncs by
+	// the cause of the sync that issued them: "cm.creates_by.pod" and so
+	// on; only our modern manager reports them.
+	ManagerCreatesBy = "cm.creates_by."
 
 	// The apiserver process (with its embedded etcd, or the etcd member
 	// the stack started for it).
@@ -91,6 +111,21 @@ const (
 	// etcd's window (410 Gone); cumulative.
 	SelfExpired = "self.watch_expired"
 )
+
+// The causes the managers count their syncs by, as pkg/controller's
+// metrics name them (its Sync* constants), and how the laboratory reads
+// them: a tick is the 2014 manager's periodic pass; an event is a change
+// the manager was told of, by the 2014 watch of controllers or by today's
+// informers; any other cause (a resync, a retry, a sync asked for later)
+// is neither.
+const (
+	CauseTick = "tick"
+)
+
+// EventCause says whether a sync cause is an event the manager was told of.
+func EventCause(cause string) bool {
+	return cause == "watch" || cause == "controller" || cause == "pod"
+}
 
 // The processes a figure can belong to, as reports name them.
 const (
@@ -335,6 +370,9 @@ func (s *Sampler) sampleHollowNode(now time.Time) {
 
 func (s *Sampler) sampleManagers(now time.Time) {
 	var goroutines, rss, cpu, sockets, syncs float64
+	var ticks, creates float64
+	reportsTicks, reportsCreates := false, false
+	syncsBy, createsBy := map[string]float64{}, map[string]float64{}
 	seen := 0
 	for i, url := range s.managerURLs() {
 		m, err := Scrape(url + "/metrics")
@@ -345,6 +383,24 @@ func (s *Sampler) sampleManagers(now time.Time) {
 		seen++
 		goroutines += m.Sum("go_goroutines", nil)
 		syncs += m.Sum("replication_manager_syncs_total", nil)
+		for cause, n := range m.By("replication_manager_syncs_total", "cause", nil) {
+			if cause != "" {
+				syncsBy[cause] += n
+			}
+		}
+		for cause, n := range m.By("replication_manager_sync_pod_creates_total", "cause", nil) {
+			if cause != "" {
+				createsBy[cause] += n
+			}
+		}
+		if _, ok := m["replication_manager_pod_creates_total"]; ok {
+			creates += m.Sum("replication_manager_pod_creates_total", nil)
+			reportsCreates = true
+		}
+		if _, ok := m["replication_manager_ticks_total"]; ok {
+			ticks += m.Sum("replication_manager_ticks_total", nil)
+			reportsTicks = true
+		}
 		rss += m.Sum("process_resident_memory_bytes", nil)
 		pid := s.managerPid(i)
 		// The process's own CPU counter is read in 10 ms ticks; the
@@ -369,6 +425,18 @@ func (s *Sampler) sampleManagers(now time.Time) {
 	s.Rec.Add(ManagerCPU, now, cpu)
 	s.Rec.Add(ManagerSockets, now, sockets)
 	s.Rec.Add(ManagerSyncs, now, syncs)
+	for cause, n := range syncsBy {
+		s.Rec.Add(ManagerSyncsBy+cause, now, n)
+	}
+	for cause, n := range createsBy {
+		s.Rec.Add(ManagerCreatesBy+cause, now, n)
+	}
+	if reportsTicks {
+		s.Rec.Add(ManagerTicks, now, ticks)
+	}
+	if reportsCreates {
+		s.Rec.Add(ManagerCreates, now, creates)
+	}
 }
 
 // answered dates a scrape by the time its answer came, not the time it was

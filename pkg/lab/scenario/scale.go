@@ -84,6 +84,7 @@ func (scaleUpScript) Steps(sz Size) []Step {
 		Title: fmt.Sprintf("Create a controller of %d", sz.Replicas),
 		Say: fmt.Sprintf("A replication controller asking for %d pods is created. Watch the goroutine "+
 			"count: the 2014 manager starts one goroutine per missing pod, all at once.", sz.Replicas),
+		Starts: true,
 		Run: func(ctx context.Context, e *Env) error {
 			e.Mark("created")
 			return e.CreateController(Controller("web", sz.Replicas, webSelector, nil))

@@ -16,6 +16,11 @@ type Step struct {
 	Say string
 	// Run acts and waits until the step is done; it must stop when ctx ends.
 	Run func(ctx context.Context, e *Env) error
+	// Starts says the step only sets something going (a controller
+	// created) and returns without waiting for its outcome, which the
+	// next step shows: talk mode plays the two as one, with no pause
+	// between them.
+	Starts bool
 }
 
 // Scenario is one situation to replay.

@@ -72,30 +72,42 @@ func (churnScript) Results(e *Env) []Result {
 			minRunning = p.V
 		}
 	}
-	return []Result{
+	return append([]Result{
 		{Name: "replacement_p50", Unit: "s", Value: percentile(lat, 50), LowerIsBetter: true},
 		{Name: "replacement_p99", Unit: "s", Value: percentile(lat, 99), LowerIsBetter: true},
 		{Name: "replacements", Unit: "pods", Value: float64(len(lat))},
 		{Name: "min_running", Unit: "pods", Value: minRunning},
-	}
+		{Name: "posts_during_churn", Process: sampler.ProcessManager, Unit: "requests", Value: e.between(sampler.ManagerPodPosts, "churn-start", "churn-end")},
+		// A LIST while pods die would be a relist: the deaths read
+		// from it rather than from the pod watch.
+		{Name: "lists_during_churn", Process: sampler.ProcessManager, Unit: "requests", Value: e.between(sampler.ManagerRequests+"LIST", "churn-start", "churn-end")},
+	}, e.whyResults("during_churn", "churn-start", "churn-end")...)
 }
 
 func (churnScript) Expect(variant string, sz Size, r map[string]float64) error {
 	if r["replacements"] < 3 {
 		return fmt.Errorf("%s replaced %.0f killed pods, want at least 3 to judge by", variant, r["replacements"])
 	}
-	period := sz.Period.Seconds()
+	if r["posts_during_churn"] < 1 {
+		return fmt.Errorf("%s created no pod while pods died, want replacements made during the churn", variant)
+	}
 	switch variant {
 	case "legacy":
-		// A kill lands anywhere between two ticks, so the
-		// replacements wait from nothing to a whole period; the
-		// slowest of several waits most of one.
-		if r["replacement_p99"] < period/4 {
-			return fmt.Errorf("legacy replaced every pod within %.2f s, want the slowest to wait for a tick (a quarter of the %.0f s period or more)", r["replacement_p99"], period)
+		// It does not watch pods: only a tick's LIST shows it one
+		// gone, and its watch of controllers has nothing to say.
+		if events, ok := r["event_syncs_during_churn"]; ok && (events != 0 || r["tick_syncs_during_churn"] < 1) {
+			return fmt.Errorf("legacy ran %.0f syncs on watch events and %.0f on ticks while pods died, want every replacement made by a tick",
+				events, r["tick_syncs_during_churn"])
 		}
 	default:
-		if r["replacement_p50"] >= period/2 {
-			return fmt.Errorf("modern took %.2f s to replace half the pods, want it to act on the pod watch, well within the %.0f s period", r["replacement_p50"], period)
+		// Each death comes over the pod watch, not from a relist, and
+		// the replacement from the sync that event started.
+		if r["lists_during_churn"] != 0 {
+			return fmt.Errorf("modern listed %.0f times while pods died, want its caches kept by its watches, with no relist", r["lists_during_churn"])
+		}
+		if events, ok := r["event_creates_during_churn"]; ok && (events < 1 || r["other_creates_during_churn"] != 0) {
+			return fmt.Errorf("modern created %.0f pods on syncs an informer event started and %.0f on others (a resync, a retry) while pods died, want every replacement made on an event",
+				events, r["other_creates_during_churn"])
 		}
 	}
 	return nil
@@ -163,30 +175,59 @@ func (apiErrorsScript) Steps(sz Size) []Step {
 }
 
 func (apiErrorsScript) Results(e *Env) []Result {
-	return []Result{
+	out := []Result{
 		{Name: "posts_per_min_during_fault", Process: sampler.ProcessManager, Unit: "req/min", Value: e.perMinute(sampler.ManagerPodPosts, "fault-start", "fault-end"), LowerIsBetter: true},
 		{Name: "requests_per_min_during_fault", Process: sampler.ProcessManager, Unit: "req/min", Value: e.managerRequestsPerMinute("fault-start", "fault-end"), LowerIsBetter: true},
 		{Name: "time_to_converge_after_fault", Unit: "s", Value: e.Seconds("fault-cleared", "converged"), LowerIsBetter: true},
 		{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerPodPosts), LowerIsBetter: true},
+		{Name: "posts_during_fault", Process: sampler.ProcessManager, Unit: "requests", Value: e.between(sampler.ManagerPodPosts, "fault-start", "fault-end"), LowerIsBetter: true},
 	}
+	// Counted by the managers themselves, where they count, in one
+	// scrape: their creates set against their syncs.
+	if len(e.Sampler.Rec.Series(sampler.ManagerSyncs)) > 0 && len(e.Sampler.Rec.Series(sampler.ManagerCreates)) > 0 {
+		out = append(out,
+			Result{Name: "syncs_during_fault", Process: sampler.ProcessManager, Unit: "syncs", Value: e.between(sampler.ManagerSyncs, "fault-start", "fault-end")},
+			Result{Name: "creates_during_fault", Process: sampler.ProcessManager, Unit: "creates", Value: e.between(sampler.ManagerCreates, "fault-start", "fault-end"), LowerIsBetter: true})
+	}
+	out = append(out, e.ticksResult("ticks_during_fault", "fault-start", "fault-end")...)
+	return append(out, e.whyResults("during_fault", "fault-start", "fault-end")...)
 }
 
 func (apiErrorsScript) Expect(variant string, sz Size, r map[string]float64) error {
-	perTick := float64(sz.Replicas)
-	ticks := time.Minute.Seconds() / sz.Period.Seconds()
+	n := float64(sz.Replicas)
+	posts := r["posts_during_fault"]
+	// The managers' own counts, where they keep them: both read in one
+	// scrape, so that a sync and its creates fall on the same side of
+	// the window's edges.
+	syncs, counted := r["syncs_during_fault"]
+	creates := r["creates_during_fault"]
 	switch variant {
 	case "legacy":
-		if r["posts_per_min_during_fault"] < 0.5*perTick*ticks {
-			return fmt.Errorf("legacy sent %.0f pod POSTs a minute during the fault, want about %.0f (N every tick)", r["posts_per_min_during_fault"], perTick*ticks)
+		// Every sync, the resize's and each tick's, finds the N
+		// missing pods and sends all N again. The last sync of the
+		// window may be cut by its end; a manager that counts no
+		// syncs (the original v0.4) must still have sent one round.
+		if !counted {
+			if posts < n {
+				return fmt.Errorf("legacy sent %.0f pod POSTs during the fault, want at least N = %.0f", posts, n)
+			}
+			break
+		}
+		if ticks, ok := r["ticks_during_fault"]; ok && ticks < 1 {
+			return fmt.Errorf("legacy ran no tick during the fault, want its ticks to resend the pods")
+		}
+		if syncs < 2 || creates < n*(syncs-1) {
+			return fmt.Errorf("legacy sent %.0f pod creates in %.0f syncs during the fault, want N = %.0f on every sync (the resize's and each tick's)", creates, syncs, n)
 		}
 	default:
-		// Slow start sends one create per attempt and the rate
-		// limiter retries after 5 ms, 10 ms, 20 ms, ...: about ten
-		// attempts in the first five seconds whatever N is, then
-		// ever fewer. Over a short window that is still far below
-		// the 2014 rate of N every tick.
-		if r["posts_per_min_during_fault"] > 0.25*perTick*ticks {
-			return fmt.Errorf("modern sent %.0f pod POSTs a minute during the fault, want it backing off (well under the 2014 rate of %.0f)", r["posts_per_min_during_fault"], perTick*ticks)
+		// Slow start sends one create per attempt and stops at its
+		// failure; the failed sync goes back on the rate-limited
+		// queue and comes again as a retry.
+		if counted && creates > syncs+1 {
+			return fmt.Errorf("modern sent %.0f pod creates in %.0f syncs during the fault, want at most one a sync (slow start stops at the first failure)", creates, syncs)
+		}
+		if retried, ok := r["other_creates_during_fault"]; ok && retried < 1 {
+			return fmt.Errorf("modern made no create on a retry during the fault, want its failed syncs back from the rate-limited queue")
 		}
 	}
 	return nil

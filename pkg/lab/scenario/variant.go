@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
@@ -67,6 +68,17 @@ func VariantByName(name string) (Variant, error) {
 		names = append(names, v.Name)
 	}
 	return Variant{}, fmt.Errorf("no variant named %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// without says whether the variant's manager runs without the named change
+// of pkg/history (its -without flag).
+func (v Variant) without(change string) bool {
+	for _, arg := range v.ManagerArgs {
+		if list, ok := strings.CutPrefix(arg, "-without="); ok && slices.Contains(strings.Split(list, ","), change) {
+			return true
+		}
+	}
+	return false
 }
 
 // Binary is the controller-manager binary the variant runs.

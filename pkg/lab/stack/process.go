@@ -26,7 +26,9 @@ type Process struct {
 	cmd  *exec.Cmd
 	done chan struct{}
 	err  error
-	mu   sync.Mutex
+	// killed says the process was stopped through Kill, not by itself.
+	killed bool
+	mu     sync.Mutex
 }
 
 // startProcess runs bin with args, sending its output to out. The child is
@@ -68,9 +70,19 @@ func (p *Process) Exited() (bool, error) {
 	}
 }
 
+// Killed reports whether the process was stopped through Kill.
+func (p *Process) Killed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.killed
+}
+
 // Kill sends sig and waits up to grace for the process to exit, then sends
 // SIGKILL.
 func (p *Process) Kill(sig syscall.Signal, grace time.Duration) {
+	p.mu.Lock()
+	p.killed = true
+	p.mu.Unlock()
 	select {
 	case <-p.done:
 		return

@@ -92,6 +92,8 @@ type Stack struct {
 	Managers    []*Process
 	ManagerURLs []string
 	logs        []io.Closer
+	// stopped is set once Stop begins: no manager is started again after.
+	stopped bool
 
 	// What a stack-original runs besides its processes (original.go).
 	etcd        *etcdtest.Cluster
@@ -326,7 +328,41 @@ func (s *Stack) StartManager() (int, error) {
 	defer s.mu.Unlock()
 	s.Managers = append(s.Managers, p)
 	s.ManagerURLs = append(s.ManagerURLs, fmt.Sprintf("http://127.0.0.1:%d", port))
+	go s.supervise(i, p)
 	return i, nil
+}
+
+// supervise starts controller-manager i again when p, its process, exits by
+// itself, not through Kill. Today's manager exits when it loses its leader
+// election, as upstream's kube-controller-manager does, which counts on
+// its supervisor (the kubelet of a static pod, systemd) to start it again:
+// an apiserver down for longer than the lease's renew deadline (10 s), as
+// a killed one on a busy machine can be, ends it. Without a supervisor the
+// cluster would be left with no manager at all.
+//
+// Ours: the stack stands in for that supervisor. A manager that cannot
+// start again is left dead, and says why in its log.
+func (s *Stack) supervise(i int, p *Process) {
+	<-p.Done()
+	s.mu.Lock()
+	stopped := s.stopped
+	s.mu.Unlock()
+	if stopped || p.Killed() {
+		return
+	}
+	component := fmt.Sprintf("controller-manager-%d", i)
+	_, exit := p.Exited()
+	s.note(component, "%s exited by itself (%v); the stack starts it again, as its supervisor would", component, exit)
+	if err := s.RestartManager(i); err != nil {
+		s.note(component, "%s could not be started again: %v", component, err)
+	}
+}
+
+// note writes a line of the stack's own into a component's log.
+func (s *Stack) note(component, format string, args ...interface{}) {
+	if out, err := s.output(component); err == nil {
+		fmt.Fprintf(out, "stack: "+format+"\n", args...)
+	}
 }
 
 // managerBinary is the controller-manager binary this stack runs.
@@ -366,8 +402,13 @@ func (s *Stack) RestartManager(i int) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.stopped {
+		p.Kill(syscall.SIGKILL, 0)
+		return fmt.Errorf("the stack stopped while controller-manager-%d started", i)
+	}
 	s.Managers[i] = p
 	s.ManagerURLs[i] = fmt.Sprintf("http://127.0.0.1:%d", port)
+	go s.supervise(i, p)
 	return nil
 }
 
@@ -413,6 +454,7 @@ func (s *Stack) Processes() []*Process {
 // hollow nodes, then the apiserver, each with SIGTERM and a grace period.
 func (s *Stack) Stop() {
 	s.mu.Lock()
+	s.stopped = true
 	procs := append([]*Process{}, s.Managers...)
 	procs = append(procs, s.HollowNode)
 	apiserver := s.APIServer

@@ -170,6 +170,16 @@ func Synthetic(name, variant string, sz scenario.Size, run int) *scenario.Outcom
 			{Name: "election_requests_per_min", Process: sampler.ProcessManager, Unit: "req/min", Value: election, LowerIsBetter: true},
 			{Name: "events_per_min", Process: sampler.ProcessManager, Unit: "req/min", LowerIsBetter: true},
 		}
+		// The window's counts, which idle's expectation judges: a 2014
+		// window of three ticks of 1 + M LISTs, a modern one of lease
+		// renewals only.
+		if variant == "legacy" {
+			results = append(results,
+				scenario.Result{Name: "lists_during_idle", Process: sampler.ProcessManager, Unit: "requests", Value: 3 * float64(1+sz.Controllers)},
+				scenario.Result{Name: "ticks_during_idle", Process: sampler.ProcessManager, Unit: "ticks", Value: 3})
+		} else {
+			results = append(results, scenario.Result{Name: "election_requests_during_idle", Process: sampler.ProcessManager, Unit: "requests", Value: 15})
+		}
 	}
 	return &scenario.Outcome{
 		Scenario: name,

@@ -3,6 +3,7 @@ package runner
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 	"syscall"
@@ -13,12 +14,16 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
-// spin keeps a core busy until this process has used d of CPU, in a
-// function a profile can name: on a busy machine the wall time it takes
-// grows, the CPU time the profile samples does not.
+// spin keeps a core busy until it has had d of CPU time, in a function a
+// profile can name. CPU time, not time on the clock: on a loaded machine
+// 300 ms of the clock gave the spinning thread too little CPU for a single
+// sample of the profile.
 func spin(d time.Duration) uint64 {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := threadCPU()
 	x := uint64(1)
-	for start := cpuTime(); cpuTime()-start < d; {
+	for threadCPU()-start < d {
 		for i := 0; i < 1<<20; i++ {
 			x = x*6364136223846793005 + 1442695040888963407
 		}
@@ -26,10 +31,12 @@ func spin(d time.Duration) uint64 {
 	return x
 }
 
-// cpuTime is the CPU time this process has used.
-func cpuTime() time.Duration {
+// threadCPU is the CPU time of the calling thread.
+func threadCPU() time.Duration {
 	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	if err := syscall.Getrusage(syscall.RUSAGE_THREAD, &ru); err != nil {
+		panic(err)
+	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
