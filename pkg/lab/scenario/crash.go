@@ -142,10 +142,13 @@ func crashSteps(sz Size) []Step {
 				return err
 			}
 			// Half the creates acknowledged, so that the check after the
-			// crash has as many to look for as are still to come.
-			return WaitFor(ctx, convergeLimit(n), "half of the pods' creates acknowledged", func() (bool, string) {
+			// crash has as many to look for as are still to come, and a
+			// binding: managers or hollow nodes reaching the apiserver
+			// around the recorder would leave it nothing to check.
+			return WaitFor(ctx, convergeLimit(n), "half of the pods' creates and a binding acknowledged", func() (bool, string) {
 				acked := ackedPods(e.Stack.Recorder)
-				return acked >= n/2, fmt.Sprintf("%d acknowledged", acked)
+				_, binds, _ := e.Stack.Recorder.Acknowledged()
+				return 2*acked >= n && len(binds) > 0, fmt.Sprintf("%d pod creates and %d bindings acknowledged", acked, len(binds))
 			})
 		},
 	}, kill, {
@@ -179,7 +182,7 @@ func crashSteps(sz Size) []Step {
 				"acked_binds": float64(report.Binds), "binds_lost": float64(len(report.BindsLost)),
 				"unreadable_objects": float64(len(report.Unreadable)),
 			})
-			return nil
+			return report.Enough(n)
 		},
 	}}
 }
@@ -223,6 +226,8 @@ type AckReport struct {
 	// services) and bindings checked; objects a DELETE was sent for since
 	// are left out.
 	Creates, Binds int
+	// Pods counts the pod creates among Creates.
+	Pods int
 	// Lost names each acknowledged create missing or with another uid;
 	// BindsLost each acknowledged binding whose pod is on another host.
 	Lost, BindsLost []string
@@ -233,8 +238,8 @@ type AckReport struct {
 }
 
 func (r AckReport) String() string {
-	s := fmt.Sprintf("%d creates sent, %d acknowledged and checked, and %d acknowledged bindings; %d objects read back: %d creates lost, %d bindings lost, %d objects unreadable",
-		r.Sent, r.Creates, r.Binds, r.Objects, len(r.Lost), len(r.BindsLost), len(r.Unreadable))
+	s := fmt.Sprintf("%d creates sent, %d acknowledged and checked (%d of them pods), and %d acknowledged bindings; %d objects read back: %d creates lost, %d bindings lost, %d objects unreadable",
+		r.Sent, r.Creates, r.Pods, r.Binds, r.Objects, len(r.Lost), len(r.BindsLost), len(r.Unreadable))
 	for _, list := range [][]string{r.Lost, r.BindsLost, r.Unreadable} {
 		if len(list) > 5 {
 			list = list[:5]
@@ -318,6 +323,9 @@ func CheckAcknowledged(c client.Interface, rec *stack.WriteRecorder) (AckReport,
 			continue
 		}
 		r.Creates++
+		if w.Resource == "pods" {
+			r.Pods++
+		}
 		if uid, ok := stored[key]; !ok {
 			r.Lost = append(r.Lost, fmt.Sprintf("%s (uid %s, acknowledged to %s) is missing", key, w.UID, w.Component))
 		} else if uid != w.UID {
@@ -336,4 +344,16 @@ func CheckAcknowledged(c client.Interface, rec *stack.WriteRecorder) (AckReport,
 		}
 	}
 	return r, nil
+}
+
+// Enough returns an error unless the report checked at least half of the
+// pods a test created and one binding. A check of nothing finds nothing
+// lost: managers or hollow nodes that reach the apiserver around the
+// recorder leave it only the test's own creates.
+func (r AckReport) Enough(pods int) error {
+	if 2*r.Pods < pods || r.Binds == 0 {
+		return fmt.Errorf("the recorder saw too little to check: %d of %d pod creates and %d bindings acknowledged and checked; want at least half the creates and a binding",
+			r.Pods, pods, r.Binds)
+	}
+	return nil
 }
