@@ -144,7 +144,8 @@ vet:
 # package at once. Each run's lines start with its name; its go test -json
 # lands in _output/test/, and the ten slowest tests of each build are
 # printed at the end (and of the tests that run upstream's manager), so
-# that the next slowdown shows. TEST_FLAGS go to
+# that the next slowdown shows, then every test that skipped and why
+# (.ci/run fails on one its allow-list does not name). TEST_FLAGS go to
 # every go test (e.g. TEST_FLAGS='-run=Idle').
 TEST_OUT      := _output/test
 TEST_P        ?= 4
@@ -161,7 +162,8 @@ test: build
 	  for run in 2014 modern upstream; do \
 	    echo "== the ten slowest tests of the $$run build"; \
 	    $(GOTESTSUM) tool slowest --jsonfile=$(TEST_OUT)/$$run.json --threshold=0s --num=10; \
-	  done; exit $$status
+	  done; \
+	  $(GO) run ./cmd/testreport skips $(TEST_OUT)/*.json; exit $$status
 
 # unit: the tests of both builds, side by side. A package compiles to the
 # same test binary in both builds unless the tag changes its files, its
