@@ -9,20 +9,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
-	"github.com/prometheus/client_golang/prometheus"
 )
-
-// counter reads one of the manager's counters.
-func counter(t *testing.T, c prometheus.Counter) float64 {
-	t.Helper()
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(c)
-	families, err := reg.Gather()
-	if err != nil || len(families) != 1 {
-		t.Fatalf("gathering %v: %v", c, err)
-	}
-	return families[0].GetMetric()[0].GetCounter().GetValue()
-}
 
 // TestAFailedCreateIsCountedAndForgotten: the manager counts the creates
 // it sent and those that failed, which the fault tests read to know how

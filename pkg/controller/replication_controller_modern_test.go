@@ -141,8 +141,8 @@ func TestSyncWithTooFewPodsCreatesTheMissingOnesWithAControllerRef(t *testing.T)
 	if err := f.sync(t, rc); err != nil {
 		t.Fatal(err)
 	}
-	if len(f.podControl.Templates) != 2 {
-		t.Fatalf("%d creates, want 2", len(f.podControl.Templates))
+	if len(f.podControl.Templates) != 2 || len(f.podControl.ControllerRefs) != 2 {
+		t.Fatalf("%d creates with %d ControllerRefs, want 2 and 2", len(f.podControl.Templates), len(f.podControl.ControllerRefs))
 	}
 	for _, ref := range f.podControl.ControllerRefs {
 		if ref.UID != rc.UID || ref.Kind != "ReplicationController" || !*ref.Controller || !*ref.BlockOwnerDeletion {
