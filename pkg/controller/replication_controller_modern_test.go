@@ -8,6 +8,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/conversion"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/informers"
+	"github.com/prometheus/client_golang/prometheus"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -327,5 +329,61 @@ func TestAControllerReplacedUnderTheSameNameAdoptsNothing(t *testing.T) {
 	}
 	if n := len(f.podControl.Updates); n != 0 {
 		t.Errorf("%d pod updates, want none", n)
+	}
+}
+
+// TestAFailedSyncIsCounted: a sync whose creates fail counts as a failed
+// sync, with status writes and without them; one that succeeds does not.
+func TestAFailedSyncIsCounted(t *testing.T) {
+	for _, withoutStatus := range []bool{false, true} {
+		for _, fail := range []bool{false, true} {
+			f := newFixture(t, &client.Fake{}, BurstReplicas)
+			f.rm.Without.StatusWrites = withoutStatus
+			if fail {
+				f.podControl.Err = errors.New("the apiserver refused")
+			}
+			rc := newRC(2)
+			f.addRC(t, rc)
+			f.addPods(t, newPod("pod0", rc))
+			before := counter(t, syncErrors)
+			if err := f.sync(t, rc); (err != nil) != fail {
+				t.Errorf("without status writes %v, failing %v: sync returned %v", withoutStatus, fail, err)
+			}
+			want := 0.0
+			if fail {
+				want = 1
+			}
+			if got := counter(t, syncErrors) - before; got != want {
+				t.Errorf("without status writes %v, failing %v: %v failed syncs counted, want %v", withoutStatus, fail, got, want)
+			}
+		}
+	}
+}
+
+// TestTheExpectationsGaugeCountsCreatesAndDeletesApart reads the pending
+// expectations as /metrics shows them, one gauge for each kind.
+func TestTheExpectationsGaugeCountsCreatesAndDeletesApart(t *testing.T) {
+	f := newFixture(t, &client.Fake{}, BurstReplicas)
+	reg := prometheus.NewRegistry()
+	f.rm.RegisterMetrics(reg)
+	f.rm.expectations.ExpectCreations("default/foo", 3)
+	f.rm.expectations.ExpectDeletions("default/bar", []string{"default/a", "default/b"})
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, mf := range families {
+		if mf.GetName() != "replication_manager_expectations_pending" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				got[l.GetValue()] = m.GetGauge().GetValue()
+			}
+		}
+	}
+	if fmt.Sprint(got) != "map[create:3 delete:2]" {
+		t.Errorf("pending expectations %v, want 3 creates and 2 deletes", got)
 	}
 }
