@@ -106,7 +106,13 @@ type gremlinsOutput struct {
 // ReadGremlins reads gremlins' -o file for target t, run in the folder t.Dir
 // of the module at root, into counts and survivors; each survivor carries
 // its line of source, read from root.
-func ReadGremlins(r io.Reader, root string, t Target) (map[string]int, []Mutant, error) {
+//
+// gremlins counts a mutant whose package no longer compiles as killed: go
+// test exits 1 on a build failure as on a failing test. viable, when
+// given, is asked about each killed ARITHMETIC_BASE mutant, the one kind
+// that can fail to compile (a + between strings made a -), and a mutant it
+// says does not compile counts as NOT VIABLE.
+func ReadGremlins(r io.Reader, root string, t Target, viable func(Mutant) bool) (map[string]int, []Mutant, error) {
 	var out gremlinsOutput
 	if err := json.NewDecoder(r).Decode(&out); err != nil {
 		return nil, nil, err
@@ -116,15 +122,20 @@ func ReadGremlins(r io.Reader, root string, t Target) (map[string]int, []Mutant,
 	for _, f := range out.Files {
 		file := filepath.ToSlash(filepath.Join(t.Dir, f.Name))
 		for _, m := range f.Mutations {
-			counts[m.Status]++
-			if m.Status != Lived && m.Status != NotCovered {
+			mut := Mutant{File: file, Line: m.Line, Column: m.Column, Mutator: m.Type, Status: m.Status}
+			if mut.Status == Killed && mut.Mutator == "ARITHMETIC_BASE" && viable != nil && !viable(mut) {
+				mut.Status = NotViable
+			}
+			counts[mut.Status]++
+			if mut.Status != Lived && mut.Status != NotCovered {
 				continue
 			}
 			code, err := sourceLine(filepath.Join(root, file), m.Line)
 			if err != nil {
 				return nil, nil, err
 			}
-			survivors = append(survivors, Mutant{File: file, Line: m.Line, Column: m.Column, Mutator: m.Type, Status: m.Status, Code: code})
+			mut.Code = code
+			survivors = append(survivors, mut)
 		}
 	}
 	sort.Slice(survivors, func(i, j int) bool {

@@ -27,7 +27,7 @@ func TestGremlinsOutputBecomesCountsAndSurvivorsWithTheirCode(t *testing.T) {
 		{"type":"CONDITIONALS_BOUNDARY","status":"LIVED","line":3,"column":7},
 		{"type":"ARITHMETIC_BASE","status":"TIMED OUT","line":3,"column":4},
 		{"type":"ARITHMETIC_BASE","status":"NOT VIABLE","line":3,"column":4}]}]}`
-	counts, survivors, err := ReadGremlins(strings.NewReader(out), root, Target{Dir: "pkg/x"})
+	counts, survivors, err := ReadGremlins(strings.NewReader(out), root, Target{Dir: "pkg/x"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,5 +201,39 @@ func TestThePublishedScoreExplainsEverySurvivorThatMustBe(t *testing.T) {
 		if !found {
 			t.Errorf("survivors.txt explains %s %s at column %d of %q, which no published run left alive", e.File, e.Mutator, e.Column, e.Code)
 		}
+	}
+}
+
+// TestAMutantThatDoesNotCompileIsNotViable: gremlins counts a package that
+// no longer builds as killed; a + between strings made a - is no catch of
+// any test, and counts as not viable, while a * made a / compiles.
+func TestAMutantThatDoesNotCompileIsNotViable(t *testing.T) {
+	root := t.TempDir()
+	src := "package x\n\nfunc F(n int) (string, int) {\n\treturn \"a\" + \"b\", n * 2\n}\n"
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/m\n\ngo 1.26\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, "pkg", "x"), 0o755)
+	file := filepath.Join(root, "pkg", "x", "x.go")
+	os.WriteFile(file, []byte(src), 0o644)
+	target := Target{Dir: "pkg/x", Build: "2014"}
+	concat := Mutant{File: "pkg/x/x.go", Line: 4, Column: 13, Mutator: "ARITHMETIC_BASE"}
+	times := Mutant{File: "pkg/x/x.go", Line: 4, Column: 22, Mutator: "ARITHMETIC_BASE"}
+	if compiles(root, target, concat) {
+		t.Error(`"a" - "b" compiled`)
+	}
+	if !compiles(root, target, times) {
+		t.Error("n / 2 did not compile")
+	}
+	if data, _ := os.ReadFile(file); string(data) != src {
+		t.Errorf("the file was not put back:\n%s", data)
+	}
+	out := `{"files":[{"file_name":"x.go","mutations":[
+		{"type":"ARITHMETIC_BASE","status":"KILLED","line":4,"column":13},
+		{"type":"ARITHMETIC_BASE","status":"KILLED","line":4,"column":22}]}]}`
+	counts, _, err := ReadGremlins(strings.NewReader(out), root, target, func(m Mutant) bool { return compiles(root, target, m) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counts[Killed] != 1 || counts[NotViable] != 1 {
+		t.Errorf("counts %v, want one killed and one not viable", counts)
 	}
 }

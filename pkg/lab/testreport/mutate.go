@@ -225,7 +225,7 @@ func mutateOne(opts MutateOptions, src string, t Target) (Result, error) {
 		return Result{}, err
 	}
 	defer f.Close()
-	counts, survivors, err := ReadGremlins(f, src, t)
+	counts, survivors, err := ReadGremlins(f, src, t, func(m Mutant) bool { return compiles(src, t, m) })
 	if err != nil {
 		return Result{}, fmt.Errorf("%s%s: %v", prefix, out, err)
 	}
@@ -320,4 +320,55 @@ func loadAverage() (float64, bool) {
 	}
 	v, err := strconv.ParseFloat(f[0], 64)
 	return v, err == nil
+}
+
+// arithmetic is gremlins' ARITHMETIC_BASE: each operator and what it
+// becomes.
+var arithmetic = map[byte]byte{'+': '-', '-': '+', '*': '/', '/': '*', '%': '*'}
+
+// testVet are the analyzers go test runs before the tests; a mutant that
+// fails one of them fails go test without running a test.
+var testVet = []string{"-atomic", "-bool", "-buildtags", "-directive", "-errorsas", "-ifaceassert", "-nilfunc", "-printf", "-stringintconv", "-tests"}
+
+// compiles makes the ARITHMETIC_BASE mutation m in the tree at root and
+// reports whether its package and the package's tests still get past what
+// go test does before running them: compiling and the vet checks. The file
+// is put back as it was.
+func compiles(root string, t Target, m Mutant) bool {
+	file := filepath.Join(root, filepath.FromSlash(m.File))
+	orig, err := os.ReadFile(file)
+	if err != nil {
+		return true
+	}
+	offset, line := -1, 1
+	for i := 0; i < len(orig); i++ {
+		if line == m.Line {
+			offset = i + m.Column - 1
+			break
+		}
+		if orig[i] == '\n' {
+			line++
+		}
+	}
+	if offset < 0 || offset >= len(orig) {
+		return true
+	}
+	to, ok := arithmetic[orig[offset]]
+	if !ok {
+		return true
+	}
+	mutated := append([]byte{}, orig...)
+	mutated[offset] = to
+	if err := os.WriteFile(file, mutated, 0o644); err != nil {
+		return true
+	}
+	defer os.WriteFile(file, orig, 0o644)
+	tags := ""
+	if t.Build == "modern" {
+		tags = "modern"
+	}
+	args := append([]string{"vet", "-tags=" + tags}, testVet...)
+	cmd := exec.Command("go", append(args, "./"+filepath.ToSlash(filepath.Dir(m.File)))...)
+	cmd.Dir = root
+	return cmd.Run() == nil
 }
