@@ -109,9 +109,9 @@ type gremlinsOutput struct {
 //
 // gremlins counts a mutant whose package no longer compiles as killed: go
 // test exits 1 on a build failure as on a failing test. viable, when
-// given, is asked about each killed ARITHMETIC_BASE mutant, the one kind
-// that can fail to compile (a + between strings made a -), and a mutant it
-// says does not compile counts as NOT VIABLE.
+// given, is asked about each ARITHMETIC_BASE mutant, the one kind that can
+// fail to compile (a + between strings made a -), killed, lived or not
+// covered, and a mutant it says does not compile counts as NOT VIABLE.
 func ReadGremlins(r io.Reader, root string, t Target, viable func(Mutant) bool) (map[string]int, []Mutant, error) {
 	var out gremlinsOutput
 	if err := json.NewDecoder(r).Decode(&out); err != nil {
@@ -123,7 +123,7 @@ func ReadGremlins(r io.Reader, root string, t Target, viable func(Mutant) bool) 
 		file := filepath.ToSlash(filepath.Join(t.Dir, f.Name))
 		for _, m := range f.Mutations {
 			mut := Mutant{File: file, Line: m.Line, Column: m.Column, Mutator: m.Type, Status: m.Status}
-			if mut.Status == Killed && mut.Mutator == "ARITHMETIC_BASE" && viable != nil && !viable(mut) {
+			if mut.Mutator == "ARITHMETIC_BASE" && mut.Status != NotViable && mut.Status != TimedOut && viable != nil && !viable(mut) {
 				mut.Status = NotViable
 			}
 			counts[mut.Status]++
