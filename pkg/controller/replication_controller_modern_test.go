@@ -10,11 +10,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"testing"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/conversion"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/informers"
@@ -385,5 +387,67 @@ func TestTheExpectationsGaugeCountsCreatesAndDeletesApart(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "map[create:3 delete:2]" {
 		t.Errorf("pending expectations %v, want 3 creates and 2 deletes", got)
+	}
+}
+
+// TestACreateThatTimedOutIsStillExpected: a create the apiserver may yet
+// finish (a 504, or the 2014 apiserver's 202 Working) is no failure: its
+// pod is still expected and the creates go on; a create refused outright
+// stops the slow start, and is not expected.
+func TestACreateThatTimedOutIsStillExpected(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		err      error
+		wantErr  bool
+		creates  int
+		expected int64
+	}{
+		{"timed out", apierrors.NewTimeout("the write did not finish"), false, 3, 3},
+		{"still working", apierrors.NewStatus(http.StatusAccepted, api.StatusReasonWorking, "the write goes on"), false, 3, 3},
+		{"refused", errors.New("the apiserver refused"), true, 1, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, &client.Fake{}, BurstReplicas)
+			f.podControl.Err = tc.err
+			rc := newRC(3)
+			f.addRC(t, rc)
+			if err := f.sync(t, rc); (err != nil) != tc.wantErr {
+				t.Errorf("sync returned %v", err)
+			}
+			if f.podControl.CreateCallCount != tc.creates {
+				t.Errorf("%d creates sent, want %d", f.podControl.CreateCallCount, tc.creates)
+			}
+			exp, _, _ := f.rm.expectations.GetExpectations("default/foo")
+			if adds, _ := exp.GetExpectations(); adds != tc.expected {
+				t.Errorf("%d creates expected, want %d", adds, tc.expected)
+			}
+		})
+	}
+}
+
+// TestADeleteRefusedFailsTheSyncAndOneOfAPodGoneDoesNot: a pod already
+// gone is what a delete wanted; any other failure is the sync's, retried.
+func TestADeleteRefusedFailsTheSyncAndOneOfAPodGoneDoesNot(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		err     error
+		wantErr bool
+	}{
+		{"gone", apierrors.NewNotFound("pods", "pod0"), false},
+		{"refused", errors.New("the apiserver refused"), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, &client.Fake{}, BurstReplicas)
+			f.podControl.Err = tc.err
+			rc := newRC(1)
+			f.addRC(t, rc)
+			f.addPods(t, newPods(2, rc)...)
+			if err := f.sync(t, rc); (err != nil) != tc.wantErr {
+				t.Errorf("sync returned %v, want an error %v", err, tc.wantErr)
+			}
+			if !f.rm.expectations.SatisfiedExpectations("default/foo") {
+				t.Error("a delete that failed is still expected")
+			}
+		})
 	}
 }
