@@ -12,6 +12,7 @@
 #   make docs    the annotated source, as static HTML, into _output/docs
 #   make demo    talk mode: SCENARIO=<name> on both designs side by side, with a live page
 #   make original V04_SRC=<Kubernetes git repository>  the original v0.4 binaries into _output/v0.4
+#   make mutate  the mutation score of the subject packages, into examples/mutation (hours; MUTATE=pkg/controller for one)
 #   make clean   remove _output
 
 SHELL   := bash
@@ -23,7 +24,7 @@ CMDS    := apiserver controller-manager hollow-node kubecfg local-up rcbench
 # Tests find the binaries here instead of building their own.
 export KUBE_REWIND_BIN := $(abspath $(BIN))
 
-.PHONY: all build run bench history test test-run test-vet vet unit unit-2014 unit-modern race clean docs demo upstream vet-upstream test-upstream original
+.PHONY: all build run bench history test test-run test-vet vet unit unit-2014 unit-modern race clean docs demo upstream vet-upstream test-upstream original mutate
 
 all: build
 
@@ -132,6 +133,23 @@ original:
 	$(GO) build -o $(BIN)/ ./cmd/rcbench
 	$(BIN)/rcbench original -src='$(V04_SRC)' -out=_output/v0.4 -scratch=_output/v0.4-src
 
+# The mutation score of the subject packages (pkg/controller, pkg/service,
+# pkg/apiserver, pkg/registry, pkg/tools) and of the crash checker
+# (pkg/lab/scenario's crash.go): gremlins changes one operator at a time
+# and runs the package's tests against each change, in both builds where
+# the tag changes the package's files, one package after another with one
+# worker, in a copy of the tracked files under _output/mutate. Hours on
+# a busy machine, and not part of make test. It writes
+# examples/mutation/RESULTS.md and results.json; MUTATE=pkg/controller
+# reruns one package (comma-separated for more) and keeps the others'
+# published rows, each with its commit; MUTATE_FLAGS go to testreport
+# mutate (-timeout_coefficient=N, -page to rewrite the page alone).
+MUTATE       ?=
+MUTATE_FLAGS ?=
+GREMLINS     := $(GO) run github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0
+mutate:
+	$(GO) run ./cmd/testreport mutate -out=examples/mutation -work=_output/mutate -commit='$(BENCH_COMMIT)' -gremlins='$(GREMLINS)' $(if $(MUTATE),-packages=$(MUTATE)) $(MUTATE_FLAGS)
+
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
@@ -148,7 +166,8 @@ vet:
 # every test that failed (test-run writes them to _output/test/FAILED, and
 # test raises them as make's own last word); the previous run's JSON is kept in
 # _output/test/previous/, so that a failure's cause survives the next run.
-# A test binary may run for TEST_TIMEOUT: a deadline for a hang, far
+# Before that it lists every test that skipped and why (.ci/run fails on
+# one its allow-list does not name). A test binary may run for TEST_TIMEOUT: a deadline for a hang, far
 # beyond what a loaded machine needs. TEST_FLAGS go to
 # every go test (e.g. TEST_FLAGS='-run=Idle').
 TEST_OUT      := _output/test
@@ -175,6 +194,7 @@ test-run: build
 	    echo "== the ten slowest tests of the $$run build"; \
 	    $(GOTESTSUM) tool slowest --jsonfile=$(TEST_OUT)/$$run.json --threshold=0s --num=10; \
 	  done; \
+	  $(GO) run ./cmd/testreport skips $(TEST_OUT)/*.json || status=1; \
 	  if [ $$status -ne 0 ]; then \
 	    failed=$$(.ci/failed-tests $(TEST_OUT)/*.json); \
 	    test ! -e $(TEST_OUT)/vet.failed || failed="vet$${failed:+; }$$failed"; \

@@ -187,11 +187,11 @@ func TestExpectationsExpireAfterFiveMinutes(t *testing.T) {
 	if e.SatisfiedExpectations("default/foo") {
 		t.Fatal("fresh unmet expectations must hold the controller back")
 	}
-	clock.Step(ExpectationsTimeout - time.Second)
+	clock.Step(ExpectationsTimeout)
 	if e.SatisfiedExpectations("default/foo") {
-		t.Fatal("expectations expired early")
+		t.Fatal("expectations expired early: exactly ExpectationsTimeout old, they still hold")
 	}
-	clock.Step(2 * time.Second)
+	clock.Step(time.Nanosecond)
 	if !e.SatisfiedExpectations("default/foo") {
 		t.Fatal("expectations older than ExpectationsTimeout must let the controller act")
 	}
@@ -219,5 +219,75 @@ func TestExpectationsOfAnUnknownControllerAreSatisfied(t *testing.T) {
 	e.DeleteExpectations("default/foo")
 	if uids := e.GetUIDs("default/foo"); uids != nil {
 		t.Errorf("pod keys survived DeleteExpectations: %v", uids)
+	}
+}
+
+// TestEachRankingRuleOutranksEveryRuleAfterIt: for each rule of Less, the
+// pod that wins it and loses every later rule still goes first, and the
+// other does not. A rule that stopped deciding would hand the pair to a
+// later one, which says the opposite.
+func TestEachRankingRuleOutranksEveryRuleAfterIt(t *testing.T) {
+	now := metav1.Now()
+	ago := func(d time.Duration) metav1.Time { return metav1.NewTime(now.Add(-d)) }
+	// Each rule's winning and losing change to a running, ready,
+	// scheduled pod created and ready an hour ago.
+	rules := []struct {
+		name      string
+		win, lose func(p *v1.Pod, rank *int)
+	}{
+		{"unscheduled", func(p *v1.Pod, _ *int) { p.Spec.NodeName = "" }, func(p *v1.Pod, _ *int) {}},
+		{"pending", func(p *v1.Pod, _ *int) { p.Status.Phase = v1.PodPending }, func(p *v1.Pod, _ *int) {}},
+		{"not ready", func(p *v1.Pod, _ *int) { p.Status.Conditions[0].Status = v1.ConditionFalse }, func(p *v1.Pod, _ *int) {}},
+		{"lower deletion cost", func(p *v1.Pod, _ *int) { p.Annotations = map[string]string{PodDeletionCost: "-5"} }, func(p *v1.Pod, _ *int) {}},
+		{"more co-located pods", func(_ *v1.Pod, rank *int) { *rank = 3 }, func(_ *v1.Pod, rank *int) { *rank = 1 }},
+		{"ready more recently", func(p *v1.Pod, _ *int) { p.Status.Conditions[0].LastTransitionTime = ago(time.Minute) },
+			func(p *v1.Pod, _ *int) { p.Status.Conditions[0].LastTransitionTime = ago(10 * time.Hour) }},
+		{"more restarts", func(p *v1.Pod, _ *int) { p.Status.ContainerStatuses = []v1.ContainerStatus{{RestartCount: 3}} }, func(p *v1.Pod, _ *int) {}},
+		{"created more recently", func(p *v1.Pod, _ *int) { p.CreationTimestamp = ago(time.Minute) },
+			func(p *v1.Pod, _ *int) { p.CreationTimestamp = ago(10 * time.Hour) }},
+	}
+	for k, rule := range rules {
+		t.Run(rule.name, func(t *testing.T) {
+			first, then := newPod("first", nil), newPod("then", nil)
+			// UIDs that would put the pods the other way round.
+			first.UID, then.UID = "zz", "aa"
+			firstRank, thenRank := 0, 0
+			rule.win(first, &firstRank)
+			rule.lose(then, &thenRank)
+			for _, later := range rules[k+1:] {
+				later.lose(first, &firstRank)
+				later.win(then, &thenRank)
+			}
+			s := ActivePodsWithRanks{Pods: []*v1.Pod{first, then}, Rank: []int{firstRank, thenRank}, Now: now}
+			if !s.Less(0, 1) || s.Less(1, 0) {
+				t.Errorf("the pod %s should go first whatever the later rules say", rule.name)
+			}
+		})
+	}
+}
+
+// TestAgesCompareInWholePowersOfTwo: logarithmicRankDiff is negative when
+// its first time is younger by at least one power of two of nanoseconds,
+// zero within one, and counts every time at or after now as younger than
+// any before it (a clock that runs ahead makes such times).
+func TestAgesCompareInWholePowersOfTwo(t *testing.T) {
+	now := metav1.Now()
+	at := func(d time.Duration) metav1.Time { return metav1.NewTime(now.Add(d)) }
+	for _, tc := range []struct {
+		name   string
+		t1, t2 metav1.Time
+		want   int64
+	}{
+		{"an hour against ten", at(-time.Hour), at(-10 * time.Hour), -4},
+		{"ten hours against one", at(-10 * time.Hour), at(-time.Hour), 4},
+		{"64 and 65 minutes", at(-64 * time.Minute), at(-65 * time.Minute), 0},
+		{"in the future against a nanosecond ago", at(time.Hour), at(-time.Nanosecond), -1},
+		{"a nanosecond ago against the future", at(-time.Nanosecond), at(time.Hour), 1},
+		{"now against the future", now, at(time.Hour), 0},
+		{"the future against now", at(time.Hour), now, 0},
+	} {
+		if got := logarithmicRankDiff(tc.t1, tc.t2, now); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
 	}
 }

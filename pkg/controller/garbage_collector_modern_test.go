@@ -4,11 +4,14 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/conversion"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/informers"
@@ -134,5 +137,114 @@ func TestAPodWithALiveOwnerOnlyLosesTheDanglingReference(t *testing.T) {
 	}
 	if len(w.written) != 1 || len(w.written[0].OwnerReferences) != 1 || w.written[0].OwnerReferences[0].UID != "thing-uid" {
 		t.Errorf("pods written %+v, want pod a with only its Thing left", w.written)
+	}
+}
+
+// gcClient fails the calls a test names with the error it names.
+type gcClient struct {
+	*client.Fake
+	deleteErr, getControllerErr error
+}
+
+func (c *gcClient) DeletePod(ctx api.Context, id string) error {
+	c.Fake.DeletePod(ctx, id)
+	return c.deleteErr
+}
+
+func (c *gcClient) GetReplicationController(ctx api.Context, id string) (*api.ReplicationController, error) {
+	rc, err := c.Fake.GetReplicationController(ctx, id)
+	if c.getControllerErr != nil {
+		return nil, c.getControllerErr
+	}
+	return rc, err
+}
+
+// TestRunFindsThePodsOrphanedBeforeItStartedAndStopsWhenAsked: pods whose
+// controller went while no collector ran are found when it starts and
+// deleted by its workers; Run returns once its context ends.
+func TestRunFindsThePodsOrphanedBeforeItStartedAndStopsWhenAsked(t *testing.T) {
+	gone, live := newRC(1), newRC(1)
+	live.Name, live.UID = "bar", "bar-uid"
+	c := &client.Fake{Ctrl: *conversion.ReplicationControllerFromV1(live)}
+	gc := newCollector(t, c, []*v1.ReplicationController{live}, newPod("a", gone), newPod("b", live))
+	gc.podsSynced, gc.rcsSynced = alwaysReady, alwaysReady
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		gc.Run(ctx, 1)
+		close(done)
+	}()
+	for deadline := time.Now().Add(30 * time.Second); len(calls(c, "delete-pod")) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the orphan was never deleted")
+		}
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not return after its context ended")
+	}
+	if got, want := calls(c, "delete-pod"), []string{"delete-pod a"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("deleted %v, want %v", got, want)
+	}
+}
+
+// TestAFailedAttemptIsRetriedAndASuccessfulOneForgotten: the collector's
+// queue backs a pod off when its delete fails and forgets it once done; a
+// pod deleted meanwhile counts as done.
+func TestAFailedAttemptIsRetriedAndASuccessfulOneForgotten(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		err      error
+		requeued bool
+	}{
+		{"refused", errors.New("the apiserver refused"), true},
+		{"gone meanwhile", apierrors.NewNotFound("pods", "a"), false},
+		{"deleted", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gone := newRC(1)
+			c := &client.Fake{}
+			gc := newCollectorOn(t, &gcClient{Fake: c, deleteErr: tc.err}, c, nil, newPod("a", gone))
+			gc.ownerDeleted(gone)
+			gc.processNextWorkItem(context.Background())
+			if got := gc.queue.NumRequeues("default/a") > 0; got != tc.requeued {
+				t.Errorf("requeued %v, want %v", got, tc.requeued)
+			}
+			if got := calls(c, "delete-pod"); len(got) != 1 {
+				t.Errorf("deletes %v, want one", got)
+			}
+		})
+	}
+}
+
+// TestAnOwnerIsDanglingOnlyWhenTheApiserverSaysSo: a pod whose owner the
+// apiserver still holds under its uid is left whole; a failed lookup
+// fails the attempt rather than deleting anything.
+func TestAnOwnerIsDanglingOnlyWhenTheApiserverSaysSo(t *testing.T) {
+	owner := newRC(1)
+	for _, tc := range []struct {
+		name    string
+		lookup  error
+		wantErr bool
+	}{
+		{"the owner is there", nil, false},
+		{"the lookup fails", errors.New("the apiserver is away"), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &client.Fake{Ctrl: *conversion.ReplicationControllerFromV1(owner)}
+			gc := newCollectorOn(t, &gcClient{Fake: c, getControllerErr: tc.lookup}, c, nil, newPod("a", owner))
+			err := gc.attemptToDeletePod(context.Background(), "default/a")
+			if (err != nil) != tc.wantErr {
+				t.Errorf("attempt returned %v, want an error %v", err, tc.wantErr)
+			}
+			if got := calls(c, "delete-pod", "update-pod"); len(got) != 0 {
+				t.Errorf("writes %v, want none", got)
+			}
+			if gc.isAbsent(owner.UID) {
+				t.Error("the owner was remembered as gone")
+			}
+		})
 	}
 }

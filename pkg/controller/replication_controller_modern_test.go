@@ -8,15 +8,19 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"testing"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/conversion"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/informers"
+	"github.com/prometheus/client_golang/prometheus"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -141,8 +145,8 @@ func TestSyncWithTooFewPodsCreatesTheMissingOnesWithAControllerRef(t *testing.T)
 	if err := f.sync(t, rc); err != nil {
 		t.Fatal(err)
 	}
-	if len(f.podControl.Templates) != 2 {
-		t.Fatalf("%d creates, want 2", len(f.podControl.Templates))
+	if len(f.podControl.Templates) != 2 || len(f.podControl.ControllerRefs) != 2 {
+		t.Fatalf("%d creates with %d ControllerRefs, want 2 and 2", len(f.podControl.Templates), len(f.podControl.ControllerRefs))
 	}
 	for _, ref := range f.podControl.ControllerRefs {
 		if ref.UID != rc.UID || ref.Kind != "ReplicationController" || !*ref.Controller || !*ref.BlockOwnerDeletion {
@@ -327,5 +331,123 @@ func TestAControllerReplacedUnderTheSameNameAdoptsNothing(t *testing.T) {
 	}
 	if n := len(f.podControl.Updates); n != 0 {
 		t.Errorf("%d pod updates, want none", n)
+	}
+}
+
+// TestAFailedSyncIsCounted: a sync whose creates fail counts as a failed
+// sync, with status writes and without them; one that succeeds does not.
+func TestAFailedSyncIsCounted(t *testing.T) {
+	for _, withoutStatus := range []bool{false, true} {
+		for _, fail := range []bool{false, true} {
+			f := newFixture(t, &client.Fake{}, BurstReplicas)
+			f.rm.Without.StatusWrites = withoutStatus
+			if fail {
+				f.podControl.Err = errors.New("the apiserver refused")
+			}
+			rc := newRC(2)
+			f.addRC(t, rc)
+			f.addPods(t, newPod("pod0", rc))
+			before := counterValue(syncErrors)
+			if err := f.sync(t, rc); (err != nil) != fail {
+				t.Errorf("without status writes %v, failing %v: sync returned %v", withoutStatus, fail, err)
+			}
+			want := 0.0
+			if fail {
+				want = 1
+			}
+			if got := counterValue(syncErrors) - before; got != want {
+				t.Errorf("without status writes %v, failing %v: %v failed syncs counted, want %v", withoutStatus, fail, got, want)
+			}
+		}
+	}
+}
+
+// TestTheExpectationsGaugeCountsCreatesAndDeletesApart reads the pending
+// expectations as /metrics shows them, one gauge for each kind.
+func TestTheExpectationsGaugeCountsCreatesAndDeletesApart(t *testing.T) {
+	f := newFixture(t, &client.Fake{}, BurstReplicas)
+	reg := prometheus.NewRegistry()
+	f.rm.RegisterMetrics(reg)
+	f.rm.expectations.ExpectCreations("default/foo", 3)
+	f.rm.expectations.ExpectDeletions("default/bar", []string{"default/a", "default/b"})
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, mf := range families {
+		if mf.GetName() != "replication_manager_expectations_pending" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				got[l.GetValue()] = m.GetGauge().GetValue()
+			}
+		}
+	}
+	if fmt.Sprint(got) != "map[create:3 delete:2]" {
+		t.Errorf("pending expectations %v, want 3 creates and 2 deletes", got)
+	}
+}
+
+// TestACreateThatTimedOutIsStillExpected: a create the apiserver may yet
+// finish (a 504, or the 2014 apiserver's 202 Working) is no failure: its
+// pod is still expected and the creates go on; a create refused outright
+// stops the slow start, and is not expected.
+func TestACreateThatTimedOutIsStillExpected(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		err      error
+		wantErr  bool
+		creates  int
+		expected int64
+	}{
+		{"timed out", apierrors.NewTimeout("the write did not finish"), false, 3, 3},
+		{"still working", apierrors.NewStatus(http.StatusAccepted, api.StatusReasonWorking, "the write goes on"), false, 3, 3},
+		{"refused", errors.New("the apiserver refused"), true, 1, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, &client.Fake{}, BurstReplicas)
+			f.podControl.Err = tc.err
+			rc := newRC(3)
+			f.addRC(t, rc)
+			if err := f.sync(t, rc); (err != nil) != tc.wantErr {
+				t.Errorf("sync returned %v", err)
+			}
+			if f.podControl.CreateCallCount != tc.creates {
+				t.Errorf("%d creates sent, want %d", f.podControl.CreateCallCount, tc.creates)
+			}
+			exp, _, _ := f.rm.expectations.GetExpectations("default/foo")
+			if adds, _ := exp.GetExpectations(); adds != tc.expected {
+				t.Errorf("%d creates expected, want %d", adds, tc.expected)
+			}
+		})
+	}
+}
+
+// TestADeleteRefusedFailsTheSyncAndOneOfAPodGoneDoesNot: a pod already
+// gone is what a delete wanted; any other failure is the sync's, retried.
+func TestADeleteRefusedFailsTheSyncAndOneOfAPodGoneDoesNot(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		err     error
+		wantErr bool
+	}{
+		{"gone", apierrors.NewNotFound("pods", "pod0"), false},
+		{"refused", errors.New("the apiserver refused"), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, &client.Fake{}, BurstReplicas)
+			f.podControl.Err = tc.err
+			rc := newRC(1)
+			f.addRC(t, rc)
+			f.addPods(t, newPods(2, rc)...)
+			if err := f.sync(t, rc); (err != nil) != tc.wantErr {
+				t.Errorf("sync returned %v, want an error %v", err, tc.wantErr)
+			}
+			if !f.rm.expectations.SatisfiedExpectations("default/foo") {
+				t.Error("a delete that failed is still expected")
+			}
+		})
 	}
 }

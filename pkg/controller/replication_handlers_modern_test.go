@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/client"
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -125,4 +126,54 @@ func TestPodEventsReachTheRightControllersAndExpectations(t *testing.T) {
 		}
 		drain()
 	})
+}
+
+// TestAPodUpdateWakesItsOwnerAndSchedulesItForAvailability: a pod
+// relabelled away from its controller wakes the controller that owns it,
+// which must release it, and an orphan's update wakes the controllers it
+// matches; a pod that just became ready wakes its controller again once
+// minReadySeconds and a second of clock skew have passed.
+func TestAPodUpdateWakesItsOwnerAndSchedulesItForAvailability(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		minReady int32
+		change   func(old, cur *v1.Pod)
+		queued   string
+		after    string
+	}{
+		{name: "an owned pod relabelled away", change: func(_, cur *v1.Pod) { cur.Labels = map[string]string{"name": "bar"} },
+			queued: "[default/foo]", after: "[]"},
+		{name: "an orphan relabelled to match", change: func(old, cur *v1.Pod) {
+			old.OwnerReferences, cur.OwnerReferences = nil, nil
+			old.Labels = map[string]string{"name": "bar"}
+		}, queued: "[default/foo]", after: "[]"},
+		{name: "a pod that just became ready", minReady: 10, change: func(old, _ *v1.Pod) { old.Status.Conditions = nil },
+			queued: "[default/foo]", after: "[default/foo in 11s]"},
+		{name: "a pod that just became ready, without minReadySeconds", change: func(old, _ *v1.Pod) { old.Status.Conditions = nil },
+			queued: "[default/foo]", after: "[]"},
+		{name: "a pod ready before and after", minReady: 10, change: func(_, _ *v1.Pod) {},
+			queued: "[default/foo]", after: "[]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, &client.Fake{}, BurstReplicas)
+			q := &afterQueue{TypedRateLimitingInterface: f.rm.queue}
+			f.rm.queue = q
+			rc := newRC(1)
+			rc.Spec.MinReadySeconds = tc.minReady
+			f.addRC(t, rc)
+			old, cur := newPod("a", rc), newPod("a", rc)
+			cur.ResourceVersion = "2"
+			tc.change(old, cur)
+			f.rm.updatePod(old, cur)
+			var keys []string
+			for q.Len() > 0 {
+				k, _ := q.Get()
+				q.Done(k)
+				keys = append(keys, k)
+			}
+			if fmt.Sprint(keys) != tc.queued || fmt.Sprint(q.after) != tc.after {
+				t.Errorf("queued %v and scheduled %v, want %s and %s", keys, q.after, tc.queued, tc.after)
+			}
+		})
+	}
 }

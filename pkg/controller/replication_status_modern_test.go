@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
@@ -17,6 +18,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/modern/conversion"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/workqueue"
 )
 
 func TestStatusIsWrittenOnceWhenItChangesAndNotAtAllWhenItDoesNot(t *testing.T) {
@@ -146,5 +148,66 @@ func TestAMinReadySecondsControllerComesBackWhenItsPodsBecomeAvailable(t *testin
 	// The key waits in the delaying queue, not in the queue proper.
 	if n := f.rm.queue.Len(); n != 0 {
 		t.Errorf("queue length %d, want the key only scheduled for later", n)
+	}
+}
+
+// afterQueue records the keys the manager schedules for later.
+type afterQueue struct {
+	workqueue.TypedRateLimitingInterface[string]
+	mu    sync.Mutex
+	after []string
+}
+
+func (q *afterQueue) AddAfter(key string, d time.Duration) {
+	q.mu.Lock()
+	q.after = append(q.after, fmt.Sprintf("%s in %v", key, d))
+	q.mu.Unlock()
+	q.TypedRateLimitingInterface.AddAfter(key, d)
+}
+
+// TestOnlyAControllerAllReadyButNotAllAvailableIsScheduledToComeBack: a
+// sync that leaves every replica ready but some not yet available for
+// minReadySeconds schedules the controller again once that has passed, in
+// case no pod event brings it back; no other sync does.
+func TestOnlyAControllerAllReadyButNotAllAvailableIsScheduledToComeBack(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		minReady   int32
+		replicas   int32
+		readySince metav1.Time
+		// failDelete adds a pod that is not ready, whose delete fails:
+		// the one ready pod is then all the controller asks for.
+		failDelete bool
+		want       string
+	}{
+		{name: "ready, not yet available", minReady: 60, replicas: 1, readySince: metav1.Now(), want: "[default/foo in 1m0s]"},
+		{name: "no minReadySeconds", minReady: 0, replicas: 1, readySince: metav1.Now(), want: "[]"},
+		{name: "available", minReady: 60, replicas: 1, readySince: anHourAgo, want: "[]"},
+		{name: "not all ready", minReady: 60, replicas: 2, readySince: metav1.Now(), want: "[]"},
+		{name: "a delete failed", minReady: 60, replicas: 1, readySince: metav1.Now(), failDelete: true, want: "[]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, &client.Fake{}, BurstReplicas)
+			q := &afterQueue{TypedRateLimitingInterface: f.rm.queue}
+			f.rm.queue = q
+			rc := newRC(tc.replicas)
+			rc.Spec.MinReadySeconds = tc.minReady
+			f.addRC(t, rc)
+			pod := newPod("pod0", rc)
+			pod.Status.Conditions[0].LastTransitionTime = tc.readySince
+			f.addPods(t, pod)
+			if tc.failDelete {
+				f.podControl.Err = errors.New("the apiserver refused")
+				unready := newPod("pod1", rc)
+				unready.Status.Conditions = nil
+				f.addPods(t, unready)
+			}
+			if err := f.sync(t, rc); (err != nil) != tc.failDelete {
+				t.Fatalf("sync: %v", err)
+			}
+			if got := fmt.Sprint(q.after); got != tc.want {
+				t.Errorf("scheduled %s, want %s", got, tc.want)
+			}
+		})
 	}
 }

@@ -14,6 +14,7 @@ var labCommands = map[string]bool{
 	module + "/cmd/hollow-node": true,
 	module + "/cmd/local-up":    true,
 	module + "/cmd/rcbench":     true,
+	module + "/cmd/testreport":  true,
 }
 
 // allowed names the few places outside the laboratory that may reach into

@@ -14,6 +14,7 @@ import (
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/acked"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
@@ -62,11 +63,13 @@ func appController(id string, replicas int) *api.ReplicationController {
 }
 
 // startFaultCluster starts a stack configured by cfg (nodes, periods and one
-// manager filled in when unset), creates the controllers with one replica
+// manager filled in when unset, and a recorder of every write between the
+// apiserver and its clients), creates the controllers with one replica
 // each and their services, waits until both pods run, and starts counting
 // pod creations.
 func startFaultCluster(t *testing.T, cfg stack.Config) *faultCluster {
 	t.Helper()
+	cfg.RecordWrites = true
 	if cfg.Nodes == 0 {
 		cfg.Nodes = 5
 	}
@@ -146,6 +149,25 @@ func (fc *faultCluster) waitCreated(n int) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	fc.t.Logf("the fault strikes with %d of %d pods created", fc.created.count(), fc.total())
+}
+
+// waitAcknowledged waits until the recorder has seen at least half of the
+// pods the controllers ask for acknowledged to their creator, and one
+// binding: a fault that strikes before then would leave the check after it
+// little to look for, and a stack whose managers or hollow nodes reach the
+// apiserver around the recorder nothing at all.
+func (fc *faultCluster) waitAcknowledged() {
+	fc.t.Helper()
+	want := fc.total()
+	watchtest.Within(fc.t, deadline, "half the pod creates and a binding acknowledged through the recorder", func() (bool, error) {
+		_, binds, _ := fc.st.Recorder.Acknowledged()
+		pods := acked.Pods(fc.st.Recorder)
+		if 2*pods >= want && len(binds) > 0 {
+			fc.t.Logf("the fault strikes with %d of %d pod creates and %d bindings acknowledged", pods, want, len(binds))
+			return true, nil
+		}
+		return false, fmt.Errorf("%d of %d pod creates and %d bindings acknowledged", pods, want, len(binds))
+	})
 }
 
 // waitExact waits until every controller has exactly its count of active

@@ -8,7 +8,6 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/acked"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
 // What the crash scenario kills, in Size.Crash.
@@ -118,10 +117,13 @@ func (crashScript) Steps(sz Size) []Step {
 				return err
 			}
 			// Half the creates acknowledged, so that the check after the
-			// crash has as many to look for as are still to come.
-			return WaitFor(ctx, convergeLimit(n), "half of the pods' creates acknowledged", func() (bool, string) {
-				acked := ackedPods(e.Stack.Recorder)
-				return acked >= n/2, fmt.Sprintf("%d acknowledged", acked)
+			// crash has as many to look for as are still to come, and a
+			// binding: managers or hollow nodes reaching the apiserver
+			// around the recorder would leave it nothing to check.
+			return WaitFor(ctx, convergeLimit(n), "half of the pods' creates and a binding acknowledged", func() (bool, string) {
+				pods := acked.Pods(e.Stack.Recorder)
+				_, binds, _ := e.Stack.Recorder.Acknowledged()
+				return 2*pods >= n && len(binds) > 0, fmt.Sprintf("%d pod creates and %d bindings acknowledged", pods, len(binds))
 			})
 		},
 	}, kill, {
@@ -155,7 +157,7 @@ func (crashScript) Steps(sz Size) []Step {
 				"acked_binds": float64(report.Binds), "binds_lost": float64(len(report.BindsLost)),
 				"unreadable_objects": float64(len(report.Unreadable)),
 			})
-			return nil
+			return report.Enough(n)
 		},
 	}}
 }
@@ -191,16 +193,4 @@ func (crashScript) Expect(variant string, sz Size, r map[string]float64) error {
 		return fmt.Errorf("%.0f active pods at the end, want %d", r["final_active"], sz.Replicas)
 	}
 	return nil
-}
-
-// ackedPods counts the pod creates rec saw acknowledged.
-func ackedPods(rec *stack.WriteRecorder) int {
-	creates, _, _ := rec.Acknowledged()
-	n := 0
-	for _, c := range creates {
-		if c.Resource == "pods" {
-			n++
-		}
-	}
-	return n
 }

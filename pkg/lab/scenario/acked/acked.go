@@ -18,6 +18,8 @@ type Report struct {
 	// services) and bindings checked; objects a DELETE was sent for since
 	// are left out.
 	Creates, Binds int
+	// Pods counts the pod creates among Creates.
+	Pods int
 	// Lost names each acknowledged create missing or with another uid;
 	// BindsLost each acknowledged binding whose pod is on another host.
 	Lost, BindsLost []string
@@ -28,8 +30,8 @@ type Report struct {
 }
 
 func (r Report) String() string {
-	s := fmt.Sprintf("%d creates sent, %d acknowledged and checked, and %d acknowledged bindings; %d objects read back: %d creates lost, %d bindings lost, %d objects unreadable",
-		r.Sent, r.Creates, r.Binds, r.Objects, len(r.Lost), len(r.BindsLost), len(r.Unreadable))
+	s := fmt.Sprintf("%d creates sent, %d acknowledged and checked (%d of them pods), and %d acknowledged bindings; %d objects read back: %d creates lost, %d bindings lost, %d objects unreadable",
+		r.Sent, r.Creates, r.Pods, r.Binds, r.Objects, len(r.Lost), len(r.BindsLost), len(r.Unreadable))
 	for _, list := range [][]string{r.Lost, r.BindsLost, r.Unreadable} {
 		if len(list) > 5 {
 			list = list[:5]
@@ -113,6 +115,9 @@ func Check(c client.Interface, rec *stack.WriteRecorder) (Report, error) {
 			continue
 		}
 		r.Creates++
+		if w.Resource == "pods" {
+			r.Pods++
+		}
 		if uid, ok := stored[key]; !ok {
 			r.Lost = append(r.Lost, fmt.Sprintf("%s (uid %s, acknowledged to %s) is missing", key, w.UID, w.Component))
 		} else if uid != w.UID {
@@ -131,4 +136,28 @@ func Check(c client.Interface, rec *stack.WriteRecorder) (Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// Enough returns an error unless the report checked at least half of the
+// pods a test created and one binding. A check of nothing finds nothing
+// lost: managers or hollow nodes that reach the apiserver around the
+// recorder leave it only the test's own creates.
+func (r Report) Enough(pods int) error {
+	if 2*r.Pods < pods || r.Binds == 0 {
+		return fmt.Errorf("the recorder saw too little to check: %d of %d pod creates and %d bindings acknowledged and checked; want at least half the creates and a binding",
+			r.Pods, pods, r.Binds)
+	}
+	return nil
+}
+
+// Pods counts the pod creates rec saw acknowledged, deleted since or not.
+func Pods(rec *stack.WriteRecorder) int {
+	creates, _, _ := rec.Acknowledged()
+	n := 0
+	for _, c := range creates {
+		if c.Resource == "pods" {
+			n++
+		}
+	}
+	return n
 }
