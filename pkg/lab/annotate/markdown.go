@@ -360,7 +360,9 @@ func linkHistoryInHTML(s string) (string, error) {
 
 func isVerbatim(tag string) bool { return tag == "a" || tag == "code" || tag == "pre" }
 
-// linkHistoryText escapes s and links the history citations in it.
+// linkHistoryText escapes s, links the history citations in it, and lets
+// a long path or name in it break as softCode says, so that one long test
+// name cannot push a page past a phone's edge.
 func linkHistoryText(s string) string {
 	var b strings.Builder
 	from := 0
@@ -370,12 +372,12 @@ func linkHistoryText(s string) string {
 		}
 		names, end, _ := historyNames(s, i+len(historyWord))
 		for _, n := range names {
-			b.WriteString(template.HTMLEscapeString(s[from:n.from]))
+			b.WriteString(softCode(s[from:n.from]))
 			b.WriteString(historyLink(s[n.from:n.to]))
 			from = n.to
 		}
 		i = max(i, end-1)
 	}
-	b.WriteString(template.HTMLEscapeString(s[from:]))
+	b.WriteString(softCode(s[from:]))
 	return b.String()
 }

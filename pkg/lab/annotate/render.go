@@ -11,26 +11,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 )
 
 //go:embed assets/pages.html assets/style.css
 var assets embed.FS
 
 var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"soft": softBreaks}).ParseFS(assets, "assets/pages.html"))
-
-// softBreaks allows a line break after each "_", "/" and "." of a name, so a
-// long file name wraps between its words, never inside one.
-func softBreaks(s string) template.HTML {
-	var b strings.Builder
-	for i, r := range s {
-		b.WriteString(template.HTMLEscapeString(string(r)))
-		if (r == '_' || r == '/' || r == '.') && i > 0 && i < len(s)-1 {
-			b.WriteString("<wbr>")
-		}
-	}
-	return template.HTML(b.String())
-}
 
 // StyleSheet is the name of the one stylesheet every page links.
 const StyleSheet = "style.css"
