@@ -309,7 +309,7 @@ type rowView struct {
 type compareView struct {
 	page
 	Heading                string
-	Intro                  template.HTML
+	Intro, Comments        template.HTML
 	LegacyFile, LegacyHref string
 	ModernFile, ModernHref string
 	Rows                   []rowView
@@ -324,6 +324,7 @@ func (w *writer) comparison(c Comparison) error {
 		page:       page{Title: c.Title + " · kube-rewind", BodyClass: "compare-page"},
 		Heading:    c.Title,
 		Intro:      Inline(c.Intro),
+		Comments:   Inline(ExcerptComments),
 		LegacyFile: c.LegacyFile,
 		ModernFile: c.ModernFile,
 	}

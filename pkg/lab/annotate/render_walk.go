@@ -21,10 +21,10 @@ type stopView struct {
 
 type walkView struct {
 	page
-	Heading string
-	Intro   template.HTML
-	Length  string
-	Stops   []stopView
+	Heading         string
+	Intro, Comments template.HTML
+	Length          string
+	Stops           []stopView
 }
 
 // Reading pace, for the length the walk states: prose at readingWords
@@ -104,10 +104,11 @@ func walkProse(text string, numbers map[string]int) (template.HTML, error) {
 
 func (w *writer) walk() error {
 	v := walkView{
-		page:    page{Title: WalkTitle + " · kube-rewind", BodyClass: "walk-page"},
-		Heading: WalkTitle,
-		Intro:   Inline(WalkIntro),
-		Length:  w.measureWalk().String(),
+		page:     page{Title: WalkTitle + " · kube-rewind", BodyClass: "walk-page"},
+		Heading:  WalkTitle,
+		Intro:    Inline(WalkIntro),
+		Comments: Inline(ExcerptComments),
+		Length:   w.measureWalk().String(),
 	}
 	numbers := map[string]int{}
 	for i, s := range Walk {

@@ -36,7 +36,7 @@ const WalkIntro = "From a command to a Running pod: `kubecfg` creates a replicat
 	"asking for one replica, the manager makes the pod, a hollow node binds it and marks it Running, and " +
 	"`kubecfg list pods` shows it. Each stop shows the code of one step, from one to three files; its " +
 	"highlighted lines are the ones its text talks about, with the lines that open each function and " +
-	"statement around them, and a file name opens the whole annotated file at the first of them. Where the " +
+	"statement around them. Where the " +
 	"2014 manager and today's design (`-tags modern`) part ways, both are shown. The excerpts are cut from " +
 	"the source by declaration name when this page is built."
 
