@@ -31,6 +31,48 @@ func softCode(s string) string {
 	return b.String()
 }
 
+// longCode is the length from which inline code with spaces in it (a
+// command) may wrap at its spaces on a wide screen, where inline code
+// otherwise stays on one line.
+const longCode = 40
+
+// inlineCode is softCode for inline code. A long command is set as words
+// that each stay whole on a wide screen, with the spaces between them
+// free to break, so that it wraps instead of running past the column.
+func inlineCode(s string) string {
+	if len(s) < longCode || !strings.Contains(s, " ") {
+		return softCode(s)
+	}
+	var b strings.Builder
+	b.WriteString(`<span class="words">`)
+	for i, w := range strings.Split(s, " ") {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		if w != "" {
+			b.WriteString(`<span class="word">` + softCode(w) + `</span>`)
+		}
+	}
+	b.WriteString(`</span>`)
+	return b.String()
+}
+
+// preText escapes preformatted text and lets a wide screen wrap it after
+// a comma that joins two items without a space, as JSON's do
+// ({"kind":"Status",<wbr>"apiVersion":…); a wide screen wraps such
+// text at its spaces too, where a narrow one scrolls it. A comma between
+// digits (1,000) is a number's.
+func preText(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteString(html.EscapeString(s[i : i+1]))
+		if s[i] == ',' && i+1 < len(s) && !isSpace(s[i+1]) && !(s[i+1] >= '0' && s[i+1] <= '9') {
+			b.WriteString("<wbr>")
+		}
+	}
+	return b.String()
+}
+
 // softBreaks is softCode for the pages' templates: file paths in
 // headings, captions and pagers, and declaration names.
 func softBreaks(s string) template.HTML { return template.HTML(softCode(s)) }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"regexp"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
@@ -69,8 +70,15 @@ func (h *highlighted) render(r LineRange, linkable bool, marked ...int) (templat
 	if err := formatter(r.From, linkable, marked...).Format(&buf, style, chroma.Literator(tokens...)); err != nil {
 		return "", err
 	}
-	return template.HTML(linkHistoryInCode(buf.String())), nil
+	return template.HTML(selectorBreaks.ReplaceAllString(linkHistoryInCode(buf.String()), "$1<wbr>$2")), nil
 }
+
+// selectorBreaks finds the "." of a selector between two names in
+// highlighted code (chroma gives "." and ")." as punctuation, the names as
+// n… classes). A line may break after it, as Go's own style breaks a long
+// chain of calls, where the screen wraps long lines; on a narrow screen
+// code scrolls and never wraps.
+var selectorBreaks = regexp.MustCompile(`(<span class="p">[^<]*\.</span>)(<span class="n)`)
 
 // renderRanges renders several ranges, with a gap mark between ranges that
 // are not adjacent, and the marked lines highlighted.

@@ -350,7 +350,10 @@ func linkHistoryInHTML(s string) (string, error) {
 			case open["code"] > 0 && open["pre"] == 0:
 				// Inline code breaks between names on a narrow
 				// screen, never inside one, as on the other pages.
-				b.WriteString(softCode(text))
+				b.WriteString(inlineCode(text))
+				continue
+			case open["pre"] > 0:
+				b.WriteString(preText(text))
 				continue
 			}
 		}

@@ -140,7 +140,7 @@ func Inline(text string) template.HTML {
 	for i, part := range parts {
 		if i%2 == 1 {
 			b.WriteString("<code>")
-			b.WriteString(softCode(part))
+			b.WriteString(inlineCode(part))
 			b.WriteString("</code>")
 			continue
 		}
@@ -268,7 +268,7 @@ func ProseHTML(ps []Paragraph) template.HTML {
 			b.WriteString("</ul>\n")
 		case Pre:
 			b.WriteString(`<pre class="doc">`)
-			b.WriteString(html.EscapeString(p.Text))
+			b.WriteString(preText(p.Text))
 			b.WriteString("</pre>\n")
 		default:
 			if p.Marker != "" {
