@@ -50,17 +50,7 @@ func TestScreenshotsOfThePagesAreNotBlank(t *testing.T) {
 		t.Skip("set KUBE_REWIND_CHROMIUM=1 to render pages in headless Chromium")
 	}
 	bin := testutil.Chromium(t)
-	dir := os.Getenv("KUBE_REWIND_DOCS")
-	if dir == "" {
-		dir = t.TempDir()
-		if _, err := Build(repoRoot, dir); err != nil {
-			t.Fatalf("Build: %v", err)
-		}
-	}
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := docsDir(t)
 	shots := testutil.ScreenshotDir(t)
 	for _, tc := range []struct {
 		page          string
