@@ -92,6 +92,9 @@ type writer struct {
 	hl       map[*File]*highlighted
 	indexes  map[string]*declIndex
 	written  []string
+	// walkHTML is the walk as rendered, and walkLen what it measured.
+	walkHTML []byte
+	walkLen  walkLength
 }
 
 // indexFor indexes the declarations dir has in build b, once.
@@ -192,7 +195,10 @@ type indexView struct {
 
 func (w *writer) index() error {
 	v := indexView{page: page{Title: "kube-rewind: the annotated source", BodyClass: "index-page"}, Diagram: Diagram()}
-	length := w.measureWalk()
+	_, length, err := w.walkPage()
+	if err != nil {
+		return err
+	}
 	v.Walk = link{Href: WalkPage, Text: WalkTitle, Note: fmt.Sprintf(
 		"from kubecfg create to a Running pod and back, in both designs: %d stops, about %d minutes to read",
 		length.Stops, length.Minutes())}
@@ -364,6 +370,14 @@ func (w *writer) comparison(c Comparison) error {
 	return w.execute(c.Page, "compare", v)
 }
 
+// lineSpan names the lines an excerpt runs over.
+func lineSpan(first, last int) string {
+	if first == last {
+		return fmt.Sprintf("line %d", first)
+	}
+	return fmt.Sprintf("lines %d–%d", first, last)
+}
+
 func (w *writer) excerptView(ex Excerpt) (excerptView, error) {
 	if w.site.byDir[ex.Ref.Dir] == nil {
 		return excerptView{Missing: ex.Ref.Dir + " is not present in this build of the docs."}, nil
@@ -383,7 +397,7 @@ func (w *writer) excerptView(ex Excerpt) (excerptView, error) {
 	v := excerptView{
 		Path:  ex.File.Path,
 		Name:  ex.Name,
-		Lines: fmt.Sprintf("lines %d–%d", first, last),
+		Lines: lineSpan(first, last),
 		Note:  ex.Note,
 		Code:  code,
 	}

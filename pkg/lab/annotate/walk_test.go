@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math"
 	"net/url"
 	"os"
 	"path"
@@ -393,5 +394,109 @@ func TestNoExcerptCutsAComment(t *testing.T) {
 	}
 	if checked < 100 || shownBlocks == 0 {
 		t.Errorf("only %d comment blocks were checked, %d of them shown", checked, shownBlocks)
+	}
+}
+
+// TestTheLastStopSaysWhereToReadNext: the tour ends with links to the
+// side-by-side pages and the history.
+func TestTheLastStopSaysWhereToReadNext(t *testing.T) {
+	_, docs := site(t)
+	last := byID(docs[WalkPage], Walk[len(Walk)-1].ID)
+	if last == nil {
+		t.Fatal("the last stop has no section")
+	}
+	want := []string{HistoryPage}
+	for _, c := range Comparisons {
+		want = append(want, c.Page)
+	}
+	for _, page := range want {
+		found := false
+		walk(last, func(n *html.Node) { found = found || n.Data == "a" && attr(n, "href") == page })
+		if !found {
+			t.Errorf("the last stop does not link to %s", page)
+		}
+	}
+}
+
+// TestTheWalksReadingTimeIsCountedOnThePage recounts the walk as a reader
+// meets it: the words of its text (the length paragraph aside), the
+// comments its excerpts keep counted as text, and its lines of code, at
+// the rates the page states and cites. The page and the index must give
+// the minutes that count makes.
+func TestTheWalksReadingTimeIsCountedOnThePage(t *testing.T) {
+	_, docs := site(t)
+	doc := docs[WalkPage]
+	words, lines := 0, 0
+	var main *html.Node
+	walk(doc, func(n *html.Node) {
+		if n.Data == "main" {
+			main = n
+		}
+	})
+	var count func(n *html.Node)
+	count = func(n *html.Node) {
+		if hasClass(n, "length") || hasClass(n, "ln") || hasClass(n, "gap") {
+			return
+		}
+		if hasClass(n, "line") {
+			code := ""
+			comment := false
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				walk(c, func(e *html.Node) { comment = comment || hasClass(e, "c1") })
+				if !hasClass(c, "ln") {
+					code += text(c)
+				}
+			}
+			trimmed := strings.TrimSpace(code)
+			switch {
+			case trimmed == "":
+			case comment && strings.HasPrefix(trimmed, "//"):
+				words += len(strings.Fields(trimmed))
+			default:
+				lines++
+			}
+			return
+		}
+		if n.Type == html.TextNode {
+			words += len(strings.Fields(n.Data))
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			count(c)
+		}
+	}
+	count(main)
+	minutes := int(math.Ceil(float64(words)/ReadingWords + float64(lines)*60/ReadingLines))
+	var length *html.Node
+	walk(doc, func(n *html.Node) {
+		if hasClass(n, "length") {
+			length = n
+		}
+	})
+	if length == nil {
+		t.Fatal("the walk states no length")
+	}
+	got := text(length)
+	for _, want := range []string{
+		fmt.Sprintf("%d lines of code and %d words of text", lines, words),
+		fmt.Sprintf("About %d minutes to read", minutes),
+		fmt.Sprintf("%d words a minute", ReadingWords),
+		fmt.Sprintf("%d lines an hour", ReadingLines),
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the walk's length says %q; want it to say %q", got, want)
+		}
+	}
+	for _, src := range []string{ReadingWordsSource, ReadingLinesSource} {
+		found := false
+		walk(length, func(n *html.Node) { found = found || attr(n, "href") == src })
+		if !found {
+			t.Errorf("the walk's length does not link %s", src)
+		}
+	}
+	if !strings.Contains(text(docs["index.html"]), fmt.Sprintf("about %d minutes to read", minutes)) {
+		t.Errorf("the index does not give the walk's %d minutes", minutes)
+	}
+	if lines < 200 || words < 1000 {
+		t.Errorf("only %d lines and %d words were counted", lines, words)
 	}
 }
