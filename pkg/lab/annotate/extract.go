@@ -28,9 +28,22 @@ type Ref struct {
 	// one of these texts is highlighted, and the first one is where the
 	// link to the file's page points. An excerpt longer than
 	// maxExcerptLines keeps only its signature and the marked lines, each
-	// with the comment above it and a line or two around it.
+	// with a line or two after it.
 	Mark []string
+	// Keep names the comment blocks the excerpt shows: each block of
+	// whole-line comments containing one of these texts is shown whole
+	// above its code. The page's prose says what the others said, so
+	// they are left out, except those that open a paragraph with Ours:,
+	// which say where the port departs from 2014 and stay wherever their
+	// code is shown.
+	Keep []string
 }
+
+// ExcerptComments says, on the pages made of excerpts, what became of the
+// code's comments (wholeComments).
+const ExcerptComments = "The code's comments are left out where the text says what they say; those that open " +
+	"with Ours:, where the port departs from 2014, are kept whole above their code. A file name opens the " +
+	"annotated file at the first highlighted line, with every comment beside its code."
 
 // Excerpt is what a Ref found: lines of one file, or a note saying why
 // there are none.
@@ -193,7 +206,73 @@ func excerpt(ref Ref, idx *declIndex, buildName string) Excerpt {
 		ex.Ranges = append(ex.Ranges, enclosingLines(s.file, s.node, m)...)
 	}
 	ex.Ranges = joinRanges(s.file.Lines, ex.Ranges)
+	var unkept []string
+	ex.Ranges, unkept = wholeComments(s.file, ex.Ranges, ref.Keep)
+	if len(unkept) > 0 {
+		ex.Note = strings.TrimSpace(ex.Note + " " + fmt.Sprintf("No comment block shown above the excerpt's code contains %s.", strings.Join(unkept, " or ")))
+	}
 	return ex
+}
+
+// wholeComments takes the comment blocks out of ranges, and puts back
+// whole, with the blank lines up to their code, the blocks that open a
+// paragraph with Ours: or contain one of the keep texts and whose code
+// is shown. So an excerpt never starts or ends inside a comment, and
+// never shows a comment without the code it is about. It returns the
+// keep texts that no block shown contains.
+func wholeComments(f *File, ranges []LineRange, keep []string) ([]LineRange, []string) {
+	shown := make([]bool, len(f.Lines)+2)
+	for _, r := range ranges {
+		for l := r.From; l <= r.To; l++ {
+			shown[l] = true
+		}
+	}
+	kept := map[string]bool{}
+	for _, c := range f.Comments {
+		// The code the block is about: the next line that is neither
+		// blank nor another comment.
+		next := c.To + 1
+		for next <= len(f.Lines) && (strings.TrimSpace(f.Lines[next-1]) == "" || f.isComment(next)) {
+			next++
+		}
+		text := strings.Join(f.Lines[c.From-1:c.To], "\n")
+		want := strings.Contains(text, "// Ours:")
+		for _, k := range keep {
+			if strings.Contains(text, k) {
+				want = true
+				if next <= len(f.Lines) && shown[next] {
+					kept[k] = true
+				}
+			}
+		}
+		show := want && next <= len(f.Lines) && shown[next]
+		for l := c.From; l <= c.To; l++ {
+			shown[l] = show
+		}
+		if show {
+			for l := c.To + 1; l < next; l++ {
+				shown[l] = true
+			}
+		}
+	}
+	var out []LineRange
+	for l := 1; l <= len(f.Lines); l++ {
+		if !shown[l] {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].To == l-1 {
+			out[n-1].To = l
+		} else {
+			out = append(out, LineRange{From: l, To: l})
+		}
+	}
+	var unkept []string
+	for _, k := range keep {
+		if !kept[k] {
+			unkept = append(unkept, fmt.Sprintf("%q", k))
+		}
+	}
+	return trimRanges(f.Lines, out), unkept
 }
 
 // enclosingLines returns, for line m inside the declaration n of f, the
@@ -310,10 +389,9 @@ func lineCount(rs []LineRange) int {
 	return n
 }
 
-// aroundMarks cuts ranges down to the declaration's head (a doc comment
-// of up to four lines and the signature) and, for each marked line, the
-// whole-line comment right above it and the two lines after it.
-// Overlapping or adjacent pieces are joined.
+// aroundMarks cuts ranges down to the declaration's signature and, for
+// each marked line, up to two lines after it, short of a comment, which
+// opens the next step. Overlapping or adjacent pieces are joined.
 func aroundMarks(s declSpan, ranges []LineRange, marks []int) []LineRange {
 	f := s.file
 	inside := func(l int) bool {
@@ -326,22 +404,12 @@ func aroundMarks(s declSpan, ranges []LineRange, marks []int) []LineRange {
 	}
 	var pieces []LineRange
 	if s.sig.From != 0 {
-		head := s.sig
-		if s.sig.From-s.from <= 4 {
-			head.From = s.from
-		}
-		pieces = append(pieces, head)
-	}
-	isComment := func(l int) bool {
-		return strings.HasPrefix(strings.TrimSpace(f.Lines[l-1]), "//")
+		pieces = append(pieces, s.sig)
 	}
 	for _, m := range marks {
 		from := m
-		for from-1 >= s.from && inside(from-1) && isComment(from-1) && m-from < 8 {
-			from--
-		}
 		to := m
-		for to+1 <= s.to && inside(to+1) && to-m < 2 {
+		for to+1 <= s.to && inside(to+1) && to-m < 2 && !f.isComment(to+1) {
 			to++
 		}
 		pieces = append(pieces, LineRange{From: from, To: to})

@@ -54,11 +54,11 @@ func TestExcerptsAreFoundByName(t *testing.T) {
 		name, ref, first, last string
 	}{
 		{"a function", "list", "func list() []string { return nil }", "func list() []string { return nil }"},
-		{"a method as Type.Name, with its doc comment", "M.Run", "// Run runs.", "}"},
-		{"a method by its bare name", "Run", "// Run runs.", "}"},
-		{"a type", "M", "// M is a manager.", "type M struct{}"},
-		{"a const", "burst", "// burst caps creates per sync.", "const burst = 500"},
-		{"the first of several alternatives", "nothere|M.Run|list", "// Run runs.", "}"},
+		{"a method as Type.Name", "M.Run", "func (m *M) Run() {", "}"},
+		{"a method by its bare name", "Run", "func (m *M) Run() {", "}"},
+		{"a type", "M", "type M struct{}", "type M struct{}"},
+		{"a const", "burst", "const burst = 500", "const burst = 500"},
+		{"the first of several alternatives", "nothere|M.Run|list", "func (m *M) Run() {", "}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ex := excerpt(Ref{Dir: "x", Name: tc.ref}, idx, "test build")
@@ -87,8 +87,9 @@ func TestAMissingNameGivesANoteNotAPanic(t *testing.T) {
 func TestAFocusNarrowsAFunctionToItsSignatureAndOneStep(t *testing.T) {
 	_, idx := extractIndex(t)
 	ex := excerpt(Ref{Dir: "x", Name: "M.Run", Focus: "list()"}, idx, "b")
-	// A gap of one line is filled rather than marked.
-	want := "func (m *M) Run() {\n\tfmt.Println(\"setup\")\n\t// List the pods, once per sync.\n\tpods := list()\n\tfmt.Println(pods)"
+	// The step's comment is the page's prose: it is left out, and a gap
+	// mark stands in its place.
+	want := "func (m *M) Run() {\n\tfmt.Println(\"setup\")\n⋮\n\tpods := list()\n\tfmt.Println(pods)"
 	if got := excerptText(ex); got != want || ex.Note != "" {
 		t.Errorf("excerpt =\n%s\nnote %q; want\n%s", got, ex.Note, want)
 	}
@@ -97,7 +98,7 @@ func TestAFocusNarrowsAFunctionToItsSignatureAndOneStep(t *testing.T) {
 func TestAFocusThatIsNotFoundFallsBackToTheWholeDeclaration(t *testing.T) {
 	_, idx := extractIndex(t)
 	ex := excerpt(Ref{Dir: "x", Name: "M.Run", Focus: "no such text"}, idx, "b")
-	if ex.Note == "" || len(ex.Ranges) != 1 || !strings.HasPrefix(excerptText(ex), "// Run runs.") {
+	if ex.Note == "" || ex.Ranges[0].From != 14 || ex.Ranges[len(ex.Ranges)-1].To != 21 {
 		t.Errorf("excerpt = %+v", ex)
 	}
 }
@@ -128,7 +129,7 @@ func TestALongMarkedExcerptIsCutToItsMarkedLines(t *testing.T) {
 	b.WriteString("}\n\nfunc key()  {}\nfunc step() {}\n")
 	f := parse(t, b.String())
 	ex := excerpt(Ref{Dir: "x", Name: "Long", Mark: []string{"key()"}}, indexDecls([]*File{f}), "b")
-	want := "// Long does many things.\nfunc Long() {\n⋮\n\t// The step that matters.\n\tkey()\n\tstep()\n\tstep()"
+	want := "func Long() {\n⋮\n\tkey()\n\tstep()\n\tstep()"
 	if got := excerptText(ex); got != want || ex.Note != "" {
 		t.Errorf("excerpt =\n%s\nnote %q; want\n%s", got, ex.Note, want)
 	}
@@ -170,5 +171,52 @@ func TestACutExcerptKeepsTheLinesThatOpenEachStatementAroundAMark(t *testing.T) 
 	}
 	if strings.Count(got, "step()") > 6 {
 		t.Errorf("the excerpt was not cut:\n%s", got)
+	}
+}
+
+const commentSample = `package x
+
+// Sync syncs.
+func Sync() {
+	setup()
+	// Count the pods: the prose says so too.
+	count()
+
+	// Ours: the port counts twice,
+	// which 2014 did not.
+	count()
+	// Kept by name: a detail the prose leaves out.
+	act()
+	// About code the excerpt does not show.
+	rest()
+}
+
+func setup() {}
+func count() {}
+func act()   {}
+func rest()  {}
+`
+
+// TestAnExcerptShowsACommentWholeOrNotAtAll: the comments the page's
+// prose says are left out, a block that opens with Ours: or that a Ref
+// keeps by name is shown whole above its code, and no block is shown
+// without its code.
+func TestAnExcerptShowsACommentWholeOrNotAtAll(t *testing.T) {
+	f := parse(t, commentSample)
+	idx := indexDecls([]*File{f})
+	ex := excerpt(Ref{Dir: "x", Name: "Sync", Keep: []string{"Kept by name"}, Mark: []string{"act()"}}, idx, "b")
+	want := "func Sync() {\n\tsetup()\n⋮\n\tcount()\n\n\t// Ours: the port counts twice,\n\t// which 2014 did not.\n\tcount()\n\t// Kept by name: a detail the prose leaves out.\n\tact()\n⋮\n\trest()\n}"
+	if got := excerptText(ex); got != want || ex.Note != "" {
+		t.Errorf("excerpt =\n%s\nnote %q; want\n%s", got, ex.Note, want)
+	}
+	// Narrowed to one step, the Ours: block goes with its code.
+	ex = excerpt(Ref{Dir: "x", Name: "Sync", Focus: "act()", Keep: []string{"Kept by name"}}, idx, "b")
+	want = "func Sync() {\n⋮\n\t// Kept by name: a detail the prose leaves out.\n\tact()"
+	if got := excerptText(ex); got != want || ex.Note != "" {
+		t.Errorf("excerpt =\n%s\nnote %q; want\n%s", got, ex.Note, want)
+	}
+	ex = excerpt(Ref{Dir: "x", Name: "Sync", Keep: []string{"no such comment"}}, idx, "b")
+	if !strings.Contains(ex.Note, `"no such comment"`) {
+		t.Errorf("note = %q, want it to name the kept text no comment shown contains", ex.Note)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"regexp"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
@@ -69,8 +70,17 @@ func (h *highlighted) render(r LineRange, linkable bool, marked ...int) (templat
 	if err := formatter(r.From, linkable, marked...).Format(&buf, style, chroma.Literator(tokens...)); err != nil {
 		return "", err
 	}
-	return template.HTML(linkHistoryInCode(buf.String())), nil
+	return template.HTML(selectorBreaks.ReplaceAllString(linkHistoryInCode(buf.String()), "$1<wbr>$2")), nil
 }
+
+// selectorBreaks finds, in highlighted code, the "." that follows a
+// call's ")" and leads to the next name of a chain, and the "(" that opens
+// a call's arguments with a name (chroma gives ")." and "(" as
+// punctuation, the names as n… classes). A line may break after either,
+// as Go's own style breaks a long chain of calls or a long list of
+// arguments, where the screen wraps long lines; on a narrow screen code
+// scrolls and never wraps.
+var selectorBreaks = regexp.MustCompile(`(<span class="p">[^<]*(?:\)\.|\()</span>)(<span class="n)`)
 
 // renderRanges renders several ranges, with a gap mark between ranges that
 // are not adjacent, and the marked lines highlighted.

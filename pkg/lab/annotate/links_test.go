@@ -16,6 +16,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	gmtext "github.com/yuin/goldmark/text"
+	"golang.org/x/net/html"
 )
 
 // The README is a front door to Markdown pages kept beside what they
@@ -403,5 +404,39 @@ func TestTheReadmeStaysAFrontDoor(t *testing.T) {
 	}
 	if n := bytes.Count(src, []byte("\n")); n > readmeMaxLines {
 		t.Errorf("README.md has %d lines, more than %d: move the detail to the page it belongs on (cmd/, pkg/, examples/) and link it", n, readmeMaxLines)
+	}
+}
+
+// TestEveryIndexEntryHasItsOwnTitle: the index lists the project's pages
+// and the pages to start with by title (its package entries list files by
+// name), so no two may share one, and every page MarkdownTitles names must
+// still be in the tree.
+func TestEveryIndexEntryHasItsOwnTitle(t *testing.T) {
+	_, docs := site(t)
+	seen := map[string]string{}
+	entries := 0
+	walk(docs["index.html"], func(list *html.Node) {
+		if !hasClass(list, "doclist") && !hasClass(list, "cards") {
+			return
+		}
+		walk(list, func(n *html.Node) {
+			if n.Data != "a" {
+				return
+			}
+			title, href := strings.TrimSpace(text(n)), attr(n, "href")
+			entries++
+			if other, dup := seen[title]; dup && other != href {
+				t.Errorf("the index titles both %s and %s %q", other, href, title)
+			}
+			seen[title] = href
+		})
+	})
+	if entries < 20 {
+		t.Errorf("only %d index entries were read", entries)
+	}
+	for p := range MarkdownTitles {
+		if _, err := os.Stat(filepath.Join(repoRoot, filepath.FromSlash(p))); err != nil {
+			t.Errorf("MarkdownTitles names %s: %v", p, err)
+		}
 	}
 }

@@ -140,7 +140,7 @@ func Inline(text string) template.HTML {
 	for i, part := range parts {
 		if i%2 == 1 {
 			b.WriteString("<code>")
-			b.WriteString(softCode(part))
+			b.WriteString(inlineCode(part))
 			b.WriteString("</code>")
 			continue
 		}
@@ -148,48 +148,6 @@ func Inline(text string) template.HTML {
 	}
 	return template.HTML(b.String())
 }
-
-// softCode escapes text and lets it break after a "." or "/" that
-// joins two names, so a long selector wraps between its names on a narrow
-// screen and never inside one. A name longer than longName may also break
-// between the words of its camel case (Test|Without|Expectations).
-func softCode(s string) string {
-	var b strings.Builder
-	word := 0
-	for i := 0; i < len(s); i++ {
-		if isWordByte(s[i]) {
-			word++
-		} else {
-			word = 0
-		}
-		if word > 1 && isUpper(s[i]) && !isUpper(s[i-1]) && longWord(s, i) {
-			b.WriteString("<wbr>")
-		}
-		b.WriteString(html.EscapeString(s[i : i+1]))
-		if (s[i] == '.' || s[i] == '/') && i > 0 && i+1 < len(s) && isWordByte(s[i-1]) && isWordByte(s[i+1]) {
-			b.WriteString("<wbr>")
-		}
-	}
-	return b.String()
-}
-
-// longName is the length from which a camel-case name may break between
-// its words: about what a phone's column holds.
-const longName = 32
-
-// longWord reports whether the name around s[i] is longer than longName.
-func longWord(s string, i int) bool {
-	from, to := i, i
-	for from > 0 && isWordByte(s[from-1]) {
-		from--
-	}
-	for to < len(s) && isWordByte(s[to]) {
-		to++
-	}
-	return to-from > longName
-}
-
-func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 // markerAt returns the marker that opens s ("Modern" for "Modern: …"),
 // or "".
@@ -310,7 +268,7 @@ func ProseHTML(ps []Paragraph) template.HTML {
 			b.WriteString("</ul>\n")
 		case Pre:
 			b.WriteString(`<pre class="doc">`)
-			b.WriteString(html.EscapeString(p.Text))
+			b.WriteString(preText(p.Text))
 			b.WriteString("</pre>\n")
 		default:
 			if p.Marker != "" {

@@ -11,26 +11,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 )
 
 //go:embed assets/pages.html assets/style.css
 var assets embed.FS
 
 var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"soft": softBreaks}).ParseFS(assets, "assets/pages.html"))
-
-// softBreaks allows a line break after each "_", "/" and "." of a name, so a
-// long file name wraps between its words, never inside one.
-func softBreaks(s string) template.HTML {
-	var b strings.Builder
-	for i, r := range s {
-		b.WriteString(template.HTMLEscapeString(string(r)))
-		if (r == '_' || r == '/' || r == '.') && i > 0 && i < len(s)-1 {
-			b.WriteString("<wbr>")
-		}
-	}
-	return template.HTML(b.String())
-}
 
 // StyleSheet is the name of the one stylesheet every page links.
 const StyleSheet = "style.css"
@@ -106,6 +92,9 @@ type writer struct {
 	hl       map[*File]*highlighted
 	indexes  map[string]*declIndex
 	written  []string
+	// walkHTML is the walk as rendered, and walkLen what it measured.
+	walkHTML []byte
+	walkLen  walkLength
 }
 
 // indexFor indexes the declarations dir has in build b, once.
@@ -206,7 +195,10 @@ type indexView struct {
 
 func (w *writer) index() error {
 	v := indexView{page: page{Title: "kube-rewind: the annotated source", BodyClass: "index-page"}, Diagram: Diagram()}
-	length := w.measureWalk()
+	_, length, err := w.walkPage()
+	if err != nil {
+		return err
+	}
 	v.Walk = link{Href: WalkPage, Text: WalkTitle, Note: fmt.Sprintf(
 		"from kubecfg create to a Running pod and back, in both designs: %d stops, about %d minutes to read",
 		length.Stops, length.Minutes())}
@@ -323,7 +315,7 @@ type rowView struct {
 type compareView struct {
 	page
 	Heading                string
-	Intro                  template.HTML
+	Intro, Comments        template.HTML
 	LegacyFile, LegacyHref string
 	ModernFile, ModernHref string
 	Rows                   []rowView
@@ -338,6 +330,7 @@ func (w *writer) comparison(c Comparison) error {
 		page:       page{Title: c.Title + " · kube-rewind", BodyClass: "compare-page"},
 		Heading:    c.Title,
 		Intro:      Inline(c.Intro),
+		Comments:   Inline(ExcerptComments),
 		LegacyFile: c.LegacyFile,
 		ModernFile: c.ModernFile,
 	}
@@ -377,6 +370,14 @@ func (w *writer) comparison(c Comparison) error {
 	return w.execute(c.Page, "compare", v)
 }
 
+// lineSpan names the lines an excerpt runs over.
+func lineSpan(first, last int) string {
+	if first == last {
+		return fmt.Sprintf("line %d", first)
+	}
+	return fmt.Sprintf("lines %d–%d", first, last)
+}
+
 func (w *writer) excerptView(ex Excerpt) (excerptView, error) {
 	if w.site.byDir[ex.Ref.Dir] == nil {
 		return excerptView{Missing: ex.Ref.Dir + " is not present in this build of the docs."}, nil
@@ -396,7 +397,7 @@ func (w *writer) excerptView(ex Excerpt) (excerptView, error) {
 	v := excerptView{
 		Path:  ex.File.Path,
 		Name:  ex.Name,
-		Lines: fmt.Sprintf("lines %d–%d", first, last),
+		Lines: lineSpan(first, last),
 		Note:  ex.Note,
 		Code:  code,
 	}

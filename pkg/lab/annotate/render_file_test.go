@@ -52,7 +52,7 @@ func normalise(s string) string {
 
 // TestEveryCommentBlockIsProseBesideItsCode reads each file as go/parser
 // sees it: every block of whole-line // comments, above a declaration or
-// inside a body, must be in the prose column of the row that holds the
+// inside a body, must begin the prose column of the row that holds the
 // code right after it, and no such comment may sit in the code column.
 func TestEveryCommentBlockIsProseBesideItsCode(t *testing.T) {
 	_, docs := site(t)
@@ -88,9 +88,13 @@ func TestEveryCommentBlockIsProseBesideItsCode(t *testing.T) {
 					continue
 				}
 				// The introduction after the package clause is set in
-				// the page's head or beside the first lines.
+				// the page's head or beside the first lines. Any other
+				// block opens its row: its words come first in the prose
+				// column, so a block whose words ended up inside another
+				// row's prose (a comment in a body put into the
+				// declaration's row) fails here.
 				intro := strings.Contains(header, b.opening) || strings.Contains(prose[1], b.opening)
-				if !strings.Contains(prose[row], b.opening) && !intro {
+				if !strings.HasPrefix(prose[row], b.opening) && !intro {
 					t.Errorf("%s: the row of line %d does not begin with the comment at line %d (%q); its prose is %q",
 						f.Path, b.next, b.first, b.opening, prose[row])
 				}

@@ -71,14 +71,18 @@ func TestAModernFileThatExistsIsExcerptedBesideTheLegacyOne(t *testing.T) {
 	}
 	rm := readPage(t, out, "side-by-side-replication-manager.html")
 	for _, want := range []string{
-		"slowStartBatch creates in batches",    // a modern excerpt
-		"Every sync lists pods.",               // a focused legacy step
-		"No declaration named getPodsToDelete", // a missing modern function
+		"<code>slowStartBatch</code>",                                    // a modern excerpt
+		"<code>ReplicationManager.<wbr>syncReplicationController</code>", // a focused legacy step
+		"No declaration named getPodsToDelete",                           // a missing modern function
 		"No declaration named ReplicationManager.synchronize",
 	} {
 		if !strings.Contains(rm, want) {
 			t.Errorf("the ReplicationManager page lacks %q", want)
 		}
+	}
+	// The step's comment is the row's prose, left out of the excerpt.
+	if strings.Contains(rm, "Every sync lists pods.") {
+		t.Errorf("the ReplicationManager page shows a comment its prose says")
 	}
 	if strings.Contains(rm, ModernMissing) {
 		t.Errorf("the ReplicationManager page says %q although the modern file exists", ModernMissing)

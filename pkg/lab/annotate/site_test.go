@@ -2,6 +2,7 @@ package annotate
 
 import (
 	"bytes"
+	"fmt"
 	"net/url"
 	"os"
 	"path"
@@ -483,5 +484,120 @@ func TestNothingOnScreenBreaksInsideAWord(t *testing.T) {
 		if strings.Contains(screen, rule) {
 			t.Errorf("style.css has %q for the screen", rule)
 		}
+	}
+}
+
+// unlinkedCitations reads each block of a page on its own, a paragraph,
+// a list item, a cell, a caption or a block of code, and returns every
+// name a citation in it gives, comments in code included, that is not a
+// link to its entry within the same block: a link elsewhere on the page
+// cannot stand in for it. It also counts the names cited, and those
+// cited in code.
+func unlinkedCitations(doc *html.Node) (unlinked []string, cited, inCode int) {
+	walk(doc, func(n *html.Node) {
+		code := hasClass(n, "code")
+		switch {
+		case code, n.Data == "p", n.Data == "li", n.Data == "td", n.Data == "dd", n.Data == "figcaption":
+		default:
+			return
+		}
+		linked := map[string]int{}
+		var b strings.Builder
+		var rec func(*html.Node)
+		rec = func(e *html.Node) {
+			if hasClass(e, "ln") {
+				return
+			}
+			if e.Data == "a" && strings.HasPrefix(attr(e, "href"), HistoryPage+"#") {
+				linked[text(e)]++
+			}
+			if e.Type == html.TextNode {
+				b.WriteString(e.Data)
+			}
+			for c := e.FirstChild; c != nil; c = c.NextSibling {
+				rec(c)
+			}
+		}
+		rec(n)
+		// A comment's lines are joined, so a citation wrapped in a code
+		// comment is one.
+		body := regexp.MustCompile(`\s*\n\s*(?://\s*)?`).ReplaceAllString(b.String(), " ")
+		for _, m := range citation.FindAllStringSubmatch(body, -1) {
+			for _, name := range regexp.MustCompile(`, ?`).Split(m[1], -1) {
+				cited++
+				if code {
+					inCode++
+				}
+				if linked[name] == 0 {
+					unlinked = append(unlinked, fmt.Sprintf("a %s cites (history: %s) without a link to it: %.120q", n.Data, name, strings.TrimSpace(body)))
+					continue
+				}
+				linked[name]--
+			}
+		}
+	})
+	return unlinked, cited, inCode
+}
+
+// TestEveryHistoryCitationIsALinkWhereItStands checks every block of
+// every page with unlinkedCitations.
+func TestEveryHistoryCitationIsALinkWhereItStands(t *testing.T) {
+	_, docs := site(t)
+	total := 0
+	for name, doc := range docs {
+		unlinked, cited, _ := unlinkedCitations(doc)
+		for _, u := range unlinked {
+			t.Errorf("%s: %s", name, u)
+		}
+		total += cited
+	}
+	if total < 40 {
+		t.Errorf("only %d citations were found", total)
+	}
+}
+
+// TestACitationInACodeCommentIsALink builds a small tree whose code cites
+// the history in a comment at the end of a line, and in an Ours:
+// comment an excerpt keeps, wrapped over two lines: both are links in
+// the code itself.
+func TestACitationInACodeCommentIsALink(t *testing.T) {
+	files := map[string]string{}
+	for p, c := range miniature {
+		files[p] = c
+	}
+	files["pkg/controller/replication_controller_modern.go"] = `//go:build modern
+
+package controller
+
+// ReplicationManager is today's manager.
+type ReplicationManager struct{}
+
+func slowStartBatch(count int) int {
+	// Ours: the batches stop at the first failure (history:
+	// slow-start).
+	batch := 1 // doubles each time (history: slow-start)
+	return count + batch
+}
+`
+	out := t.TempDir()
+	if _, err := Build(writeTree(t, files), out); err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	inCode := 0
+	for _, page := range []string{"side-by-side-replication-manager.html", PageName("pkg/controller/replication_controller_modern.go")} {
+		doc, err := html.Parse(strings.NewReader(readPage(t, out, page)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		unlinked, _, n := unlinkedCitations(doc)
+		for _, u := range unlinked {
+			t.Errorf("%s: %s", page, u)
+		}
+		inCode += n
+	}
+	// Two in the excerpt of slowStartBatch, one on the file's page (the
+	// Ours: comment is prose there).
+	if inCode != 3 {
+		t.Errorf("%d citations were found in code, want 3", inCode)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"go/parser"
 	"go/token"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -84,6 +85,9 @@ type File struct {
 	Intro    []Paragraph
 	Sections []Section
 	Lines    []string
+	// Comments are the file's blocks of whole-line // comments: runs of
+	// consecutive comment lines, the introduction's included.
+	Comments []LineRange
 
 	src  []byte
 	fset *token.FileSet
@@ -217,6 +221,16 @@ func (f *File) split() {
 		f.PackageDoc = Paragraphs(doc)
 	}
 
+	for l := 1; l < len(kinds); l++ {
+		if kinds[l] == codeLine {
+			continue
+		}
+		if n := len(f.Comments); n > 0 && f.Comments[n-1].To == l-1 {
+			f.Comments[n-1].To = l
+		} else {
+			f.Comments = append(f.Comments, LineRange{From: l, To: l})
+		}
+	}
 	f.Sections = buildSections(kinds, text, f.Lines)
 	for i := range f.Sections {
 		f.Sections[i].Code = trimRanges(f.Lines, f.Sections[i].Code)
@@ -335,4 +349,10 @@ func (f *File) Position(r LineRange) string {
 		return fmt.Sprintf("%s:%d", f.Path, r.From)
 	}
 	return fmt.Sprintf("%s:%d–%d", f.Path, r.From, r.To)
+}
+
+// isComment reports whether line l is in one of f's comment blocks.
+func (f *File) isComment(l int) bool {
+	i := sort.Search(len(f.Comments), func(i int) bool { return f.Comments[i].To >= l })
+	return i < len(f.Comments) && f.Comments[i].From <= l
 }

@@ -36,7 +36,7 @@ const WalkIntro = "From a command to a Running pod: `kubecfg` creates a replicat
 	"asking for one replica, the manager makes the pod, a hollow node binds it and marks it Running, and " +
 	"`kubecfg list pods` shows it. Each stop shows the code of one step, from one to three files; its " +
 	"highlighted lines are the ones its text talks about, with the lines that open each function and " +
-	"statement around them, and a file name opens the whole annotated file at the first of them. Where the " +
+	"statement around them. Where the " +
 	"2014 manager and today's design (`-tags modern`) part ways, both are shown. The excerpts are cut from " +
 	"the source by declaration name when this page is built."
 
@@ -45,10 +45,11 @@ var Walk = []Stop{
 	{
 		ID: "kubecfg", Part: "1 · kubecfg writes a replication controller",
 		Title: "kubecfg parses its flags", Process: "kubecfg",
-		Explain: "`kubecfg -c rc.json create replicationControllers` starts here. The flags are parsed, a " +
-			"client is built for `-h` (http://localhost:8080 by default), and the arguments go to " +
-			"`ExecuteAPIRequest`, which knows the REST verbs.",
-		Both: []Ref{{Dir: "cmd/kubecfg", Name: "run", Mark: []string{"client.New(config)", "kubecfg.ExecuteAPIRequest("}}},
+		Explain: "`kubecfg -c rc.json create replicationControllers` starts here. Its single-dash flags are " +
+			"parsed: `-c` names the file, `-h` the apiserver. Without `-h` the host is `$KUBERNETES_MASTER`, " +
+			"and without that http://localhost:8080, as in v0.4. A client is built for the host, and the " +
+			"arguments go to `ExecuteAPIRequest`, which knows the REST verbs.",
+		Both: []Ref{{Dir: "cmd/kubecfg", Name: "run", Mark: []string{`fs.String("h", "", "The host to connect to.")`, `fs.StringVar(&opts.Config, "c"`, "fs.Parse(args)", `os.Getenv("KUBERNETES_MASTER")`, `config.Host = "http://localhost:8080"`, "client.New(config)", "kubecfg.ExecuteAPIRequest("}}},
 	},
 	{
 		ID: "command", Title: "create becomes a POST", Process: "kubecfg",
@@ -61,17 +62,22 @@ var Walk = []Stop{
 		ID: "client", Title: "the client sends it, and polls if told to wait", Process: "kubecfg",
 		Explain: "`Do` sends one HTTP request. A write the apiserver has not finished within its short wait " +
 			"comes back as 202 with an operation id; `Do` then sleeps the poll period (2 s) and asks " +
-			"`/operations/<id>` until the result is there or the timeout passes.",
+			"`/operations/<id>`, again and again for as long as the answer is that the write is still working. " +
+			"Like v0.4's, the client sets no time limit of its own on that wait.",
 		Both: []Ref{{Dir: "pkg/client", Name: "Request.Do", Mark: []string{"r.c.doRequest(req)", "id, working := operationID(err)", "sleep(r.context(), r.pollPeriod)", "r.c.PollFor(id)"}}},
 	},
 	{
 		ID: "resthandler", Title: "the apiserver's REST handler", Process: "apiserver",
 		Explain: "`POST /api/v1beta1/replicationControllers` reaches the handler of the storage registered " +
 			"under that name (`pkg/master` maps each resource to its registry). The body is decoded into the " +
-			"storage's own type and handed to `Create`, which returns a channel; the handler waits for it " +
-			"25 ms, then answers 200 with the object or 202 with an operation to poll.",
+			"storage's own type and handed to `Create`, which returns a channel. The handler waits for it " +
+			"up to `AsyncOpWait`, which is `asyncOpWait`, 25 ms, as in v0.4 (a request with `sync=true` waits " +
+			"up to its `timeout` instead), then answers 200 with the object, or 202 with an operation to poll.",
 		Both: []Ref{
 			{Dir: "pkg/apiserver", Name: "RESTHandler.create", Mark: []string{"h.server.decodeBody(w, req, storage)", "storage.Create(writeContext(), obj)", "h.finishReq(w, h.createOperation("}},
+			{Dir: "pkg/apiserver", Name: "asyncOpWait", Mark: []string{"asyncOpWait = 25 * time.Millisecond"}},
+			{Dir: "pkg/apiserver", Name: "RESTHandler.createOperation", Mark: []string{"op.WaitFor(timeout)", "op.WaitFor(h.server.opts.AsyncOpWait)"}},
+			{Dir: "pkg/apiserver", Name: "RESTHandler.finishReq", Mark: []string{"writeJSON(w, http.StatusAccepted, obj)", "writeJSON(w, code, obj)"}},
 		},
 	},
 	{
@@ -107,7 +113,7 @@ var Walk = []Stop{
 		Explain: "The manager has a watch open on `/registry/controllers`: a long poll on etcd that the " +
 			"watcher turns into events. A node created at this index is ADDED, any later write MODIFIED; " +
 			"values that do not decode are skipped rather than ending the watch.",
-		Both: []Ref{{Dir: "pkg/tools", Name: "etcdWatcher.sendAdd", Mark: []string{"decodeObject(res.Node.Value", "action := watch.Added", "w.emit(watch.Event{Type: action"}}},
+		Both: []Ref{{Dir: "pkg/tools", Name: "etcdWatcher.sendAdd", Mark: []string{"decodeObject(res.Node.Value", "cannot decode %s at index %d, skipped", "action := watch.Added", "w.emit(watch.Event{Type: action"}}},
 	},
 	{
 		ID: "watch-server", Title: "one JSON line per event", Process: "apiserver",
@@ -138,7 +144,9 @@ var Walk = []Stop{
 	},
 	{
 		ID: "sync", Title: "the sync counts the pods and decides", Process: "controller-manager",
-		Explain: "Desired replicas 1, pods found 0: one to create.",
+		Explain: "The `syncHandler` that {stop:manager-event} called is `syncReplicationController`, kept in " +
+			"a field, as in v0.4, so that tests can put another function in its place. Desired replicas 1, " +
+			"pods found 0: one to create.",
 		LegacyExplain: "The sync asks the apiserver for the pods matching the selector (a LIST that reads " +
 			"every pod in etcd) and starts one goroutine per missing pod.",
 		ModernExplain: "The sync reads the pods from the informer's cache and sends no request. It records " +
@@ -203,12 +211,24 @@ var Walk = []Stop{
 			"through `AtomicUpdate`, which reads the pod with its etcd index, lets the function change it, and " +
 			"writes it back with a compare-and-swap at that index; if another write came first, the swap fails " +
 			"and the whole read-change-write starts again. A pod already bound to another host is refused " +
-			"(409). The hollow node's PUT then stores the Running state through `UpdatePod`, with a " +
-			"compare-and-swap at the resourceVersion it read.",
+			"(409).",
 		Both: []Ref{
 			{Dir: "pkg/registry/binding", Name: "REST.Create", Mark: []string{"rs.registry.ApplyBinding(ctx, binding)"}},
 			{Dir: "pkg/registry/etcd", Name: "Registry.ApplyBinding", Mark: []string{"r.AtomicUpdate(key, &api.Pod{}", `pod.DesiredState.Host != "" && pod.DesiredState.Host != binding.Host`, "pod.DesiredState.Host = binding.Host"}},
 			{Dir: "pkg/tools", Name: "EtcdHelper.AtomicUpdate", Mark: []string{"h.bodyAndExtractObj(key, obj, true)", "ret, err := tryUpdate(obj)", "h.Client.CompareAndSwap(key, string(data), 0, \"\", index)", "if IsEtcdTestFailed(err) {"}},
+		},
+	},
+	{
+		ID: "running", Title: "the hollow node's PUT stores Running", Process: "apiserver → etcd",
+		Explain: "The hollow node's PUT of the pod ({stop:hollow-node}) goes the way of {stop:resthandler} to " +
+			"the pod storage's `Update`, which validates the pod and calls `UpdatePod` inside `MakeAsync`. " +
+			"`UpdatePod` keeps the host the binding set and writes the pod with `SetObj`: a compare-and-swap " +
+			"at the resourceVersion the hollow node read. A PUT made from an older read fails with 409, and " +
+			"the hollow node lets it go: its watch brings the newer pod, which it looks at again.",
+		Both: []Ref{
+			{Dir: "pkg/registry/pod", Name: "REST.Update", Mark: []string{"validation.ValidatePod(pod)", "rs.registry.UpdatePod(ctx, pod)"}},
+			{Dir: "pkg/registry/etcd", Name: "Registry.UpdatePod", Mark: []string{"pod.DesiredState.Host = old.DesiredState.Host", "r.SetObj(key, pod)"}},
+			{Dir: "pkg/tools", Name: "EtcdHelper.SetObj", Mark: []string{`h.Client.CompareAndSwap(key, string(data), 0, "", version)`}},
 		},
 	},
 	{

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math"
 	"net/url"
 	"os"
 	"path"
@@ -249,5 +250,253 @@ func TestNoExcerptHidesTheStatementAroundAHighlightedLine(t *testing.T) {
 	}
 	if checked < 100 {
 		t.Errorf("only %d highlighted lines were checked", checked)
+	}
+}
+
+// shownExcerpts reads the excerpts of a tour or side-by-side page as a
+// reader sees them: for each, its file and the line numbers it shows.
+func shownExcerpts(doc *html.Node) (files []string, shown []map[int]bool) {
+	walk(doc, func(fig *html.Node) {
+		if !hasClass(fig, "excerpt") {
+			return
+		}
+		file, lines := "", map[int]bool{}
+		walk(fig, func(n *html.Node) {
+			if n.Data == "figcaption" && file == "" {
+				file = strings.Fields(text(n))[0]
+			}
+			if hasClass(n, "ln") {
+				var l int
+				fmt.Sscanf(text(n), "%d", &l)
+				lines[l] = true
+			}
+		})
+		if file != "" && len(lines) > 0 {
+			files = append(files, file)
+			shown = append(shown, lines)
+		}
+	})
+	return files, shown
+}
+
+// wholeLineComments returns the blocks of whole-line // comments of a
+// source file, as go/parser finds them: runs of consecutive comment
+// lines, each with the first line of code after it (0 if none).
+func wholeLineComments(t *testing.T, file string) (lines []string, blocks [][3]int) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines = strings.Split(string(src), "\n")
+	fset := token.NewFileSet()
+	af, err := parser.ParseFile(fset, file, src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	comment := map[int]bool{}
+	for _, g := range af.Comments {
+		for _, c := range g.List {
+			pos := fset.Position(c.Pos())
+			if strings.HasPrefix(c.Text, "//") && !directive.MatchString(c.Text) && strings.TrimSpace(lines[pos.Line-1][:pos.Column-1]) == "" {
+				comment[pos.Line] = true
+			}
+		}
+	}
+	for l := 1; l <= len(lines); l++ {
+		if !comment[l] {
+			continue
+		}
+		b := [3]int{l, l, 0}
+		for comment[b[1]+1] {
+			b[1]++
+		}
+		for next := b[1] + 1; next <= len(lines); next++ {
+			if strings.TrimSpace(lines[next-1]) != "" && !comment[next] {
+				b[2] = next
+				break
+			}
+		}
+		blocks = append(blocks, b)
+		l = b[1]
+	}
+	return lines, blocks
+}
+
+// TestNoExcerptCutsAComment reads every excerpt of the tour and the
+// side-by-side pages: each block of whole-line comments in the file is
+// shown whole, above the code it is about, or not at all. A block that
+// is shown must say what the page's prose does not: it opens a paragraph
+// with Ours: (where the port departs from 2014), or a Ref keeps it by
+// name.
+func TestNoExcerptCutsAComment(t *testing.T) {
+	_, docs := site(t)
+	keep := map[string][]string{}
+	refs := func(page string, rs ...[]Ref) {
+		for _, r := range rs {
+			for _, ref := range r {
+				keep[page] = append(keep[page], ref.Keep...)
+			}
+		}
+	}
+	for _, s := range Walk {
+		refs(WalkPage, s.Both, s.Legacy, s.Modern)
+	}
+	pages := []string{WalkPage}
+	for _, c := range Comparisons {
+		pages = append(pages, c.Page)
+		for _, r := range c.Rows {
+			refs(c.Page, r.Legacy, r.Modern)
+		}
+	}
+	checked, shownBlocks := 0, 0
+	for _, page := range pages {
+		files, shown := shownExcerpts(docs[page])
+		for i, file := range files {
+			lines, blocks := wholeLineComments(t, file)
+			first, last := len(lines), 0
+			for l := range shown[i] {
+				first, last = min(first, l), max(last, l)
+			}
+			for _, b := range blocks {
+				n := 0
+				for l := b[0]; l <= b[1]; l++ {
+					if shown[i][l] {
+						n++
+					}
+				}
+				if b[1] < first-3 || b[0] > last {
+					continue
+				}
+				checked++
+				text := strings.Join(lines[b[0]-1:b[1]], "\n")
+				switch {
+				case n == 0:
+				case n < b[1]-b[0]+1:
+					t.Errorf("%s: the excerpt of %s shows %d of the %d lines of the comment at line %d: %q",
+						page, file, n, b[1]-b[0]+1, b[0], strings.TrimSpace(lines[b[0]-1]))
+				case b[2] == 0 || !shown[i][b[2]]:
+					t.Errorf("%s: the excerpt of %s shows the comment at line %d but not line %d, the code it is about",
+						page, file, b[0], b[2])
+				default:
+					shownBlocks++
+					said := strings.Contains(text, "// Ours:")
+					for _, k := range keep[page] {
+						said = said || strings.Contains(text, k)
+					}
+					if !said {
+						t.Errorf("%s: the excerpt of %s shows the comment at line %d, which neither says Ours: nor is kept by name: %q",
+							page, file, b[0], strings.TrimSpace(lines[b[0]-1]))
+					}
+				}
+			}
+		}
+	}
+	if checked < 100 || shownBlocks == 0 {
+		t.Errorf("only %d comment blocks were checked, %d of them shown", checked, shownBlocks)
+	}
+}
+
+// TestTheLastStopSaysWhereToReadNext: the tour ends with links to the
+// side-by-side pages and the history.
+func TestTheLastStopSaysWhereToReadNext(t *testing.T) {
+	_, docs := site(t)
+	last := byID(docs[WalkPage], Walk[len(Walk)-1].ID)
+	if last == nil {
+		t.Fatal("the last stop has no section")
+	}
+	want := []string{HistoryPage}
+	for _, c := range Comparisons {
+		want = append(want, c.Page)
+	}
+	for _, page := range want {
+		found := false
+		walk(last, func(n *html.Node) { found = found || n.Data == "a" && attr(n, "href") == page })
+		if !found {
+			t.Errorf("the last stop does not link to %s", page)
+		}
+	}
+}
+
+// TestTheWalksReadingTimeIsCountedOnThePage recounts the walk as a reader
+// meets it: the words of its text (the length paragraph aside), the
+// comments its excerpts keep counted as text, and its lines of code, at
+// the rates the page states and cites. The page and the index must give
+// the minutes that count makes.
+func TestTheWalksReadingTimeIsCountedOnThePage(t *testing.T) {
+	_, docs := site(t)
+	doc := docs[WalkPage]
+	words, lines := 0, 0
+	var main *html.Node
+	walk(doc, func(n *html.Node) {
+		if n.Data == "main" {
+			main = n
+		}
+	})
+	var count func(n *html.Node)
+	count = func(n *html.Node) {
+		if hasClass(n, "length") || hasClass(n, "ln") || hasClass(n, "gap") {
+			return
+		}
+		if hasClass(n, "line") {
+			code := ""
+			comment := false
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				walk(c, func(e *html.Node) { comment = comment || hasClass(e, "c1") })
+				if !hasClass(c, "ln") {
+					code += text(c)
+				}
+			}
+			trimmed := strings.TrimSpace(code)
+			switch {
+			case trimmed == "":
+			case comment && strings.HasPrefix(trimmed, "//"):
+				words += len(strings.Fields(trimmed))
+			default:
+				lines++
+			}
+			return
+		}
+		if n.Type == html.TextNode {
+			words += len(strings.Fields(n.Data))
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			count(c)
+		}
+	}
+	count(main)
+	minutes := int(math.Ceil(float64(words)/ReadingWords + float64(lines)*60/ReadingLines))
+	var length *html.Node
+	walk(doc, func(n *html.Node) {
+		if hasClass(n, "length") {
+			length = n
+		}
+	})
+	if length == nil {
+		t.Fatal("the walk states no length")
+	}
+	got := text(length)
+	for _, want := range []string{
+		fmt.Sprintf("%d lines of code and %d words of text", lines, words),
+		fmt.Sprintf("About %d minutes to read", minutes),
+		fmt.Sprintf("%d words a minute", ReadingWords),
+		fmt.Sprintf("%d lines an hour", ReadingLines),
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the walk's length says %q; want it to say %q", got, want)
+		}
+	}
+	for _, src := range []string{ReadingWordsSource, ReadingLinesSource} {
+		found := false
+		walk(length, func(n *html.Node) { found = found || attr(n, "href") == src })
+		if !found {
+			t.Errorf("the walk's length does not link %s", src)
+		}
+	}
+	if !strings.Contains(text(docs["index.html"]), fmt.Sprintf("about %d minutes to read", minutes)) {
+		t.Errorf("the index does not give the walk's %d minutes", minutes)
+	}
+	if lines < 200 || words < 1000 {
+		t.Errorf("only %d lines and %d words were counted", lines, words)
 	}
 }
