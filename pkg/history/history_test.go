@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"net"
 	"net/url"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -297,4 +298,75 @@ func eachString(v reflect.Value, f func(string)) {
 			eachString(v.Index(i), f)
 		}
 	}
+}
+
+// countPages are the hand-written pages; the catalogue's size is not
+// written on them, since only a page made from the catalogue can keep it
+// right.
+var countPages = []string{"README.md", "pkg/README.md", "cmd/README.md", "examples/*/README.md"}
+
+// catalogueCount is a count of changes written out: "a dozen changes",
+// "13 entries". A sentence that says "measured" counts a run, which its
+// page wrote, and is not one.
+var catalogueCount = regexp.MustCompile(`(?i)\b(\d+|a dozen|dozen|a score|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)\s+(?:switchable\s+|catalogued\s+|historical\s+)?(changes|entries|fixes)\b`)
+
+// TestPagesLeaveTheCountToTheCatalogue fails when a hand-written page says
+// how many changes the catalogue has.
+func TestPagesLeaveTheCountToTheCatalogue(t *testing.T) {
+	for _, glob := range countPages {
+		files, err := filepath.Glob(filepath.Join("..", "..", glob))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no page (%v)", glob, err)
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, where := range catalogueCounts(string(b)) {
+				t.Errorf("%s says %q: the catalogue has %d changes, and a count written by hand falls behind it; "+
+					"name the catalogue (pkg/history) instead, or let a page made from it count", f, where, len(Changes))
+			}
+		}
+	}
+}
+
+func TestCatalogueCountsFindsCountsAndLeavesRunTallies(t *testing.T) {
+	for text, want := range map[string]int{
+		"Between the v0.4 manager and today's lie a dozen changes.":     1,
+		"The catalogue has 13 entries, all\nswitchable but two.":        1,
+		"11 of the 12 changes it measured showed their effect.":         0,
+		"The run measured 12 changes. Fourteen changes are catalogued.": 1,
+		"Each change can be switched off.":                              0,
+	} {
+		if got := len(catalogueCounts(text)); got != want {
+			t.Errorf("%q: %d counts, want %d", text, got, want)
+		}
+	}
+}
+
+// catalogueCounts returns the counts of changes in a text, outside
+// sentences about a run's measurements.
+func catalogueCounts(text string) []string {
+	var out []string
+	for _, loc := range catalogueCount.FindAllStringIndex(text, -1) {
+		start := 0
+		for _, stop := range []string{". ", ".\n", "\n\n"} {
+			if i := strings.LastIndex(text[:loc[0]], stop); i >= 0 && i+len(stop) > start {
+				start = i + len(stop)
+			}
+		}
+		end := len(text)
+		for _, stop := range []string{". ", ".\n", "\n\n"} {
+			if i := strings.Index(text[loc[1]:], stop); i >= 0 && loc[1]+i < end {
+				end = loc[1] + i
+			}
+		}
+		sentence := text[start:end]
+		if strings.Contains(sentence, "measured") {
+			continue
+		}
+		out = append(out, strings.Join(strings.Fields(text[loc[0]:loc[1]]), " "))
+	}
+	return out
 }
