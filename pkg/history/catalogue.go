@@ -47,6 +47,9 @@ var Changes = []Change{{
 	WithoutMore: false,
 	With:        "The manager PUTs the controller as its pods appear and become ready.",
 	Without:     "The manager sends no PUT; status.replicas is still filled by the apiserver on each read, as in v0.4.",
+	Cost: "The PUTs are requests the 2014 manager never sent. They buy a status that says what the manager saw, " +
+		"and in Kubernetes an apiserver that no longer counts a controller's pods on every read and watch " +
+		"(ours still does, see the switch).",
 	Code: []Place{
 		{"pkg/controller/replication_status_modern.go", "updateReplicationControllerStatus"},
 		{"pkg/controller/replication_controller_modern.go", "ReplicationManager.syncReplicationController"},
@@ -81,6 +84,8 @@ var Changes = []Change{{
 	WithoutMore: false,
 	With:        "Above the burst of 30, pods are created at about 20 a second.",
 	Without:     "Pods are created as fast as the apiserver answers: time to create falls.",
+	Cost: "The limit slows the manager on purpose, to 20 requests a second after a burst of 30, so that one " +
+		"controller cannot flood the apiserver; the longer time to create is its price.",
 	Code: []Place{
 		{"cmd/controller-manager/run_modern.go", "clientConfig"},
 	},

@@ -30,13 +30,18 @@ type Change struct {
 	// Scenario names the pkg/lab/scenario scenario that shows the effect;
 	// empty when no scenario does (Unshown says why).
 	Scenario string
-	// Figure is the scenario's result that shows the effect.
+	// Figure is the scenario's result that shows the effect. Every one
+	// counts a cost, so lower is better.
 	Figure string
 	// WithoutMore says which way Figure moves when the change is switched
 	// off: up (true) or down (false).
 	WithoutMore bool
 	// With and Without say what the scenario must show either way.
 	With, Without string
+	// Cost says, for a change whose figure is better without it
+	// (WithoutMore false: the change costs that figure), what the change
+	// buys at that price.
+	Cost string
 	// Unshown says why no scenario shows the effect, when none does.
 	Unshown string
 	// Code is where the change lives in this repository.

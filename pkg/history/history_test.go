@@ -46,6 +46,9 @@ func TestEveryEntryIsComplete(t *testing.T) {
 			if c.Figure == "" || c.With == "" || c.Without == "" {
 				t.Errorf("%s: a scenario without a figure or the outcomes with and without", c.Name)
 			}
+			if (c.Cost == "") != c.WithoutMore {
+				t.Errorf("%s: Cost must say what the change buys exactly when its figure is better without it", c.Name)
+			}
 		}
 		if (c.Switch == "") == (c.NoSwitch == "") {
 			t.Errorf("%s: needs exactly one of Switch and NoSwitch", c.Name)

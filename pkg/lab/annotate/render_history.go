@@ -34,6 +34,11 @@ type changeView struct {
 	Switch, NoSwitch            template.HTML
 	// Merged dates each PR; DateSource is the first page dating the change.
 	Merged []mergeView
+	// Cost says what a change buys with the figure it costs; Better
+	// says which side the figure favours, from the run's page or, when
+	// the page does not say, from the catalogue.
+	Cost   template.HTML
+	Better string
 }
 
 // mergeView is one PR's merge: when, what it brought, and the public
@@ -110,12 +115,22 @@ func (w *writer) historyPage() error {
 			ID: c.Name, N: i + 1, Title: c.Title, Date: c.Date, DateSource: c.DateSource().URL, Merged: mergeViews(c),
 			PRs: upstream(c.PRs, "pull"), Issues: upstream(c.Issues, "issues"),
 			What: Inline(c.What), Scenario: c.Scenario, Figure: c.Figure,
-			With: Inline(c.With), Without: Inline(c.Without), Unshown: Inline(c.Unshown),
+			With: Inline(c.With), Without: Inline(c.Without), Unshown: Inline(c.Unshown), Cost: Inline(c.Cost),
 			Switch: Inline(c.Switch), NoSwitch: Inline(c.NoSwitch),
+		}
+		if c.Scenario != "" {
+			// Every figure of the catalogue counts a cost: lower is better.
+			cv.Better = "with it"
+			if !c.WithoutMore {
+				cv.Better = "without it: the change's price (its entry says why)"
+			}
 		}
 		if run != nil {
 			if m, ok := run.Changes[c.Name]; ok {
 				cv.Measured = &m
+				if m.Better != "" {
+					cv.Better = m.Better
+				}
 			}
 			if note := run.Notes[c.Name]; note != "" {
 				cv.RunNote = Inline(note)
