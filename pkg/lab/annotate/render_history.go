@@ -56,7 +56,7 @@ func mergeViews(c history.Change) []mergeView {
 		if m.Pinned() {
 			v.When += " (UTC)"
 		} else {
-			v.When += ": " + m.Known
+			v.When += " (" + m.Known + ")"
 		}
 		for _, s := range m.Sources {
 			v.Sources = append(v.Sources, refLink{Href: s.URL, Text: s.Shows})
