@@ -40,6 +40,9 @@ type ChangeResult struct {
 	Expected string `json:"expected"`
 	// Appeared is yes, within noise, no, or not measured.
 	Appeared string `json:"appeared"`
+	// Better says which side is better on the figure, and, when that is
+	// without the change, what the change buys at that price.
+	Better string `json:"better,omitempty"`
 	// Note says why an effect did not appear, or why nothing was run.
 	Note string `json:"note,omitempty"`
 }
@@ -162,6 +165,10 @@ func changeResults(sum *Summary, hp *HistoryPlan) (measured, unmeasured []Change
 			w, o := with.Stats, without.Stats
 			res.With, res.Without, res.Unit = &w, &o, with.Unit
 			res.Appeared = appeared(hc.Change.WithoutMore, w, o)
+			res.Better = "with it"
+			if hc.Change.WithoutMore != with.LowerIsBetter {
+				res.Better = strings.TrimSuffix("without it: "+hc.Change.Cost, ": ")
+			}
 		}
 		if res.Appeared == notMeasured {
 			res.Note = "the runs failed; see the failures above"
