@@ -6,8 +6,10 @@
 // the Markdown pages cite an entry as "(history: burst-cap)" instead of
 // retelling it; the names are also controller-manager-modern's -without
 // switches.
-// Dates after 2015-04-20, where the upstream history ends, come from
-// research notes on the pull requests; each entry says which.
+//
+// Every pull request's merge is dated by public pages a reader can open:
+// its merge commit upstream where one pins the day, otherwise the pull
+// request, changelogs and release notes, with what they show.
 //
 // Ours: not part of 2014, nor of today's Kubernetes.
 package history

@@ -154,6 +154,9 @@ type historyRun struct {
 // measured is one row of the report's table "What each fix bought".
 type measured struct {
 	Scenario, Figure, With, Without, Expected, Appeared string
+	// Better says which side is better on the figure, and why a change
+	// that costs it is worth it; empty in a report that has no such column.
+	Better string
 }
 
 var runStarted = regexp.MustCompile(`^Run (\d{4}-\d\d-\d\d \d\d:\d\d UTC)`)
@@ -244,7 +247,7 @@ func readChangeTable(t *east.Table, src []byte, run *historyRun) {
 		run.Changes[name] = measured{
 			Scenario: get(cells, "scenario"), Figure: get(cells, "figure"),
 			With: get(cells, "with"), Without: get(cells, "without"),
-			Expected: get(cells, "expected"), Appeared: get(cells, "appeared"),
+			Expected: get(cells, "expected"), Appeared: get(cells, "appeared"), Better: get(cells, "better"),
 		}
 	}
 }

@@ -32,6 +32,38 @@ type changeView struct {
 	RunNote                     template.HTML
 	Code                        []link
 	Switch, NoSwitch            template.HTML
+	// Merged dates each PR; DateSource is the first page dating the change.
+	Merged []mergeView
+	// Cost says what a change buys with the figure it costs; Better
+	// says which side the figure favours, from the run's page or, when
+	// the page does not say, from the catalogue.
+	Cost   template.HTML
+	Better string
+}
+
+// mergeView is one PR's merge: when, what it brought, and the public
+// pages that date it.
+type mergeView struct {
+	PR            refLink
+	When, Brought string
+	Sources       []refLink
+}
+
+func mergeViews(c history.Change) []mergeView {
+	var out []mergeView
+	for _, m := range c.Merged {
+		v := mergeView{PR: upstream([]string{m.PR}, "pull")[0], When: "merged " + m.Date, Brought: m.Brought}
+		if m.Pinned() {
+			v.When += " (UTC)"
+		} else {
+			v.When += " (" + m.Known + ")"
+		}
+		for _, s := range m.Sources {
+			v.Sources = append(v.Sources, refLink{Href: s.URL, Text: s.Shows})
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 type historyView struct {
@@ -58,8 +90,9 @@ func (w *writer) historyPage() error {
 	v := historyView{
 		page:    page{Title: "History · kube-rewind", BodyClass: "history-page"},
 		Heading: HistoryTitle,
-		Intro: Inline("Each change between the v0.4 manager of October 2014 and today's (`-tags modern`), in the " +
-			"order they landed, as catalogued in `pkg/history`, the project's one record of them. Every " +
+		Intro: Inline(fmt.Sprintf("The %d changes between the v0.4 manager of October 2014 and today's (`-tags modern`), in the "+
+			"order they landed, as catalogued in `pkg/history`, the project's one record of them; each date links the "+
+			"merge commit upstream, or says what the linked pages show where none gives the day. Every ", len(history.Changes)) +
 			"history citation on these pages, as \"(history: burst-cap)\", links to its entry here. Each change can be switched off in the " +
 			"modern build (`controller-manager -without=name`), and `make history` measures its scenario with and " +
 			"without it, on fresh clusters."),
@@ -79,15 +112,25 @@ func (w *writer) historyPage() error {
 	}
 	for i, c := range history.Changes {
 		cv := changeView{
-			ID: c.Name, N: i + 1, Title: c.Title, Date: c.Date, DateSource: c.DateSource,
+			ID: c.Name, N: i + 1, Title: c.Title, Date: c.Date, DateSource: c.DateSource().URL, Merged: mergeViews(c),
 			PRs: upstream(c.PRs, "pull"), Issues: upstream(c.Issues, "issues"),
 			What: Inline(c.What), Scenario: c.Scenario, Figure: c.Figure,
-			With: Inline(c.With), Without: Inline(c.Without), Unshown: Inline(c.Unshown),
+			With: Inline(c.With), Without: Inline(c.Without), Unshown: Inline(c.Unshown), Cost: Inline(c.Cost),
 			Switch: Inline(c.Switch), NoSwitch: Inline(c.NoSwitch),
+		}
+		if c.Scenario != "" {
+			// Every figure of the catalogue counts a cost: lower is better.
+			cv.Better = "with it"
+			if !c.WithoutMore {
+				cv.Better = "without it: the change's price (its entry says why)"
+			}
 		}
 		if run != nil {
 			if m, ok := run.Changes[c.Name]; ok {
 				cv.Measured = &m
+				if m.Better != "" {
+					cv.Better = m.Better
+				}
 			}
 			if note := run.Notes[c.Name]; note != "" {
 				cv.RunNote = Inline(note)

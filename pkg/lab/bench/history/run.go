@@ -124,6 +124,10 @@ func changeResults(sum *results.Summary, hp *Plan) (measured, unmeasured []resul
 			w, o := with.Stats, without.Stats
 			res.With, res.Without, res.Unit = &w, &o, with.Unit
 			res.Appeared = appeared(hc.Change.WithoutMore, w, o)
+			res.Better = "with it"
+			if hc.Change.WithoutMore != with.LowerIsBetter {
+				res.Better = strings.TrimSuffix("without it: "+hc.Change.Cost, ": ")
+			}
 		}
 		if res.Appeared == notMeasured {
 			res.Note = "the runs failed; see the failures above"

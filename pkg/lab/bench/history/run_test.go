@@ -87,6 +87,16 @@ func TestAHistoryRunReportsEveryChangeWithAndWithout(t *testing.T) {
 		if row.Appeared != appearedYes {
 			t.Errorf("%s: effect %q, want yes (with %v, without %v)", row.Name, row.Appeared, row.With.Median, row.Without.Median)
 		}
+		// Every figure here counts a cost: better with the change, unless
+		// the change costs it, when the row says what it buys.
+		c, _ := catalogue.Get(row.Name)
+		want := "with it"
+		if !c.WithoutMore {
+			want = "without it: " + c.Cost
+		}
+		if row.Better != want {
+			t.Errorf("%s: better %q, want %q", row.Name, row.Better, want)
+		}
 	}
 	for _, row := range hs.Unmeasured {
 		if row.Note == "" {
@@ -99,6 +109,17 @@ func TestAHistoryRunReportsEveryChangeWithAndWithout(t *testing.T) {
 	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "| with | without | better |") {
+		t.Error("report.md's table of changes has no column saying which side is better")
+	}
+	for _, row := range hs.Changes {
+		// The row names its scenario and its figure, so that a pair of
+		// numbers never stands bare.
+		cells := "| " + row.Scenario + " " + row.Size + " | " + strings.ReplaceAll(row.Figure, "_", " ") + " | "
+		if !strings.Contains(string(md), cells) {
+			t.Errorf("report.md's row of %s does not name its scenario and figure as %q", row.Name, cells)
+		}
 	}
 	for _, c := range catalogue.Changes {
 		if !strings.Contains(string(md), "`"+c.Name+"`") {

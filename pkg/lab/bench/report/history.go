@@ -59,12 +59,13 @@ func rangeSuffix(st results.Stats) string {
 
 func changeTable(rows []results.ChangeResult) table {
 	t := table{
-		header:  []string{"date", "change", "PRs and issues", "what it fixed", "scenario", "figure", "with", "without", "expected", "appeared"},
-		numeric: []bool{false, false, false, false, false, false, true, true, false, false},
+		header:  []string{"date", "change", "PRs and issues", "what it fixed", "scenario", "figure", "with", "without", "better", "expected", "appeared"},
+		numeric: []bool{false, false, false, false, false, false, true, true, false, false, false},
 	}
 	for _, r := range rows {
 		t.rows = append(t.rows, []string{r.Date, "`" + r.Name + "`", strings.Join(r.Refs, " "), r.Title,
-			r.Scenario + " " + r.Size, r.Figure, statText(r.With, r.Unit), statText(r.Without, r.Unit), r.Expected, r.Appeared})
+			r.Scenario + " " + r.Size, strings.ReplaceAll(r.Figure, "_", " "), statText(r.With, r.Unit), statText(r.Without, r.Unit),
+			r.Better, r.Expected, r.Appeared})
 	}
 	return t
 }
@@ -82,8 +83,9 @@ func historyDocument(hs *results.HistorySummary, chart charts.Chart, haveChart b
 
 	d.h(2, "changes", "What each fix bought")
 	d.p("One row per change, in the order they landed: the figure its scenario shows, medians over the runs " +
-		"(lowest–highest in brackets), with the change and without it. \"Within noise\" means the medians moved " +
-		"the expected way but the runs overlap.")
+		"(lowest–highest in brackets), with the change and without it. \"Better\" says which side is better on " +
+		"that figure, and where that is without the change, what the change buys at that price. \"Within noise\" " +
+		"means the medians moved the expected way but the runs overlap.")
 	d.table(changeTable(hs.Changes))
 	var notes []string
 	for _, r := range hs.Changes {

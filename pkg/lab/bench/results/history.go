@@ -45,6 +45,9 @@ type ChangeResult struct {
 	Expected string `json:"expected"`
 	// Appeared is yes, within noise, no, or not measured.
 	Appeared string `json:"appeared"`
+	// Better says which side is better on the figure, and, when that is
+	// without the change, what the change buys at that price.
+	Better string `json:"better,omitempty"`
 	// Note says why an effect did not appear, or why nothing was run.
 	Note string `json:"note,omitempty"`
 }
