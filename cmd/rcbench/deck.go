@@ -53,7 +53,7 @@ func deckCommand(args []string) int {
 		return 2
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "rcbench deck: name an outline (OUTLINE.md) or the recordings to play, in order (rcbench demo -record=FILE makes one)")
+		fmt.Fprintln(os.Stderr, "rcbench deck: name the recordings to play, in order (rcbench demo -record=FILE makes one), or the talk's outline (OUTLINE.md)")
 		return 2
 	}
 	var width, height int

@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !modern
 
 package demo
 
@@ -9,10 +9,10 @@ package demo
 // gives a page a slide; a deck made from a Markdown outline plays from
 // disk. They run wherever Chromium is installed and skip in a line where
 // it is not (KUBE_REWIND_CHROMIUM=1, as .ci/run sets, makes its absence a
-// failure).
+// failure). The pages are made the same way by either build, so the
+// tests run in the default build only.
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,70 +20,7 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/kube-rewind/kube-rewind/pkg/lab/chromium"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
 )
-
-// browser starts a headless Chromium for the test, closed when it ends.
-func browser(t *testing.T) *chromium.Browser {
-	t.Helper()
-	bin, err := chromium.Find()
-	if err != nil {
-		if testutil.ChromiumWanted() {
-			t.Fatalf("KUBE_REWIND_CHROMIUM=1 but %v", err)
-		}
-		t.Skip("no Chromium on this machine: " + err.Error())
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	b, err := chromium.Start(ctx, bin)
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		b.Close()
-		cancel()
-	})
-	return b
-}
-
-// tab opens a tab of width×height on url.
-func tab(t *testing.T, b *chromium.Browser, url string, width, height int) *chromium.Tab {
-	t.Helper()
-	tb, err := b.NewTab(width, height)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(tb.Close)
-	if err := tb.Open(url); err != nil {
-		t.Fatal(err)
-	}
-	return tb
-}
-
-// eval evaluates js in tb into a value of type T, failing the test on an
-// error.
-func eval[T any](t *testing.T, tb *chromium.Tab, js string) T {
-	t.Helper()
-	var v T
-	if err := tb.Eval(js, &v); err != nil {
-		t.Fatalf("%s: %v", js, err)
-	}
-	return v
-}
-
-// layoutCheck is what the page measures of the slide on screen
-// (kubeRewind.check).
-type layoutCheck struct {
-	// Part and Name say which picture (checkAll).
-	Part      string   `json:"part"`
-	Name      string   `json:"name"`
-	Problems  []string `json:"problems"`
-	MinText   float64  `json:"minText"`
-	MinTextAt string   `json:"minTextAt"`
-	Height    float64  `json:"height"`
-}
 
 // TestEverySlideAndStepOfTheShippedDeckFitsAtEverySizeAndZoom lays out
 // every picture of the shipped deck (every page of every card, each

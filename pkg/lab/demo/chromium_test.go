@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/chromium"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
 )
 
@@ -324,6 +325,66 @@ func TestStillsAreWritten(t *testing.T) {
 	if left < 500 || right < 500 {
 		t.Errorf("%s: running pods are not on both sides: %d pixels left, %d right", last, left, right)
 	}
+}
+
+// browser starts a headless Chromium for the test, closed when it ends.
+func browser(t *testing.T) *chromium.Browser {
+	t.Helper()
+	bin, err := chromium.Find()
+	if err != nil {
+		if testutil.ChromiumWanted() {
+			t.Fatalf("KUBE_REWIND_CHROMIUM=1 but %v", err)
+		}
+		t.Skip("no Chromium on this machine: " + err.Error())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	b, err := chromium.Start(ctx, bin)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		b.Close()
+		cancel()
+	})
+	return b
+}
+
+// tab opens a tab of width×height on url.
+func tab(t *testing.T, b *chromium.Browser, url string, width, height int) *chromium.Tab {
+	t.Helper()
+	tb, err := b.NewTab(width, height)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tb.Close)
+	if err := tb.Open(url); err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+// eval evaluates js in tb into a value of type T, failing the test on an
+// error.
+func eval[T any](t *testing.T, tb *chromium.Tab, js string) T {
+	t.Helper()
+	var v T
+	if err := tb.Eval(js, &v); err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// layoutCheck is what the page measures of the slide on screen
+// (kubeRewind.check).
+type layoutCheck struct {
+	// Part and Name say which picture (checkAll).
+	Part      string   `json:"part"`
+	Name      string   `json:"name"`
+	Problems  []string `json:"problems"`
+	MinText   float64  `json:"minText"`
+	MinTextAt string   `json:"minTextAt"`
+	Height    float64  `json:"height"`
 }
 
 // fileURL is the file:// address of a file on disk.

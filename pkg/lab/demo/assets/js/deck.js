@@ -282,7 +282,7 @@ function Deck(deck, opts) {
     var m = /^(\d+)\.(\d+)$/.exec(part);
     if (!m) return false;
     var k = +m[1] - 1, p = +m[2];
-    show(k, false);
+    if (k !== cur) show(k, false);
     if (player) {
       var G = player.groups();
       player.still(Math.min(p, G));

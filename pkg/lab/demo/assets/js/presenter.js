@@ -75,15 +75,15 @@ function Presenter(deck) {
   root.id = "presenter";
   var base = location.href.split("#")[0].split("?")[0] + "?preview=1";
   root.innerHTML =
-    '<style>#presenter{height:100%;display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:.5rem;padding:.4rem .6rem;font-size:calc(.75 * min(3.4vh, 2.55vw))}' +
-    "#presenter .pcol{display:flex;flex-direction:column;gap:.4rem;min-height:0;min-width:0}" +
+    '<style>#presenter{height:100%;display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:.5em;padding:.4em .6em;font-size:calc(.8 * min(3.4vh, 2.55vw))}' +
+    "#presenter .pcol{display:flex;flex-direction:column;gap:.4em;min-height:0;min-width:0}" +
     "#presenter .plabel{color:var(--muted)} #presenter .plabel b{color:var(--fg)}" +
-    "#presenter .pview{position:relative;overflow:hidden;background:#000;border:.1rem solid var(--line);border-radius:.3rem;flex:none}" +
+    "#presenter .pview{position:relative;overflow:hidden;background:#000;border:.1em solid var(--line);border-radius:.3em;flex:none}" +
     "#presenter .pview iframe{position:absolute;left:0;top:0;border:0;transform-origin:0 0;pointer-events:none}" +
-    "#presenter #pnotes{flex:1;overflow:auto;background:#1f2630;border-top:.15rem solid var(--then);padding:.3rem .8rem;font-size:1.15rem;line-height:1.3}" +
-    "#presenter #pnotes p{margin:.2rem 0} #presenter #pnotes .k{color:var(--then);font-weight:700}" +
-    "#presenter .pclock{display:flex;gap:1rem;align-items:baseline;font-variant-numeric:tabular-nums}" +
-    "#presenter .pclock b{font-size:2.4rem} #presenter .pclock span{font-size:1.5rem;color:var(--muted)} #presenter .pclock span.over{color:var(--bad)}" +
+    "#presenter #pnotes{flex:1;overflow:auto;background:#1f2630;border-top:.15em solid var(--then);padding:.3em .8em;font-size:1.15em;line-height:1.3}" +
+    "#presenter #pnotes p{margin:.2em 0} #presenter #pnotes .k{color:var(--then);font-weight:700}" +
+    "#presenter .pclock{display:flex;gap:1em;align-items:baseline;font-variant-numeric:tabular-nums}" +
+    "#presenter .pclock b{font-size:2.4em} #presenter .pclock span{font-size:1.5em;color:var(--muted)} #presenter .pclock span.over{color:var(--bad)}" +
     "#presenter .pkeys{color:var(--muted);line-height:1.35} #presenter .pkeys b{color:var(--fg)}" +
     "#presenter .plink{color:var(--bad)} #presenter .plink.ok{color:var(--muted)}</style>" +
     '<div class="pcol"><div class="plabel" id="pnow">Now</div><div class="pview" id="vnow"><iframe id="fnow" title="the projected slide"></iframe></div>' +
