@@ -91,27 +91,9 @@ var liveFigure = map[string]Figure{
 	"watch-window":       {Key: keyToRunning, Label: "resize to running", Unit: "s", Step: 3},
 }
 
-// declaredFigures are the results the scenarios are about, until each
-// scenario declares its own.
-var declaredFigures = map[string]string{
-	"scale-up":           "peak_goroutines",
-	"scale-down":         "peak_goroutines",
-	"partial-scale-down": "running_deleted",
-	"idle":               "lists_per_min",
-	"churn":              "replacement_p50",
-	"api-errors":         "posts_per_min_during_fault",
-	"watch-drop":         "manager_lists",
-	"two-managers":       "pod_creates",
-	"restart":            "extra_pods",
-	"crash":              "extra_pods",
-	"overlap":            "deletes_during_overlap",
-	"recreate":           "creates_after_recreate",
-	"watch-window":       "resize_to_running",
-}
-
 // declaredFigure is the result the scenario sc declares it is about, as
 // its results name it; empty when it declares none.
-func declaredFigure(sc *scenario.Scenario) string { return declaredFigures[sc.Name] }
+func declaredFigure(sc *scenario.Scenario) string { return sc.Figure }
 
 // figureGoroutines is the figure of a scenario that declares none.
 var figureGoroutines = Figure{Key: keyGoroutines, Label: "goroutines"}

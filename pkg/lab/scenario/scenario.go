@@ -125,6 +125,10 @@ type Scenario struct {
 	Reproduces string
 	// Explain says what the scenario shows, for the docs and reports.
 	Explain string
+	// Figure names the result that is the scenario's point (a Result's
+	// Name): talk mode shows it big on each side, measured live, and its
+	// deck sums each recording up by it.
+	Figure string
 	// Sizes lists the sizes to run: quick shrinks them, large adds the
 	// biggest.
 	Sizes func(quick, large bool) []Size

@@ -172,6 +172,7 @@ func failPodPosts(fraction float64) faults.Config {
 func init() {
 	Register(&Scenario{
 		Name:       "idle",
+		Figure:     "lists_per_min",
 		Title:      "An idle cluster: what the managers ask for when nothing happens",
 		Reproduces: "the LISTs of idle managers, a large share of the apiserver's work in 2015 (history: pod-informer, endpoints-informer)",
 		Explain: "M controllers of k running pods, then a quiet window. Every 10 s the 2014 manager lists " +
@@ -281,6 +282,7 @@ func init() {
 
 	Register(&Scenario{
 		Name:       "churn",
+		Figure:     "replacement_p50",
 		Title:      "Pods dying at a steady rate: how fast is each replaced?",
 		Reproduces: "the 2014 manager did not watch pods (history: pod-informer)",
 		Explain: "The hollow nodes delete running pods at r per second. The 2014 manager only notices at its " +
@@ -368,6 +370,7 @@ func init() {
 
 	Register(&Scenario{
 		Name:       "api-errors",
+		Figure:     "posts_per_min_during_fault",
 		Title:      "Pod creation rejected: 10 % of POSTs fail, then all of them for a while",
 		Reproduces: "a controller that does not back off when pod creation is denied (history: rate-limited-requeue, slow-start)",
 		Explain: "First one pod POST in ten fails while a controller scales up; then every pod POST fails for " +
@@ -458,6 +461,7 @@ func init() {
 
 	Register(&Scenario{
 		Name:       "watch-drop",
+		Figure:     "manager_lists",
 		Title:      "Watches cut every few seconds during a scale-up",
 		Reproduces: "kubernetes/kubernetes#6770 (thundering herds of relists when watches reconnect)",
 		Explain: "The apiserver closes every watch stream every 3 s while a controller scales up. The 2014 " +
