@@ -85,7 +85,7 @@ DEMO_BINS  := $(addprefix $(BIN)/,$(DEMO_CMDS) controller-manager-modern)
 demo: $(if $(and $(SCENARIO),$(findstring upstream,$(DEMO_FLAGS))),upstream)
 ifeq ($(SCENARIO),)
 	@$(GO) build -o $(BIN)/ ./cmd/rcbench
-	@$(BIN)/rcbench list
+	@$(BIN)/rcbench demo -list
 	@echo; echo "make demo SCENARIO=<name> plays one (DEMO_FLAGS=-auto runs every step by itself)."
 else
 	@for b in $(DEMO_BINS); do test -x $$b || { \

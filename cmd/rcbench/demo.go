@@ -20,7 +20,7 @@ import (
 func demoCommand(args []string) int {
 	fs := flag.NewFlagSet("rcbench demo", flag.ContinueOnError)
 	name := fs.String("scenario", "", "The scenario to play (-list shows them).")
-	showList := fs.Bool("list", false, "List the scenarios and exit.")
+	showList := fs.Bool("list", false, "List the scenarios, each with how long it plays and what the audience sees, and exit.")
 	auto := fs.Bool("auto", false, "Run every step without waiting for Enter; the results stay up until Enter or -hold.")
 	hold := fs.Duration("hold", 0, "With the results up, stop after this long even without Enter (default: wait for Enter).")
 	record := fs.String("record", "", "Record the run into this page (FILE.html), which plays it by itself in a browser from disk and which rcbench replay and rcbench deck read; a name ending in .json writes JSON instead.")
@@ -41,11 +41,12 @@ func demoCommand(args []string) int {
 		return 2
 	}
 	if *showList {
-		return list(nil)
+		demo.WriteList(os.Stdout)
+		return 0
 	}
 	if *name == "" {
 		fmt.Fprintln(os.Stderr, "rcbench demo: -scenario is required; the scenarios are:")
-		list(nil)
+		demo.WriteList(os.Stderr)
 		return 2
 	}
 	if *bin == "" {

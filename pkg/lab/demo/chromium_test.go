@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/chromium"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
 )
 
@@ -182,50 +183,58 @@ func TestARecordingOpenedFromDiskPlaysToItsLastStep(t *testing.T) {
 }
 
 // TestEveryResultsTableFitsWithItsUnits lays out each shipped recording,
-// at the end of its first step and on its results, in the windows of a
-// 720p and a 1080p projector, and reads what the page measured of itself
-// (?check=1): no text cut at its box's edge, every results row inside the
-// window, pod grids of one size. Every row shows its unit.
+// at the end of its first step and on its results (each page of them), in
+// the windows of a 720p and a 1080p projector, and reads what the page
+// measured of itself (kubeRewind.check): nothing cut at its box's edge or
+// outside the window, pod grids of one size. Every row shows its unit.
 func TestEveryResultsTableFitsWithItsUnits(t *testing.T) {
-	if !testutil.ChromiumWanted() {
-		t.Skip("set KUBE_REWIND_CHROMIUM=1 to lay the pages out in headless Chromium")
-	}
-	browser := testutil.Chromium(t)
-	units := regexp.MustCompile(`<td class="unit">([^<]*)</td>`)
-	for _, file := range shippedRecordings(t) {
-		rec, err := ReadRecording(file)
+	b := browser(t)
+	for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+		tb, err := b.NewTab(size[0], size[1])
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+		for _, file := range shippedRecordings(t) {
+			rec, err := ReadRecording(file)
+			if err != nil {
+				t.Fatal(err)
+			}
 			name := fmt.Sprintf("%s at %dx%d", strings.TrimSuffix(filepath.Base(file), ".html"), size[0], size[1])
-			t.Run(name, func(t *testing.T) {
-				// Two browsers at once: each waits on its own page.
-				t.Parallel()
-				for _, still := range []string{"1.1", "1.99"} {
-					dom := testutil.DumpDOMAt(t, browser, fileURL(t, file)+"?check=1#still="+still, size[0], size[1], 1000)
-					if m := regexp.MustCompile(`data-layout="([^"]*)"`).FindStringSubmatch(dom); m == nil || m[1] != "ok" {
-						t.Errorf("#still=%s: %v", still, m)
-					}
-					if still != "1.99" {
-						continue
-					}
-					rows := regexp.MustCompile(`(?s)<tbody id="rows">(.*?)</tbody>`).FindStringSubmatch(dom)
-					if rows == nil {
-						t.Fatalf("no results table")
-					}
-					got := units.FindAllStringSubmatch(rows[1], -1)
-					if len(got) != len(rec.Results) {
-						t.Fatalf("the results show %d units for %d rows", len(got), len(rec.Results))
-					}
-					for i, u := range got {
-						if u[1] == "" || u[1] != rec.Results[i].Unit {
-							t.Errorf("row %s shows the unit %q, want %q", rec.Results[i].Name, u[1], rec.Results[i].Unit)
-						}
-					}
+			if err := tb.Open(fileURL(t, file) + "#still=1.1"); err != nil {
+				t.Fatal(err)
+			}
+			var stills []Still
+			if err := tb.Eval("kubeRewind.stills()", &stills); err != nil {
+				t.Fatal(err)
+			}
+			units := map[int]string{}
+			for _, st := range append([]Still{{Part: "1.1"}}, stills...) {
+				c := eval[layoutCheck](t, tb, fmt.Sprintf("kubeRewind.still(%q), kubeRewind.check()", st.Part))
+				if len(c.Problems) > 0 {
+					t.Errorf("%s, #still=%s: %s", name, st.Part, strings.Join(c.Problems, "; "))
 				}
-			})
+				// The rows on screen, and their units.
+				var shown [][2]string
+				if err := tb.Eval(`Array.prototype.filter.call(document.querySelectorAll("#rows tr"), function (tr) { return tr.getClientRects().length; }).map(function (tr) {
+					return [String(tr.rowIndex - 1), tr.querySelector("td.unit").textContent]; })`, &shown); err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range shown {
+					var i int
+					fmt.Sscan(r[0], &i)
+					units[i] = r[1]
+				}
+			}
+			if len(units) != len(rec.Results) {
+				t.Errorf("%s: the results show %d rows of %d", name, len(units), len(rec.Results))
+			}
+			for i, r := range rec.Results {
+				if units[i] == "" || units[i] != r.Unit {
+					t.Errorf("%s: row %s shows the unit %q, want %q", name, r.Name, units[i], r.Unit)
+				}
+			}
 		}
+		tb.Close()
 	}
 }
 
@@ -259,7 +268,8 @@ func TestTheDeckOpensFromDiskAndReachesItsLastSlide(t *testing.T) {
 }
 
 // TestStillsAreWritten has Chromium export every picture of a deck of one
-// recording, and looks for running pods on both sides of its last.
+// recording, and looks for running pods on both sides at the end of its
+// first step.
 func TestStillsAreWritten(t *testing.T) {
 	if !testutil.ChromiumWanted() {
 		t.Skip("set KUBE_REWIND_CHROMIUM=1 to export stills with headless Chromium")
@@ -285,12 +295,14 @@ func TestStillsAreWritten(t *testing.T) {
 	stills := testutil.ScreenshotDir(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	files, err := d.WriteStills(ctx, browser, page, stills, 1280, 720, nil)
+	files, err := WriteStills(ctx, browser, page, stills, 1280, 720, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != len(d.Stills()) || len(files) < 5 {
-		t.Fatalf("%d stills written, want %d: %v", len(files), len(d.Stills()), files)
+	// A title card, the timeline, the card before the recording, its two
+	// groups of steps and the summary, each on one page at 1280×720.
+	if len(files) != 6 {
+		t.Fatalf("%d stills written, want 6: %v", len(files), files)
 	}
 	for _, f := range files {
 		fh, err := os.Open(f)
@@ -313,6 +325,66 @@ func TestStillsAreWritten(t *testing.T) {
 	if left < 500 || right < 500 {
 		t.Errorf("%s: running pods are not on both sides: %d pixels left, %d right", last, left, right)
 	}
+}
+
+// browser starts a headless Chromium for the test, closed when it ends.
+func browser(t *testing.T) *chromium.Browser {
+	t.Helper()
+	bin, err := chromium.Find()
+	if err != nil {
+		if testutil.ChromiumWanted() {
+			t.Fatalf("KUBE_REWIND_CHROMIUM=1 but %v", err)
+		}
+		t.Skip("no Chromium on this machine: " + err.Error())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	b, err := chromium.Start(ctx, bin)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		b.Close()
+		cancel()
+	})
+	return b
+}
+
+// tab opens a tab of width×height on url.
+func tab(t *testing.T, b *chromium.Browser, url string, width, height int) *chromium.Tab {
+	t.Helper()
+	tb, err := b.NewTab(width, height)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tb.Close)
+	if err := tb.Open(url); err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+// eval evaluates js in tb into a value of type T, failing the test on an
+// error.
+func eval[T any](t *testing.T, tb *chromium.Tab, js string) T {
+	t.Helper()
+	var v T
+	if err := tb.Eval(js, &v); err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// layoutCheck is what the page measures of the slide on screen
+// (kubeRewind.check).
+type layoutCheck struct {
+	// Part and Name say which picture (checkAll).
+	Part      string   `json:"part"`
+	Name      string   `json:"name"`
+	Problems  []string `json:"problems"`
+	MinText   float64  `json:"minText"`
+	MinTextAt string   `json:"minTextAt"`
+	Height    float64  `json:"height"`
 }
 
 // fileURL is the file:// address of a file on disk.

@@ -12,37 +12,59 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
-// A deck is a whole talk in one page: a title card, the history's
-// timeline, and for each recording a card that places it on the timeline
-// followed by the recording itself, played as the recorded page plays it;
-// a last card sums up what each scenario measured. The page opens from
-// disk and fetches nothing; n shows the speaker's notes.
+// A deck is a whole talk in one page, made from an outline (outline.go):
+// a title card, cards of text and of code, the history's timeline, and
+// the recordings, each after a card that places it on the timeline and
+// played as the recorded page plays it, and a card that sums up what each
+// measured. The page opens from disk and fetches nothing; s opens the
+// presenter view, with the speaker's notes.
 
 // DeckFormat names the layout of a deck's data.
-const DeckFormat = "kube-rewind talk deck 1"
+const DeckFormat = "kube-rewind talk deck 2"
 
 // deckID is the id of the script element that holds a deck in its page.
 const deckID = "deck"
 
 // Deck is what a deck's page plays.
 type Deck struct {
-	Format     string       `json:"format"`
-	Title      string       `json:"title"`
+	Format string `json:"format"`
+	Title  string `json:"title"`
+	// Minutes is the talk's planned length, for the presenter view; 0
+	// when the outline gives none.
+	Minutes    int          `json:"minutes,omitempty"`
 	Slides     []Slide      `json:"slides"`
 	Recordings []*Recording `json:"recordings"`
 }
 
+// The kinds of slide.
+const (
+	slideTitle    = "title"
+	slideTimeline = "timeline"
+	slideNext     = "next"
+	slideText     = "text"
+	slideCode     = "code"
+	slideTalk     = "talk"
+	slideEnd      = "end"
+)
+
 // Slide is one card of a deck, or one recording.
 type Slide struct {
-	// Kind is title, timeline, talk or end.
+	// Kind is title, timeline, next (the card before a recording), text,
+	// code, talk (a recording) or end.
 	Kind  string   `json:"kind"`
 	Title string   `json:"title,omitempty"`
 	Lines []string `json:"lines,omitempty"`
+	// Body is the outline's own text for the card, as HTML made by
+	// blockHTML, every character of the outline escaped.
+	Body string `json:"body,omitempty"`
 	// Changes, on a timeline card, are the history's changes in the order
-	// they landed; Hot marks those the next recording is about.
+	// they landed; Hot marks those the deck's recordings show, or on the
+	// card before a recording, those it shows.
 	Changes []Milestone `json:"changes,omitempty"`
 	// Rows, on the last card, are each recording's figure, side by side.
 	Rows []Summary `json:"rows,omitempty"`
+	// Code is a code card's excerpt.
+	Code *Code `json:"code,omitempty"`
 	// Rec, on a talk slide, is the recording's index in Recordings.
 	Rec int `json:"rec"`
 	// Notes are what the speaker may say; a note of a step (Step > 0)
@@ -68,6 +90,9 @@ type Summary struct {
 	Left   string `json:"left"`
 	Right  string `json:"right"`
 	Unit   string `json:"unit,omitempty"`
+	// Missing, when set, is the left cell's words for a figure the left
+	// design has no such thing to count (Row.Missing).
+	Missing string `json:"missing,omitempty"`
 }
 
 // Note is a line of the speaker's notes.
@@ -76,78 +101,122 @@ type Note struct {
 	Step int    `json:"step,omitempty"`
 }
 
-// BuildDeck makes a deck of title from recordings, in the order given.
+// keyNotes say the player's keys, on the title card's notes.
+var keyNotes = []Note{
+	{Text: "Keys: Enter, Space, →, a click or the buttons go on; ← goes back; p pauses a recording; + and − change its pace, which stays for the next ones; r shows or hides its results; s opens this presenter view; n shows the notes on the projected page itself."},
+	{Text: "Each recording plays at its recorded pace and pauses before each step: press Enter when you are ready to run it."},
+}
+
+// BuildDeck makes a deck of title from recordings, in the order given:
+// the outline of a title card, the timeline, each recording after its
+// card, and the summary.
 func BuildDeck(title string, recs []*Recording) (*Deck, error) {
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("a deck needs at least one recording")
 	}
-	d := &Deck{Format: DeckFormat, Title: title, Recordings: recs}
-	var names, dates []string
-	shown := map[string]bool{}
+	o := &Outline{Title: title}
+	left, right := recs[0].Talk.Designs[0], recs[0].Talk.Designs[1]
+	var names []string
 	for _, rec := range recs {
 		names = append(names, rec.Talk.Name)
-		if rec.Talk.Recorded != "" && !slices.Contains(dates, rec.Talk.Recorded[:10]) {
-			dates = append(dates, rec.Talk.Recorded[:10])
+	}
+	o.Lines = []string{
+		fmt.Sprintf("%s (%s) against %s (%s), on two identical clusters, side by side.", left.Heading, left.Sub, strings.ToLower(right.Heading), right.Sub),
+		fmt.Sprintf("%d scenarios: %s.", len(recs), strings.Join(names, ", ")),
+	}
+	o.Sections = append(o.Sections, Section{Heading: "2014 → today, one change at a time", Kind: "timeline",
+		Body:  "<p>The changes between the 2014 manager and today's, as kube-rewind's history catalogue records them. Highlighted: the ones this talk shows.</p>",
+		Notes: []Note{{Text: "The catalogue in pkg/history is the source: its entries give each change's issues, pull requests, date and reason."}}})
+	for _, rec := range recs {
+		o.Sections = append(o.Sections, Section{Kind: "talk", Rec: rec, Recording: rec.Talk.Name})
+	}
+	o.Sections = append(o.Sections, Section{Heading: "What the two designs did, measured", Kind: "summary",
+		Body:  "<p>Run any of them yourself: <code>make demo SCENARIO=&lt;name&gt;</code>. Read the code both ways: <code>make docs</code>.</p>",
+		Notes: []Note{{Text: "Every figure comes from a recording shipped with kube-rewind; make bench measures them over repeated runs."}}})
+	return o.Deck("")
+}
+
+// Deck makes the deck of an outline whose recordings are read
+// (ReadOutline). Code cards are cut from the repository at root.
+func (o *Outline) Deck(root string) (*Deck, error) {
+	d := &Deck{Format: DeckFormat, Title: o.Title, Minutes: o.Minutes}
+	var dates []string
+	shown := map[string]bool{}
+	played := 0.0
+	for _, s := range o.Sections {
+		if s.Kind != "talk" {
+			continue
 		}
-		for _, n := range changesOf(rec.Talk) {
+		if s.Rec == nil {
+			return nil, fmt.Errorf("section %q: its recording %s was not read", s.Heading, s.Recording)
+		}
+		d.Recordings = append(d.Recordings, s.Rec)
+		if r := s.Rec.Talk.Recorded; len(r) >= 10 && !slices.Contains(dates, r[:10]) {
+			dates = append(dates, r[:10])
+		}
+		for _, n := range changesOf(s.Rec.Talk) {
 			shown[n] = true
 		}
+		played += playedSeconds(s.Rec)
 	}
-	left, right := recs[0].Talk.Designs[0], recs[0].Talk.Designs[1]
-	d.Slides = append(d.Slides, Slide{
-		Kind:  "title",
-		Title: title,
-		Lines: []string{
-			fmt.Sprintf("%s (%s) against %s (%s), on two identical clusters, side by side.", left.Heading, left.Sub, strings.ToLower(right.Heading), right.Sub),
-			fmt.Sprintf("%d scenarios: %s.", len(recs), strings.Join(names, ", ")),
-			"Recorded with kube-rewind on " + strings.Join(dates, ", ") + ": every figure in this talk was measured in those runs.",
-		},
-		Notes: []Note{
-			{Text: "Keys: Enter, Space, →, a click or the buttons go on; ← goes back; p pauses a recording; + and − change its pace; r shows or hides its results; n shows or hides these notes."},
-			{Text: "Each recording plays at its recorded pace and pauses before each step: press Enter when you are ready to run it."},
-		},
-	})
-	d.Slides = append(d.Slides, Slide{
-		Kind:    "timeline",
-		Title:   "2014 → today, one change at a time",
-		Lines:   []string{"The changes between the 2014 manager and today's, as kube-rewind's history catalogue records them. Highlighted: the ones this talk shows."},
-		Changes: timeline(shown),
-		Notes:   []Note{{Text: "The catalogue in pkg/history is the source: its entries give each change's issues, pull requests, date and reason."}},
-	})
-	for i, rec := range recs {
-		t := rec.Talk
-		hot := map[string]bool{}
-		for _, n := range changesOf(t) {
-			hot[n] = true
+	if len(d.Recordings) == 0 {
+		return nil, fmt.Errorf("a deck needs at least one recording: a section with recording: FILE")
+	}
+	title := Slide{Kind: slideTitle, Title: o.Title, Lines: o.Lines, Notes: append(append([]Note(nil), o.Notes...), keyNotes...)}
+	about := fmt.Sprintf("%d recordings, which play for %s at their recorded pace; the rest of the time is the speaker's.", len(d.Recordings), duration(played))
+	if len(dates) > 0 {
+		about += " Recorded with kube-rewind on " + strings.Join(dates, ", ") + ": every figure in this talk was measured in those runs."
+	}
+	title.Notes = append(title.Notes, Note{Text: about})
+	d.Slides = append(d.Slides, title)
+	rec := 0
+	for _, s := range o.Sections {
+		switch s.Kind {
+		case "timeline":
+			d.Slides = append(d.Slides, Slide{Kind: slideTimeline, Title: s.Heading, Body: s.Body, Changes: timeline(shown), Notes: s.Notes})
+		case "summary":
+			d.Slides = append(d.Slides, Slide{Kind: slideEnd, Title: s.Heading, Body: s.Body, Rows: summaryRows(d.Recordings), Notes: s.Notes})
+		case "code":
+			c, err := cutCodeOf(root, s)
+			if err != nil {
+				return nil, err
+			}
+			d.Slides = append(d.Slides, Slide{Kind: slideCode, Title: s.Heading, Body: s.Body, Code: c, Notes: s.Notes})
+		case "talk":
+			t := s.Rec.Talk
+			hot := map[string]bool{}
+			for _, n := range changesOf(t) {
+				hot[n] = true
+			}
+			if len(hot) > 0 || s.Body != "" {
+				heading := s.Heading
+				if heading == "" {
+					heading = "Next: " + t.Title
+				}
+				notes := append(append([]Note(nil), s.Notes...), Note{Text: t.Explain}, Note{Text: fmt.Sprintf("The recording that follows plays for %s at its recorded pace.", duration(playedSeconds(s.Rec)))})
+				d.Slides = append(d.Slides, Slide{Kind: slideNext, Title: heading, Lines: []string{"Reproduces " + t.Reproduces + "."}, Body: s.Body, Changes: timeline(hot), Notes: notes})
+			}
+			d.Slides = append(d.Slides, Slide{Kind: slideTalk, Rec: rec, Title: t.Title, Notes: talkNotes(s.Rec)})
+			rec++
+		default:
+			d.Slides = append(d.Slides, Slide{Kind: slideText, Title: s.Heading, Body: s.Body, Notes: s.Notes})
 		}
-		if len(hot) > 0 {
-			d.Slides = append(d.Slides, Slide{
-				Kind:    "timeline",
-				Title:   fmt.Sprintf("Next: %s", t.Title),
-				Lines:   []string{"Reproduces " + t.Reproduces + "."},
-				Changes: timeline(hot),
-				Notes:   []Note{{Text: t.Explain}},
-			})
-		}
-		d.Slides = append(d.Slides, Slide{Kind: "talk", Rec: i, Title: t.Title, Notes: talkNotes(rec)})
 	}
-	end := Slide{Kind: "end", Title: "What the two designs did, measured",
-		Lines: []string{
-			"Each figure is the one its scenario is about, from the recording's results table.",
-			"Run any of them yourself: make demo SCENARIO=<name>. Read the code both ways: make docs.",
-		},
-		Notes: []Note{{Text: "Every figure comes from a recording shipped with kube-rewind; make bench measures them over repeated runs."}},
-	}
+	return d, nil
+}
+
+// summaryRows are each recording's figure, as its results table gives it.
+func summaryRows(recs []*Recording) []Summary {
+	var rows []Summary
 	for _, rec := range recs {
 		fig := rec.Talk.Figure
 		for _, r := range rec.Results {
 			if r.Name == fig.Row {
-				end.Rows = append(end.Rows, Summary{Name: rec.Talk.Name, Figure: rowName(r), Left: r.Legacy, Right: r.Modern, Unit: r.Unit})
+				rows = append(rows, Summary{Name: rec.Talk.Name, Figure: rowName(r), Left: r.Legacy, Right: r.Modern, Unit: r.Unit, Missing: r.Missing})
 			}
 		}
 	}
-	d.Slides = append(d.Slides, end)
-	return d, nil
+	return rows
 }
 
 // historyRef finds "(history: a, b)" in a scenario's words.
@@ -222,10 +291,11 @@ func talkNotes(rec *Recording) []Note {
 			notes = append(notes, Note{Text: fmt.Sprintf("%s did not show its point in this run: %s", v.Design, v.Why)})
 		}
 	}
+	length := fmt.Sprintf("Plays for %s at its recorded pace, pauses before steps left out.", duration(playedSeconds(rec)))
 	if rec.Talk.Recorded != "" {
-		notes = append(notes, Note{Text: fmt.Sprintf("Recorded %s at %s, sync period %s.", rec.Talk.Recorded, t.Size, t.Period)})
+		length = fmt.Sprintf("Recorded %s at %s, sync period %s; plays for %s at its recorded pace, pauses before steps left out.", rec.Talk.Recorded, t.Size, t.Period, duration(playedSeconds(rec)))
 	}
-	return notes
+	return append(notes, Note{Text: length})
 }
 
 // HTML renders the deck's page: the talk page with the deck inside it,
@@ -234,10 +304,11 @@ func (d *Deck) HTML() ([]byte, error) {
 	var data bytes.Buffer
 	data.WriteString("{")
 	head, err := json.Marshal(struct {
-		Format string  `json:"format"`
-		Title  string  `json:"title"`
-		Slides []Slide `json:"slides"`
-	}{d.Format, d.Title, d.Slides})
+		Format  string  `json:"format"`
+		Title   string  `json:"title"`
+		Minutes int     `json:"minutes,omitempty"`
+		Slides  []Slide `json:"slides"`
+	}{d.Format, d.Title, d.Minutes, d.Slides})
 	if err != nil {
 		return nil, err
 	}
@@ -263,28 +334,6 @@ func (d *Deck) HTML() ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-// Stills names each picture of the deck, in order, as the page shows it
-// for #still=<slide>.<part>: every card, and each recording at the end of
-// each of its steps (steps played as one end together), the last one with
-// its results.
-func (d *Deck) Stills() []string {
-	var out []string
-	n := 0
-	for i, s := range d.Slides {
-		if s.Kind != "talk" {
-			n++
-			out = append(out, fmt.Sprintf("%d.1 %02d-%s", i+1, n, s.Kind))
-			continue
-		}
-		rec := d.Recordings[s.Rec]
-		for g, step := range pauses(rec.Frames) {
-			n++
-			out = append(out, fmt.Sprintf("%d.%d %02d-%s-step%d", i+1, g+1, n, rec.Talk.Name, step))
-		}
-	}
-	return out
 }
 
 // pauses are the steps a recording pauses before, in order: those of its

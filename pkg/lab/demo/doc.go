@@ -3,10 +3,14 @@
 // today's, step by step, narrated in the terminal with live counters and
 // shown side by side on a live page on loopback (server-sent events),
 // ending with both designs' results in one table. The page is drawn to the
-// window's size, for any projector. A run can be recorded (Options.Record)
-// into a page that plays it by itself from disk; Replay plays a recording
-// on the live page without clusters, and BuildDeck puts several in one
-// page, a whole talk, with title and timeline cards and speaker's notes.
+// window's size, for any projector, and lays every slide out to fit it,
+// with no text under 3.3 % of its height. A run can be recorded
+// (Options.Record) into a page that plays it by itself from disk; Replay
+// plays a recording on the live page without clusters; an Outline, a
+// talk's Markdown outline, becomes a Deck: several recordings in one page,
+// a whole talk, with title, text, code and timeline cards, the speaker's
+// notes and a presenter view in a second window, which prints one page per
+// slide and whose pictures WriteStills exports.
 //
 // Ours: not part of 2014.
 package demo

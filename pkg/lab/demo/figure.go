@@ -3,7 +3,10 @@ package demo
 import (
 	"math"
 	"sort"
+	"strings"
 	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 // Each scenario is about one figure: the goroutines of a scale-up, the
@@ -23,11 +26,14 @@ type Figure struct {
 	// Unit follows the value on the tile, when the label does not say it.
 	Unit string `json:"unit,omitempty"`
 	// Row is the results row that reports the same figure, as the table
-	// names it (spaces, not underscores); empty when the table has none.
+	// names it (spaces, not underscores): the result the scenario
+	// declares as its figure.
 	Row string `json:"row,omitempty"`
 	// Step is the step the figure measures, 1-based; 0 means the whole
 	// run. Before that step the tile shows "–", after it what it measured.
 	Step int `json:"step,omitempty"`
+	// Onward measures from Step to the end of the run, not Step alone.
+	Onward bool `json:"onward,omitempty"`
 }
 
 // The live figures. Each is computed the way its results row is, from the
@@ -38,6 +44,8 @@ const (
 	keyPeakGoroutines = "pg"
 	// keyListsPerMin is the managers' LISTs a minute over the step.
 	keyListsPerMin = "lm"
+	// keyLists is the managers' LISTs over the step.
+	keyLists = "ls"
 	// keyReplacement is the median time from a pod's deletion to its
 	// replacement running, over every replacement so far.
 	keyReplacement = "rp"
@@ -47,6 +55,8 @@ const (
 	keyWatches = "ws"
 	// keyCreated is the pods created since the cluster started.
 	keyCreated = "cr"
+	// keyCreatedSince is the pods created since the step started.
+	keyCreatedSince = "cs"
 	// keyExtra is the pods created beyond need (Side.Extra).
 	keyExtra = "ex"
 	// keyDeleted is the pods deleted over the step.
@@ -58,34 +68,50 @@ const (
 	// the step asked for runs; it counts up until then.
 	keyToRunning = "rt"
 	// keyGoroutines is the goroutine count now: the figure of a scenario
-	// not listed in figureOf.
+	// not listed in liveFigure.
 	keyGoroutines = "go"
 )
 
-// figureOf is the figure each scenario is about.
-var figureOf = map[string]Figure{
-	"scale-up":           {Key: keyPeakGoroutines, Label: "peak goroutines", Row: "peak goroutines"},
-	"scale-down":         {Key: keyPeakGoroutines, Label: "peak goroutines", Row: "peak goroutines", Step: 2},
-	"partial-scale-down": {Key: keyRunningDeleted, Label: "running pods deleted", Row: "running deleted", Step: 3},
-	"idle":               {Key: keyListsPerMin, Label: "LISTs a minute", Row: "lists per min", Step: 2},
-	"churn":              {Key: keyReplacement, Label: "replacement, median", Unit: "s", Row: "replacement p50"},
-	"api-errors":         {Key: keyPostsPerMin, Label: "pod POSTs a minute", Row: "posts per min during fault", Step: 2},
-	"watch-drop":         {Key: keyWatches, Label: "WATCH requests", Row: "manager watches"},
-	"two-managers":       {Key: keyCreated, Label: "pods created", Row: "pod creates"},
-	"restart":            {Key: keyExtra, Label: "extra pods", Row: "extra pods"},
-	"overlap":            {Key: keyDeleted, Label: "pods deleted", Row: "deletes during overlap", Step: 2},
-	"watch-window":       {Key: keyToRunning, Label: "resize to running", Unit: "s", Row: "resize to running", Step: 3},
+// liveFigure is how the page measures, live, the figure each scenario
+// declares (declaredFigure): in the same way as its results row, over the
+// same steps.
+var liveFigure = map[string]Figure{
+	"scale-up":           {Key: keyPeakGoroutines, Label: "peak goroutines"},
+	"scale-down":         {Key: keyPeakGoroutines, Label: "peak goroutines", Step: 2},
+	"partial-scale-down": {Key: keyRunningDeleted, Label: "running pods deleted", Step: 3},
+	"idle":               {Key: keyListsPerMin, Label: "LISTs a minute", Step: 2},
+	"churn":              {Key: keyReplacement, Label: "replacement, median", Unit: "s"},
+	"api-errors":         {Key: keyPostsPerMin, Label: "pod POSTs a minute", Step: 2},
+	"watch-drop":         {Key: keyLists, Label: "LISTs (relists)"},
+	"two-managers":       {Key: keyCreated, Label: "pods created"},
+	"restart":            {Key: keyExtra, Label: "extra pods"},
+	"crash":              {Key: keyExtra, Label: "extra pods"},
+	"overlap":            {Key: keyDeleted, Label: "pods deleted", Step: 2},
+	"recreate":           {Key: keyCreatedSince, Label: "pods created again", Step: 2, Onward: true},
+	"watch-window":       {Key: keyToRunning, Label: "resize to running", Unit: "s", Step: 3},
 }
 
-// figureGoroutines is the figure of a scenario not in figureOf.
+// declaredFigure is the result the scenario sc declares it is about, as
+// its results name it; empty when it declares none.
+func declaredFigure(sc *scenario.Scenario) string { return sc.Figure }
+
+// figureGoroutines is the figure of a scenario that declares none.
 var figureGoroutines = Figure{Key: keyGoroutines, Label: "goroutines"}
 
-// scenarioFigure returns the figure the named scenario is about.
+// scenarioFigure returns the figure the named scenario is about: the
+// result it declares, measured live as liveFigure says.
 func scenarioFigure(name string) Figure {
-	if f, ok := figureOf[name]; ok {
-		return f
+	sc, err := scenario.Get(name)
+	if err != nil {
+		return figureGoroutines
 	}
-	return figureGoroutines
+	f, ok := liveFigure[name]
+	row := declaredFigure(sc)
+	if !ok || row == "" {
+		return figureGoroutines
+	}
+	f.Row = strings.ReplaceAll(row, "_", " ")
+	return f
 }
 
 // none marks a figure with nothing to count yet: the page shows "–".
@@ -174,6 +200,9 @@ func (fg *figurer) inWindow(f *Frame, s Side) bool {
 	if fg.fig.Step == 0 {
 		return s.Ready
 	}
+	if fg.fig.Onward {
+		return f.Step >= fg.fig.Step && (f.Phase == PhaseRunning || f.Phase == PhaseDone)
+	}
 	return f.Step == fg.fig.Step && f.Phase == PhaseRunning
 }
 
@@ -237,6 +266,10 @@ func (fg *figurer) measure(st *figureSide, t float64, s Side) float64 {
 		return perMinute(s.Totals["LIST"] - st.start.Totals["LIST"])
 	case keyPostsPerMin:
 		return perMinute(s.PodPosts - st.start.PodPosts)
+	case keyLists:
+		return float64(s.Totals["LIST"] - st.start.Totals["LIST"])
+	case keyCreatedSince:
+		return float64(s.Created - st.start.Created)
 	case keyWatches:
 		// An old recording's totals hold only the LISTs rebuilt.
 		if fg.old || s.Totals == nil {

@@ -2,17 +2,32 @@ package demo
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
-// normalize brings a recording made before frames carried figures and
-// folded fast steps (version 0) to what a live run records now: the
-// scenario's figure as the page defines it today, computed from the
-// frames, and the steps over in well under a second folded into the next,
-// judged by the frames' times and counts. It leaves the measured counts
-// and the results as they were, and says in Derived what it computed.
+// normalize brings a recording made by an earlier version to what a live
+// run records now. A recording made before frames carried figures and
+// folded fast steps (version 0) gets the scenario's figure as the page
+// defines it today, computed from the frames, and the steps over in well
+// under a second folded into the next, judged by the frames' times and
+// counts; one whose figure was computed so when it was read (version 2,
+// Derived set) gets it computed again, for the figure its scenario
+// declares now. A figure measured live stays. It leaves the measured
+// counts and the results as they were, and says in Derived what it
+// computed.
 func (rec *Recording) normalize() {
+	// A recording made before the results said which rows count a feature
+	// the left design lacks reads as one made now.
+	markMissing(rec.Results, rec.Talk.Designs[0])
+	for i := range rec.Frames {
+		markMissing(rec.Frames[i].Results, rec.Talk.Designs[0])
+	}
 	if rec.Version >= recordingVersion {
+		return
+	}
+	if rec.Version > 0 && rec.Derived == "" {
+		rec.Version = recordingVersion
 		return
 	}
 	rec.Talk.Figure = scenarioFigure(rec.Talk.Name)
@@ -20,10 +35,18 @@ func (rec *Recording) normalize() {
 	for i := range rec.Frames {
 		fg.apply(&rec.Frames[i])
 	}
-	frames, folded := foldFrames(rec.Frames)
-	rec.Frames = frames
 	var said []string
 	last := rec.Frames[len(rec.Frames)-1]
+	// Frames that never counted what the results did (an early
+	// recording's frames held no LISTs) do not hold the figure.
+	if last.Sides[0].Fig == 0 && last.Sides[1].Fig == 0 && !zeroRow(rec.Talk.Figure, rec.Results) {
+		for i := range rec.Frames {
+			for j := range rec.Frames[i].Sides {
+				rec.Frames[i].Sides[j].Fig = none
+			}
+		}
+		last = rec.Frames[len(rec.Frames)-1]
+	}
 	if last.Sides[0].Fig < 0 && last.Sides[1].Fig < 0 {
 		said = append(said, rec.Talk.Figure.Label+" is not in this recording: its tile shows the results' figure once they are in")
 	} else {
@@ -33,12 +56,33 @@ func (rec *Recording) normalize() {
 		}
 		said = append(said, what)
 	}
-	if folded > 0 {
-		said = append(said, fmt.Sprintf("%d step(s) over in well under a second folded into the next", folded))
+	if rec.Version == 0 {
+		frames, folded := foldFrames(rec.Frames)
+		rec.Frames = frames
+		if folded > 0 {
+			said = append(said, fmt.Sprintf("%d step(s) over in well under a second folded into the next", folded))
+		}
+	} else if m := foldedSaid.FindString(rec.Derived); m != "" {
+		said = append(said, m)
 	}
 	rec.Derived = "recorded before frames carried them, when read: " + strings.Join(said, "; ")
 	rec.Version = recordingVersion
 }
+
+// zeroRow reports whether the results give the figure as 0 on both
+// sides, or do not give it.
+func zeroRow(fig Figure, rows []Row) bool {
+	for i := range 2 {
+		if v := figureRow(fig, rows, i); v != "" && v != "0" && v != "none" {
+			return false
+		}
+	}
+	return true
+}
+
+// foldedSaid finds, in what a version 2 recording derived, the steps it
+// folded.
+var foldedSaid = regexp.MustCompile(`\d+ step\(s\) over in well under a second folded into the next`)
 
 // foldFrames folds, in the frames of an old recording, each step that was
 // over in well under a second, with its outcome not yet on both sides,

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 // sides returns two sides with the given running and desired counts.
@@ -115,7 +117,7 @@ func TestTheTilesAgreeWithTheTable(t *testing.T) {
 			case math.Abs(s.Fig-want) > math.Max(0.1*want, 0.3):
 				t.Errorf("%s, side %d: the tile's %s ends on %s, the table says %s", file, i, fig.Label, formatFigure(s.Fig), row)
 			}
-			if v, _, _ := secondTile(fig, s, row); fig.Key != keyCreated && fig.Key != keyExtra && v != row {
+			if v := figureText(fig, s, row); v != row {
 				t.Errorf("%s: with the results in, the tile shows %s, not the table's %s", file, v, row)
 			}
 			for _, r := range rec.Results {
@@ -195,26 +197,22 @@ func TestAHoldOutlastsAnInputThatEnds(t *testing.T) {
 	}
 }
 
-// shippedDeckOf builds the shipped deck anew from the shipped recordings,
-// which it returns too.
+// shippedDeckOf builds the shipped deck anew, from its outline and the
+// shipped recordings it names, which it returns too.
 func shippedDeckOf(t *testing.T) (*Deck, []*Recording) {
 	t.Helper()
-	var recs []*Recording
-	for _, name := range shippedDeckRecordings {
-		rec, err := ReadRecording(filepath.Join(talkDir, name+".html"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, rec)
-	}
-	d, err := BuildDeck(shippedDeckTitle, recs)
+	o, err := ReadOutline(filepath.Join(talkDir, shippedOutline))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return d, recs
+	d, err := o.Deck(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, d.Recordings
 }
 
-func TestTheShippedDeckIsCurrent(t *testing.T) {
+func TestTheShippedDeckIsWhatRcbenchDeckMakesOfItsOutline(t *testing.T) {
 	d, _ := shippedDeckOf(t)
 	want, err := d.HTML()
 	if err != nil {
@@ -226,8 +224,8 @@ func TestTheShippedDeckIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s is not what rcbench deck makes now of %v (a new page, or a change of pkg/history's catalogue, which its timeline cites): "+
-			"rcbench deck -o %s -title %q with those recordings' pages in that order renews it (examples/talk/README.md gives the command)", file, shippedDeckRecordings, file, shippedDeckTitle)
+		t.Errorf("%s is not what rcbench deck makes now of %s (a new page, a change of pkg/history's catalogue, which its timeline cites, "+
+			"or of the code its code card cuts): rcbench deck -o %s %s, from the top of the repository, renews it", file, shippedOutline, file, filepath.Join(talkDir, shippedOutline))
 	}
 	for _, bad := range []string{"http://", "https://", "src=", "href="} {
 		if bytes.Contains(got, []byte(bad)) {
@@ -241,7 +239,7 @@ func TestTheShippedDeckIsCurrent(t *testing.T) {
 			t.Errorf("slide %q has no notes", s.Title)
 		}
 	}
-	if want := "[title timeline timeline talk timeline talk timeline talk timeline talk timeline talk timeline talk end]"; fmt.Sprint(kinds) != want {
+	if want := "[title timeline next talk next talk code next talk next talk next talk next talk end]"; fmt.Sprint(kinds) != want {
 		t.Errorf("slides %v, want %s", kinds, want)
 	}
 	// The card before idle places it on the timeline: the informers.
@@ -254,8 +252,28 @@ func TestTheShippedDeckIsCurrent(t *testing.T) {
 	if fmt.Sprint(hot) != "[endpoints-informer pod-informer]" {
 		t.Errorf("the timeline before idle highlights %v", hot)
 	}
-	if n := len(d.Stills()); n != 9+2+3+1+2+3+2 {
-		t.Errorf("%d stills, want one a card and one a step (steps played as one once)", n)
+	if d.Minutes != 20 || d.Slides[0].Lines[0] == "" {
+		t.Errorf("the outline's length and title card: %d minutes, lines %q", d.Minutes, d.Slides[0].Lines)
+	}
+}
+
+// TestTheTalkLengthsAreTheRecordings keeps the lengths make demo lists
+// for the scenarios examples/talk has a recording of equal to what the
+// recordings play for.
+func TestTheTalkLengthsAreTheRecordings(t *testing.T) {
+	for _, file := range shippedRecordings(t) {
+		rec, err := ReadRecording(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := talkLength[rec.Talk.Name], math.Round(playedSeconds(rec)); got != want {
+			t.Errorf("talkLength[%q] is %v s; %s plays for %v s", rec.Talk.Name, got, file, want)
+		}
+	}
+	for _, sc := range scenario.All() {
+		if _, ok := talkLength[sc.Name]; !ok {
+			t.Errorf("talkLength has no entry for %s", sc.Name)
+		}
 	}
 }
 

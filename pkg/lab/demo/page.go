@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -18,8 +19,24 @@ import (
 //go:embed assets/page.html
 var pageHTML string
 
-//go:embed assets/page.js
-var pageJS string
+// The page's script is these files, joined in this order inside one
+// function, so that they share its names and leave none behind.
+var (
+	//go:embed assets/js/view.js
+	viewJS string
+	//go:embed assets/js/fit.js
+	fitJS string
+	//go:embed assets/js/player.js
+	playerJS string
+	//go:embed assets/js/deck.js
+	deckJS string
+	//go:embed assets/js/presenter.js
+	presenterJS string
+	//go:embed assets/js/boot.js
+	bootJS string
+
+	pageJS = "(function () {\n\"use strict\";\n" + viewJS + fitJS + playerJS + deckJS + presenterJS + bootJS + "})();\n"
+)
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"svg":       func(s string) template.HTML { return template.HTML(s) },
@@ -100,18 +117,19 @@ type sideView struct {
 	Heading string
 	Sub     string
 	Grid    string
-	// RunningText and the others are the tiles' values: "–" before the
+	// RunningText and the others are the counts' values: "–" before the
 	// side has anything to count.
 	RunningText, DesiredText, CreatedText string
 	ExtraText, SurplusText                string
 	Surplus                               int
-	// Second is the second tile: the scenario's figure, or goroutines when
-	// the figure has a tile of its own (pods created, extra pods); the Key
-	// fields say which tile is the scenario's.
-	Second, SecondLabel, SecondUnit string
-	SecondKey, CreatedKey, ExtraKey bool
-	PodsLine, FigLine               string
-	Verbs                           []verbRate
+	// Over says more pods are active than desired.
+	Over bool
+	// FigText is the scenario's figure, as the results table has it once
+	// it is in; CreatedKey and ExtraKey say which count is the figure too.
+	FigText              string
+	CreatedKey, ExtraKey bool
+	PodsLine, FigLine    string
+	Verbs                []verbRate
 }
 
 type verbRate struct {
@@ -123,14 +141,16 @@ type pageData struct {
 	Talk  Talk
 	Frame Frame
 	Sides []sideView
-	// Chip and StepLine say where the run is; Where is the footer's
+	// Chip and StepLine say where the run is, SayLine what to look for (or
+	// the conclusion of the steps just played); Where is the footer's
 	// right end: the page's address, or when the recording was made.
-	Chip, StepLine, Where string
+	Chip, StepLine, SayLine, Where string
 	// PodsTop and FigTop are the tops of the chart's scales; ChartLabel
-	// names the figure's line.
+	// names the figure's line; Ticks are its time axis.
 	PodsTop    string
 	FigTop     string
 	ChartLabel string
+	Ticks      []tick
 	States     []legendEntry
 	Script     pageScript
 	// TalkJSON is the talk for the live page's script.
@@ -185,9 +205,11 @@ func renderData(talk Talk, frame Frame, points []Point) pageData {
 		Frame:      frame,
 		Chip:       chipText(frame),
 		StepLine:   stepLine(frame),
+		SayLine:    sayLine(talk, frame),
 		PodsTop:    thousands(int(podsTop)),
 		FigTop:     formatFigure(figTop),
 		ChartLabel: chartLabel(fig),
+		Ticks:      chartTicks(frame.T),
 		Script:     pageScript{Code: pageJS},
 	}
 	if b, err := json.Marshal(talk); err == nil {
@@ -209,11 +231,12 @@ func renderData(talk Talk, frame Frame, points []Point) pageData {
 			PodsLine: chartLine(points, 1+2*i, podsTop, frame.T),
 			FigLine:  chartLine(points, 2+2*i, figTop, frame.T),
 			Surplus:  surplus(s),
+			Over:     s.Desired > 0 && s.Active > s.Desired,
 		}
 		v.RunningText, v.DesiredText, v.CreatedText = count(s, s.Running), count(s, s.Desired), count(s, s.Created)
 		v.ExtraText, v.SurplusText = count(s, s.Extra), count(s, v.Surplus)
-		v.Second, v.SecondLabel, v.SecondUnit = secondTile(fig, s, figureRow(fig, frame.Results, i))
-		v.SecondKey, v.CreatedKey, v.ExtraKey = fig.Key != keyCreated && fig.Key != keyExtra, fig.Key == keyCreated, fig.Key == keyExtra
+		v.FigText = figureText(fig, s, figureRow(fig, frame.Results, i))
+		v.CreatedKey, v.ExtraKey = fig.Key == keyCreated, fig.Key == keyExtra
 		for _, verb := range sampler.Verbs {
 			if s.Rates[verb] > 0 {
 				v.Verbs = append(v.Verbs, verbRate{verb, s.Rates[verb]})
@@ -222,6 +245,40 @@ func renderData(talk Talk, frame Frame, points []Point) pageData {
 		data.Sides = append(data.Sides, v)
 	}
 	return data
+}
+
+// sayLine is the story's line: the conclusion of the steps just played as
+// one, once they are over, or else what to look for in the step.
+func sayLine(t Talk, f Frame) string {
+	switch {
+	case f.Then != "":
+		return "↳ " + f.Then
+	case f.Say != "":
+		return f.Say
+	}
+	return t.Explain
+}
+
+// tick is a label of the chart's time axis: the run's clock, where it
+// stands along the axis, in percent.
+type tick struct {
+	Left  float64
+	Label string
+}
+
+// chartTicks are the time axis of a chart ending at now: every 20 s of
+// the run's clock in the last minute, but those too near an end for their
+// label.
+func chartTicks(now float64) []tick {
+	var out []tick
+	for v := math.Ceil((now-chartSeconds)/20) * 20; v <= now; v += 20 {
+		left := 100 - (now-v)/chartSeconds*100
+		if v < 0 || left < 8 || left > 92 {
+			continue
+		}
+		out = append(out, tick{Left: math.Round(left*10) / 10, Label: fmt.Sprintf("%.0f s", v)})
+	}
+	return out
 }
 
 // count is a tile's count: "–" while the side has nothing to count yet.
@@ -270,10 +327,14 @@ func chartLabel(fig Figure) string {
 
 // figureRow is the results' value of the figure for side i, as the table
 // prints it; empty until the results are in, or when no row reports it.
+// A left side with no such thing as the figure counts says so.
 func figureRow(fig Figure, rows []Row, i int) string {
 	for _, r := range rows {
 		if fig.Row != "" && r.Name == fig.Row {
 			if i == 0 {
+				if r.Missing != "" {
+					return "none"
+				}
 				return r.Legacy
 			}
 			return r.Modern
@@ -282,17 +343,13 @@ func figureRow(fig Figure, rows []Row, i int) string {
 	return ""
 }
 
-// secondTile is the value, label and unit of a side's second tile: the
-// scenario's figure, as the results table has it once it is in, or the
-// goroutines when the figure has a tile of its own.
-func secondTile(fig Figure, s Side, row string) (value, label, unit string) {
-	if fig.Key == keyCreated || fig.Key == keyExtra {
-		return thousands(s.Goroutines), "goroutines", ""
-	}
+// figureText is the value of a side's figure tile: as the results table
+// has it once it is in, as measured so far before.
+func figureText(fig Figure, s Side, row string) string {
 	if row != "" {
-		return row, fig.Label, fig.Unit
+		return row
 	}
-	return formatFigure(s.Fig), fig.Label, fig.Unit
+	return formatFigure(s.Fig)
 }
 
 func (p *page) state(w http.ResponseWriter, r *http.Request) {

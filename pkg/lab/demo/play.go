@@ -88,6 +88,7 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 	rep.Legacy = d.sc.Script.Results(d.envs[0])
 	rep.Modern = d.sc.Script.Results(d.envs[1])
 	rep.Rows = compareAs([2]string{d.talk.Designs[0].Short, d.talk.Designs[1].Short}, rep.Legacy, rep.Modern)
+	markMissing(rep.Rows, d.talk.Designs[0])
 	d.hub.update(func(f *Frame) {
 		f.Phase, f.Results, f.Then, f.Wait = PhaseDone, rep.Rows, then, false
 		f.Note = "Done. The table compares both designs; the counters show where each ended."

@@ -15,9 +15,11 @@ import (
 const RecordingFormat = "kube-rewind talk recording 1"
 
 // recordingVersion is the version of the frames: 2 carry each side's
-// figure and fold steps over in well under a second into the next. A
-// recording of an earlier version gets both when it is read (normalize).
-const recordingVersion = 2
+// figure and fold steps over in well under a second into the next; 3
+// carry the figure the scenario declares, whose results row says where
+// the left design has no such thing. A recording of an earlier version
+// gets them when it is read (normalize).
+const recordingVersion = 3
 
 // Recording is a run of talk mode as the page saw it: what the page says
 // of the scenario, every frame it was sent, and the results. A replay

@@ -25,15 +25,16 @@ const talkDir = "../../../examples/talk"
 // maxRecording is the most a shipped recording's page may weigh.
 const maxRecording = 1 << 20
 
-// The shipped deck: its file, its title and its recordings, in order.
-// rcbench deck -o examples/talk/20-minutes.html -title "…" with the
-// recordings' pages in this order makes it.
+// The shipped deck and the outline rcbench deck makes it of, from the top
+// of the repository: rcbench deck -o examples/talk/20-minutes.html
+// examples/talk/20-minutes.md.
 const (
-	shippedDeck      = "20-minutes.html"
-	shippedDeckTitle = "Kubernetes' control loop, 2014 → today, in 20 minutes"
+	shippedDeck    = "20-minutes.html"
+	shippedOutline = "20-minutes.md"
+	// repoRoot is the top of the repository, where the deck's code card is
+	// cut from.
+	repoRoot = "../../.."
 )
-
-var shippedDeckRecordings = []string{"idle", "churn", "scale-up", "two-managers", "api-errors", "overlap"}
 
 // autoCard is how long a deck played with ?auto=1 shows a card, in
 // milliseconds (page.js's AUTO_CARD).
@@ -93,13 +94,15 @@ func shippedRecordings(t *testing.T) []string {
 }
 
 func TestEveryLabelIsAtLeastTheRootSizeWhichFollowsTheWindow(t *testing.T) {
-	// Read from the back of a room, nothing smaller than 20 px works at
-	// 1280×720: the root size is 20 px there, 30 px at 1920×1080, and no
-	// text is smaller than it.
-	if !strings.Contains(pageHTML, "font-size: calc(var(--zoom) * min(1.5625vw, 2.7778vh))") {
-		t.Fatalf("the root size does not follow the window (1.5625vw is 20 px of 1280, 2.7778vh 20 px of 720)")
+	// Read from the back of a room, nothing under 3.3 % of the window's
+	// height: the root size is 3.4 % of it (2.55 % of the width of a
+	// window narrower than 4:3), and no text of the projected page is
+	// smaller than it. The browser tests measure it on every slide.
+	if !strings.Contains(pageHTML, "font-size: calc(var(--scale) * min(3.4vh, 2.55vw))") {
+		t.Fatalf("the root size does not follow the window (3.4vh is 24.5 px of 720, 2.55vw 26.1 px of 1024)")
 	}
-	sizes := regexp.MustCompile(`font(?:-size)?:[^;]*?([0-9.]+)(px|rem|em)`).FindAllStringSubmatch(pageHTML, -1)
+	style := pageHTML[:strings.Index(pageHTML, "</style>")]
+	sizes := regexp.MustCompile(`font(?:-size)?:[^;]*?([0-9.]+)(px|rem|em|%)`).FindAllStringSubmatch(style, -1)
 	if len(sizes) < 10 {
 		t.Fatalf("found only %d font sizes in the page's style", len(sizes))
 	}

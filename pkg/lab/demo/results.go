@@ -26,6 +26,10 @@ type Row struct {
 	Better string `json:"better,omitempty"`
 	// Diff says the difference in a few words.
 	Diff string `json:"diff"`
+	// Missing, when set, stands in the left cell for its value: the left
+	// design has no such thing as the row counts (markMissing), so its
+	// zero is no achievement and neither side is marked better.
+	Missing string `json:"missing,omitempty"`
 }
 
 // compare lines up the results of the two designs, in the legacy order.
@@ -59,6 +63,35 @@ var managerNote = map[string]string{
 	"manager_requests": "every request of the controller-manager process, measured at the apiserver, lease renewals included",
 	"bytes_per_min":    "the bodies of every request of the controller-manager process, both ways, measured at the apiserver, lease renewals included",
 	"manager_bytes":    "the bodies of every request of the controller-manager process, both ways, measured at the apiserver, lease renewals included",
+}
+
+// featureOf names, for a result that counts what one of today's
+// features does, the changes of pkg/history that brought it: the 2014
+// manager has no such thing, and sends none of its requests.
+var featureOf = map[string]string{
+	"election requests per min": "leader-election",
+	"status writes per min":     "status-writes",
+	"status writes":             "status-writes",
+	// Recordings made before the status writes were counted apart name
+	// the manager's PUTs: its status writes and its lease renewals.
+	"manager puts": "status-writes, leader-election",
+}
+
+// noSuchThing is what the left cell of such a row says.
+const noSuchThing = "no such thing in 2014"
+
+// markMissing marks, when the left side is the 2014 design, the rows of
+// rows that count a feature it lacks: the cell says so instead of its 0,
+// neither side is marked better, and the difference cites the change.
+func markMissing(rows []Row, left Design) {
+	if left.Variant.Design != "legacy" && !strings.HasPrefix(left.Heading, "2014") {
+		return
+	}
+	for i, r := range rows {
+		if names, ok := featureOf[r.Name]; ok && r.Legacy == "0" {
+			rows[i].Missing, rows[i].Better, rows[i].Diff = noSuchThing, "", "(history: "+names+")"
+		}
+	}
 }
 
 // rowName is a row's name with the process it measures.
@@ -155,7 +188,11 @@ func (c *console) printResults(talk Talk, rows []Row, vs []Verdict) {
 	fmt.Fprintf(&b, "\n%s\n", c.style("Results, side by side", bold))
 	fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s\n", nameW, "", unitW, "", c.pad(c.style(heads[0], bold+violet), valW), c.pad(c.style(heads[1], bold+teal), valW))
 	for _, r := range rows {
-		l, m := fmt.Sprintf("%*s", valW, r.Legacy), fmt.Sprintf("%*s", valW, r.Modern)
+		left := r.Legacy
+		if r.Missing != "" {
+			left = "none"
+		}
+		l, m := fmt.Sprintf("%*s", valW, left), fmt.Sprintf("%*s", valW, r.Modern)
 		switch r.Better {
 		case "legacy":
 			l = c.style(l, bold+green)

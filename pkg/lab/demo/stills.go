@@ -6,52 +6,63 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
-	"strings"
-	"sync"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/chromium"
 )
 
+// Still is one picture of a deck: where the page shows it
+// (#still=<slide>.<part>) and the name of its file.
+type Still struct {
+	Part string `json:"part"`
+	Name string `json:"name"`
+}
+
 // WriteStills has headless Chromium take every picture of the deck whose
-// page is in file (Deck.Stills) into dir, as PNGs of width×height, two at
-// a time, for a backup deck of plain pictures. It returns the files
-// written, in order, and says each on progress.
-func (d *Deck) WriteStills(ctx context.Context, browser, file, dir string, width, height int, progress io.Writer) ([]string, error) {
+// page is in file into dir, as PNGs of width×height, for a backup deck of
+// plain pictures: every card (each of its pages, where it needs more than
+// one at that size), and each recording at the end of each step (steps
+// played as one end together, the last one on its results, each page of
+// them). The page itself lists them (its stills()), since what needs a
+// page of its own depends on the window. It returns the files written, in
+// order, and says each on progress.
+func WriteStills(ctx context.Context, browser, file, dir string, width, height int, progress io.Writer) ([]string, error) {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return nil, err
 	}
 	page := (&url.URL{Scheme: "file", Path: abs}).String()
-	stills := d.Stills()
-	out := make([]string, len(stills))
-	errs := make([]error, len(stills))
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
-	for i, s := range stills {
-		part, name, _ := strings.Cut(s, " ")
-		out[i] = filepath.Join(dir, name+".png")
-		wg.Add(1)
-		go func(i int, part string) {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			if ctx.Err() != nil {
-				errs[i] = ctx.Err()
-				return
-			}
-			errs[i] = chromium.Screenshot(ctx, browser, page+"#still="+part, out[i], chromium.Page{Width: width, Height: height, Budget: 1000})
-			if errs[i] == nil && progress != nil {
-				mu.Lock()
-				fmt.Fprintln(progress, out[i])
-				mu.Unlock()
-			}
-		}(i, part)
+	b, err := chromium.Start(ctx, browser)
+	if err != nil {
+		return nil, err
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
+	defer b.Close()
+	tab, err := b.NewTab(width, height)
+	if err != nil {
+		return nil, err
+	}
+	defer tab.Close()
+	if err := tab.Open(page + "#still=1.1"); err != nil {
+		return nil, err
+	}
+	var stills []Still
+	if err := tab.Eval("kubeRewind.stills()", &stills); err != nil {
+		return nil, fmt.Errorf("%s lists no pictures: %v", file, err)
+	}
+	var out []string
+	for _, s := range stills {
+		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if err := tab.Eval(fmt.Sprintf("kubeRewind.still(%q)", s.Part), nil); err != nil {
+			return nil, fmt.Errorf("%s#still=%s: %v", file, s.Part, err)
+		}
+		name := filepath.Join(dir, s.Name+".png")
+		if err := tab.Screenshot(name); err != nil {
+			return nil, err
+		}
+		out = append(out, name)
+		if progress != nil {
+			fmt.Fprintln(progress, name)
 		}
 	}
 	return out, nil

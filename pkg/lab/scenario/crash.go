@@ -38,6 +38,7 @@ func crash() *Scenario {
 	cluster.RecordWrites = true
 	return &Scenario{
 		Name:       "crash",
+		Figure:     "extra_pods",
 		Title:      "The apiserver killed in the middle of a scale-up",
 		Reproduces: "what kill -9 (or Ctrl-C pressed twice) does to a cluster whose apiserver embeds its etcd: nothing any client was told must be lost",
 		Explain: "A controller of N is created; when half its pods exist, the apiserver, and the etcd inside it, is " +

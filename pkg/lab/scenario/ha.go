@@ -20,6 +20,7 @@ import (
 func twoManagers() *Scenario {
 	return &Scenario{
 		Name:       "two-managers",
+		Figure:     "pod_creates",
 		Title:      "Two controller-managers on one controller",
 		Reproduces: "high availability without a lock, as in 2014 (history: leader-election)",
 		Explain: "Two controller-managers of the same design run against one apiserver, and a controller of N " +
@@ -100,6 +101,7 @@ func (twoManagersScript) Expect(variant string, sz Size, r map[string]float64) e
 func restart() *Scenario {
 	return &Scenario{
 		Name:       "restart",
+		Figure:     "extra_pods",
 		Title:      "The controller-manager killed halfway through a scale-up",
 		Reproduces: "a restarted manager acting before its cache is full (history: wait-for-caches)",
 		Explain: "A controller of N is scaling up when its manager is killed with SIGKILL and started again; " +
@@ -186,6 +188,7 @@ func (restartScript) Expect(variant string, sz Size, r map[string]float64) error
 func overlap() *Scenario {
 	return &Scenario{
 		Name:       "overlap",
+		Figure:     "deletes_during_overlap",
 		Title:      "Two controllers whose selectors overlap",
 		Reproduces: "overlapping controllers fighting over pods (history: controller-ref)",
 		Explain: "Controller a wants 3 pods and controller b wants 5, and both select app=web. The 2014 " +
@@ -274,6 +277,7 @@ func (overlapScript) Expect(variant string, sz Size, r map[string]float64) error
 func watchWindow() *Scenario {
 	return &Scenario{
 		Name:       "watch-window",
+		Figure:     "resize_to_running",
 		Title:      "A watch that falls out of etcd's event window",
 		Reproduces: "etcd-io/etcd#925 (etcd v2 remembers only its last 1 000 events; a watcher resuming from an older index gets an error and must relist)",
 		Explain: "The managers' watches are cut, and while the 2014 manager waits a period before " +

@@ -16,6 +16,7 @@ import (
 func idle() *Scenario {
 	return &Scenario{
 		Name:       "idle",
+		Figure:     "lists_per_min",
 		Title:      "An idle cluster: what the managers ask for when nothing happens",
 		Reproduces: "the LISTs of idle managers, a large share of the apiserver's work in 2015 (history: pod-informer, endpoints-informer)",
 		Explain: "M controllers of k running pods, then a quiet window. Every 10 s the 2014 manager lists " +

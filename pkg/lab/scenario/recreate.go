@@ -15,6 +15,7 @@ import (
 func recreate() *Scenario {
 	return &Scenario{
 		Name:       "recreate",
+		Figure:     "creates_after_recreate",
 		Title:      "A controller deleted and created again",
 		Reproduces: "the pods a deleted controller leaves behind (history: garbage-collector)",
 		Explain: "A controller of N runs; it is deleted, its pods left running, and created again at once under " +

@@ -60,6 +60,7 @@ func scaleResults(e *Env) []Result {
 func scaleUp() *Scenario {
 	return &Scenario{
 		Name:       "scale-up",
+		Figure:     "peak_goroutines",
 		Title:      "The goroutine storm: one controller scaled from 0 to N",
 		Reproduces: "the unbounded create fan-out of 2014 (history: burst-cap, slow-start)",
 		Explain: "A controller of N replicas is created on an empty cluster. The 2014 manager starts one " +
@@ -127,6 +128,7 @@ func (scaleUpScript) Expect(variant string, sz Size, r map[string]float64) error
 func scaleDown() *Scenario {
 	return &Scenario{
 		Name:       "scale-down",
+		Figure:     "peak_goroutines",
 		Title:      "One controller scaled from N to 0",
 		Reproduces: "the same unbounded fan-out, for deletes (history: burst-cap)",
 		Explain: "A controller of N running pods is resized to 0. The 2014 manager deletes every surplus " +
@@ -206,6 +208,7 @@ func refuseBindings() faults.Config {
 func partialScaleDown() *Scenario {
 	return &Scenario{
 		Name:       "partial-scale-down",
+		Figure:     "running_deleted",
 		Title:      "Scaled down while some of its pods cannot be scheduled",
 		Reproduces: "which surplus pods die (history: ranked-deletion)",
 		Explain: "A controller of N running pods is resized to 2N while no node can take more pods, so N new " +

@@ -31,6 +31,10 @@ type Scenario struct {
 	Reproduces string
 	// Explain says what the scenario shows, for the docs and reports.
 	Explain string
+	// Figure names the result that is the scenario's point (a Result's
+	// Name): talk mode shows it big on each side, measured live, and its
+	// deck sums each recording up by it.
+	Figure string
 	// Full lists the sizes a run measures; Quick those of a quick run
 	// (none means Full's); Large the biggest, which -large adds to either
 	// (see Sizes).

@@ -19,6 +19,7 @@ func failPodPosts(fraction float64) faults.Config {
 func churn() *Scenario {
 	return &Scenario{
 		Name:       "churn",
+		Figure:     "replacement_p50",
 		Title:      "Pods dying at a steady rate: how fast is each replaced?",
 		Reproduces: "the 2014 manager did not watch pods (history: pod-informer)",
 		Explain: "The hollow nodes delete running pods at r per second. The 2014 manager only notices at its " +
@@ -117,6 +118,7 @@ func (churnScript) Expect(variant string, sz Size, r map[string]float64) error {
 func apiErrors() *Scenario {
 	return &Scenario{
 		Name:       "api-errors",
+		Figure:     "posts_per_min_during_fault",
 		Title:      "Pod creation rejected: 10 % of POSTs fail, then all of them for a while",
 		Reproduces: "a controller that does not back off when pod creation is denied (history: rate-limited-requeue, slow-start)",
 		Explain: "First one pod POST in ten fails while a controller scales up; then every pod POST fails for " +
@@ -239,6 +241,7 @@ func watchDrop() *Scenario {
 	cluster.APIServerArgs = []string{"-close_watches_every=3s"}
 	return &Scenario{
 		Name:       "watch-drop",
+		Figure:     "manager_lists",
 		Title:      "Watches cut every few seconds during a scale-up",
 		Reproduces: "kubernetes/kubernetes#6770 (thundering herds of relists when watches reconnect)",
 		Explain: "The apiserver closes every watch stream every 3 s while a controller scales up. The 2014 " +

@@ -1,0 +1,207 @@
+package demo
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+func TestAnOutlineSaysEachSlidesKindTextAndNotes(t *testing.T) {
+	o, err := ParseOutline([]byte(`# My talk
+
+Ada Lovelace
+Analytical Engines Conference 2027
+
+minutes: 25
+
+> Breathe.
+
+## Why
+
+Some *emphasis*, a ` + "`code span`" + `, a [link](https://example.com) and <b>raw HTML</b>.
+
+- one
+- two
+
+> Say why.
+
+## The 2014 sync
+
+code: pkg/controller ReplicationManager.syncReplicationController today
+focus: go func() {
+mark: rm.podControl.createReplica(ctx, controllerSpec)
+mark: defer wait.Done()
+
+## History
+
+timeline
+
+## Two managers
+
+recording: [two managers](recordings/two-managers.html)
+
+## In the end
+
+summary
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Title != "My talk" || fmt.Sprint(o.Lines) != "[Ada Lovelace Analytical Engines Conference 2027]" || o.Minutes != 25 || len(o.Notes) != 1 {
+		t.Errorf("title card: %q, lines %q, %d minutes, notes %v", o.Title, o.Lines, o.Minutes, o.Notes)
+	}
+	var kinds []string
+	for _, s := range o.Sections {
+		kinds = append(kinds, s.Kind)
+	}
+	if fmt.Sprint(kinds) != "[text code timeline talk summary]" {
+		t.Fatalf("sections %v", kinds)
+	}
+	why := o.Sections[0]
+	for _, want := range []string{"<em>emphasis</em>", "<code>code span</code>", "a link and", "&lt;b&gt;raw HTML&lt;/b&gt;", "<ul><li>one</li><li>two</li></ul>"} {
+		if !strings.Contains(why.Body, want) {
+			t.Errorf("the text card's body lacks %q: %s", want, why.Body)
+		}
+	}
+	if strings.Contains(why.Body, "href") || strings.Contains(why.Body, "Say why") || len(why.Notes) != 1 || why.Notes[0].Text != "Say why." {
+		t.Errorf("body %s, notes %v: a link keeps its words only, a quote is a note", why.Body, why.Notes)
+	}
+	code := o.Sections[1].Code
+	if code.Dir != "pkg/controller" || code.Name != "ReplicationManager.syncReplicationController" || !code.Modern || code.Focus != "go func() {" || len(code.Mark) != 2 {
+		t.Errorf("code %+v", code)
+	}
+	if o.Sections[3].Recording != "recordings/two-managers.html" {
+		t.Errorf("recording %q", o.Sections[3].Recording)
+	}
+}
+
+func TestAnOutlineThatCannotBeADeckIsRefusedByWhatIsWrong(t *testing.T) {
+	for _, tc := range []struct{ name, outline, want string }{
+		{"no title", "## A slide\n\ntext\n", "no title"},
+		{"no slides", "# Title\n\nlines\n", "no slides"},
+		{"two titles", "# One\n\n## A\n\ntext\n\n# Two\n", "a second title"},
+		{"code without a name", "# T\n\n## C\n\ncode: pkg/controller\n", "want a directory and a declaration"},
+		{"two kinds", "# T\n\n## C\n\nrecording: a.html\n\ntimeline\n", "already a talk"},
+		{"a mark without code", "# T\n\n## C\n\nmark: x\n", "belong to a code: section"},
+		{"a directive among words", "# T\n\n## C\n\nSome words\nrecording: a.html\n", "a paragraph of its own"},
+		{"minutes in a slide", "# T\n\n## C\n\nminutes: 3\n", "belongs under the title"},
+		{"minutes that are not", "# T\n\nminutes: soon\n\n## C\n\ntext\n", "whole minutes"},
+		{"a list on the title card", "# T\n\n- a\n\n## C\n\ntext\n", "the title card holds no"},
+	} {
+		if _, err := ParseOutline([]byte(tc.outline)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: ParseOutline = %v, want an error saying %q", tc.name, err, tc.want)
+		}
+	}
+	// A recording that is not there, and a code card whose code is not.
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, outline, want string }{
+		{"missing recording", "# T\n\n## R\n\nrecording: nowhere.html\n", "nowhere.html"},
+		{"missing code", "# T\n\n## C\n\ncode: pkg/controller noSuchFunction\n\n## R\n\nrecording: " + filepath.Join("..", "..", "..", "examples", "talk", "overlap.html") + "\n", "noSuchFunction"},
+	} {
+		file := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".md")
+		outline := strings.ReplaceAll(tc.outline, "recording: ../", "recording: "+mustAbs(t, "../"))
+		if err := os.WriteFile(file, []byte(outline), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		o, err := ReadOutline(file)
+		if err == nil {
+			_, err = o.Deck(repoRoot)
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error naming %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func mustAbs(t *testing.T, path string) string {
+	t.Helper()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs + string(filepath.Separator)
+}
+
+func TestACodeCardIsCutFromTheSourceWithItsMarkedLines(t *testing.T) {
+	c, err := cutCode(repoRoot, CodeRef{Ref: annotate.Ref{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController",
+		Focus: "go func() {", Mark: []string{"rm.podControl.createReplica(ctx, controllerSpec)"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.File != "pkg/controller/replication_controller.go" || !strings.HasPrefix(c.Build, "2014") {
+		t.Errorf("cut from %s (%s)", c.File, c.Build)
+	}
+	marked := 0
+	for _, l := range c.Lines {
+		if l.Marked {
+			marked++
+			if !strings.Contains(l.HTML, `<span class="f">createReplica</span>`) {
+				t.Errorf("the marked line is %s", l.HTML)
+			}
+		}
+		if strings.Contains(l.HTML, "<script") || (strings.Contains(l.HTML, "<") && !strings.Contains(l.HTML, "<span")) {
+			t.Errorf("a line's HTML is not escaped: %s", l.HTML)
+		}
+	}
+	if marked != 1 {
+		t.Errorf("%d marked lines", marked)
+	}
+}
+
+func TestTheListSaysHowLongEachScenarioPlaysAndWhatTheAudienceSees(t *testing.T) {
+	var b bytes.Buffer
+	WriteList(&b)
+	for _, sc := range scenario.All() {
+		line := ""
+		for _, l := range strings.Split(b.String(), "\n") {
+			if strings.HasPrefix(l, sc.Name+" ") {
+				line = l
+			}
+		}
+		if !strings.Contains(line, "plays ") || !strings.Contains(line, sc.Title) {
+			t.Errorf("the list says of %s: %q", sc.Name, line)
+		}
+	}
+	if !strings.Contains(b.String(), "The audience sees: ") {
+		t.Errorf("the list does not say what the audience sees")
+	}
+}
+
+func TestEveryScenarioDeclaresAFigureThePageMeasuresLive(t *testing.T) {
+	for _, sc := range scenario.All() {
+		fig := scenarioFigure(sc.Name)
+		if declaredFigure(sc) == "" || fig.Key == keyGoroutines || fig.Row == "" {
+			t.Errorf("%s declares the figure %q; the page shows %+v", sc.Name, declaredFigure(sc), fig)
+		}
+	}
+	for name := range liveFigure {
+		if _, err := scenario.Get(name); err != nil {
+			t.Errorf("liveFigure names %s, which is no scenario", name)
+		}
+	}
+}
+
+func TestARowOfAFeature2014LacksSaysSoInsteadOfMarkingTodayWorse(t *testing.T) {
+	rows := []Row{
+		{Name: "election requests per min", Legacy: "0", Modern: "27.9", Better: "legacy", Diff: "2014: none"},
+		{Name: "lists per min", Legacy: "71.8", Modern: "0", Better: "modern", Diff: "today: none"},
+	}
+	today := append([]Row(nil), rows...)
+	markMissing(today, designs[1])
+	if today[0].Missing != "" {
+		t.Errorf("with today on the left, %+v", today[0])
+	}
+	markMissing(rows, designs[0])
+	if rows[0].Missing != noSuchThing || rows[0].Better != "" || rows[0].Diff != "(history: leader-election)" {
+		t.Errorf("%+v: want the cell to say %q, no side better, the change cited", rows[0], noSuchThing)
+	}
+	if rows[1].Missing != "" || rows[1].Better != "modern" {
+		t.Errorf("a row both designs count was changed: %+v", rows[1])
+	}
+}
