@@ -3,7 +3,8 @@
 // the subject needs. Its sub-packages:
 //
 //	hollownode  the stand-in scheduler and kubelets (cmd/hollow-node)
-//	stack       starts and stops whole clusters of processes
+//	stack       starts and stops whole clusters of processes (stack/today:
+//	            today's real control plane, from make today's binaries)
 //	scenario    every scenario, defined once for bench, demo and e2e
 //	sampler     measures a running cluster: requests, pods, processes
 //	bench       make bench: calibration, repeated runs, findings, report
