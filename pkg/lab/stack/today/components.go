@@ -133,10 +133,12 @@ func (s *Stack) startAPIServer() error {
 // their 1.37 names: the replication manager, the garbage collector (which
 // deletes a deleted controller's pods), both endpoints controllers, the
 // service-account controller (pods are refused in a namespace without its
-// default service account) and the namespace controller (which empties a
-// namespace being deleted).
+// default service account), the namespace controller (which empties a
+// namespace being deleted) and the node lifecycle controller (the
+// apiserver taints a new node not-ready, and only it lifts the taint once
+// KWOK makes the node Ready; without it no pod is ever scheduled).
 //
-// Unlike a real cluster: the others (node lifecycle, pod GC, the
+// Unlike a real cluster: the others (pod GC, taint eviction, the
 // deployment, job and volume controllers, ...) are off; none of them acts
 // on what the scenarios make, and each would add its own informers and
 // requests to the figures.
@@ -147,6 +149,7 @@ var Controllers = []string{
 	"endpointslice-controller",
 	"serviceaccount-controller",
 	"namespace-controller",
+	"node-lifecycle-controller",
 }
 
 // managerArgs are a kube-controller-manager's flags. Beyond the
