@@ -2,12 +2,13 @@
 #
 #   make build   all binaries into _output/bin
 #   make run     a whole cluster on loopback with the guestbook (DESIGN=modern for today's manager,
-#                RUN_FLAGS='-port=8081' for local-up's flags)
+#                RUN_FLAGS='-port=8081' for local-up's flags; STACK=today for today's whole control plane)
 #   make test    vet and tests of both builds side by side (once where the tag changes nothing),
 #                then the ten slowest tests of each
 #   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: about 2 minutes;
 #                PUBLISH=examples/bench copies its RESULTS.md into the tree)
 #   make upstream  today's upstream replication manager, as the variant upstream
+#   make today   today's whole control plane, upstream binaries unmodified, into _output/today
 #   make history what each change from 2014 to today bought, one at a time (BENCH_FLAGS=-quick)
 #   make docs    the annotated source, as static HTML, into _output/docs
 #   make demo    talk mode: SCENARIO=<name> on both designs side by side, with a live page
@@ -19,12 +20,15 @@ SHELL   := bash
 GO      ?= go
 BIN     := _output/bin
 DESIGN  ?= legacy
-CMDS    := apiserver controller-manager hollow-node kubecfg local-up rcbench
+CMDS    := apiserver controller-manager hollow-node kubecfg local-up local-up-today rcbench
+TODAY   := _output/today
 
-# Tests find the binaries here instead of building their own.
+# Tests find the binaries here instead of building their own, and today's
+# there (make today builds them; without them their tests skip).
 export KUBE_REWIND_BIN := $(abspath $(BIN))
+export KUBE_REWIND_TODAY := $(abspath $(TODAY))
 
-.PHONY: all build run bench history test test-run test-vet vet unit unit-2014 unit-modern race clean docs demo upstream vet-upstream test-upstream original mutate
+.PHONY: all build run bench history test test-run test-vet vet unit unit-2014 unit-modern race clean docs demo upstream vet-upstream test-upstream original mutate today
 
 all: build
 
@@ -42,6 +46,14 @@ RUN_CMDS  := apiserver hollow-node kubecfg local-up $(if $(filter modern,$(DESIG
 RUN_BINS  := $(addprefix $(BIN)/,$(RUN_CMDS) $(if $(filter modern,$(DESIGN)),controller-manager-modern))
 COMMA     := ,
 RUN_SLOW  := $(if $(filter modern,$(DESIGN)),$(COMMA) and several more for controller-manager-modern$(COMMA) which links client-go)
+ifeq ($(STACK),today)
+# make run STACK=today: today's whole control plane (make today, below) on
+# loopback, started by local-up-today, which links client-go and so is
+# not local-up; RUN_FLAGS go to it (-nodes=N, -managers=2, -example=).
+run: today
+	$(GO) build -o $(BIN)/ ./cmd/local-up-today
+	$(BIN)/local-up-today -bin=$(TODAY) $(RUN_FLAGS)
+else
 run:
 	@for b in $(RUN_BINS); do test -x $$b || { \
 	  echo "make run, first run: building $(notdir $(RUN_BINS)) into $(BIN): a minute or two on a busy machine$(RUN_SLOW); later runs rebuild only what changed"; \
@@ -51,6 +63,7 @@ ifeq ($(DESIGN),modern)
 	$(GO) build -tags modern -o $(BIN)/controller-manager-modern ./cmd/controller-manager
 endif
 	$(BIN)/local-up -bin=$(BIN) -design=$(DESIGN) $(RUN_FLAGS)
+endif
 
 # The report lands in _output/bench/<time>/, and _output/bench/latest
 # points at it. BENCH_FLAGS go to rcbench bench: -quick, -large, -sweep, -runs=N,
@@ -119,6 +132,42 @@ test-upstream: upstream vet-upstream
 	@mkdir -p $(TEST_OUT)
 	@cd $(UPSTREAM) && $(call gotestsum,[upstr] ,$(abspath $(TEST_OUT))/upstream-adapter.json,-count=1 -timeout=$(TEST_TIMEOUT) -tags=modern ./...)
 	@export KUBE_REWIND_REQUIRE_UPSTREAM=1 && $(call gotestsum,[upstr] ,$(abspath $(TEST_OUT))/upstream.json,$(TESTS) -tags=modern -run=$(UPSTREAM_TESTS) ./pkg/lab/e2e)
+
+# make today: today's whole control plane, the real upstream binaries
+# unmodified, into _output/today, where pkg/lab/stack/today (make run
+# STACK=today, the tests, the benchmark's today-side variants) runs them:
+#  - kube-apiserver, kube-controller-manager, kube-scheduler and kubectl
+#    of k8s.io/kubernetes v1.37.2, the release of our client-go. They are
+#    tool directives of cmd/controller-manager-upstream's go.mod, the
+#    module that already requires k8s.io/kubernetes v1.37.2 with the 33
+#    replaces its staging modules need: one pin of the release and one copy
+#    of the replaces, where a module of their own would need a second
+#    copy kept in step. go build -o builds them from it;
+#  - kwok, at KWOK_VERSION, by go install into _output/today, and its
+#    stage configs (nodes Ready and leased, pods Running and deleted),
+#    read from its module in Go's module cache into kwok-stages.yaml;
+#  - etcd: cmd/etcd, the member our apiserver embeds (pkg/etcd, etcd
+#    v3.5.35) in a process of its own; Debian's etcd 3.4 is too old for
+#    kube-apiserver 1.37 (cmd/README.md says why).
+# Go's build cache makes a second run quick and rebuilds nothing that is
+# up to date; the first, cold, takes about 15 CPU-minutes, kube-apiserver
+# alone about 11.
+KWOK_VERSION := v0.8.0
+TODAY_CMDS   := kube-apiserver kube-controller-manager kube-scheduler kubectl
+KWOK_STAGES  := node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
+                pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml
+today:
+	@mkdir -p $(TODAY)
+	@for b in $(TODAY_CMDS) kwok etcd; do test -x $(TODAY)/$$b || { \
+	  echo "make today, first run: building $(TODAY_CMDS) (k8s.io/kubernetes v1.37.2), kwok $(KWOK_VERSION) and etcd into $(TODAY): about 15 CPU-minutes cold, kube-apiserver alone 11; later runs rebuild only what changed"; \
+	  break; }; done
+	cd $(UPSTREAM) && $(GO) build -o $(abspath $(TODAY))/ $(addprefix k8s.io/kubernetes/cmd/,$(TODAY_CMDS))
+	GOBIN=$(abspath $(TODAY)) $(GO) install sigs.k8s.io/kwok/cmd/kwok@$(KWOK_VERSION)
+	$(GO) build -o $(TODAY)/etcd ./cmd/etcd
+	@dir=$$($(GO) mod download -json sigs.k8s.io/kwok@$(KWOK_VERSION) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p'); \
+	  test -d "$$dir" || { echo "make today: sigs.k8s.io/kwok@$(KWOK_VERSION) is not in Go's module cache"; exit 1; }; \
+	  for f in $(KWOK_STAGES); do echo "---"; cat "$$dir/kustomize/stage/$$f"; done > $(TODAY)/kwok-stages.yaml.new && \
+	  mv $(TODAY)/kwok-stages.yaml.new $(TODAY)/kwok-stages.yaml
 
 # The original v0.4 apiserver, controller-manager and kubecfg, which bench,
 # history and talk mode run beside our ports as the variants

@@ -4,7 +4,8 @@
 //
 //	hollownode  the stand-in scheduler and kubelets (cmd/hollow-node)
 //	etcdpods    the pod watches read straight from etcd: the learner, its tail
-//	stack       starts and stops whole clusters of processes
+//	stack       starts and stops whole clusters of processes (stack/today:
+//	            today's real control plane, from make today's binaries)
 //	scenario    every scenario, defined once for bench, demo and e2e
 //	sampler     measures a running cluster: requests, pods, processes
 //	bench       make bench: calibration, repeated runs, findings, report;

@@ -10,11 +10,12 @@ const module = "github.com/kube-rewind/kube-rewind"
 
 // labCommands are the binaries that are themselves laboratory.
 var labCommands = map[string]bool{
-	module + "/cmd/annotate":    true,
-	module + "/cmd/hollow-node": true,
-	module + "/cmd/local-up":    true,
-	module + "/cmd/rcbench":     true,
-	module + "/cmd/testreport":  true,
+	module + "/cmd/annotate":       true,
+	module + "/cmd/hollow-node":    true,
+	module + "/cmd/local-up":       true,
+	module + "/cmd/local-up-today": true,
+	module + "/cmd/rcbench":        true,
+	module + "/cmd/testreport":     true,
 }
 
 // allowed names the few places outside the laboratory that may reach into

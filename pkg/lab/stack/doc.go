@@ -7,7 +7,9 @@
 // every process starts with the open-file limit raised (limits.go). The
 // designs legacy-original and stack-original run the original v0.4
 // binaries of make original instead of ours (original.go), the second
-// behind a counting proxy (meter.go).
+// behind a counting proxy (meter.go). Today's real control plane is
+// started by the sub-package today, its processes this package's Process
+// (spawn.go).
 //
 // Ours: 2014 had hack/local-up-cluster.sh for this.
 package stack

@@ -1,0 +1,290 @@
+package today
+
+// Each component's flags, and how the stack starts one and knows it is up.
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+)
+
+// Component is one process of the stack and where it answers.
+type Component struct {
+	*stack.Process
+	// URL is its base address; Health the path that answers 200 while it
+	// is well, Metrics its Prometheus path.
+	URL, Health, Metrics string
+	// Token is the bearer token its paths need ("" for none: only the
+	// apiserver asks for one).
+	Token string
+}
+
+// Components returns every running component with its addresses, in the
+// order they started.
+func (s *Stack) Components() []Component {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Component
+	add := func(p *stack.Process, url, health, token string) {
+		if p != nil {
+			out = append(out, Component{Process: p, URL: url, Health: health, Metrics: "/metrics", Token: token})
+		}
+	}
+	add(s.Etcd, s.EtcdURL, "/health", "")
+	add(s.APIServer, s.DirectURL, "/readyz", s.pki.tokens["admin"])
+	for i, m := range s.Managers {
+		add(m, s.ManagerURLs[i], "/healthz", "")
+	}
+	add(s.Scheduler, s.SchedulerURL, "/healthz", "")
+	add(s.KWOK, s.KWOKURL, "/healthz", "")
+	return out
+}
+
+// HTTPClient returns a client that trusts the stack's authority, for its
+// components' health and metrics paths.
+func (s *Stack) HTTPClient() *http.Client {
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(s.pki.caPEM)
+	return &http.Client{
+		Timeout:   5 * time.Second,
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}},
+	}
+}
+
+// servingFlags are the secure-serving flags of the apiserver, the
+// controller managers and the scheduler: loopback, and the stack's one
+// serving certificate.
+func (s *Stack) servingFlags(port int) []string {
+	return []string{
+		"--bind-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(port),
+		"--tls-cert-file=" + s.pki.servingCert,
+		"--tls-private-key-file=" + s.pki.servingKey,
+	}
+}
+
+// scrapeable lets the laboratory read a controller manager's or the
+// scheduler's /metrics without a token. Unlike a real cluster, where
+// kubeadm gives them --authentication-kubeconfig and
+// --authorization-kubeconfig and each scrape costs the apiserver a
+// TokenReview and a SubjectAccessReview, here a scrape costs it nothing.
+const scrapeable = "--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics"
+
+func (s *Stack) startEtcd() error {
+	dataDir := filepath.Join(s.cfg.Dir, "etcd")
+	p, url, err := s.start(Etcd, Etcd, "http", "/health", func(port int) []string {
+		// No other member joins it: any free peer port will do.
+		peer, _ := stack.FreePort()
+		return append([]string{"-data_dir=" + dataDir, "-client_port=" + strconv.Itoa(port), "-peer_port=" + strconv.Itoa(peer)}, s.cfg.EtcdArgs...)
+	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Etcd, s.EtcdURL = p, url
+	return nil
+}
+
+// ServiceClusterIPRange is the range services' cluster IPs come from.
+const ServiceClusterIPRange = "10.0.0.0/24"
+
+// startAPIServer runs kube-apiserver with what it needs on loopback and
+// nothing more; everything else is its default (the watch cache,
+// priority and fairness, the admission plugins).
+//
+// Unlike a real cluster: it advertises 127.0.0.1, which its endpoint
+// reconciler refuses, so the reconciler is off and the "kubernetes"
+// service has no endpoints; and authorization is RBAC alone, without
+// the Node authorizer, as there are no kubelets.
+func (s *Stack) startAPIServer() error {
+	p, url, err := s.start(APIServer, APIServer, "https", "/readyz", func(port int) []string {
+		return append(append([]string{
+			"--etcd-servers=" + s.EtcdURL,
+			"--advertise-address=127.0.0.1",
+			"--endpoint-reconciler-type=none",
+			"--service-cluster-ip-range=" + ServiceClusterIPRange,
+			"--service-account-issuer=https://kube-rewind.local",
+			"--service-account-key-file=" + s.pki.saPub,
+			"--service-account-signing-key-file=" + s.pki.saKey,
+			"--token-auth-file=" + s.pki.tokenFile,
+			"--authorization-mode=RBAC",
+		}, s.servingFlags(port)...), s.cfg.APIServerArgs...)
+	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.APIServer, s.DirectURL = p, url
+	return nil
+}
+
+// Controllers are the controllers kube-controller-manager runs here, by
+// their 1.37 names: the replication manager, the garbage collector (which
+// deletes a deleted controller's pods), both endpoints controllers, the
+// service-account controller (pods are refused in a namespace without its
+// default service account), the namespace controller (which empties a
+// namespace being deleted) and the node lifecycle controller (the
+// apiserver taints a new node not-ready, and only it lifts the taint once
+// KWOK makes the node Ready; without it no pod is ever scheduled).
+//
+// Unlike a real cluster: the others (pod GC, taint eviction, the
+// deployment, job and volume controllers, ...) are off; none of them acts
+// on what the scenarios make, and each would add its own informers and
+// requests to the figures.
+var Controllers = []string{
+	"replicationcontroller-controller",
+	"garbage-collector-controller",
+	"endpoints-controller",
+	"endpointslice-controller",
+	"serviceaccount-controller",
+	"namespace-controller",
+	"node-lifecycle-controller",
+}
+
+// managerArgs are a kube-controller-manager's flags. Beyond the
+// controllers and serving, it runs on its own defaults: leader election
+// on, a client limit of 20 requests a second with bursts of 30 (--kube-
+// api-qps, --kube-api-burst; Config.ControllerManagerArgs can raise
+// them), 5 workers per controller. It asks for a service account's token
+// per controller, as kubeadm has it do, so that each controller has its
+// bootstrap role's rights, and says which controller sent a request in
+// its User-Agent.
+func (s *Stack) managerArgs(port int) []string {
+	return append(append([]string{
+		"--kubeconfig=" + s.kubeconfigs[ControllerManager],
+		"--controllers=" + strings.Join(Controllers, ","),
+		"--use-service-account-credentials=true",
+		"--leader-elect=true",
+		scrapeable,
+	}, s.servingFlags(port)...), s.cfg.ControllerManagerArgs...)
+}
+
+// startScheduler runs kube-scheduler on its defaults: leader election on,
+// 50 requests a second with bursts of 100.
+func (s *Stack) startScheduler() error {
+	p, url, err := s.start(Scheduler, Scheduler, "https", "/healthz", func(port int) []string {
+		return append(append([]string{
+			"--kubeconfig=" + s.kubeconfigs[Scheduler],
+			"--leader-elect=true",
+			scrapeable,
+		}, s.servingFlags(port)...), s.cfg.SchedulerArgs...)
+	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Scheduler, s.SchedulerURL = p, url
+	return nil
+}
+
+// PodCIDR is where KWOK gives pods their IPs from, kind's pod range, clear
+// of the services' (KWOK's default, 10.0.0.0/24, is where ours are).
+const PodCIDR = "10.244.0.0/16"
+
+// startKWOK runs KWOK on every node, with the stages make today read from
+// its module: a node is made Ready and kept so by its lease, a pod bound
+// to a node is made Running with an IP, and a pod being deleted is
+// deleted. Unlike a real cluster: no kubelet, no container; a pod is
+// Running as soon as KWOK sees it bound.
+func (s *Stack) startKWOK() error {
+	p, url, err := s.start(KWOK, KWOK, "http", "/healthz", func(port int) []string {
+		return append([]string{
+			"--kubeconfig=" + s.kubeconfigs[KWOK],
+			"--config=" + filepath.Join(s.cfg.BinDir, StagesFile),
+			"--manage-all-nodes=true",
+			"--cidr=" + PodCIDR,
+			"--server-address=127.0.0.1:" + strconv.Itoa(port),
+		}, s.cfg.KWOKArgs...)
+	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.KWOK, s.KWOKURL = p, url
+	return nil
+}
+
+// start runs one component on a free port and waits until health answers
+// 200 from that process, trying another port when the one picked was
+// taken in the meantime. It returns the process and its base URL.
+func (s *Stack) start(name, binary, scheme, health string, args func(port int) []string) (*stack.Process, string, error) {
+	out, err := s.output(name)
+	if err != nil {
+		return nil, "", err
+	}
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		port, err := stack.FreePort()
+		if err != nil {
+			return nil, "", err
+		}
+		p, err := stack.StartProcess(name, filepath.Join(s.cfg.BinDir, binary), args(port), out)
+		if err != nil {
+			return nil, "", err
+		}
+		base := fmt.Sprintf("%s://127.0.0.1:%d", scheme, port)
+		if lastErr = s.waitHealthy(p, base+health); lastErr == nil {
+			return p, base, nil
+		}
+		p.Kill(syscall.SIGKILL, 0)
+	}
+	return nil, "", lastErr
+}
+
+// waitHealthy polls rawURL until it answers 200 from a port p listens on,
+// p exits, or Config.Ready passes.
+func (s *Stack) waitHealthy(p *stack.Process, rawURL string) error {
+	client := s.HTTPClient()
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return err
+	}
+	port, _ := strconv.Atoi(u.Port())
+	stop := time.Now().Add(s.cfg.Ready)
+	var last string
+	for time.Now().Before(stop) {
+		if exited, err := p.Exited(); exited {
+			return fmt.Errorf("%s exited before becoming healthy: %v (its log is in %s)", p.Name, err, s.cfg.Dir)
+		}
+		req, _ := http.NewRequest("GET", rawURL, nil)
+		if p.Name == APIServer {
+			req.Header.Set("Authorization", "Bearer "+s.pki.tokens["admin"])
+		}
+		resp, err := client.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			last = resp.Status
+			// Another process may hold the port p was told to serve on,
+			// and answer for it while p dies failing to bind.
+			if resp.StatusCode == http.StatusOK && listens(p, port) {
+				return nil
+			}
+		} else {
+			last = err.Error()
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return fmt.Errorf("%s did not become healthy at %s within %v (last answer: %s)", p.Name, rawURL, s.cfg.Ready, last)
+}
+
+func listens(p *stack.Process, port int) bool {
+	for _, addr := range stack.Listening(p.Pid()) {
+		if addr.Port == port {
+			return true
+		}
+	}
+	return false
+}

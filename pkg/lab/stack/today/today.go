@@ -1,0 +1,267 @@
+package today
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+)
+
+// Config describes one of today's stacks.
+type Config struct {
+	// BinDir holds make today's output (Dir finds it).
+	BinDir string
+	// Dir is the run's scratch directory: credentials, kubeconfigs,
+	// etcd's data and, unless Output is set, one log per component.
+	Dir string
+	// Nodes is how many KWOK nodes to create (0: 10, as many as the
+	// 2014 stack's hollow nodes); PodsPerNode the pods each may hold
+	// (0: 110, a kubelet's default --max-pods).
+	Nodes, PodsPerNode int
+	// ControllerManagers is how many kube-controller-managers to start
+	// (0: none; two or more elect a leader).
+	ControllerManagers int
+	// Extra flags for each component, after the stack's own; a flag
+	// given twice takes its last value, so these override.
+	EtcdArgs, APIServerArgs, ControllerManagerArgs, SchedulerArgs, KWOKArgs []string
+	// Front, when set, is called once the apiserver is ready, with its
+	// address; every component and the admin kubeconfig then reach the
+	// apiserver at the address it returns (a recording proxy, say),
+	// which must pass each client's bearer token on. An https address
+	// is trusted by the stack's authority (CAPEM).
+	Front func(apiserverURL string) (string, error)
+	// Output returns where a component's output goes; nil means a log
+	// file in Dir.
+	Output func(component string) io.Writer
+	// Ready is how long each component may take to answer its health
+	// check (0: 2 minutes).
+	Ready time.Duration
+}
+
+// Stack is a running stack of today's control plane.
+type Stack struct {
+	cfg Config
+	pki *pki
+
+	mu sync.Mutex
+	// The processes, each a child of this one.
+	Etcd, APIServer, Scheduler, KWOK *stack.Process
+	Managers                         []*stack.Process
+	// Their base URLs: etcd's client URL (http), the apiserver's own
+	// (https), the controller managers' and scheduler's secure ports
+	// (https), and KWOK's server (http). Components says which path of
+	// each to ask for health and metrics.
+	EtcdURL, DirectURL, SchedulerURL, KWOKURL string
+	ManagerURLs                               []string
+	// APIURL is where clients reach the apiserver: DirectURL, or what
+	// Config.Front returned.
+	APIURL string
+	// Kubeconfig is the admin's kubeconfig (system:masters), for
+	// kubectl; KubeconfigOf has every client's.
+	Kubeconfig  string
+	kubeconfigs map[string]string
+	logs        []io.Closer
+}
+
+// Start brings up etcd, kube-apiserver, the controller managers, the
+// scheduler and KWOK with its nodes, in that order, and returns once each
+// answers its health check, every node is Ready and the default
+// namespace has its default service account. On failure it stops what it
+// started.
+func Start(cfg Config) (*Stack, error) {
+	if cfg.Nodes == 0 {
+		cfg.Nodes = 10
+	}
+	if cfg.PodsPerNode == 0 {
+		cfg.PodsPerNode = 110
+	}
+	if cfg.Ready == 0 {
+		cfg.Ready = 2 * time.Minute
+	}
+	if missing := Missing(cfg.BinDir); missing != "" {
+		return nil, fmt.Errorf("%s", missing)
+	}
+	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	stack.RaiseFileLimit()
+	p, err := newPKI(cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	s := &Stack{cfg: cfg, pki: p, kubeconfigs: map[string]string{}}
+	steps := []func() error{s.startEtcd, s.startAPIServer, s.writeKubeconfigs}
+	for i := 0; i < cfg.ControllerManagers; i++ {
+		steps = append(steps, func() error { _, err := s.StartManager(); return err })
+	}
+	steps = append(steps, s.startScheduler, s.startKWOK, s.createNodes, s.waitForDefaultServiceAccount)
+	for _, step := range steps {
+		if err := step(); err != nil {
+			s.Stop()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// writeKubeconfigs writes one kubeconfig per client, reaching APIURL.
+func (s *Stack) writeKubeconfigs() error {
+	url := s.DirectURL
+	if s.cfg.Front != nil {
+		front, err := s.cfg.Front(s.DirectURL)
+		if err != nil {
+			return fmt.Errorf("the apiserver's front: %v", err)
+		}
+		url = front
+	}
+	s.mu.Lock()
+	s.APIURL = url
+	s.mu.Unlock()
+	for _, c := range clients {
+		path, err := s.pki.writeKubeconfig(c.name, url)
+		if err != nil {
+			return err
+		}
+		s.kubeconfigs[c.name] = path
+	}
+	s.Kubeconfig = s.kubeconfigs["admin"]
+	return nil
+}
+
+// KubeconfigOf returns the kubeconfig of a client: "admin",
+// "kube-controller-manager", "kube-scheduler" or "kwok".
+func (s *Stack) KubeconfigOf(client string) string { return s.kubeconfigs[client] }
+
+// Token returns the bearer token of a client (as KubeconfigOf names it).
+func (s *Stack) Token(client string) string { return s.pki.tokens[client] }
+
+// CAPEM returns the authority every https address of the stack is served
+// under (PEM).
+func (s *Stack) CAPEM() []byte { return s.pki.caPEM }
+
+// RESTConfig returns client-go's configuration for the laboratory's own
+// client: the admin, at APIURL, not rate-limited (the laboratory's reads
+// and writes are not what a run measures), named in User-Agent.
+func (s *Stack) RESTConfig() *rest.Config {
+	s.mu.Lock()
+	host := s.APIURL
+	s.mu.Unlock()
+	return &rest.Config{
+		Host:            host,
+		BearerToken:     s.pki.tokens["admin"],
+		TLSClientConfig: rest.TLSClientConfig{CAData: s.pki.caPEM},
+		UserAgent:       "kube-rewind-laboratory",
+		QPS:             -1,
+	}
+}
+
+// Clientset returns a client-go clientset of RESTConfig.
+func (s *Stack) Clientset() (kubernetes.Interface, error) {
+	return kubernetes.NewForConfig(s.RESTConfig())
+}
+
+// Processes returns every process started and not yet replaced, in the
+// order they started.
+func (s *Stack) Processes() []*stack.Process {
+	var out []*stack.Process
+	for _, c := range s.Components() {
+		out = append(out, c.Process)
+	}
+	return out
+}
+
+// Died returns the name of a component that has exited, or "".
+func (s *Stack) Died() string {
+	for _, p := range s.Processes() {
+		if exited, _ := p.Exited(); exited {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// StartManager starts one more kube-controller-manager and returns its
+// index; with another running, it waits for the lease as a standby.
+func (s *Stack) StartManager() (int, error) {
+	s.mu.Lock()
+	i := len(s.Managers)
+	s.Managers = append(s.Managers, nil)
+	s.ManagerURLs = append(s.ManagerURLs, "")
+	s.mu.Unlock()
+	return i, s.startManager(i)
+}
+
+func (s *Stack) startManager(i int) error {
+	name := fmt.Sprintf("%s-%d", ControllerManager, i)
+	p, url, err := s.start(name, ControllerManager, "https", "/healthz", s.managerArgs)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Managers[i], s.ManagerURLs[i] = p, url
+	return nil
+}
+
+// KillManager stops kube-controller-manager i with sig (SIGKILL: it
+// leaves its lease to expire; SIGTERM: it may give it up).
+func (s *Stack) KillManager(i int, sig syscall.Signal) {
+	s.mu.Lock()
+	p := s.Managers[i]
+	s.mu.Unlock()
+	p.Kill(sig, 5*time.Second)
+}
+
+// RestartManager starts kube-controller-manager i again, on a new port.
+func (s *Stack) RestartManager(i int) error {
+	s.mu.Lock()
+	old := s.Managers[i]
+	s.mu.Unlock()
+	old.Kill(syscall.SIGKILL, 0)
+	return s.startManager(i)
+}
+
+// Stop stops every process this stack started, in the reverse of their
+// order, each with SIGTERM and then, after a grace period, SIGKILL; its
+// data and logs stay in Dir.
+func (s *Stack) Stop() {
+	procs := s.Processes()
+	for i := len(procs) - 1; i >= 0; i-- {
+		procs[i].Kill(syscall.SIGTERM, 10*time.Second)
+	}
+	s.mu.Lock()
+	logs := s.logs
+	s.logs = nil
+	s.mu.Unlock()
+	for _, l := range logs {
+		l.Close()
+	}
+}
+
+// output returns where a component's output goes.
+func (s *Stack) output(component string) (io.Writer, error) {
+	if s.cfg.Output != nil {
+		return s.cfg.Output(component), nil
+	}
+	f, err := os.OpenFile(filepath.Join(s.cfg.Dir, component+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.logs = append(s.logs, f)
+	s.mu.Unlock()
+	return f, nil
+}
+
+// context returns a context for one of the stack's own requests.
+func (s *Stack) context() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), s.cfg.Ready)
+}
