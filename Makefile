@@ -184,7 +184,7 @@ original:
 
 # The mutation score of the subject packages (pkg/controller, pkg/service,
 # pkg/apiserver, pkg/registry, pkg/tools) and of the crash checker
-# (pkg/lab/scenario's crash.go): gremlins changes one operator at a time
+# (pkg/lab/scenario/acked): gremlins changes one operator at a time
 # and runs the package's tests against each change, in both builds where
 # the tag changes the package's files, one package after another with one
 # worker, in a copy of the tracked files under _output/mutate. Hours on
