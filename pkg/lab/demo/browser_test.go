@@ -7,9 +7,9 @@ package demo
 // slide and step fits its window at every size and zoom, with no text
 // under 3.3 % of its height; the presenter view stays in step; printing
 // gives a page a slide; a deck made from a Markdown outline plays from
-// disk. They run wherever Chromium is installed and skip in a line where
-// it is not (KUBE_REWIND_CHROMIUM=1, as .ci/run sets, makes its absence a
-// failure). The pages are made the same way by either build, so the
+// disk. They run where KUBE_REWIND_CHROMIUM=1 asks for them, as .ci/run
+// does (Chromium's absence is then a failure), and skip in a line
+// elsewhere. The pages are made the same way by either build, so the
 // tests run in the default build only.
 
 import (
