@@ -63,7 +63,28 @@ type Config struct {
 	// RecordWrites puts a WriteRecorder between the apiserver and every
 	// client; APIURL is then the recorder's.
 	RecordWrites bool
+	// LabReader is how the laboratory (the hollow nodes, the benchmark's
+	// pod count) reads the cluster's pods: LabLearner, the default,
+	// LabMembers or LabNone.
+	LabReader string
 }
+
+// The ways the laboratory reads pods (Config.LabReader).
+const (
+	// LabLearner joins a learner to the cluster the apiserver stores in
+	// and reads it (startLearner): the members pay for it what they pay
+	// a follower, the entries they commit.
+	LabLearner = "learner"
+	// LabMembers reads the members the apiserver stores in directly, by
+	// etcd's stream watch and long polls (etcdpods.New): no learner, and
+	// in a burst of more than 1000 writes it may fall out of etcd's
+	// window (a run says so).
+	LabMembers = "members"
+	// LabNone reads no pods and starts no learner, for a stack with no
+	// hollow nodes whose user reads no pods (the benchmark's calibration
+	// of the bare apiserver): the apiserver then replicates to nobody.
+	LabNone = "none"
+)
 
 // Stack is a running cluster.
 type Stack struct {
@@ -122,6 +143,17 @@ func Start(cfg Config) (*Stack, error) {
 	if cfg.Ready == 0 {
 		cfg.Ready = 60 * time.Second
 	}
+	switch cfg.LabReader {
+	case "":
+		cfg.LabReader = LabLearner
+	case LabLearner, LabMembers:
+	case LabNone:
+		if !cfg.NoHollowNodes {
+			return nil, fmt.Errorf("a stack with hollow nodes reads pods: LabReader %q needs NoHollowNodes", LabNone)
+		}
+	default:
+		return nil, fmt.Errorf("LabReader %q: want %q, %q or %q", cfg.LabReader, LabLearner, LabMembers, LabNone)
+	}
 	if err := mkdirAll(cfg.Dir); err != nil {
 		return nil, err
 	}
@@ -152,11 +184,13 @@ func Start(cfg Config) (*Stack, error) {
 		s.Recorder, s.APIURL = r, r.URL()
 		s.mu.Unlock()
 	}
-	if err := s.startLearner(); err != nil {
-		// The laboratory then reads the members the apiserver uses, as
-		// it did before it had a learner, and may fall out of etcd's
-		// window in a burst (a run says so).
-		fmt.Fprintf(os.Stderr, "the laboratory reads the apiserver's etcd members directly: %v\n", err)
+	if s.cfg.LabReader == LabLearner {
+		if err := s.startLearner(); err != nil {
+			// The laboratory then reads the members the apiserver uses,
+			// as it did before it had a learner, and may fall out of
+			// etcd's window in a burst (a run says so).
+			fmt.Fprintf(os.Stderr, "the laboratory reads the apiserver's etcd members directly: %v\n", err)
+		}
 	}
 	if !cfg.NoHollowNodes {
 		if err := s.startHollowNode(); err != nil {
@@ -535,6 +569,14 @@ func (s *Stack) startLearner() error {
 	s.labPods = src
 	s.mu.Unlock()
 	return nil
+}
+
+// HasLearner reports whether the laboratory's learner runs: whether the
+// members the apiserver stores in replicate to it.
+func (s *Stack) HasLearner() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.labPods != nil
 }
 
 // LabPods returns the benchmark's reading of the cluster's pods: from its
