@@ -33,15 +33,16 @@ func calibrationPod() *api.Pod {
 // bareAPIServer is the stack the calibration measures: the apiserver
 // alone. Nothing reads its pods, so it starts no learner (stack.LabNone),
 // which would cost the apiserver's embedded member a follower's share of
-// every write and take the learner's CPU from the same cores.
-func bareAPIServer(binDir, dir string) stack.Config {
-	return stack.Config{BinDir: binDir, Dir: dir, NoHollowNodes: true, LabReader: stack.LabNone}
+// every write and take the learner's CPU from the same cores; reader
+// stack.LabLearner starts one all the same, to price it.
+func bareAPIServer(binDir, dir, reader string) stack.Config {
+	return stack.Config{BinDir: binDir, Dir: dir, NoHollowNodes: true, LabReader: reader}
 }
 
 // calibrateAPIServer measures pod POSTs per second against a bare
 // apiserver at one concurrency level.
-func calibrateAPIServer(ctx context.Context, binDir, dir string, clients int, warmup, d time.Duration) (results.Level, error) {
-	st, err := stack.Start(bareAPIServer(binDir, dir))
+func calibrateAPIServer(ctx context.Context, binDir, dir, reader string, clients int, warmup, d time.Duration) (results.Level, error) {
+	st, err := stack.Start(bareAPIServer(binDir, dir, reader))
 	if err != nil {
 		return results.Level{}, fmt.Errorf("starting a bare apiserver: %v", err)
 	}

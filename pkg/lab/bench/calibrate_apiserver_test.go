@@ -17,7 +17,12 @@ func TestTheCalibrationsApiserverHasNoLearnerInItsCluster(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts an apiserver")
 	}
-	st, err := stack.Start(bareAPIServer(stacktest.BinDir(t), t.TempDir()))
+	for _, flag := range []string{"", stack.LabMembers} {
+		if got := calibrationReader(flag); got != stack.LabNone {
+			t.Errorf("with -lab_reader=%q the calibration reads its apiserver by %q, want %q", flag, got, stack.LabNone)
+		}
+	}
+	st, err := stack.Start(bareAPIServer(stacktest.BinDir(t), t.TempDir(), calibrationReader("")))
 	if err != nil {
 		t.Fatal(err)
 	}

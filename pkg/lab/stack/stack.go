@@ -105,8 +105,11 @@ type Stack struct {
 	// peer ports.
 	etcdPort     int
 	etcdPeerPort int
-	// labPods reads pods for the benchmark from a learner of the
-	// cluster in this process (LabPods).
+	// learner is the laboratory's learner of the cluster, a process of
+	// its own, with its client URL; labPods reads pods for the benchmark
+	// from it (LabPods).
+	learner     *Process
+	learnerURL  string
 	labPods     *etcdpods.Source
 	HollowNode  *Process
 	HollowURL   string
@@ -316,7 +319,10 @@ func (s *Stack) startHollowNode() error {
 			"-nodes=" + itoa(s.cfg.Nodes),
 			"-port=" + itoa(port),
 		}
-		if learner := s.LabPods().LearnerURL(); learner != "" {
+		s.mu.Lock()
+		learner := s.learnerURL
+		s.mu.Unlock()
+		if learner != "" {
 			args = append(args, "-etcd_servers="+learner, "-etcd_tail")
 		} else {
 			args = append(args, "-etcd_servers="+strings.Join(s.EtcdURLs(), ","))
@@ -460,7 +466,7 @@ func (s *Stack) RestartAPIServer(sig syscall.Signal) error {
 func (s *Stack) Died() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, p := range append([]*Process{s.APIServer, s.HollowNode}, s.Managers...) {
+	for _, p := range append([]*Process{s.APIServer, s.HollowNode, s.learner}, s.Managers...) {
 		if p == nil {
 			continue
 		}
@@ -476,7 +482,7 @@ func (s *Stack) Processes() []*Process {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []*Process
-	for _, p := range append([]*Process{s.APIServer, s.HollowNode}, s.Managers...) {
+	for _, p := range append([]*Process{s.APIServer, s.HollowNode, s.learner}, s.Managers...) {
 		if p != nil {
 			out = append(out, p)
 		}
@@ -494,7 +500,7 @@ func (s *Stack) Stop() {
 	apiserver := s.APIServer
 	logs := s.logs
 	s.logs = nil
-	labPods := s.labPods
+	learner := s.learner
 	s.mu.Unlock()
 	for _, p := range procs {
 		if p != nil {
@@ -503,8 +509,8 @@ func (s *Stack) Stop() {
 	}
 	// Before the apiserver stops: the learner leaves a cluster that still
 	// answers.
-	if labPods != nil {
-		labPods.Close()
+	if learner != nil {
+		learner.Kill(syscall.SIGTERM, 10*time.Second)
 	}
 	os.RemoveAll(filepath.Join(s.cfg.Dir, "learner"))
 	if apiserver != nil {
@@ -553,30 +559,41 @@ func (s *Stack) EtcdURLs() []string {
 }
 
 // startLearner joins the laboratory's learner to the cluster the
-// apiserver stores in, in this process (see etcdpods.NewLearner): the
-// benchmark and the hollow nodes read pods from it, not from the members
-// the apiserver uses; the hollow nodes through its tail (-etcd_tail).
+// apiserver stores in, in a process of its own (the hollow-node binary's
+// -learner_of mode; see etcdpods.ServeLearner), so that its CPU is counted
+// apart: the benchmark and the hollow nodes read pods from it, not from
+// the members the apiserver uses, through its tail (-etcd_tail).
 func (s *Stack) startLearner() error {
-	port, err := FreePort()
+	dir := filepath.Join(s.cfg.Dir, "learner")
+	p, port, err := s.start(ProcessLearner, "hollow-node", 0, false, func(port int) []string {
+		// A fresh directory and peer port each attempt: the cluster
+		// knows a learner by its peer URL.
+		os.RemoveAll(dir)
+		peer, _ := FreePort()
+		return []string{"-logtostderr", "-learner_of=" + strings.Join(s.EtcdURLs(), ","), "-learner_dir=" + dir,
+			"-learner_peer_port=" + itoa(peer), "-port=" + itoa(port)}
+	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
-		return err
+		return fmt.Errorf("the laboratory's etcd learner: %v", err)
 	}
-	src, err := etcdpods.NewLearner(s.EtcdURLs(), filepath.Join(s.cfg.Dir, "learner"), port)
-	if err != nil {
-		return fmt.Errorf("the benchmark's etcd learner: %v", err)
-	}
+	url := fmt.Sprintf("http://127.0.0.1:%d", port)
 	s.mu.Lock()
-	s.labPods = src
+	s.learner, s.learnerURL = p, url
+	s.labPods = etcdpods.NewTailReader(url)
 	s.mu.Unlock()
 	return nil
 }
+
+// ProcessLearner is the name of the laboratory's learner among a stack's
+// processes.
+const ProcessLearner = "lab-learner"
 
 // HasLearner reports whether the laboratory's learner runs: whether the
 // members the apiserver stores in replicate to it.
 func (s *Stack) HasLearner() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.labPods != nil
+	return s.learner != nil
 }
 
 // LabPods returns the benchmark's reading of the cluster's pods: from its
