@@ -25,8 +25,8 @@ func calibrateStack(ctx context.Context, r *runner.Runner, dir string, p *runner
 	d := time.Duration(seconds * float64(time.Second))
 	cal := &results.Calibration{Seconds: seconds, EtcdSetup: etcdSetup, APIServerSetup: apiserverSetup}
 	reader := calibrationReader(r.Opts.LabReader)
-	if reader == stack.LabLearner {
-		cal.APIServerSetup += " This run prices the laboratory's etcd learner: rcbench bench -lab_reader=learner joined one to " +
+	if reader != stack.LabNone {
+		cal.APIServerSetup += " This run prices the laboratory's etcd learner: rcbench bench -lab_reader=" + reader + " joined one to " +
 			"each bare apiserver's cluster, as every scenario has, and nothing read it; these levels include its cost."
 	}
 	for _, n := range clients {
@@ -89,8 +89,8 @@ func calibrateStack(ctx context.Context, r *runner.Runner, dir string, p *runner
 // the benchmark's -lab_reader: by nothing, so with no learner, unless the
 // learner is asked for by name, to price it.
 func calibrationReader(labReader string) string {
-	if labReader == stack.LabLearner {
-		return stack.LabLearner
+	if labReader == stack.LabLearner || labReader == stack.LabLearnerNice {
+		return labReader
 	}
 	return stack.LabNone
 }

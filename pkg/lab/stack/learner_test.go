@@ -2,6 +2,9 @@ package stack_test
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,6 +87,35 @@ func TestAStackReadingTheMembersHasNoLearner(t *testing.T) {
 	if _, err := st.LabPods().ListPods(api.NewDefaultContext(), labels.Everything()); err != nil {
 		t.Errorf("reading the members: %v", err)
 	}
+}
+
+// A learner at a lower priority runs with every thread niced.
+func TestALearnerAtALowerPriorityIsNiced(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts an apiserver and a learner")
+	}
+	st, err := stack.Start(stack.Config{BinDir: stacktest.BinDir(t), Dir: t.TempDir(), NoHollowNodes: true, LabReader: stack.LabLearnerNice})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Stop()
+	for _, p := range st.Processes() {
+		if p.Name != stack.ProcessLearner {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.Pid()))
+		if err != nil {
+			t.Skipf("no /proc: %v", err)
+		}
+		// After the command's closing parenthesis: state is field 3,
+		// nice field 19.
+		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(fields) < 17 || fields[16] != "10" {
+			t.Errorf("the learner runs at nice %v, want 10", fields[16])
+		}
+		return
+	}
+	t.Fatalf("no learner among the stack's processes")
 }
 
 func TestAStackWithHollowNodesMustReadPods(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -80,6 +81,12 @@ const (
 	// in a burst of more than 1000 writes it may fall out of etcd's
 	// window (a run says so).
 	LabMembers = "members"
+	// LabLearnerNice is LabLearner with the learner's process at nice
+	// learnerNice: on cores the stack shares, the apiserver and the
+	// managers run before it, and it applies what they left over; the
+	// tail keeps every event unless it falls more than etcd's window
+	// behind (a run says so).
+	LabLearnerNice = "learner-nice"
 	// LabNone reads no pods and starts no learner, for a stack with no
 	// hollow nodes whose user reads no pods (the benchmark's calibration
 	// of the bare apiserver): the apiserver then replicates to nobody.
@@ -149,13 +156,13 @@ func Start(cfg Config) (*Stack, error) {
 	switch cfg.LabReader {
 	case "":
 		cfg.LabReader = LabLearner
-	case LabLearner, LabMembers:
+	case LabLearner, LabLearnerNice, LabMembers:
 	case LabNone:
 		if !cfg.NoHollowNodes {
 			return nil, fmt.Errorf("a stack with hollow nodes reads pods: LabReader %q needs NoHollowNodes", LabNone)
 		}
 	default:
-		return nil, fmt.Errorf("LabReader %q: want %q, %q or %q", cfg.LabReader, LabLearner, LabMembers, LabNone)
+		return nil, fmt.Errorf("LabReader %q: want %q, %q, %q or %q", cfg.LabReader, LabLearner, LabLearnerNice, LabMembers, LabNone)
 	}
 	if err := mkdirAll(cfg.Dir); err != nil {
 		return nil, err
@@ -187,7 +194,7 @@ func Start(cfg Config) (*Stack, error) {
 		s.Recorder, s.APIURL = r, r.URL()
 		s.mu.Unlock()
 	}
-	if s.cfg.LabReader == LabLearner {
+	if s.cfg.LabReader == LabLearner || s.cfg.LabReader == LabLearnerNice {
 		if err := s.startLearner(); err != nil {
 			// The laboratory then reads the members the apiserver uses,
 			// as it did before it had a learner, and may fall out of
@@ -565,13 +572,23 @@ func (s *Stack) EtcdURLs() []string {
 // the members the apiserver uses, through its tail (-etcd_tail).
 func (s *Stack) startLearner() error {
 	dir := filepath.Join(s.cfg.Dir, "learner")
-	p, port, err := s.start(ProcessLearner, "hollow-node", 0, false, func(port int) []string {
+	binary, prefix := "hollow-node", []string(nil)
+	if s.cfg.LabReader == LabLearnerNice {
+		// nice runs the binary in its own process, so that every thread
+		// the Go runtime starts has the lower priority.
+		nice, err := exec.LookPath("nice")
+		if err != nil {
+			return fmt.Errorf("the laboratory's etcd learner at a lower priority: %v", err)
+		}
+		binary, prefix = nice, []string{"-n", itoa(learnerNice), filepath.Join(s.cfg.BinDir, "hollow-node")}
+	}
+	p, port, err := s.start(ProcessLearner, binary, 0, false, func(port int) []string {
 		// A fresh directory and peer port each attempt: the cluster
 		// knows a learner by its peer URL.
 		os.RemoveAll(dir)
 		peer, _ := FreePort()
-		return []string{"-logtostderr", "-learner_of=" + strings.Join(s.EtcdURLs(), ","), "-learner_dir=" + dir,
-			"-learner_peer_port=" + itoa(peer), "-port=" + itoa(port)}
+		return append(append([]string(nil), prefix...), "-logtostderr", "-learner_of="+strings.Join(s.EtcdURLs(), ","), "-learner_dir="+dir,
+			"-learner_peer_port="+itoa(peer), "-port="+itoa(port))
 	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
 		return fmt.Errorf("the laboratory's etcd learner: %v", err)
@@ -583,6 +600,10 @@ func (s *Stack) startLearner() error {
 	s.mu.Unlock()
 	return nil
 }
+
+// learnerNice is the niceness of the learner's process with
+// LabLearnerNice.
+const learnerNice = 10
 
 // ProcessLearner is the name of the laboratory's learner among a stack's
 // processes.

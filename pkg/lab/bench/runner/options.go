@@ -46,10 +46,11 @@ type Options struct {
 	// original fills beside BinDir (_output/v0.4).
 	OriginalDir string
 	// LabReader is how the laboratory reads pods in every run:
-	// stack.LabLearner (the default) or stack.LabMembers, to measure the
-	// learner's price against the same runs without it. With
-	// stack.LabLearner set explicitly, the calibration's bare apiserver
-	// also runs with the learner, which it otherwise has not.
+	// stack.LabLearner (the default), stack.LabLearnerNice or
+	// stack.LabMembers, to measure the learner's price against the same
+	// runs without it. With a learner named explicitly, the
+	// calibration's bare apiserver also runs with one, which it
+	// otherwise has not.
 	LabReader string
 }
 
