@@ -40,6 +40,9 @@ var (
 	etcdTail     = flag.Bool("etcd_tail", false, "With -etcd_servers naming one learner that another process runs with a tail (the benchmark's; pkg/lab/etcdpods.NewLearner): list pods there and watch them through its tail, which drops no event.")
 	address      = flag.String("address", "127.0.0.1", "The IP address to serve /healthz, /metrics and /admin on.")
 	port         = flag.Int("port", 10260, "The port to serve /healthz, /metrics and /admin on (0: any free port).")
+	learnerOf    = flag.String("learner_of", "", "Run no hollow nodes: join the etcd cluster at these comma-separated client URLs as a learner instead, the laboratory's reader (pkg/lab/etcdpods.ServeLearner), in this process, so that its CPU is counted apart; its client listener, on -port, serves its tail and /healthz. It leaves the cluster on SIGTERM.")
+	learnerDir   = flag.String("learner_dir", "", "With -learner_of: the learner's data directory (new).")
+	learnerPeer  = flag.Int("learner_peer_port", 0, "With -learner_of: the learner's peer port on loopback (required: the cluster must know it before the learner starts).")
 	kubeletPort  = flag.Int("kubelet_port", 0, "Act as v0.4's kubelets, for an apiserver that asks them for pod status (the original v0.4 apiserver, with this as its -minion_port): name the minions 127.0.0.2 and up, serve /healthz and /podInfo on each of those addresses at this port, and write no pod status (0: write it, as our apiserver expects).")
 )
 
@@ -48,6 +51,10 @@ func main() {
 	util.InitLogs()
 	defer util.FlushLogs()
 	verflag.PrintAndExitIfRequested()
+	if *learnerOf != "" {
+		serveLearner()
+		return
+	}
 	if *master == "" {
 		fmt.Fprintln(os.Stderr, "usage: hollow-node -master <master> [-nodes N]")
 		os.Exit(2)
@@ -107,4 +114,21 @@ func main() {
 	if err := cluster.Run(stopCh); err != nil {
 		glog.Fatalf("hollow nodes: %v", err)
 	}
+}
+
+// serveLearner runs the laboratory's learner until SIGINT or SIGTERM, then
+// takes it out of its cluster.
+func serveLearner() {
+	if *learnerDir == "" {
+		glog.Fatalf("-learner_of needs -learner_dir")
+	}
+	src, err := etcdpods.ServeLearner(strings.Split(*learnerOf, ","), *learnerDir, *learnerPeer, *port)
+	if err != nil {
+		glog.Fatalf("the laboratory's learner: %v", err)
+	}
+	glog.Infof("the laboratory's learner serves its tail and /healthz on %s", src.LearnerURL())
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	<-signals
+	src.Close()
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/sweep"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
 // benchCommand runs make bench: flags, Ctrl-C, and where the report went.
@@ -39,6 +40,7 @@ func benchCommand(args []string) int {
 	seed := fs.Int64("seed", runner.DefaultSeed, "Seed of the hollow nodes' random choices, the same in every run.")
 	commit := fs.String("commit", "", "The commit the binaries were built from, for the results page (make bench: git describe; default: rcbench's build information).")
 	publish := fs.String("publish", "", "Also copy "+report.ResultsFile+" and the chart it draws into this directory (e.g. examples/bench), unless the run is interrupted.")
+	labReader := fs.String("lab_reader", "", "How the laboratory reads pods: learner (the default: an etcd learner in a process of its own), learner-nice (the same at nice 10, so that it applies what the apiserver and managers leave of the cores) or members (the members the apiserver stores in, directly, as before the learner; in a burst of over 1 000 writes it may fall out of etcd's window, and a run says so), to price the learner against the same runs without it. -lab_reader=learner or learner-nice also gives the calibration's bare apiserver a learner, which it otherwise has not.")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -47,6 +49,10 @@ func benchCommand(args []string) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "rcbench bench: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	if *labReader != "" && *labReader != stack.LabLearner && *labReader != stack.LabLearnerNice && *labReader != stack.LabMembers {
+		fmt.Fprintf(os.Stderr, "rcbench bench: -lab_reader=%q: want %s, %s or %s\n", *labReader, stack.LabLearner, stack.LabLearnerNice, stack.LabMembers)
 		return 2
 	}
 	binDir, err := filepath.Abs(*bin)
@@ -78,6 +84,7 @@ func benchCommand(args []string) int {
 		Seed:       *seed,
 		Commit:     *commit,
 		Publish:    *publish,
+		LabReader:  *labReader,
 	}
 
 	ctx, cancel := interruptible()

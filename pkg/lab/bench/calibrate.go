@@ -8,6 +8,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
 // CalibrationClients are the concurrency levels of etcd's own published
@@ -23,6 +24,11 @@ func calibrateStack(ctx context.Context, r *runner.Runner, dir string, p *runner
 	clients, seconds := p.CalibrationClients, p.CalibrationSeconds
 	d := time.Duration(seconds * float64(time.Second))
 	cal := &results.Calibration{Seconds: seconds, EtcdSetup: etcdSetup, APIServerSetup: apiserverSetup}
+	reader := calibrationReader(r.Opts.LabReader)
+	if reader != stack.LabNone {
+		cal.APIServerSetup += " This run prices the laboratory's etcd learner: rcbench bench -lab_reader=" + reader + " joined one to " +
+			"each bare apiserver's cluster, as every scenario has, and nothing read it; these levels include its cost."
+	}
 	for _, n := range clients {
 		if ctx.Err() != nil {
 			return cal, ctx.Err()
@@ -38,7 +44,7 @@ func calibrateStack(ctx context.Context, r *runner.Runner, dir string, p *runner
 		if ctx.Err() != nil {
 			return cal, ctx.Err()
 		}
-		l, err := calibrateAPIServer(ctx, r.Opts.BinDir, filepath.Join(dir, fmt.Sprintf("apiserver-%d", n)), n, calibrationWarmup, d)
+		l, err := calibrateAPIServer(ctx, r.Opts.BinDir, filepath.Join(dir, fmt.Sprintf("apiserver-%d", n)), reader, n, calibrationWarmup, d)
 		if err != nil {
 			return cal, err
 		}
@@ -77,4 +83,14 @@ func calibrateStack(ctx context.Context, r *runner.Runner, dir string, p *runner
 		cal.ListCosts, cal.ListSetup = append(cal.ListCosts, lc), listSetup
 	}
 	return cal, nil
+}
+
+// calibrationReader is how the calibration's bare apiserver is read, for
+// the benchmark's -lab_reader: by nothing, so with no learner, unless the
+// learner is asked for by name, to price it.
+func calibrationReader(labReader string) string {
+	if labReader == stack.LabLearner || labReader == stack.LabLearnerNice {
+		return labReader
+	}
+	return stack.LabNone
 }

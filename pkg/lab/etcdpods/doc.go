@@ -12,11 +12,12 @@
 // designs.
 //
 // The laboratory's stacks read a learner (join.go): a member of the
-// cluster that votes on nothing, run in the benchmark's process
-// (NewLearner, learner.go), which lists from it and watches through its
-// tail in memory (tail.go); the hollow nodes, in a process of their own,
-// list from it over HTTP and watch the same tail there (NewTailReader,
-// tail_http.go). The tail drops no event, so neither watch falls out of
+// cluster that votes on nothing, run in a process of its own
+// (ServeLearner, learner.go; the hollow-node binary's -learner_of mode),
+// so that its CPU is counted apart, which follows itself through a tail
+// in memory (tail.go); the benchmark and the hollow nodes list from it
+// over HTTP and watch that tail there (NewTailReader, tail_http.go).
+// NewLearner runs one in the caller's process instead, for tests. The tail drops no event, so neither watch falls out of
 // etcd's window unless the tail itself does (it is flagged as before).
 // The learner is a member of pkg/etcd's making, which serves the tail on
 // its client listener and lets the tail read its store in memory; only

@@ -40,12 +40,13 @@ type learner struct {
 }
 
 // startLearner adds a member to the cluster whose client URLs are members,
-// as a learner, and runs it in this process with its data in dir (new)
-// and its peer listener on peerPort (free, on loopback), ready once it
+// as a learner, and runs it in this process with its data in dir (new),
+// its peer listener on peerPort (free, on loopback) and its client
+// listener on clientPort (0: any free one), ready once it
 // has joined; handlers are served on its client listener. Close stops it
 // and takes it out of the cluster again (etcd takes one learner at a
 // time).
-func startLearner(members []string, dir string, peerPort int, handlers map[string]http.Handler) (*learner, error) {
+func startLearner(members []string, dir string, peerPort, clientPort int, handlers map[string]http.Handler) (*learner, error) {
 	if peerPort == 0 {
 		// The cluster must know the learner's peer URL before it runs.
 		return nil, fmt.Errorf("a learner needs its peer port chosen")
@@ -83,7 +84,7 @@ func startLearner(members []string, dir string, peerPort int, handlers map[strin
 			initial = append(initial, n+"="+u)
 		}
 	}
-	srv, err := etcd.Start(etcd.Config{DataDir: dir, PeerPort: peerPort, NoFsync: true,
+	srv, err := etcd.Start(etcd.Config{DataDir: dir, PeerPort: peerPort, ClientPort: clientPort, NoFsync: true,
 		Name: name, Join: strings.Join(initial, ","), Handlers: handlers})
 	if err != nil {
 		removeMember(members, added.Member.ID)

@@ -101,6 +101,11 @@ const (
 	// watch was behind their own writes, at most, so far.
 	HollowWatchLag = "hollow.watch_lag_max"
 
+	// The laboratory's etcd learner, in a process of its own
+	// (stack.ProcessLearner): applying every write the members commit,
+	// and serving its tail to the hollow nodes and the benchmark.
+	LearnerCPU = "learner.cpu_seconds"
+
 	// The measuring process itself (rcbench, or a test): its pod watch,
 	// its scrapes and everything else it runs.
 	SelfCPU = "self.cpu_seconds"
@@ -133,6 +138,7 @@ const (
 	ProcessManager    = "controller-manager"
 	ProcessHollowNode = "hollow-node"
 	ProcessSelf       = "rcbench"
+	ProcessLearner    = stack.ProcessLearner
 )
 
 // Verbs are the apiserver's request verbs, as its metrics name them.
@@ -329,6 +335,10 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 			}
 			if cpu, ok := ProcessCPU(p.Pid()); ok {
 				s.relative(HollowNodeCPU, now, cpu)
+			}
+		case stack.ProcessLearner:
+			if cpu, ok := ProcessCPU(p.Pid()); ok {
+				s.relative(LearnerCPU, now, cpu)
 			}
 		}
 	}

@@ -34,6 +34,9 @@ type Options struct {
 	// Profile takes CPU profiles of the apiserver and the hollow nodes for
 	// the whole run, into Dir/profiles (see profile.go).
 	Profile bool
+	// LabReader, when set, is how the laboratory reads pods
+	// (stack.Config.LabReader).
+	LabReader string
 }
 
 // Start brings up the cluster sc needs for variant v at size sz and starts
@@ -54,6 +57,9 @@ func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	cfg.Original, cfg.OriginalDir = v.Original, opts.OriginalDir
 	if len(opts.EtcdServers) > 0 {
 		cfg.EtcdServers = opts.EtcdServers
+	}
+	if opts.LabReader != "" {
+		cfg.LabReader = opts.LabReader
 	}
 	cfg.ControllerManagerArgs = append(append([]string{}, cfg.ControllerManagerArgs...), v.ManagerArgs...)
 	if opts.Seed != 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -63,7 +64,34 @@ type Config struct {
 	// RecordWrites puts a WriteRecorder between the apiserver and every
 	// client; APIURL is then the recorder's.
 	RecordWrites bool
+	// LabReader is how the laboratory (the hollow nodes, the benchmark's
+	// pod count) reads the cluster's pods: LabLearner, the default,
+	// LabMembers or LabNone.
+	LabReader string
 }
+
+// The ways the laboratory reads pods (Config.LabReader).
+const (
+	// LabLearner joins a learner to the cluster the apiserver stores in
+	// and reads it (startLearner): the members pay for it what they pay
+	// a follower, the entries they commit.
+	LabLearner = "learner"
+	// LabMembers reads the members the apiserver stores in directly, by
+	// etcd's stream watch and long polls (etcdpods.New): no learner, and
+	// in a burst of more than 1000 writes it may fall out of etcd's
+	// window (a run says so).
+	LabMembers = "members"
+	// LabLearnerNice is LabLearner with the learner's process at nice
+	// learnerNice: on cores the stack shares, the apiserver and the
+	// managers run before it, and it applies what they left over; the
+	// tail keeps every event unless it falls more than etcd's window
+	// behind (a run says so).
+	LabLearnerNice = "learner-nice"
+	// LabNone reads no pods and starts no learner, for a stack with no
+	// hollow nodes whose user reads no pods (the benchmark's calibration
+	// of the bare apiserver): the apiserver then replicates to nobody.
+	LabNone = "none"
+)
 
 // Stack is a running cluster.
 type Stack struct {
@@ -84,8 +112,11 @@ type Stack struct {
 	// peer ports.
 	etcdPort     int
 	etcdPeerPort int
-	// labPods reads pods for the benchmark from a learner of the
-	// cluster in this process (LabPods).
+	// learner is the laboratory's learner of the cluster, a process of
+	// its own, with its client URL; labPods reads pods for the benchmark
+	// from it (LabPods).
+	learner     *Process
+	learnerURL  string
 	labPods     *etcdpods.Source
 	HollowNode  *Process
 	HollowURL   string
@@ -122,6 +153,17 @@ func Start(cfg Config) (*Stack, error) {
 	if cfg.Ready == 0 {
 		cfg.Ready = 60 * time.Second
 	}
+	switch cfg.LabReader {
+	case "":
+		cfg.LabReader = LabLearner
+	case LabLearner, LabLearnerNice, LabMembers:
+	case LabNone:
+		if !cfg.NoHollowNodes {
+			return nil, fmt.Errorf("a stack with hollow nodes reads pods: LabReader %q needs NoHollowNodes", LabNone)
+		}
+	default:
+		return nil, fmt.Errorf("LabReader %q: want %q, %q, %q or %q", cfg.LabReader, LabLearner, LabLearnerNice, LabMembers, LabNone)
+	}
 	if err := mkdirAll(cfg.Dir); err != nil {
 		return nil, err
 	}
@@ -152,11 +194,13 @@ func Start(cfg Config) (*Stack, error) {
 		s.Recorder, s.APIURL = r, r.URL()
 		s.mu.Unlock()
 	}
-	if err := s.startLearner(); err != nil {
-		// The laboratory then reads the members the apiserver uses, as
-		// it did before it had a learner, and may fall out of etcd's
-		// window in a burst (a run says so).
-		fmt.Fprintf(os.Stderr, "the laboratory reads the apiserver's etcd members directly: %v\n", err)
+	if s.cfg.LabReader == LabLearner || s.cfg.LabReader == LabLearnerNice {
+		if err := s.startLearner(); err != nil {
+			// The laboratory then reads the members the apiserver uses,
+			// as it did before it had a learner, and may fall out of
+			// etcd's window in a burst (a run says so).
+			fmt.Fprintf(os.Stderr, "the laboratory reads the apiserver's etcd members directly: %v\n", err)
+		}
 	}
 	if !cfg.NoHollowNodes {
 		if err := s.startHollowNode(); err != nil {
@@ -282,7 +326,10 @@ func (s *Stack) startHollowNode() error {
 			"-nodes=" + itoa(s.cfg.Nodes),
 			"-port=" + itoa(port),
 		}
-		if learner := s.LabPods().LearnerURL(); learner != "" {
+		s.mu.Lock()
+		learner := s.learnerURL
+		s.mu.Unlock()
+		if learner != "" {
 			args = append(args, "-etcd_servers="+learner, "-etcd_tail")
 		} else {
 			args = append(args, "-etcd_servers="+strings.Join(s.EtcdURLs(), ","))
@@ -426,7 +473,7 @@ func (s *Stack) RestartAPIServer(sig syscall.Signal) error {
 func (s *Stack) Died() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, p := range append([]*Process{s.APIServer, s.HollowNode}, s.Managers...) {
+	for _, p := range append([]*Process{s.APIServer, s.HollowNode, s.learner}, s.Managers...) {
 		if p == nil {
 			continue
 		}
@@ -442,7 +489,7 @@ func (s *Stack) Processes() []*Process {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []*Process
-	for _, p := range append([]*Process{s.APIServer, s.HollowNode}, s.Managers...) {
+	for _, p := range append([]*Process{s.APIServer, s.HollowNode, s.learner}, s.Managers...) {
 		if p != nil {
 			out = append(out, p)
 		}
@@ -460,7 +507,7 @@ func (s *Stack) Stop() {
 	apiserver := s.APIServer
 	logs := s.logs
 	s.logs = nil
-	labPods := s.labPods
+	learner := s.learner
 	s.mu.Unlock()
 	for _, p := range procs {
 		if p != nil {
@@ -469,8 +516,8 @@ func (s *Stack) Stop() {
 	}
 	// Before the apiserver stops: the learner leaves a cluster that still
 	// answers.
-	if labPods != nil {
-		labPods.Close()
+	if learner != nil {
+		learner.Kill(syscall.SIGTERM, 10*time.Second)
 	}
 	os.RemoveAll(filepath.Join(s.cfg.Dir, "learner"))
 	if apiserver != nil {
@@ -519,22 +566,55 @@ func (s *Stack) EtcdURLs() []string {
 }
 
 // startLearner joins the laboratory's learner to the cluster the
-// apiserver stores in, in this process (see etcdpods.NewLearner): the
-// benchmark and the hollow nodes read pods from it, not from the members
-// the apiserver uses; the hollow nodes through its tail (-etcd_tail).
+// apiserver stores in, in a process of its own (the hollow-node binary's
+// -learner_of mode; see etcdpods.ServeLearner), so that its CPU is counted
+// apart: the benchmark and the hollow nodes read pods from it, not from
+// the members the apiserver uses, through its tail (-etcd_tail).
 func (s *Stack) startLearner() error {
-	port, err := FreePort()
-	if err != nil {
-		return err
+	dir := filepath.Join(s.cfg.Dir, "learner")
+	binary, prefix := "hollow-node", []string(nil)
+	if s.cfg.LabReader == LabLearnerNice {
+		// nice runs the binary in its own process, so that every thread
+		// the Go runtime starts has the lower priority.
+		nice, err := exec.LookPath("nice")
+		if err != nil {
+			return fmt.Errorf("the laboratory's etcd learner at a lower priority: %v", err)
+		}
+		binary, prefix = nice, []string{"-n", itoa(learnerNice), filepath.Join(s.cfg.BinDir, "hollow-node")}
 	}
-	src, err := etcdpods.NewLearner(s.EtcdURLs(), filepath.Join(s.cfg.Dir, "learner"), port)
+	p, port, err := s.start(ProcessLearner, binary, 0, false, func(port int) []string {
+		// A fresh directory and peer port each attempt: the cluster
+		// knows a learner by its peer URL.
+		os.RemoveAll(dir)
+		peer, _ := FreePort()
+		return append(append([]string(nil), prefix...), "-logtostderr", "-learner_of="+strings.Join(s.EtcdURLs(), ","), "-learner_dir="+dir,
+			"-learner_peer_port="+itoa(peer), "-port="+itoa(port))
+	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
-		return fmt.Errorf("the benchmark's etcd learner: %v", err)
+		return fmt.Errorf("the laboratory's etcd learner: %v", err)
 	}
+	url := fmt.Sprintf("http://127.0.0.1:%d", port)
 	s.mu.Lock()
-	s.labPods = src
+	s.learner, s.learnerURL = p, url
+	s.labPods = etcdpods.NewTailReader(url)
 	s.mu.Unlock()
 	return nil
+}
+
+// learnerNice is the niceness of the learner's process with
+// LabLearnerNice.
+const learnerNice = 10
+
+// ProcessLearner is the name of the laboratory's learner among a stack's
+// processes.
+const ProcessLearner = "lab-learner"
+
+// HasLearner reports whether the laboratory's learner runs: whether the
+// members the apiserver stores in replicate to it.
+func (s *Stack) HasLearner() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.learner != nil
 }
 
 // LabPods returns the benchmark's reading of the cluster's pods: from its

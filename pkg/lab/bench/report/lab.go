@@ -12,10 +12,13 @@ func labSection(d *document, runs []results.LabRun) {
 		return
 	}
 	d.h(2, "laboratory", "The laboratory's share")
-	saturated := 0
+	saturated, learners := 0, 0
 	for _, r := range runs {
 		if r.Saturated != "" {
 			saturated++
+		}
+		if r.Reader == results.ReaderLearner {
+			learners++
 		}
 	}
 	d.p(fmt.Sprintf("What the laboratory cost in each run and whether it kept up: hollow-node is the one process that "+
@@ -26,8 +29,9 @@ func labSection(d *document, runs []results.LabRun) {
 		"half of it or more, or when either pod watch fell out of etcd's window: it measured the laboratory as much as the "+
 		"design, and a sweep does not count its failure as the design's breaking point. %d of %d runs here were saturated.",
 		saturated, len(runs)))
-	t := table{header: []string{"run", "hollow-node CPU", "rcbench CPU", "relists hollow-node", "relists rcbench", "waiting at end", "watch lag", "laboratory"},
-		numeric: []bool{false, true, true, true, true, true, true, false}}
+	d.p(learnerNote(learners, len(runs)))
+	t := table{header: []string{"run", "hollow-node CPU", "rcbench CPU", "learner CPU (share of the run)", "relists hollow-node", "relists rcbench", "waiting at end", "watch lag", "laboratory"},
+		numeric: []bool{false, true, true, true, true, true, true, true, false}}
 	for _, r := range runs {
 		name := fmt.Sprintf("%s %s %s #%d", r.Scenario, r.Size, r.Variant, r.Run)
 		if r.Failed {
@@ -40,9 +44,44 @@ func labSection(d *document, runs []results.LabRun) {
 		t.rows = append(t.rows, []string{name,
 			fmt.Sprintf("%s CPU s (%.0f %% busy)", results.FormatNumber(r.HollowCPU), 100*r.HollowBusy),
 			fmt.Sprintf("%s CPU s (%.0f %% busy)", results.FormatNumber(r.RcbenchCPU), 100*r.RcbenchBusy),
+			learnerCell(r.LabShare),
 			fmt.Sprintf("%s (%s)", results.FormatNumber(r.HollowRelists), results.FormatNumber(r.HollowExpired)),
 			fmt.Sprintf("%s (%s)", results.FormatNumber(r.RcbenchRelists), results.FormatNumber(r.RcbenchExpired)),
 			results.FormatNumber(r.QueueEnd), results.FormatNumber(r.WatchLag), verdict})
 	}
 	d.table(t)
+}
+
+// learnerNote says what the learner's cost on the page is, what is
+// measured and what is not, for runs of which learners read a learner.
+func learnerNote(learners, runs int) string {
+	if learners == 0 {
+		return "No run here read pods through the laboratory's etcd learner: the laboratory read the members the apiserver " +
+			"stores in directly (rcbench bench -lab_reader=members), so the apiserver's figures include only the laboratory's " +
+			"reads of them, and no follower's share of every write."
+	}
+	return fmt.Sprintf("%d of %d runs here read pods through the laboratory's etcd learner, a member of the apiserver's etcd "+
+		"cluster that votes on nothing, run in a process of its own. Measured: its process's CPU over the run (learner CPU), and "+
+		"that CPU's share of all the CPU the run's processes used (apiserver with its etcd, controller-managers, hollow-node, "+
+		"learner, rcbench). Not measured within a run: the apiserver CPU the learner adds, its embedded etcd member sending every "+
+		"write to one more follower, which is inside the apiserver's process. So every apiserver CPU and every time on this page "+
+		"from those runs includes the learner's share; rcbench bench -lab_reader=members runs the same runs reading the members "+
+		"directly, where that keeps up, to measure it, and rcbench bench -scenarios=calibrate -lab_reader=learner prices it "+
+		"against the calibration's bare apiserver, which has no learner.", learners, runs)
+}
+
+// learnerCell is a run's learner CPU and its share of the run, or why
+// there is none.
+func learnerCell(l results.LabShare) string {
+	switch l.Reader {
+	case "":
+		return "not recorded apart: in rcbench's CPU"
+	case results.ReaderMembers:
+		return "none: read the members"
+	}
+	cell := fmt.Sprintf("%s CPU s (%.0f %% busy)", results.FormatNumber(l.LearnerCPU), 100*l.LearnerBusy)
+	if share := l.LearnerShare(); share > 0 {
+		cell += fmt.Sprintf(", %.1f %% of all", 100*share)
+	}
+	return cell
 }

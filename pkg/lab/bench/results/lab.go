@@ -26,6 +26,22 @@ type LabShare struct {
 	HollowExpired  float64 `json:"hollowExpired"`
 	RcbenchRelists float64 `json:"rcbenchRelists"`
 	RcbenchExpired float64 `json:"rcbenchExpired"`
+	// Reader is how the laboratory read pods: ReaderLearner, through the
+	// learner in a process of its own, or ReaderMembers, from the
+	// members the apiserver stores in.
+	Reader string `json:"reader,omitempty"`
+	// LearnerCPU is the CPU seconds the learner's process used over the
+	// run, LearnerBusy the share of the run it used 90 % of a core or
+	// more. The apiserver CPU the learner adds (its embedded member
+	// sending every entry to one more follower) is in the apiserver's
+	// CPU and not counted apart: the same runs with ReaderMembers
+	// measure it.
+	LearnerCPU  float64 `json:"learnerCPU,omitempty"`
+	LearnerBusy float64 `json:"learnerBusy,omitempty"`
+	// AllCPU is the CPU seconds every process of the run used: the
+	// apiserver (with its etcd), the managers, the hollow nodes, the
+	// learner and rcbench; LearnerCPU's share of the run is its part.
+	AllCPU float64 `json:"allCPU,omitempty"`
 	// QueueEnd is the hollow nodes' work waiting at the end: events read
 	// and not applied, pods waiting for a worker.
 	QueueEnd float64 `json:"queueEnd"`
@@ -34,6 +50,21 @@ type LabShare struct {
 	WatchLag float64 `json:"watchLag"`
 	// Saturated says why the laboratory did not keep up, or is empty.
 	Saturated string `json:"saturated,omitempty"`
+}
+
+// The ways the laboratory reads pods (LabShare.Reader).
+const (
+	ReaderLearner = "learner"
+	ReaderMembers = "members"
+)
+
+// LearnerShare is the learner's share of all the CPU the run's processes
+// used, or 0 when either is unknown.
+func (l LabShare) LearnerShare() float64 {
+	if l.AllCPU <= 0 {
+		return 0
+	}
+	return l.LearnerCPU / l.AllCPU
 }
 
 // LabRun is the laboratory's share of one run, as the summary keeps it.

@@ -34,6 +34,13 @@ func labShare(o *scenario.Outcome) *results.LabShare {
 		QueueEnd:       rec.Last(sampler.HollowQueue),
 		WatchLag:       rec.Max(sampler.HollowWatchLag),
 	}
+	l.Reader = results.ReaderMembers
+	if learner := rec.Series(sampler.LearnerCPU); len(learner) > 0 {
+		l.Reader = results.ReaderLearner
+		l.LearnerCPU = rec.Last(sampler.LearnerCPU)
+		l.LearnerBusy, _ = busy(learner)
+	}
+	l.AllCPU = rec.Last(sampler.APIServerCPU) + grown(rec.Series(sampler.ManagerCPU)) + l.HollowCPU + l.LearnerCPU + l.RcbenchCPU
 	var hollowSeconds float64
 	l.HollowBusy, hollowSeconds = busy(rec.Series(sampler.HollowNodeCPU))
 	l.RcbenchBusy, l.Seconds = busy(rec.Series(sampler.SelfCPU))
@@ -46,6 +53,9 @@ func labShare(o *scenario.Outcome) *results.LabShare {
 	}
 	if l.RcbenchBusy >= saturatedBusy {
 		why = append(why, fmt.Sprintf("rcbench used a full core for %.0f %% of the run", 100*l.RcbenchBusy))
+	}
+	if l.LearnerBusy >= saturatedBusy {
+		why = append(why, fmt.Sprintf("the laboratory's etcd learner used a full core for %.0f %% of the run", 100*l.LearnerBusy))
 	}
 	if l.HollowExpired > 0 {
 		why = append(why, fmt.Sprintf("the hollow nodes' pod watch fell out of etcd's window of 1000 events %s, and they listed every pod again", times(l.HollowExpired)))
@@ -62,6 +72,14 @@ func times(n float64) string {
 		return "once"
 	}
 	return results.FormatNumber(n) + " times"
+}
+
+// grown returns how much a cumulative series grew over the run.
+func grown(s []sampler.Point) float64 {
+	if len(s) < 2 {
+		return 0
+	}
+	return s[len(s)-1].V - s[0].V
 }
 
 // busy returns the share of a cumulative CPU series' span in which it

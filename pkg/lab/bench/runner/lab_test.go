@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
@@ -29,5 +30,30 @@ func TestTheLaboratorysShareCountsBusyTimeAndNamesWhatSaturatedIt(t *testing.T) 
 	rec.Add(sampler.HollowNodeCPU, at(20), 6)
 	if l := labShare(&scenario.Outcome{Rec: rec}); l.Saturated != "" {
 		t.Errorf("a hollow node busy for 6 s of 20 is saturated: %q", l.Saturated)
+	}
+}
+
+func TestTheLaboratorysShareNamesTheLearnerAndItsPartOfAllTheCPU(t *testing.T) {
+	start := time.Now()
+	rec := sampler.NewRecorder(start)
+	at := func(s float64) time.Time { return start.Add(time.Duration(s * float64(time.Second))) }
+	for i := 0; i <= 10; i++ {
+		s := float64(i)
+		rec.Add(sampler.APIServerCPU, at(s), 3*s)
+		rec.Add(sampler.ManagerCPU, at(s), 100+s)
+		rec.Add(sampler.HollowNodeCPU, at(s), 0.5*s)
+		rec.Add(sampler.SelfCPU, at(s), 0.1*s)
+	}
+	l := labShare(&scenario.Outcome{Rec: rec})
+	if l.Reader != results.ReaderMembers || l.LearnerCPU != 0 {
+		t.Errorf("a run with no learner's process reads %q with learner CPU %v", l.Reader, l.LearnerCPU)
+	}
+	for i := 0; i <= 10; i++ {
+		rec.Add(sampler.LearnerCPU, at(float64(i)), 0.4*float64(i))
+	}
+	l = labShare(&scenario.Outcome{Rec: rec})
+	// 30 apiserver + 10 managers (grown, not their total) + 5 + 1 + 4.
+	if l.Reader != results.ReaderLearner || l.LearnerCPU != 4 || l.AllCPU != 50 || l.LearnerShare() != 0.08 {
+		t.Errorf("share %+v, learner's part %v", l, l.LearnerShare())
 	}
 }

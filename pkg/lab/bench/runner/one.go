@@ -97,11 +97,12 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 		defer cancel()
 	}
 	sopts := scenario.Options{
-		BinDir:  r.Opts.BinDir,
-		Dir:     runDir,
-		Seed:    r.Opts.Seed,
-		Profile: r.Opts.Profile,
-		Say:     func(format string, args ...interface{}) { r.Say("        "+format, args...) },
+		BinDir:    r.Opts.BinDir,
+		Dir:       runDir,
+		Seed:      r.Opts.Seed,
+		Profile:   r.Opts.Profile,
+		LabReader: r.Opts.LabReader,
+		Say:       func(format string, args ...interface{}) { r.Say("        "+format, args...) },
 	}
 	sopts.OriginalDir = r.Opts.originalDir()
 	var out *scenario.Outcome

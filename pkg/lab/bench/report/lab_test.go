@@ -1,0 +1,43 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+)
+
+func TestTheLaboratorysShareNamesTheLearnersCostAndWhatIncludesIt(t *testing.T) {
+	learner := results.LabRun{Scenario: "scale-up", Size: "N=1000", Variant: "legacy", Run: 1,
+		LabShare: results.LabShare{Reader: results.ReaderLearner, LearnerCPU: 3, LearnerBusy: 0.1, AllCPU: 60}}
+	members := results.LabRun{Scenario: "scale-up", Size: "N=1000", Variant: "legacy", Run: 2,
+		LabShare: results.LabShare{Reader: results.ReaderMembers, AllCPU: 55}}
+	d := &document{title: "lab"}
+	labSection(d, []results.LabRun{learner, members})
+	var md bytes.Buffer
+	if err := writeMarkdown(&md, d); err != nil {
+		t.Fatal(err)
+	}
+	page := md.String()
+	for _, want := range []string{
+		"learner CPU (share of the run)",
+		"3 CPU s (10 % busy), 5.0 % of all",
+		"none: read the members",
+		"1 of 2 runs here read pods through the laboratory's etcd learner",
+		"every apiserver CPU and every time on this page from those runs includes the learner's share",
+		"-lab_reader=members",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the laboratory's share does not say %q:\n%s", want, page)
+		}
+	}
+
+	d = &document{title: "lab"}
+	labSection(d, []results.LabRun{members})
+	md.Reset()
+	writeMarkdown(&md, d)
+	if !strings.Contains(md.String(), "No run here read pods through the laboratory's etcd learner") {
+		t.Errorf("a page without the learner does not say so:\n%s", md.String())
+	}
+}
