@@ -19,16 +19,16 @@ func TestTheReferenceFindingNamesTheCostOfStatusWritesOnlyWhenThereIsOne(t *test
 			{Variant: "modern-unthrottled", Figures: []results.Figure{fig("apiserver_cpu", modernCPU), fig("status_writes", writes)}},
 		}}
 	}
-	got := statusWriteCost(size(9.6, 150))
+	got, _ := statusWriteCost(size(9.6, 150))
 	for _, want := range []string{"150 status writes", "9.60 CPU s", "3.70", "listing all its pods"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("statusWriteCost = %q, lacks %q", got, want)
 		}
 	}
-	if got := statusWriteCost(size(3.0, 150)); got != "" {
+	if got, _ := statusWriteCost(size(3.0, 150)); got != "" {
 		t.Errorf("status writes that cost less than the 2014 run are still blamed: %q", got)
 	}
-	if got := statusWriteCost(size(9.6, 0)); got != "" {
+	if got, _ := statusWriteCost(size(9.6, 0)); got != "" {
 		t.Errorf("a run without status writes still names them: %q", got)
 	}
 }

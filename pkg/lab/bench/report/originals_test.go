@@ -17,7 +17,7 @@ func TestTheOriginalsAreCheckedAgainstOurPortOf2014(t *testing.T) {
 		t.Errorf("pairs %v, want legacy beside legacy-original and stack-original", pairs)
 	}
 	for _, f := range []string{"peak_rss", "apiserver_cpu", "time_to_running"} {
-		if departureFor("stack-original", "scale-up", f) == "" {
+		if _, ok := departureFor("stack-original", "scale-up", f); !ok {
 			t.Errorf("stack-original's scale-up %s has no reason to differ", f)
 		}
 	}
@@ -112,13 +112,13 @@ func TestEachHeadlineFigureOfAPortStandsBesideItsOriginal(t *testing.T) {
 // run of a time cannot make a difference, while its known reason is still
 // said.
 func TestATimeOfOneRunEachIsNotJudgedButKeepsItsReason(t *testing.T) {
-	c := OriginalCheck{Unit: "MiB", Ours: results.Summarize([]float64{34}), Theirs: results.Summarize([]float64{40})}
-	verdict, why := judge(c, "the binary")
-	if verdict != verdictNotJudged || why != "the binary" {
-		t.Errorf("judge = %q, %q; want not judged, with the reason", verdict, why)
+	c := OriginalCheck{Original: "upstream", Unit: "MiB", Ours: results.Summarize([]float64{34}), Theirs: results.Summarize([]float64{40})}
+	verdict, why, j := judge(c, &departure{why: "the binary", predict: results.Difference("MiB", 4, 10)})
+	if verdict != verdictNotJudged || why != "the binary" || j == nil || !j.Holds {
+		t.Errorf("judge = %q, %q, %+v; want not judged, with the reason and its prediction borne out", verdict, why, j)
 	}
 	c.Unit = "requests"
-	if verdict, _ := judge(c, ""); verdict != verdictDiffers {
+	if verdict, _, _ := judge(c, nil); verdict != verdictDiffers {
 		t.Errorf("a count of one run each: %q, want differs", verdict)
 	}
 }
@@ -129,9 +129,10 @@ func TestATimeOfOneRunEachIsNotJudgedButKeepsItsReason(t *testing.T) {
 func TestAnOriginalRunDifferentlyTakesTheReasonsOfTheOneItRuns(t *testing.T) {
 	for original, as := range map[string]string{"upstream-unthrottled": "upstream", "stack-original": "legacy-original"} {
 		for _, figure := range []string{"peak_rss", "peak_goroutines"} {
-			want := departureFor(as, "scale-up", figure)
-			if got := departureFor(original, "scale-up", figure); want == "" || (got != want && original != "stack-original") || got == "" {
-				t.Errorf("%s scale-up %s: reason %q, want %s's (%q)", original, figure, got, as, want)
+			want, ok := departureFor(as, "scale-up", figure)
+			got, found := departureFor(original, "scale-up", figure)
+			if !ok || !found || got.why != want.why {
+				t.Errorf("%s scale-up %s: reason %q, want %s's (%q)", original, figure, got.why, as, want.why)
 			}
 		}
 	}
