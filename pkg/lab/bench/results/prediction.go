@@ -153,12 +153,17 @@ func ratioNumber(r float64) string {
 	return fmt.Sprintf("%.2f", r)
 }
 
+// signed writes a difference with its sign, and rounds away what the
+// subtraction of two printed figures adds.
 func signed(v float64, unit string) string {
-	s := FormatValue(v, unit)
-	if v > 0 {
-		s = "+" + s
+	v = math.Round(v*1000) / 1000
+	switch {
+	case v > 0:
+		return "+" + FormatValue(v, unit)
+	case v < 0:
+		return "−" + FormatValue(-v, unit)
 	}
-	return s
+	return FormatValue(v, unit)
 }
 
 func orNone(unit string) string {
