@@ -176,3 +176,41 @@ func TestAppearedTellsAnEffectFromNoise(t *testing.T) {
 		}
 	}
 }
+
+// TestAReasonForAnEffectNotShownIsHeldToItsPrediction holds "expectations
+// not shown" (a missed race repeats no create) to creates as it predicts,
+// fewer without expectations (the other way) and half as many again (out
+// of its range): only the first is explained.
+func TestAReasonForAnEffectNotShownIsHeldToItsPrediction(t *testing.T) {
+	for _, tc := range []struct {
+		with, without []float64
+		explained     bool
+		want          string
+	}{
+		{[]float64{200, 200}, []float64{200, 200}, true, "measured: without it ÷ with it 1.00"},
+		{[]float64{200, 200}, []float64{150, 150}, false, "measured without it ÷ with it 0.75"},
+		{[]float64{200, 200}, []float64{200, 400}, false, "measured without it ÷ with it 1.50"},
+	} {
+		note, j := explainNoEffect("expectations", "requests", results.Summarize(tc.with), results.Summarize(tc.without))
+		if j == nil || j.Holds != tc.explained || strings.Contains(note, "NOT EXPLAINED") == tc.explained {
+			t.Errorf("with %v, without %v: %q (%+v), want explained %v", tc.with, tc.without, note, j, tc.explained)
+		}
+		if !strings.Contains(note, "without it ÷ with it between 1.00 and 1.10") || !strings.Contains(note, tc.want) {
+			t.Errorf("with %v, without %v: %q lacks the prediction or %q", tc.with, tc.without, note, tc.want)
+		}
+	}
+	if note, _ := explainNoEffect("no-such-change", "requests", results.Summarize([]float64{1}), results.Summarize([]float64{1})); !strings.Contains(note, "NOT EXPLAINED") {
+		t.Errorf("an effect not shown with no reason: %q", note)
+	}
+	for name, r := range whyNoEffect {
+		c, err := catalogue.Get(name)
+		if err != nil {
+			t.Errorf("a reason for %s, which the catalogue lacks: %v", name, err)
+			continue
+		}
+		if units := map[string]string{"status_writes": "requests", "time_to_create": "s", "pod_creates": "requests", "peak_goroutines": "goroutines",
+			"extra_pods": "pods", "deletes_during_overlap": "requests"}; units[c.Figure] != r.predict.Unit {
+			t.Errorf("%s: its reason speaks of %s, its figure %s is in %s", name, r.predict.Unit, c.Figure, units[c.Figure])
+		}
+	}
+}
