@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -212,5 +214,66 @@ func TestAReasonForAnEffectNotShownIsHeldToItsPrediction(t *testing.T) {
 			"extra_pods": "pods", "deletes_during_overlap": "requests"}; units[c.Figure] != r.predict.Unit {
 			t.Errorf("%s: its reason speaks of %s, its figure %s is in %s", name, r.predict.Unit, c.Figure, units[c.Figure])
 		}
+	}
+}
+
+// TestTheReasonsHoldOnThePublishedHistory holds the reasons for an effect
+// not shown to the rows of the last published history run
+// (examples/history/RESULTS.md) whose effect did not appear, or only
+// within noise.
+func TestTheReasonsHoldOnThePublishedHistory(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "examples", "history", "RESULTS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cellRe := regexp.MustCompile(`^([\d.]+) ([^(]*?)(?: \(([\d.]+)–([\d.]+)\))?$`)
+	stats := func(cell string) (results.Stats, string, bool) {
+		m := cellRe.FindStringSubmatch(cell)
+		if m == nil {
+			return results.Stats{}, "", false
+		}
+		median, _ := strconv.ParseFloat(m[1], 64)
+		values := []float64{median}
+		if m[3] != "" {
+			lo, _ := strconv.ParseFloat(m[3], 64)
+			hi, _ := strconv.ParseFloat(m[4], 64)
+			values = []float64{lo, hi}
+		}
+		return results.Summarize(values), m[2], true
+	}
+	col := map[string]int{}
+	judged := 0
+	for _, line := range strings.Split(string(raw), "\n") {
+		if !strings.HasPrefix(line, "| ") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "| "), " | ")
+		if cells[0] == "date" {
+			for i, c := range cells {
+				col[c] = i
+			}
+			continue
+		}
+		if len(col) == 0 || len(cells) <= col["appeared"] {
+			continue
+		}
+		if a := cells[col["appeared"]]; a != appearedNo && a != appearedNoise {
+			continue
+		}
+		name := strings.Trim(cells[col["change"]], "`")
+		with, unit, ok1 := stats(cells[col["with"]])
+		without, _, ok2 := stats(cells[col["without"]])
+		if !ok1 || !ok2 {
+			t.Fatalf("%s: cannot read %q and %q", name, cells[col["with"]], cells[col["without"]])
+		}
+		note, j := explainNoEffect(name, unit, with, without)
+		judged++
+		t.Logf("%s: %s", name, note)
+		if j == nil || !j.Holds {
+			t.Errorf("%s, published: %s", name, note)
+		}
+	}
+	if judged == 0 {
+		t.Error("no row of the published history had an effect not shown: the page was not read")
 	}
 }
