@@ -20,25 +20,62 @@ const (
 	notMeasured   = "not measured"
 )
 
+// noEffect is why a change's effect may not show in our stack, and what
+// that reason predicts of the figure without the change against with it.
+type noEffect struct {
+	why     string
+	predict results.Prediction
+	// onWith holds the prediction to the figure with the change alone.
+	onWith bool
+}
+
 // whyNoEffect says, for a change whose effect may not show in our stack,
-// why not. It is printed only when the effect did not appear.
-var whyNoEffect = map[string]string{
-	"expectations": "a sync repeats creates only if it runs before the informer has seen the last batch; " +
+// why not, and what that predicts. It is printed only when the effect did
+// not appear, or only within noise, and held to its prediction there.
+var whyNoEffect = map[string]noEffect{
+	// The history run of 2026-11-26 measured 200 creates with and without.
+	"expectations": {why: "a sync repeats creates only if it runs before the informer has seen the last batch; " +
 		"on loopback our apiserver's watch event follows a create within milliseconds, and the workqueue " +
 		"holds the controller's key until the sync in progress ends, so that window is a race that a run " +
-		"may miss; pkg/controller's TestWithoutExpectationsASyncBeforeThePodsAreSeenCreatesThemAgain shows " +
-		"the behaviour without the race",
-	"wait-for-caches": "the restart scenario makes every LIST of pods 3 s slower after the restart, so that the " +
+		"may miss, and a missed race repeats no create; pkg/controller's " +
+		"TestWithoutExpectationsASyncBeforeThePodsAreSeenCreatesThemAgain shows the behaviour without the race",
+		predict: results.Ratio("requests", 1, 1.1)},
+	"wait-for-caches": {why: "the restart scenario makes every LIST of pods 3 s slower after the restart, so that the " +
 		"first sync runs on an empty cache unless the machine stalls the manager for longer than that between " +
-		"listing its controllers and syncing one",
-	"burst-cap": "slow start already keeps the largest batch at about half the creates, so the cap changes " +
+		"listing its controllers and syncing one; a stalled run creates no extra pod",
+		predict: results.Difference("pods", 0, 25)},
+	"burst-cap": {why: "slow start already keeps the largest batch at about half the creates, so the cap changes " +
 		"the peak only when a controller asks for many more than 500 pods; -quick scales the cap down to 50 " +
 		"for N=100, where the difference is a few goroutines",
-	"qps": "the client's limit matters only above its burst of 30 requests",
-	"controller-ref": "the fight needs both controllers to sync while they overlap, which a short " +
-		"window can miss",
-	"status-writes": "the manager writes status only when a ready or available count changes; " +
+		predict: results.Difference("goroutines", -20, 20)},
+	"qps": {why: "the client's limit matters only above its burst of 30 requests",
+		predict: results.Ratio("s", 0.9, 1.1)},
+	"controller-ref": {why: "the fight needs both controllers to sync while they overlap, which a short " +
+		"window can miss; a missed fight deletes nothing",
+		predict: results.Difference("requests", 0, 20)},
+	"status-writes": {why: "the manager writes status only when a ready or available count changes; " +
 		"if no write happened in the run, there is nothing to remove",
+		predict: results.Value("requests", 0, 0), onWith: true},
+}
+
+// explainNoEffect holds a change's reason for not showing its effect to
+// what it predicts, and says both; a change with no reason, or whose
+// figures its reason does not predict, is NOT EXPLAINED.
+func explainNoEffect(name, unit string, with, without results.Stats) (string, *results.Judgement) {
+	r, ok := whyNoEffect[name]
+	if !ok {
+		return "**NOT EXPLAINED**: the effect did not show, and no reason is known.", nil
+	}
+	var j results.Judgement
+	if r.onWith {
+		j = r.predict.Judge(results.Sides{Theirs: "with it"}, unit, 0, with.Median)
+	} else {
+		j = r.predict.Judge(results.Sides{Theirs: "without it", Ours: "with it"}, unit, with.Median, without.Median)
+	}
+	if !j.Holds {
+		return fmt.Sprintf("**NOT EXPLAINED**: its reason predicts %s; measured %s. The reason given: %s.", j.Predicted, j.Measured, r.why), &j
+	}
+	return fmt.Sprintf("%s. Predicted: %s; measured: %s.", r.why, j.Predicted, j.Measured), &j
 }
 
 // Run runs the history plan and writes its report into a new
@@ -133,7 +170,7 @@ func changeResults(sum *results.Summary, hp *Plan) (measured, unmeasured []resul
 			res.Note = "the runs failed; see the failures above"
 		}
 		if res.Appeared == appearedNo || res.Appeared == appearedNoise {
-			res.Note = whyNoEffect[hc.Change.Name]
+			res.Note, res.Judgement = explainNoEffect(hc.Change.Name, res.Unit, *res.With, *res.Without)
 		}
 		if len(hc.Args) > 0 {
 			res.Note = strings.TrimSpace(fmt.Sprintf("Both runs with %s. %s", strings.Join(hc.Args, " "), res.Note))

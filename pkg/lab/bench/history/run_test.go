@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -174,5 +176,104 @@ func TestAppearedTellsAnEffectFromNoise(t *testing.T) {
 		if got := appeared(tc.more, results.Summarize(tc.with), results.Summarize(tc.without)); got != tc.want {
 			t.Errorf("appeared(%v, %v, %v) = %q, want %q", tc.more, tc.with, tc.without, got, tc.want)
 		}
+	}
+}
+
+// TestAReasonForAnEffectNotShownIsHeldToItsPrediction holds "expectations
+// not shown" (a missed race repeats no create) to creates as it predicts,
+// fewer without expectations (the other way) and half as many again (out
+// of its range): only the first is explained.
+func TestAReasonForAnEffectNotShownIsHeldToItsPrediction(t *testing.T) {
+	for _, tc := range []struct {
+		with, without []float64
+		explained     bool
+		want          string
+	}{
+		{[]float64{200, 200}, []float64{200, 200}, true, "measured: without it ÷ with it 1.00"},
+		{[]float64{200, 200}, []float64{150, 150}, false, "measured without it ÷ with it 0.75"},
+		{[]float64{200, 200}, []float64{200, 400}, false, "measured without it ÷ with it 1.50"},
+	} {
+		note, j := explainNoEffect("expectations", "requests", results.Summarize(tc.with), results.Summarize(tc.without))
+		if j == nil || j.Holds != tc.explained || strings.Contains(note, "NOT EXPLAINED") == tc.explained {
+			t.Errorf("with %v, without %v: %q (%+v), want explained %v", tc.with, tc.without, note, j, tc.explained)
+		}
+		if !strings.Contains(note, "without it ÷ with it between 1.00 and 1.10") || !strings.Contains(note, tc.want) {
+			t.Errorf("with %v, without %v: %q lacks the prediction or %q", tc.with, tc.without, note, tc.want)
+		}
+	}
+	if note, _ := explainNoEffect("no-such-change", "requests", results.Summarize([]float64{1}), results.Summarize([]float64{1})); !strings.Contains(note, "NOT EXPLAINED") {
+		t.Errorf("an effect not shown with no reason: %q", note)
+	}
+	for name, r := range whyNoEffect {
+		c, err := catalogue.Get(name)
+		if err != nil {
+			t.Errorf("a reason for %s, which the catalogue lacks: %v", name, err)
+			continue
+		}
+		if units := map[string]string{"status_writes": "requests", "time_to_create": "s", "pod_creates": "requests", "peak_goroutines": "goroutines",
+			"extra_pods": "pods", "deletes_during_overlap": "requests"}; units[c.Figure] != r.predict.Unit {
+			t.Errorf("%s: its reason speaks of %s, its figure %s is in %s", name, r.predict.Unit, c.Figure, units[c.Figure])
+		}
+	}
+}
+
+// TestTheReasonsHoldOnThePublishedHistory holds the reasons for an effect
+// not shown to the rows of the last published history run
+// (examples/history/RESULTS.md) whose effect did not appear, or only
+// within noise.
+func TestTheReasonsHoldOnThePublishedHistory(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "examples", "history", "RESULTS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cellRe := regexp.MustCompile(`^([\d.]+) ([^(]*?)(?: \(([\d.]+)–([\d.]+)\))?$`)
+	stats := func(cell string) (results.Stats, string, bool) {
+		m := cellRe.FindStringSubmatch(cell)
+		if m == nil {
+			return results.Stats{}, "", false
+		}
+		median, _ := strconv.ParseFloat(m[1], 64)
+		values := []float64{median}
+		if m[3] != "" {
+			lo, _ := strconv.ParseFloat(m[3], 64)
+			hi, _ := strconv.ParseFloat(m[4], 64)
+			values = []float64{lo, hi}
+		}
+		return results.Summarize(values), m[2], true
+	}
+	col := map[string]int{}
+	judged := 0
+	for _, line := range strings.Split(string(raw), "\n") {
+		if !strings.HasPrefix(line, "| ") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "| "), " | ")
+		if cells[0] == "date" {
+			for i, c := range cells {
+				col[c] = i
+			}
+			continue
+		}
+		if len(col) == 0 || len(cells) <= col["appeared"] {
+			continue
+		}
+		if a := cells[col["appeared"]]; a != appearedNo && a != appearedNoise {
+			continue
+		}
+		name := strings.Trim(cells[col["change"]], "`")
+		with, unit, ok1 := stats(cells[col["with"]])
+		without, _, ok2 := stats(cells[col["without"]])
+		if !ok1 || !ok2 {
+			t.Fatalf("%s: cannot read %q and %q", name, cells[col["with"]], cells[col["without"]])
+		}
+		note, j := explainNoEffect(name, unit, with, without)
+		judged++
+		t.Logf("%s: %s", name, note)
+		if j == nil || !j.Holds {
+			t.Errorf("%s, published: %s", name, note)
+		}
+	}
+	if judged == 0 {
+		t.Error("no row of the published history had an effect not shown: the page was not read")
 	}
 }

@@ -8,5 +8,11 @@
 // sweep's breaking points; the laboratory's share; and the profiles. It
 // reads only the results and draws with the charts.
 //
+// Every reason it gives for a difference carries a results.Prediction:
+// the direction and size of the difference the reason accounts for, in
+// the figure's unit. A difference outside it, the other way, or of a
+// figure in another unit (a reason moved to the wrong figure) is NOT
+// EXPLAINED on the page, with the prediction and the measurement.
+//
 // Ours: not part of 2014.
 package report

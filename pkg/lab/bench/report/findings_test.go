@@ -19,16 +19,16 @@ func TestTheReferenceFindingNamesTheCostOfStatusWritesOnlyWhenThereIsOne(t *test
 			{Variant: "modern-unthrottled", Figures: []results.Figure{fig("apiserver_cpu", modernCPU), fig("status_writes", writes)}},
 		}}
 	}
-	got := statusWriteCost(size(9.6, 150))
+	got, _ := statusWriteCost(size(9.6, 150))
 	for _, want := range []string{"150 status writes", "9.60 CPU s", "3.70", "listing all its pods"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("statusWriteCost = %q, lacks %q", got, want)
 		}
 	}
-	if got := statusWriteCost(size(3.0, 150)); got != "" {
+	if got, _ := statusWriteCost(size(3.0, 150)); got != "" {
 		t.Errorf("status writes that cost less than the 2014 run are still blamed: %q", got)
 	}
-	if got := statusWriteCost(size(9.6, 0)); got != "" {
+	if got, _ := statusWriteCost(size(9.6, 0)); got != "" {
 		t.Errorf("a run without status writes still names them: %q", got)
 	}
 }
@@ -117,5 +117,81 @@ func TestAScaleUpWithNoFinishedRunHasNoGoroutineFinding(t *testing.T) {
 	sum := &results.Summary{Scenarios: []results.ScenarioSummary{{Name: "scale-up"}}}
 	if _, ok := goroutineFinding(sum); ok {
 		t.Error("a goroutine finding without a run")
+	}
+}
+
+// TestAFindingsReasonWhosePredictionFailsIsNotExplained holds the
+// findings' reasons to measurements as they predict, the other way and out
+// of range: only the first is explained; the others are NOT EXPLAINED on
+// the page, with the prediction and the measurement.
+func TestAFindingsReasonWhosePredictionFailsIsNotExplained(t *testing.T) {
+	runs := func(variant string, figures ...results.Figure) results.VariantSummary {
+		return results.VariantSummary{Variant: variant, Runs: 3, Figures: figures}
+	}
+	unit := func(f results.Figure, u string) results.Figure { f.Unit = u; return f }
+	twoManagers := func(creates float64) *results.Summary {
+		return &results.Summary{Scenarios: []results.ScenarioSummary{{Name: "two-managers", Sizes: []results.SizeSummary{{
+			Label: "N=20", Replicas: 20, Variants: []results.VariantSummary{
+				runs("legacy", unit(fig("extra_pods", 0, 0, 0), "pods"), unit(fig("pod_creates", creates, creates, creates), "requests")),
+				runs("modern", unit(fig("extra_pods", 0, 0, 0), "pods"), unit(fig("pod_creates", 20, 20, 20), "requests")),
+			}}}}}}
+	}
+	reference := func(seconds float64) *results.Summary {
+		return &results.Summary{
+			Calibration: &results.Calibration{Reference: &results.ReferenceScaleUp{Replicas: 1000, CreateSeconds: 0.72, RunningSeconds: 2.59}},
+			Scenarios: []results.ScenarioSummary{{Name: "scale-up", Sizes: []results.SizeSummary{{Label: "N=1000", Replicas: 1000,
+				Variants: []results.VariantSummary{runs("modern-unthrottled", unit(fig("time_to_running", seconds, seconds, seconds), "s"))}}}}}}
+	}
+	goroutines := func(peak float64) *results.Summary {
+		sum := &results.Summary{Scenarios: []results.ScenarioSummary{{Name: "scale-up", Sizes: []results.SizeSummary{{Label: "N=100000", Replicas: 100000,
+			Variants: []results.VariantSummary{runs("legacy", unit(fig("peak_goroutines", peak), "goroutines"))}}}}}}
+		sum.Machine.FileLimit = 20000
+		return sum
+	}
+	for _, tc := range []struct {
+		name      string
+		finding   func(*results.Summary) (results.Finding, bool)
+		sum       *results.Summary
+		explained bool
+		want      []string
+	}{
+		{"two 2014 managers racing, as predicted", extraPodsFinding, twoManagers(20), true,
+			[]string{"their pod creates ÷ N between 1.00 and 1.05 (their pod creates as high or higher)", "measured: their pod creates ÷ N 1.00"}},
+		{"two 2014 managers racing, fewer creates than N: the other way", extraPodsFinding, twoManagers(10), false,
+			[]string{"**NOT EXPLAINED**", "measured their pod creates ÷ N 0.50"}},
+		{"two 2014 managers racing, twice N creates: out of range", extraPodsFinding, twoManagers(40), false,
+			[]string{"**NOT EXPLAINED**", "measured their pod creates ÷ N 2.00"}},
+		{"the burst cap's second round trip, as predicted", referenceFinding, reference(4.98), true,
+			[]string{"modern-unthrottled ÷ the reference between 1.00 and 2.50", "measured: modern-unthrottled ÷ the reference 1.92",
+				"Control run: -without=burst-cap"}},
+		{"the burst cap's second round trip, out of range", referenceFinding, reference(9.0), false,
+			[]string{"**NOT EXPLAINED**", "measured modern-unthrottled ÷ the reference 3.47"}},
+		{"the open-file limit, as predicted", goroutineFinding, goroutines(76300), true,
+			[]string{"legacy's peak ÷ the open-file limit between 2.50 and 4.50", "measured: legacy's peak ÷ the open-file limit 3.81"}},
+		{"the open-file limit, out of range", goroutineFinding, goroutines(30000), false,
+			[]string{"**NOT EXPLAINED**", "measured legacy's peak ÷ the open-file limit 1.50"}},
+	} {
+		f, ok := tc.finding(tc.sum)
+		if !ok || f.Holds == nil || *f.Holds || f.Explained == nil {
+			t.Errorf("%s: want a finding that does not hold, judged: %+v", tc.name, f)
+			continue
+		}
+		if *f.Explained != tc.explained {
+			t.Errorf("%s: explained %v, want %v: %s", tc.name, *f.Explained, tc.explained, f.Why)
+		}
+		var md bytes.Buffer
+		d := &document{title: "findings"}
+		d.table(verdictTable([]results.Finding{f}))
+		if err := writeMarkdown(&md, d); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(md.String(), want) {
+				t.Errorf("%s: the page lacks %q: %s", tc.name, want, md.String())
+			}
+		}
+		if tc.explained && strings.Contains(md.String(), "NOT EXPLAINED") {
+			t.Errorf("%s: explained, yet marked NOT EXPLAINED: %s", tc.name, md.String())
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
@@ -14,7 +15,7 @@ func TestAnIdleApiserverThatNeedsMoreThanTheMachinesCoresIsABreakingPoint(t *tes
 	}
 	sum := &results.Summary{Machine: results.Machine{CPUs: 2}, Scenarios: []results.ScenarioSummary{{Name: "idle", Sizes: []results.SizeSummary{idle(10, 3), idle(100, 130), idle(1000, 200)}}}}
 	got := BreakingPoint(sum, "legacy")
-	if want := "idle with 1000 pods: the idle apiserver needed 130 CPU s a minute, more than the 2 cores' 120"; got != want {
+	if want := "idle with 1000 pods: the idle apiserver needed 130 CPU s a minute, more than the 2 cores' 120; the cause: "; !strings.HasPrefix(got, want) {
 		t.Errorf("breaking point %q, want %q", got, want)
 	}
 	if got := BreakingPoint(sum, "modern"); got != "none: no run of it finished" {
@@ -36,8 +37,17 @@ func TestAnIdleClusterWhoseManagersTicksFallBehindIsABreakingPoint(t *testing.T)
 	}
 	sum := &results.Summary{Machine: results.Machine{CPUs: 2}, Scenarios: []results.ScenarioSummary{{Name: "idle", Sizes: []results.SizeSummary{idle(10, 66), idle(3000, 62), idle(10000, 17)}}}}
 	got := BreakingPoint(sum, "legacy")
-	want := "idle with 100000 pods: its ticks fell behind: 17.0 LISTs a minute, where its 10s period asks for 66, with the apiserver at 100 CPU s a minute"
-	if got != want {
-		t.Errorf("breaking point %q, want %q", got, want)
+	want := "idle with 100000 pods: its ticks fell behind: 17.0 LISTs a minute, where its 10s period asks for 66, with the apiserver at 100 CPU s a minute; the cause: "
+	if !strings.HasPrefix(got, want) || !strings.Contains(got, "Predicted: the apiserver at least 90 (¾ of the 2 cores' 120 CPU s a minute); measured: the apiserver 100.") ||
+		!strings.Contains(got, "Control run: the ceiling's LIST cost") || strings.Contains(got, "NOT EXPLAINED") {
+		t.Errorf("breaking point %q, want %q and its cause held to its prediction", got, want)
+	}
+
+	// Ticks that fall behind with the apiserver far from the cores' CPU
+	// are not what the cause predicts: the break is NOT EXPLAINED.
+	sum.Scenarios[0].Sizes[2].Variants[0].Figures[0] = fig("apiserver_cpu_per_min", 20)
+	got = BreakingPoint(sum, "legacy")
+	if !strings.Contains(got, "**NOT EXPLAINED**") || !strings.Contains(got, "measured the apiserver 20.") {
+		t.Errorf("ticks behind with an apiserver at 20 CPU s a minute: %q, want NOT EXPLAINED with the measurement", got)
 	}
 }

@@ -50,6 +50,9 @@ type ChangeResult struct {
 	Better string `json:"better,omitempty"`
 	// Note says why an effect did not appear, or why nothing was run.
 	Note string `json:"note,omitempty"`
+	// Judgement holds the reason an effect did not appear to what it
+	// predicts of the two figures.
+	Judgement *Judgement `json:"judgement,omitempty"`
 }
 
 // TimelineResult is one timeline step's figures.
