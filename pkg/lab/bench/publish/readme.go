@@ -66,3 +66,15 @@ func UpdateReadme(root string) (bool, error) {
 }
 
 func secondsOf(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// formatDuration says a length as the pages do: "52 s", "9 min 5 s".
+func formatDuration(d time.Duration) string {
+	s := int(d.Round(time.Second).Seconds())
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%d s", s)
+	case s%60 == 0:
+		return fmt.Sprintf("%d min", s/60)
+	}
+	return fmt.Sprintf("%d min %d s", s/60, s%60)
+}

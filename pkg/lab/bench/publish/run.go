@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 )
 
 // Runner runs one command of a page: rcbench with args, from the
@@ -138,14 +136,14 @@ func WritePlan(w io.Writer, commit string, plan []Planned) {
 		}
 		length := "?"
 		if pl.Estimate > 0 {
-			length = results.FormatDuration(pl.Estimate)
+			length = formatDuration(pl.Estimate)
 		}
 		fmt.Fprintf(w, "  %d. %-9s %-9s %s (%s), %d command(s), %s\n", i+1, pl.Page.Name, length, state, pl.From, len(pl.Page.Commands), pl.Page.Link)
 		if len(pl.Missing) > 0 && !pl.Done {
 			fmt.Fprintf(w, "     needs %s, not built (make upstream; make original V04_SRC=...)\n", strings.Join(pl.Missing, ", "))
 		}
 	}
-	fmt.Fprintf(w, "planned: %d page(s) to run, about %s in all\n", todo, results.FormatDuration(left))
+	fmt.Fprintf(w, "planned: %d page(s) to run, about %s in all\n", todo, formatDuration(left))
 }
 
 // Publish runs the plan's pages that are not done, in order, stamping
@@ -181,7 +179,7 @@ func Publish(ctx context.Context, o Options) error {
 		}
 		start := o.Now()
 		fmt.Fprintf(o.Log, "\n[%d/%d] %s: started after %s; about %s for it, %s left in all\n", i+1, len(plan), pl.Page.Name,
-			results.FormatDuration(start.Sub(began)), results.FormatDuration(pl.Estimate), results.FormatDuration(left))
+			formatDuration(start.Sub(began)), formatDuration(pl.Estimate), formatDuration(left))
 		for j, cmd := range pl.Page.Commands {
 			args := append([]string(nil), cmd...)
 			if pl.Page.TakesCommit {
@@ -207,12 +205,12 @@ func Publish(ctx context.Context, o Options) error {
 			return err
 		}
 		left -= pl.Estimate
-		fmt.Fprintf(o.Log, "[%d/%d] %s: published in %s, stamped in %s\n", i+1, len(plan), pl.Page.Name, results.FormatDuration(took), StampsFile)
+		fmt.Fprintf(o.Log, "[%d/%d] %s: published in %s, stamped in %s\n", i+1, len(plan), pl.Page.Name, formatDuration(took), StampsFile)
 	}
 	if _, err := UpdateReadme(o.Root); err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Log, "make publish: every selected page is published at %s (%s); commit examples/ and %s\n", o.Commit, results.FormatDuration(o.Now().Sub(began)), ReadmeFile)
+	fmt.Fprintf(o.Log, "make publish: every selected page is published at %s (%s); commit examples/ and %s\n", o.Commit, formatDuration(o.Now().Sub(began)), ReadmeFile)
 	return nil
 }
 

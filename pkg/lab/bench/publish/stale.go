@@ -8,8 +8,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-
-	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 )
 
 // Git runs git in the repository at root and returns its output.
@@ -121,7 +119,7 @@ func (s Status) Measured() string {
 		m += " on " + s.Stamp.Started.UTC().Format("2006-01-02")
 	}
 	if s.Stamp.Seconds > 0 {
-		m += ", in " + results.FormatDuration(secondsOf(s.Stamp.Seconds))
+		m += ", in " + formatDuration(secondsOf(s.Stamp.Seconds))
 	}
 	if s.Stamp.Note != "" {
 		m += " (" + s.Stamp.Note + ")"
