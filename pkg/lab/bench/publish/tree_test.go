@@ -84,3 +84,53 @@ func shallow(t *testing.T) bool {
 	}
 	return out == "true"
 }
+
+// TestNoPublishedFileNamesTheMachineThatWroteIt scans every text file
+// under examples/: pages, recordings, charts, JSON, walkthroughs.
+func TestNoPublishedFileNamesTheMachineThatWroteIt(t *testing.T) {
+	checkout, err := filepath.Abs(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(filepath.Join(repoRoot, "examples"), func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch filepath.Ext(path) {
+		case ".md", ".html", ".svg", ".json", ".txt":
+		default:
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if hits := MachinePaths(string(data), checkout); len(hits) > 0 {
+			rel, _ := filepath.Rel(repoRoot, path)
+			t.Errorf("%s names the machine that wrote it: %q", rel, hits)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMachinePathsAreFound plants each kind of path and label.
+func TestMachinePathsAreFound(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"- 0d8543f (`/work/main/_output/bin/apiserver`): 1.50", 1},
+		{`"binary":"/tmp/before/bin/apiserver"`, 1},
+		{"cd /home/someone/kube-rewind && make", 1},
+		{"| a35a45a (start of this session) |", 1},
+		{"built in /srv/checkout/x", 1},
+		{"see https://github.com/x/tmp/y and _output/bin/apiserver and ../old/bin", 0},
+	} {
+		if got := MachinePaths(tc.text, "/srv/checkout"); len(got) != tc.want {
+			t.Errorf("%q: found %q, want %d", tc.text, got, tc.want)
+		}
+	}
+}
