@@ -13,6 +13,8 @@
 #   make docs    the annotated source, as static HTML, into _output/docs
 #   make demo    talk mode: SCENARIO=<name> on both designs side by side, with a live page
 #   make original V04_SRC=<Kubernetes git repository>  the original v0.4 binaries into _output/v0.4
+#   make publish every published page at one commit into examples/, and the README's lines about them
+#                (hours; PAGES=sweep,history for some; PUBLISH_FLAGS=-plan prints the plan and runs nothing)
 #   make mutate  the mutation score of the subject packages, into examples/mutation (hours; MUTATE=pkg/controller for one)
 #   make clean   remove _output
 
@@ -28,7 +30,7 @@ TODAY   := _output/today
 export KUBE_REWIND_BIN := $(abspath $(BIN))
 export KUBE_REWIND_TODAY := $(abspath $(TODAY))
 
-.PHONY: all build run bench history test test-run test-vet vet unit unit-2014 unit-modern race clean docs demo upstream vet-upstream test-upstream original mutate today
+.PHONY: all build run bench history test test-run test-vet vet unit unit-2014 unit-modern race clean docs demo upstream vet-upstream test-upstream original mutate today publish
 
 all: build
 
@@ -82,6 +84,20 @@ bench: build $(if $(findstring upstream,$(BENCH_FLAGS)),upstream)
 # -runs=N, -png.
 history: build
 	$(BIN)/rcbench history -bin=$(BIN) -out=_output/history -commit='$(BENCH_COMMIT)' $(if $(PUBLISH),-publish=$(PUBLISH)) $(BENCH_FLAGS)
+
+# Every published page at one commit (rcbench publish, pkg/lab/bench/publish):
+# bench, originals, sweep, history, listcost, the talk's recordings and the
+# deck, into examples/, each stamped in examples/published.json, and the
+# README's lines about them rewritten. It refuses a tree with changes
+# outside the pages, prints its plan and how long it should take, and
+# skips a page already published at this commit, so that running it again
+# resumes. PAGES=sweep,history runs only those; PUBLISH_FLAGS=-plan prints
+# the plan and runs nothing, -redo runs published pages again. originals
+# and history need make upstream's and make original's binaries.
+PAGES         ?=
+PUBLISH_FLAGS ?=
+publish: build $(if $(findstring -plan,$(PUBLISH_FLAGS)),,upstream)
+	$(BIN)/rcbench publish -bin=$(BIN) $(if $(PAGES),-pages=$(PAGES)) $(PUBLISH_FLAGS)
 
 # Talk mode: make demo SCENARIO=two-managers. Without SCENARIO it lists
 # them, building nothing but rcbench. DEMO_FLAGS go to rcbench demo:

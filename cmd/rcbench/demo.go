@@ -33,6 +33,7 @@ func demoCommand(args []string) int {
 	window := fs.Duration("window", 0, "Override how long the scenario watches a steady state or a fault.")
 	without := fs.String("without", "", "Play today's manager without these changes of pkg/history (comma-separated, e.g. leader-election) on the left, instead of the 2014 one.")
 	left := fs.String("left", "", "The variant on the left (default legacy, the 2014 manager): "+strings.Join(variantNames(), ", ")+".")
+	commit := fs.String("commit", "", "The commit the binaries were built from, which a recording names (make publish gives it).")
 	right := fs.String("right", "", "The variant on the right (default modern, today's design), as -left.")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -78,6 +79,7 @@ func demoCommand(args []string) int {
 		Auto:     *auto,
 		Hold:     *hold,
 		Record:   *record,
+		Commit:   *commit,
 		Without:  splitList(*without),
 		Left:     *left,
 		Right:    *right,

@@ -4,7 +4,8 @@
 // pkg/history bought (make history); "rcbench demo" runs one scenario on both designs at
 // once, narrated, for a talk (make demo); "rcbench replay" plays a
 // recording of one and "rcbench deck" makes a whole talk of several;
-// "rcbench listcost" times LISTs of every pod on a large apiserver.
+// "rcbench listcost" times LISTs of every pod on a large apiserver;
+// "rcbench publish" runs every published page at one commit (make publish).
 // "rcbench list" lists the scenarios.
 //
 // Ours: not part of 2014.
@@ -39,6 +40,7 @@ var subcommands = []subcommand{
 	{"list", "list the scenarios, each with the incident it reproduces", list},
 	{"listcost", "time LISTs of every pod on a large apiserver, and compare apiserver binaries", listCostCommand},
 	{"original", "build the original v0.4 apiserver, controller-manager and kubecfg from a Kubernetes git repository (make original)", originalCommand},
+	{"publish", "run every published page at one commit into examples/ and update the README's lines about them (make publish); -plan prints the plan", publishCommand},
 	{"replay", "play a recorded talk on the live page, pausing at each step", replayCommand},
 }
 

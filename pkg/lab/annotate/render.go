@@ -11,6 +11,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/publish"
 )
 
 //go:embed assets/pages.html assets/style.css
@@ -191,6 +194,9 @@ type indexView struct {
 	Comparisons []link
 	Featured    []link
 	Packages    []packageView
+	// Published lists the pages the laboratory's runs published, each
+	// with where it was measured and what changed since, from git.
+	Published []link
 }
 
 func (w *writer) index() error {
@@ -205,6 +211,11 @@ func (w *writer) index() error {
 	for _, p := range w.markdown {
 		v.Docs = append(v.Docs, link{Href: PageName(p.Path), Text: p.Title, Note: p.Path})
 	}
+	published, err := publishedLinks(w.site.Root)
+	if err != nil {
+		return err
+	}
+	v.Published = published
 	for _, c := range Comparisons {
 		v.Comparisons = append(v.Comparisons, link{Href: c.Page, Text: c.Title, Note: fmt.Sprintf("%d steps, 2014 beside today", len(c.Rows))})
 	}
@@ -233,6 +244,26 @@ func (w *writer) index() error {
 		v.Packages = append(v.Packages, pv)
 	}
 	return w.execute("index.html", "index", v)
+}
+
+// publishedLinks lists each published page with the commit it was
+// measured at and the inputs of it that changed since (pkg/lab/bench/publish,
+// as the README's "The last published runs" says them).
+func publishedLinks(root string) ([]link, error) {
+	statuses, err := publish.Statuses(root)
+	if err != nil {
+		return nil, err
+	}
+	var out []link
+	for _, s := range statuses {
+		href := FilesDir + "/" + s.Page.Link
+		if strings.HasSuffix(s.Page.Link, ".md") {
+			href = PageName(s.Page.Link)
+		}
+		note := strings.ReplaceAll(s.Measured()+"; "+s.Since()+".", "`", "")
+		out = append(out, link{Href: href, Text: strings.ReplaceAll(s.Page.Title, "`", ""), Note: note})
+	}
+	return out, nil
 }
 
 type sectionView struct {

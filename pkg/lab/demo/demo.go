@@ -39,6 +39,9 @@ type Options struct {
 	// rcbench replay and rcbench deck read too (JSON instead when the name
 	// ends in .json). A run that fails or is stopped records nothing.
 	Record string
+	// Commit is the commit the binaries were built from, which a
+	// recording names (rcbench demo -commit; make publish gives it).
+	Commit string
 	// Addr is where the live page listens, host:port; when it is taken a
 	// free loopback port is used instead.
 	Addr string

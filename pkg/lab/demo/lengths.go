@@ -107,3 +107,10 @@ func WriteList(w io.Writer) {
 	}
 	fmt.Fprintf(w, "Lengths are at talk size, from both clusters up to the results, without the\npauses before steps or the few seconds of starting the clusters.\n")
 }
+
+// TalkSeconds is how long the scenario called name plays at talk size,
+// in seconds, as talkLength holds it; ok is false for one it does not.
+func TalkSeconds(name string) (seconds float64, ok bool) {
+	seconds, ok = talkLength[name]
+	return seconds, ok
+}

@@ -80,6 +80,9 @@ type Talk struct {
 	Designs    []Design `json:"designs"`
 	// Recorded is when a recording was made, empty for a live run.
 	Recorded string `json:"recorded,omitempty"`
+	// Commit is the commit a recording's binaries were built from, when
+	// it was given (recordings made before it was are without).
+	Commit string `json:"commit,omitempty"`
 }
 
 // talkOf describes a live run of sc at size sz.

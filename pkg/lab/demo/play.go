@@ -98,6 +98,7 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 	if d.rec != nil {
 		rec := d.rec.recording(d.talk, rep.Rows, vs)
 		rec.Talk.Recorded = time.Now().UTC().Format("2006-01-02 15:04 UTC")
+		rec.Talk.Commit = d.opts.Commit
 		if err := rec.Save(d.opts.Record); err != nil {
 			return nil, fmt.Errorf("saving the recording: %v", err)
 		}

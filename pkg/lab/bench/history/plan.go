@@ -229,6 +229,12 @@ func BuildPlan(opts runner.Options) (*Plan, error) {
 		}
 	}
 	hp.Items = append(hp.Items, runner.Item{Scenario: sc, Size: sz, Variants: vs, Runs: pick(1, 1)})
+	// Without -runs each item picks its own number of runs; the page's
+	// "run(s) of each" is then the most any item has, and the choices
+	// below name each item's.
+	for _, it := range hp.Items {
+		hp.RunsEach = max(hp.RunsEach, it.Runs)
+	}
 	for _, it := range hp.Items {
 		var names []string
 		for _, v := range it.Variants {

@@ -52,3 +52,25 @@ func TestTheTimelineEndsWithTheOriginalManagerOnlyWithItsBinaries(t *testing.T) 
 		})
 	}
 }
+
+// TestRunsOfEachCountsTheItemsRunsWithoutTheRunsFlag checks that a plan
+// without -runs says how many runs its items have, not the zero of the
+// absent flag: a page once said "0 run(s) of each" above medians of two.
+func TestRunsOfEachCountsTheItemsRunsWithoutTheRunsFlag(t *testing.T) {
+	for _, tc := range []struct {
+		opts runner.Options
+		want int
+	}{
+		{runner.Options{}, 2},
+		{runner.Options{Quick: true}, 1},
+		{runner.Options{Runs: 3}, 3},
+	} {
+		hp, err := BuildPlan(tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hp.RunsEach != tc.want {
+			t.Errorf("runs=%d quick=%v: %d run(s) of each, want %d", tc.opts.Runs, tc.opts.Quick, hp.RunsEach, tc.want)
+		}
+	}
+}

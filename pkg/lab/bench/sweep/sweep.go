@@ -251,3 +251,15 @@ func joinInts(ns []int) string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// Estimate says how long the sweep that opts ask for should take on a
+// quiet 2-core machine, and at most: its plan's own estimate, which make
+// publish prints before it starts.
+func Estimate(opts runner.Options) (expected, atMost time.Duration, err error) {
+	p, err := BuildPlan(opts)
+	if err != nil {
+		return 0, 0, err
+	}
+	expected, atMost = estimate(p)
+	return expected, atMost, nil
+}

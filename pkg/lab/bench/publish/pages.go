@@ -1,0 +1,173 @@
+package publish
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Page is one published page: a run of the laboratory whose output is
+// committed under examples/.
+type Page struct {
+	// Name is what make publish PAGES= selects it by.
+	Name string
+	// Title is how the README's list names it.
+	Title string
+	// Link is the file the README links, relative to the repository.
+	Link string
+	// Commands are the rcbench invocations that write the page, run in
+	// order from the repository's top, each without its -commit flag,
+	// which make publish adds where the command takes one.
+	Commands [][]string
+	// TakesCommit says the commands take -commit=C.
+	TakesCommit bool
+	// Needs names the binaries, beside make build's, that the commands
+	// need, relative to the repository (make upstream, make original).
+	Needs []string
+	// Inputs are the paths (folders, files or globs) of the repository
+	// whose change would alter the page's figures. Leaves out what is
+	// not in the repository: the machine and its load, Go's toolchain,
+	// the v0.4 tree that make original builds.
+	Inputs []string
+}
+
+// theStack is what every run of a cluster of our stack runs: the
+// binaries, the packages they are built from, and the laboratory's
+// scenarios, hollow nodes, process stacks and sampler.
+var theStack = []string{
+	"go.mod", "go.sum",
+	"cmd/apiserver", "cmd/controller-manager", "cmd/hollow-node",
+	"pkg/api", "pkg/apiserver", "pkg/client", "pkg/controller", "pkg/etcd", "pkg/history",
+	"pkg/labels", "pkg/master", "pkg/modern", "pkg/registry", "pkg/service", "pkg/tools",
+	"pkg/util", "pkg/watch",
+	"pkg/lab/hollownode", "pkg/lab/sampler", "pkg/lab/scenario", "pkg/lab/stack",
+}
+
+// theBench is what rcbench bench adds to the stack: its command, plans,
+// runner, results, report and charts.
+var theBench = []string{
+	"cmd/rcbench", "pkg/lab/bench/*.go", "pkg/lab/bench/runner", "pkg/lab/bench/results",
+	"pkg/lab/bench/report", "pkg/lab/bench/charts",
+}
+
+// theOriginals are the laboratory's variants beside our ports: today's
+// upstream manager (make upstream) and the v0.4 binaries' edits
+// (make original).
+var theOriginals = []string{"cmd/controller-manager-upstream", "pkg/lab/original"}
+
+// talkScenarios are the scenarios examples/talk holds a recording of.
+var talkScenarios = []string{"scale-up", "scale-down", "idle", "churn", "api-errors", "watch-drop", "two-managers", "restart", "overlap"}
+
+// originalVariants are the variants of the page beside the originals.
+const originalVariants = "legacy,legacy-original,stack-original,modern,upstream,modern-unthrottled,upstream-unthrottled"
+
+// Pages are the published pages, in the order make publish runs them:
+// the deck last, after the recordings it plays.
+var Pages = []Page{
+	{
+		Name: "bench", Title: "`make bench`", Link: "examples/bench/RESULTS.md",
+		Commands:    [][]string{{"bench", "-bin=_output/bin", "-out=_output/bench", "-publish=examples/bench"}},
+		TakesCommit: true,
+		Inputs:      join(theStack, theBench),
+	},
+	{
+		Name: "originals", Title: "Beside the originals", Link: "examples/bench/originals/RESULTS.md",
+		Commands: [][]string{{"bench", "-bin=_output/bin", "-out=_output/bench", "-quick", "-runs=3",
+			"-variants=" + originalVariants, "-publish=examples/bench/originals"}},
+		TakesCommit: true,
+		Needs:       []string{"_output/bin/controller-manager-upstream", "_output/v0.4/controller-manager", "_output/v0.4/apiserver"},
+		Inputs:      join(theStack, theBench, theOriginals),
+	},
+	{
+		Name: "sweep", Title: "The sweep", Link: "examples/sweep/RESULTS.md",
+		Commands: [][]string{{"bench", "-bin=_output/bin", "-out=_output/bench", "-sweep", "-etcd3", "-profile",
+			"-publish=examples/sweep"}},
+		TakesCommit: true,
+		Inputs:      join(theStack, theBench, []string{"pkg/lab/bench/sweep"}),
+	},
+	{
+		Name: "history", Title: "`make history`", Link: "examples/history/RESULTS.md",
+		Commands:    [][]string{{"history", "-bin=_output/bin", "-out=_output/history", "-publish=examples/history"}},
+		TakesCommit: true,
+		Needs:       []string{"_output/bin/controller-manager-upstream", "_output/v0.4/controller-manager"},
+		Inputs:      join(theStack, theBench, theOriginals, []string{"pkg/lab/bench/history"}),
+	},
+	{
+		Name: "listcost", Title: "`rcbench listcost`", Link: "examples/listcost/RESULTS.md",
+		Commands:    [][]string{{"listcost", "-bin=_output/bin", "-out=_output/listcost", "-profile", "-publish=examples/listcost"}},
+		TakesCommit: true,
+		Inputs: []string{"go.mod", "go.sum", "cmd/apiserver", "cmd/rcbench",
+			"pkg/api", "pkg/apiserver", "pkg/etcd", "pkg/master", "pkg/registry", "pkg/tools", "pkg/watch",
+			"pkg/lab/stack", "pkg/lab/sampler", "pkg/lab/bench/runner", "pkg/lab/bench/listcost"},
+	},
+	{
+		Name: "talk", Title: "The talk recordings", Link: "examples/talk/README.md",
+		Commands:    talkCommands(),
+		TakesCommit: true,
+		Inputs:      join(theStack, []string{"cmd/rcbench", "pkg/lab/demo"}),
+	},
+	{
+		Name: "deck", Title: "The 20-minute deck", Link: "examples/talk/20-minutes.html",
+		Commands: [][]string{{"deck", "-o", "examples/talk/20-minutes.html", "examples/talk/20-minutes.md"}},
+		// The deck plays the recordings, which the talk page stamps, and
+		// cuts its code cards from the packages it names.
+		Inputs: []string{"cmd/rcbench", "pkg/lab/demo", "pkg/history", "pkg/controller", "pkg/service",
+			"examples/talk/20-minutes.md"},
+	},
+}
+
+// talkCommands record each of talkScenarios at talk size, its steps run
+// by themselves, into examples/talk.
+func talkCommands() [][]string {
+	var cmds [][]string
+	for _, sc := range talkScenarios {
+		cmds = append(cmds, []string{"demo", "-scenario=" + sc, "-auto", "-hold=1s",
+			"-record=" + filepath.ToSlash(filepath.Join("examples/talk", sc+".html"))})
+	}
+	return cmds
+}
+
+func join(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// Get returns the page called name, or nil.
+func Get(name string) *Page {
+	for i := range Pages {
+		if Pages[i].Name == name {
+			return &Pages[i]
+		}
+	}
+	return nil
+}
+
+// Names lists the pages' names, in order.
+func Names() []string {
+	var out []string
+	for _, p := range Pages {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// Outputs are the paths a page's commands write, relative to the
+// repository: make publish allows changes there when it resumes.
+func (p *Page) Outputs() []string {
+	var out []string
+	for _, cmd := range p.Commands {
+		for i, a := range cmd {
+			switch {
+			case strings.HasPrefix(a, "-publish="):
+				out = append(out, strings.TrimPrefix(a, "-publish="))
+			case strings.HasPrefix(a, "-record="):
+				out = append(out, strings.TrimPrefix(a, "-record="))
+			case a == "-o" && i+1 < len(cmd):
+				out = append(out, cmd[i+1])
+			}
+		}
+	}
+	return out
+}

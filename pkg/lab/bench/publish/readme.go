@@ -1,0 +1,80 @@
+package publish
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// The README's "The last published runs" holds a line per page between
+// these markers, which ReadmeLines writes (rcbench publish -readme).
+const (
+	ReadmeFile  = "README.md"
+	readmeBegin = "<!-- rcbench publish -readme writes the lines below, from examples/published.json and the pages' inputs in pkg/lab/bench/publish: do not edit them by hand -->"
+	readmeEnd   = "<!-- end of the lines rcbench publish -readme writes -->"
+)
+
+// ReadmeLines are the README's lines, one per page.
+func ReadmeLines(statuses []Status) string {
+	var b strings.Builder
+	for _, s := range statuses {
+		fmt.Fprintf(&b, "- %s, [%s](%s): %s; %s.\n", s.Page.Title, s.Page.Link, s.Page.Link, s.Measured(), s.Since())
+	}
+	return b.String()
+}
+
+// ReplaceReadme returns readme with the lines between the markers
+// replaced by lines.
+func ReplaceReadme(readme, lines string) (string, error) {
+	i := strings.Index(readme, readmeBegin)
+	j := strings.Index(readme, readmeEnd)
+	if i < 0 || j < i {
+		return "", fmt.Errorf("%s has no lines between %q and %q", ReadmeFile, readmeBegin, readmeEnd)
+	}
+	return readme[:i] + readmeBegin + "\n" + lines + readme[j:], nil
+}
+
+// ReadmeBlock returns the lines now between the README's markers.
+func ReadmeBlock(readme string) (string, bool) {
+	i := strings.Index(readme, readmeBegin)
+	j := strings.Index(readme, readmeEnd)
+	if i < 0 || j < i {
+		return "", false
+	}
+	return readme[i+len(readmeBegin)+1 : j], true
+}
+
+// UpdateReadme rewrites the README's lines at root from the pages'
+// statuses at HEAD, and reports whether they changed.
+func UpdateReadme(root string) (bool, error) {
+	statuses, err := Statuses(root)
+	if err != nil {
+		return false, err
+	}
+	path := filepath.Join(root, ReadmeFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false, err
+	}
+	updated, err := ReplaceReadme(string(data), ReadmeLines(statuses))
+	if err != nil || updated == string(data) {
+		return false, err
+	}
+	return true, os.WriteFile(path, []byte(updated), 0o644)
+}
+
+func secondsOf(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// formatDuration says a length as the pages do: "52 s", "9 min 5 s".
+func formatDuration(d time.Duration) string {
+	s := int(d.Round(time.Second).Seconds())
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%d s", s)
+	case s%60 == 0:
+		return fmt.Sprintf("%d min", s/60)
+	}
+	return fmt.Sprintf("%d min %d s", s/60, s%60)
+}

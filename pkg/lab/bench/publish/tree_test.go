@@ -1,0 +1,136 @@
+package publish
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// repoRoot is the repository's top, four folders up from this package.
+const repoRoot = "../../../.."
+
+func TestEveryPageHasACommitAndInputsThatExist(t *testing.T) {
+	stamps, err := ReadStamps(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range Pages {
+		if missing := MissingInputs(repoRoot, p); len(missing) > 0 {
+			t.Errorf("page %s declares inputs that name nothing in the tree: %s", p.Name, strings.Join(missing, ", "))
+		}
+		if len(p.Inputs) == 0 {
+			t.Errorf("page %s declares no inputs", p.Name)
+		}
+		if _, err := os.Stat(filepath.Join(repoRoot, p.Link)); err != nil {
+			t.Errorf("page %s links %s: %v", p.Name, p.Link, err)
+		}
+		st, ok := stamps.Of(p.Name)
+		if !ok || st.Commit == "" {
+			t.Errorf("page %s has no commit: neither %s nor the declared earlier stamps give one", p.Name, StampsFile)
+			continue
+		}
+		if shallow(t) {
+			continue
+		}
+		if _, err := Git(repoRoot, "cat-file", "-e", strings.TrimSuffix(st.Commit, "-dirty")+"^{commit}"); err != nil {
+			t.Errorf("page %s's commit %s is not in the repository's history: %v", p.Name, st.Commit, err)
+		}
+	}
+}
+
+// TestTheMissingInputOfAPageIsNamed plants an input that is not there.
+func TestTheMissingInputOfAPageIsNamed(t *testing.T) {
+	p := Page{Name: "x", Inputs: []string{"pkg/controller", "pkg/no-such-package", "pkg/lab/bench/*.nothing"}}
+	got := MissingInputs(repoRoot, p)
+	if strings.Join(got, ",") != "pkg/no-such-package,pkg/lab/bench/*.nothing" {
+		t.Errorf("missing inputs %q, want the package and the glob that name nothing", got)
+	}
+}
+
+func TestTheReadmeSaysWhatChangedSinceEachPage(t *testing.T) {
+	if shallow(t) {
+		t.Skip("a shallow clone does not hold the pages' commits")
+	}
+	statuses, err := Statuses(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range statuses {
+		if s.Err != nil {
+			t.Errorf("page %s: %v", s.Page.Name, s.Err)
+		}
+	}
+	readme, err := os.ReadFile(filepath.Join(repoRoot, ReadmeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, ok := ReadmeBlock(string(readme))
+	if !ok {
+		t.Fatalf("%s has no lines about the published pages between %q and %q", ReadmeFile, readmeBegin, readmeEnd)
+	}
+	if want := ReadmeLines(statuses); block != want {
+		t.Errorf("%s's lines about the published pages are out of date with the pages and git: run _output/bin/rcbench publish -readme (make build first).\nhave:\n%s\nwant:\n%s", ReadmeFile, block, want)
+	}
+}
+
+// shallow reports whether the repository is a shallow clone, or not a
+// git repository at all.
+func shallow(t *testing.T) bool {
+	out, err := Git(repoRoot, "rev-parse", "--is-shallow-repository")
+	if err != nil {
+		t.Logf("git: %v", err)
+		return true
+	}
+	return out == "true"
+}
+
+// TestNoPublishedFileNamesTheMachineThatWroteIt scans every text file
+// under examples/: pages, recordings, charts, JSON, walkthroughs.
+func TestNoPublishedFileNamesTheMachineThatWroteIt(t *testing.T) {
+	checkout, err := filepath.Abs(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(filepath.Join(repoRoot, "examples"), func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch filepath.Ext(path) {
+		case ".md", ".html", ".svg", ".json", ".txt":
+		default:
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if hits := MachinePaths(string(data), checkout); len(hits) > 0 {
+			rel, _ := filepath.Rel(repoRoot, path)
+			t.Errorf("%s names the machine that wrote it: %q", rel, hits)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMachinePathsAreFound plants each kind of path and label.
+func TestMachinePathsAreFound(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"- 0d8543f (`/work/main/_output/bin/apiserver`): 1.50", 1},
+		{`"binary":"/tmp/before/bin/apiserver"`, 1},
+		{"cd /home/someone/kube-rewind && make", 1},
+		{"| a35a45a (start of this session) |", 1},
+		{"built in /srv/checkout/x", 1},
+		{"see https://github.com/x/tmp/y and _output/bin/apiserver and ../old/bin", 0},
+	} {
+		if got := MachinePaths(tc.text, "/srv/checkout"); len(got) != tc.want {
+			t.Errorf("%q: found %q, want %d", tc.text, got, tc.want)
+		}
+	}
+}
