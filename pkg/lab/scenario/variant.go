@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kube-rewind/kube-rewind/pkg/history"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
@@ -58,7 +59,11 @@ var (
 // Variants lists every variant above, in the order reports show them.
 var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUnthrottled, LegacyOriginal, StackOriginal}
 
-// VariantByName returns the variant of Variants called name.
+// VariantByName returns the variant of Variants called name, or a control
+// run of one: "<variant>-without-<change>[+<change>…]" is that variant of
+// today's design with the changes of pkg/history switched off (its
+// manager's -without flag), so that a reason that names a change as a
+// cause can be tested by the benchmark, beside the variant it explains.
 func VariantByName(name string) (Variant, error) {
 	var names []string
 	for _, v := range Variants {
@@ -67,7 +72,29 @@ func VariantByName(name string) (Variant, error) {
 		}
 		names = append(names, v.Name)
 	}
-	return Variant{}, fmt.Errorf("no variant named %q (known: %s)", name, strings.Join(names, ", "))
+	if base, changes, ok := strings.Cut(name, "-without-"); ok {
+		v, err := VariantByName(base)
+		if err != nil {
+			return Variant{}, err
+		}
+		if v.Design != Modern.Design || v.Manager != "" || v.Original != "" {
+			return Variant{}, fmt.Errorf("variant %q: only our port of today's design has -without switches, and %s is not it", name, base)
+		}
+		list := strings.Split(changes, "+")
+		for _, c := range list {
+			ch, err := history.Get(c)
+			if err != nil {
+				return Variant{}, fmt.Errorf("variant %q: %v", name, err)
+			}
+			if !ch.Switchable() {
+				return Variant{}, fmt.Errorf("variant %q: %s cannot be switched off", name, c)
+			}
+		}
+		v.Name = name
+		v.ManagerArgs = append(append([]string{}, v.ManagerArgs...), "-without="+strings.Join(list, ","))
+		return v, nil
+	}
+	return Variant{}, fmt.Errorf("no variant named %q (known: %s, or a control run of one of today's design: <variant>-without-<change>)", name, strings.Join(names, ", "))
 }
 
 // without says whether the variant's manager runs without the named change
