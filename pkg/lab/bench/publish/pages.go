@@ -85,6 +85,15 @@ var Pages = []Page{
 		Inputs:      join(theStack, theBench, []string{"pkg/lab/bench/sweep"}),
 	},
 	{
+		// The control run of the sweep's scale-up gap: today's manager at
+		// 10 000 pods with and without its status writes, beside 2014's.
+		Name: "status-writes", Title: "The sweep's gap, tested", Link: "examples/bench/status-writes/RESULTS.md",
+		Commands: [][]string{{"bench", "-bin=_output/bin", "-out=_output/bench", "-sweep", "-sizes=10000", "-scenarios=scale-up", "-runs=2",
+			"-variants=legacy,modern-unthrottled,modern-unthrottled-without-status-writes", "-publish=examples/bench/status-writes"}},
+		TakesCommit: true,
+		Inputs:      join(theStack, theBench, []string{"pkg/lab/bench/sweep"}),
+	},
+	{
 		Name: "history", Title: "`make history`", Link: "examples/history/RESULTS.md",
 		Commands:    [][]string{{"history", "-bin=_output/bin", "-out=_output/history", "-publish=examples/history"}},
 		TakesCommit: true,
