@@ -1,7 +1,11 @@
 package runner
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 )
 
 // Options configures one benchmark.
@@ -45,6 +49,10 @@ type Options struct {
 	// legacy-original and stack-original; empty means the one make
 	// original fills beside BinDir (_output/v0.4).
 	OriginalDir string
+	// TodayDir holds make today's binaries for the variants on today's
+	// stack; empty means $KUBE_REWIND_TODAY, else the one make today
+	// fills beside BinDir (_output/today).
+	TodayDir string
 }
 
 // DefaultSeed is the hollow nodes' seed unless Options.Seed says another.
@@ -58,4 +66,15 @@ func (o Options) originalDir() string {
 		return o.OriginalDir
 	}
 	return original.DirBeside(o.BinDir)
+}
+
+// todayDir is where today's binaries are looked for (Options.TodayDir).
+func (o Options) todayDir() string {
+	if o.TodayDir != "" {
+		return o.TodayDir
+	}
+	if dir := os.Getenv(today.DirEnv); dir != "" {
+		return dir
+	}
+	return filepath.Join(filepath.Dir(o.BinDir), "today")
 }
