@@ -78,9 +78,9 @@ type MissingBinaries struct {
 	// originals holds the original v0.4 binaries (Options.originalDir);
 	// today make today's (Options.todayDir).
 	originals, today string
-	variants  map[string][]string
-	order     []string
-	build     map[string]string
+	variants         map[string][]string
+	order            []string
+	build            map[string]string
 }
 
 // NewMissingBinaries tracks the binaries of opts.
