@@ -183,7 +183,9 @@ func classify(method, path string) (verb, resource string, ok bool) {
 // and every client past the first 64, gives "other". The v0.4 binaries
 // send Go's default User-Agent, "Go-http-client/1.1".
 func (m *Meter) component(userAgent string) string {
-	word, _, _ := strings.Cut(strings.Fields(userAgent + " ")[0], "/")
+	// A request without a User-Agent has no first word, and is "other".
+	first, _, _ := strings.Cut(strings.TrimSpace(userAgent), " ")
+	word, _, _ := strings.Cut(first, "/")
 	word = strings.ToLower(word)
 	if m.opts.Component != nil {
 		word = m.opts.Component(userAgent)

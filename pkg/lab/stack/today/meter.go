@@ -64,8 +64,10 @@ var v1Resources = map[string]string{
 // own: LIST and GET tell a collection from one object, WATCH is a GET with
 // watch=true (or under watch/), PATCH is its own verb (v0.4 had none).
 // Discovery (/api, /apis and their groups and versions, /openapi,
-// /version) is counted too, as GETs of "discovery": today's clients send
-// it, and it is part of what they cost; health and metrics paths are not.
+// /version) is counted too, as GETs of "discovery", each one document and
+// no LIST of objects: today's clients send it (the garbage collector's
+// periodic discovery, for one), and it is part of what they cost; health and metrics paths are
+// not.
 func classifyV1(req *http.Request) (verb, resource string, ok bool) {
 	path := strings.Trim(req.URL.Path, "/")
 	parts := strings.Split(path, "/")
@@ -76,12 +78,12 @@ func classifyV1(req *http.Request) (verb, resource string, ok bool) {
 	case len(parts) >= 3 && parts[0] == "apis":
 		rest = parts[3:]
 	case parts[0] == "api" || parts[0] == "apis" || parts[0] == "openapi" || parts[0] == "version":
-		return methodVerb(req.Method, true), "discovery", true
+		return methodVerb(req.Method, false), "discovery", true
 	default:
 		return "", "", false
 	}
 	if len(rest) == 0 {
-		return methodVerb(req.Method, true), "discovery", true
+		return methodVerb(req.Method, false), "discovery", true
 	}
 	watch := rest[0] == "watch"
 	if watch {
@@ -135,8 +137,8 @@ func methodVerb(method string, collection bool) string {
 // included; KWOK "kwok"; any other client the first word of its
 // User-Agent.
 func componentOf(userAgent string) string {
-	fields := strings.Fields(userAgent + " ")
-	word, _, _ := strings.Cut(fields[0], "/")
+	first, _, _ := strings.Cut(strings.TrimSpace(userAgent), " ")
+	word, _, _ := strings.Cut(first, "/")
 	word = strings.ToLower(word)
 	switch word {
 	case ControllerManager:
