@@ -56,8 +56,8 @@ func TestTheMeterNamesEachProcessOfTodaysStack(t *testing.T) {
 		"kube-controller-manager/v1.37.2 (linux/amd64) kubernetes/abc/leader-election":                                          "leader-election",
 		"kube-scheduler/v1.37.2 (linux/amd64) kubernetes/abc/leader-election":                                                   "scheduler",
 		"kwok/v0.8.0 (linux/amd64) kubernetes/abc":                                                                              "kwok",
-		"scenario":                                                                                                              "scenario",
-		"": "",
+		"scenario": "scenario",
+		"":         "",
 	} {
 		if got := componentOf(agent); got != want {
 			t.Errorf("componentOf(%q) = %q, want %q", agent, got, want)
