@@ -8,6 +8,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
@@ -120,4 +121,21 @@ func stacksSection(d *document, sum *results.Summary) {
 		d.h(3, "stacks-"+names[i]+"-"+results.Slug(sz.Label), fmt.Sprintf("%s %s, stack against stack", names[i], sz.Label))
 		figureTable(d, sz)
 	}
+}
+
+// comparisonLine says, where a run holds variants of both comparisons,
+// which columns belong to which; "" where every variant ran on our stack.
+func comparisonLine(sum *results.Summary) string {
+	var today []string
+	for _, v := range sum.Options.Variants {
+		if onTodayStack(v) {
+			today = append(today, v)
+		}
+	}
+	if len(today) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Which comparison: the columns of %s ran on today's whole control plane and belong to \"Stack against stack\" "+
+		"(set beside legacy there, in `report.md`); every other column to \"the design alone\", every manager on our v0.4 apiserver.",
+		strings.Join(today, " and "))
 }

@@ -72,3 +72,18 @@ func TestWithoutTodaysStackTheSectionSaysHowToRunIt(t *testing.T) {
 		t.Errorf("without today's stack the report does not say how to compare the stacks:\n%s", page)
 	}
 }
+
+// TestTheResultsPageSaysWhichComparisonEachColumnBelongsTo: a page with a
+// column of today's stack says which comparison it is; one without says
+// nothing of it.
+func TestTheResultsPageSaysWhichComparisonEachColumnBelongsTo(t *testing.T) {
+	sum := stacksSummary()
+	sum.Options.Variants = []string{"legacy", "modern", "stack-today"}
+	if line := comparisonLine(sum); !strings.Contains(line, "stack-today ran on today's whole control plane") || !strings.Contains(line, "Stack against stack") {
+		t.Errorf("comparisonLine = %q", line)
+	}
+	sum.Options.Variants = []string{"legacy", "modern"}
+	if line := comparisonLine(sum); line != "" {
+		t.Errorf("a run of our stack alone names the other comparison: %q", line)
+	}
+}
