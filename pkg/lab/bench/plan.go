@@ -166,6 +166,10 @@ func BuildPlan(opts runner.Options) (*runner.Plan, error) {
 		var variants []scenario.Variant
 		for _, w := range wanted {
 			v, _ := scenario.VariantByName(w)
+			if why := scenario.NotOnToday(sc); v.OnToday() && why != "" {
+				p.Notes = append(p.Notes, fmt.Sprintf("%s was not run on %s: %s.", name, v.Name, why))
+				continue
+			}
 			if !missing.Skip(v) {
 				variants = append(variants, v)
 			}

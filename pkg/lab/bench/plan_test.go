@@ -207,3 +207,46 @@ func TestSweepFlagsWithoutASweepAreRefused(t *testing.T) {
 		t.Errorf("BuildPlan(%+v) accepted it", bad)
 	}
 }
+
+// TestTodaysStackRunsOnlyItsScenariosAndNeedsMakeToday: asked for
+// stack-today, the plan runs it in scale-up and idle only, says for every
+// other scenario why it did not run there, and where make today has not
+// been run says so once, naming make today.
+func TestTodaysStackRunsOnlyItsScenariosAndNeedsMakeToday(t *testing.T) {
+	todayDir := benchtest.BinDir(t, "etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "kwok-stages.yaml")
+	p, err := BuildPlan(runner.Options{BinDir: benchtest.BothDesigns(t), TodayDir: todayDir, Scenarios: []string{"scale-up", "idle", "crash"}, Variants: []string{"legacy", "stack-today"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range p.Items {
+		var names []string
+		for _, v := range it.Variants {
+			names = append(names, v.Name)
+		}
+		want := "legacy stack-today"
+		if it.Scenario.Name == "crash" {
+			want = "legacy"
+		}
+		if got := strings.Join(names, " "); got != want {
+			t.Errorf("%s %s runs %s, want %s", it.Scenario.Name, it.Size.Label, got, want)
+		}
+	}
+	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "crash was not run on stack-today") {
+		t.Errorf("notes = %q, want one saying crash was not run on stack-today", p.Notes)
+	}
+
+	p, err = BuildPlan(runner.Options{BinDir: benchtest.BothDesigns(t), TodayDir: t.TempDir(), Scenarios: []string{"scale-up", "idle"}, Variants: []string{"legacy", "stack-today"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "stack-today did not run: make today builds it") {
+		t.Errorf("notes = %q, want one saying make today builds what stack-today needs", p.Notes)
+	}
+	for _, it := range p.Items {
+		for _, v := range it.Variants {
+			if v.OnToday() {
+				t.Errorf("%s runs %s without today's binaries", it.Scenario.Name, v.Name)
+			}
+		}
+	}
+}

@@ -10,7 +10,10 @@ import "strings"
 // User-Agent of their own, only Go's default, "Go-http-client/1.1", which
 // no component of ours sends: in a stack, the original controller-manager
 // is the one client that sends it (the original apiserver's reads of
-// itself do not pass the meter that counts its requests).
+// itself do not pass the meter that counts its requests). On today's stack
+// the meter in front of kube-apiserver names kube-controller-manager's
+// requests so: every controller of it "controller-manager", its lease
+// client "leader-election" (pkg/lab/stack/today, meter.go).
 var ManagerComponents = []string{"controller-manager", "leader-election", "go-http-client"}
 
 // What a controller-manager's request is for.
@@ -20,7 +23,8 @@ const (
 	// 2014 client's polls of its asynchronous operations.
 	PurposeSync = "sync"
 	// PurposeStatus is a write of a replication controller, which only
-	// the modern manager sends: its status.replicas.
+	// the modern manager sends: its status.replicas (on today's stack,
+	// a PUT of the controller's status subresource).
 	PurposeStatus = "status_writes"
 	// PurposeElection is every request of the leader-election client: the
 	// GET and PUT (or POST, the first time) of its lease.
@@ -28,7 +32,8 @@ const (
 	// PurposeEvents is a request on the events resource. The 2014 API has
 	// no events: our managers record none, and upstream's
 	// (controller-manager-upstream) stop at its adapter, which counts
-	// them. It is counted to show it is zero, not assumed.
+	// them. It is counted to show it is zero, not assumed; on today's
+	// stack kube-controller-manager records its events, and they count.
 	PurposeEvents = "events"
 )
 

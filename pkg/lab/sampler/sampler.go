@@ -142,7 +142,7 @@ const (
 )
 
 // Verbs are the apiserver's request verbs, as its metrics name them.
-var Verbs = []string{"LIST", "GET", "POST", "PUT", "DELETE", "WATCH"}
+var Verbs = []string{"LIST", "GET", "POST", "PUT", "PATCH", "DELETE", "WATCH"}
 
 // Intervals says how often each source is read.
 type Intervals struct {
@@ -163,7 +163,7 @@ type Sampler struct {
 	Rec  *Recorder
 	Pods *PodCounter
 
-	st        *stack.Stack
+	cluster   Cluster
 	intervals Intervals
 	stopCh    chan struct{}
 	wg        sync.WaitGroup
@@ -179,10 +179,16 @@ type Sampler struct {
 // c where only a read shows their status. Start it before the scenario
 // acts.
 func New(c client.Interface, st *stack.Stack, selector labels.Selector, iv Intervals) *Sampler {
+	return NewOf(c, OfStack(st), selector, iv)
+}
+
+// NewOf returns a sampler of any cluster (see Cluster); c reads pods
+// where only a read shows their status, and may be nil elsewhere.
+func NewOf(c client.Interface, cl Cluster, selector labels.Selector, iv Intervals) *Sampler {
 	return &Sampler{
 		Rec:       NewRecorder(time.Now()),
-		Pods:      NewPodCounter(c, selector).readingFrom(st.LabPods()).readingStatus(st.PodStatusOnRead()),
-		st:        st,
+		Pods:      NewPodCounter(c, selector).readingFrom(cl.Pods()).readingStatus(cl.StatusOnRead()),
+		cluster:   cl,
 		intervals: iv,
 		stopCh:    make(chan struct{}),
 	}
@@ -283,7 +289,7 @@ func (s *Sampler) fail(err error) {
 }
 
 func (s *Sampler) sampleAPIServer(now time.Time) {
-	m, err := Scrape(s.st.APIURL + "/metrics")
+	m, err := ScrapeWith(s.cluster.HTTPClient(), s.cluster.RequestsURL())
 	if err != nil {
 		s.fail(err)
 		return
@@ -317,34 +323,37 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 	s.relative(ManagerWatchErrors, now, m.Sum("apiserver_watch_errors_total", map[string]string{"component": "controller-manager"}))
 	apiRSS := m.Sum("process_resident_memory_bytes", nil)
 	apiCPU := m.Sum("process_cpu_seconds_total", nil)
-	for _, p := range s.st.Processes() {
-		switch p.Name {
-		case "apiserver":
-			// Finer than the process's own counter, in 10 ms ticks.
-			if cpu, ok := ProcessCPU(p.Pid()); ok {
-				apiCPU = cpu
-			}
-			// The same figure its metrics give, also where an apiserver
-			// has none (the original v0.4's, behind a meter).
-			if _, rss, ok := ProcessUsage(p.Pid()); ok {
-				apiRSS = rss
-			}
-		case "hollow-node":
-			if _, rss, ok := ProcessUsage(p.Pid()); ok {
-				s.Rec.Add(HollowNodeRSS, now, rss)
-			}
-			if cpu, ok := ProcessCPU(p.Pid()); ok {
-				s.relative(HollowNodeCPU, now, cpu)
-			}
-		case stack.ProcessLearner:
-			if cpu, ok := ProcessCPU(p.Pid()); ok {
-				s.relative(LearnerCPU, now, cpu)
-			}
+	apiPid, etcdPids := s.cluster.APIServer()
+	if apiPid > 0 {
+		// Finer than the process's own counter, in 10 ms ticks.
+		if cpu, ok := ProcessCPU(apiPid); ok {
+			apiCPU = cpu
+		}
+		// The same figure its metrics give, also where an apiserver
+		// has none (the original v0.4's, behind a meter).
+		if _, rss, ok := ProcessUsage(apiPid); ok {
+			apiRSS = rss
+		}
+	}
+	if hollowPid, _ := s.cluster.HollowNode(); hollowPid > 0 {
+		if _, rss, ok := ProcessUsage(hollowPid); ok {
+			s.Rec.Add(HollowNodeRSS, now, rss)
+		}
+		if cpu, ok := ProcessCPU(hollowPid); ok {
+			s.relative(HollowNodeCPU, now, cpu)
+		}
+	}
+	for prefix, pid := range s.cluster.Others() {
+		if _, rss, ok := ProcessUsage(pid); ok {
+			s.Rec.Add(prefix+"rss_bytes", now, rss)
+		}
+		if cpu, ok := ProcessCPU(pid); ok {
+			s.relative(prefix+"cpu_seconds", now, cpu)
 		}
 	}
 	// An etcd member the stack started for the apiserver counts with it,
 	// as the embedded one does.
-	for _, pid := range s.st.EtcdPids() {
+	for _, pid := range etcdPids {
 		if cpu, ok := ProcessCPU(pid); ok {
 			apiCPU += cpu
 		}
@@ -365,10 +374,11 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 // sampleHollowNode reads the hollow nodes' own counters: their relists,
 // the work they have waiting and how far their watch fell behind.
 func (s *Sampler) sampleHollowNode(now time.Time) {
-	if s.st.HollowURL == "" {
+	_, url := s.cluster.HollowNode()
+	if url == "" {
 		return
 	}
-	m, err := Scrape(s.st.HollowURL + "/metrics")
+	m, err := ScrapeWith(s.cluster.HTTPClient(), url+"/metrics")
 	if err != nil {
 		return
 	}
@@ -384,8 +394,8 @@ func (s *Sampler) sampleManagers(now time.Time) {
 	reportsTicks, reportsCreates := false, false
 	syncsBy, createsBy := map[string]float64{}, map[string]float64{}
 	seen := 0
-	for i, url := range s.managerURLs() {
-		m, err := Scrape(url + "/metrics")
+	for _, ep := range s.cluster.Managers() {
+		m, err := ScrapeWith(s.cluster.HTTPClient(), ep.URL+"/metrics")
 		if err != nil {
 			// A manager being restarted is not an error worth reporting.
 			continue
@@ -412,7 +422,7 @@ func (s *Sampler) sampleManagers(now time.Time) {
 			reportsTicks = true
 		}
 		rss += m.Sum("process_resident_memory_bytes", nil)
-		pid := s.managerPid(i)
+		pid := ep.Pid
 		// The process's own CPU counter is read in 10 ms ticks; the
 		// scheduler's is finer, where /proc has it.
 		if c, ok := ProcessCPU(pid); pid > 0 && ok {
@@ -460,16 +470,4 @@ func answered(asked time.Time) time.Time {
 		return now
 	}
 	return asked
-}
-
-func (s *Sampler) managerURLs() []string {
-	return s.st.ManagerURLList()
-}
-
-func (s *Sampler) managerPid(i int) int {
-	procs := s.st.ManagerList()
-	if i < len(procs) {
-		return procs[i].Pid()
-	}
-	return 0
 }

@@ -20,7 +20,12 @@ var scrapeClient = &http.Client{Timeout: 5 * time.Second}
 
 // Scrape reads the metrics served at url.
 func Scrape(url string) (Metrics, error) {
-	resp, err := scrapeClient.Get(url)
+	return ScrapeWith(scrapeClient, url)
+}
+
+// ScrapeWith reads the metrics served at url with client c.
+func ScrapeWith(c *http.Client, url string) (Metrics, error) {
+	resp, err := c.Get(url)
 	if err != nil {
 		return nil, err
 	}

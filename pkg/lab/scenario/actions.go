@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
-	"github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
@@ -48,8 +47,7 @@ func Controller(id string, replicas int, selector, extra map[string]string) *api
 
 // CreateController creates rc.
 func (e *Env) CreateController(rc *api.ReplicationController) error {
-	_, err := e.Client.CreateReplicationController(api.NewDefaultContext(), rc)
-	return err
+	return e.Cluster.CreateController(context.Background(), rc)
 }
 
 // startWeb creates controller web of n pods, selecting app=web, and
@@ -64,20 +62,7 @@ func (e *Env) startWeb(ctx context.Context, n int) error {
 // Resize sets a controller's replicas as kubecfg resize does (GET, then
 // PUT), reading again when the controller changed in between.
 func (e *Env) Resize(ctx context.Context, id string, replicas int) error {
-	for attempt := 0; ; attempt++ {
-		rc, err := e.Client.GetReplicationController(api.NewDefaultContext(), id)
-		if err != nil {
-			return err
-		}
-		rc.DesiredState.Replicas = replicas
-		_, err = e.Client.UpdateReplicationController(api.NewDefaultContext(), rc)
-		if err == nil || !errors.IsConflict(err) || attempt >= 20 {
-			return err
-		}
-		if err := Sleep(ctx, 50*time.Millisecond); err != nil {
-			return err
-		}
-	}
+	return e.Cluster.Resize(ctx, id, replicas)
 }
 
 // WaitRunning waits until exactly n pods are active and all of them run.

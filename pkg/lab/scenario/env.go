@@ -19,6 +19,11 @@ import (
 type Env struct {
 	Variant Variant
 	Size    Size
+	// Cluster is what steps that run on every stack act on.
+	Cluster Cluster
+	// Stack and Client are our stack and our client of it, for the steps
+	// that need more of it than Cluster (its fault switch, its hollow
+	// nodes, killing its processes); nil on today's stack.
 	Stack   *stack.Stack
 	Client  client.Interface
 	Sampler *sampler.Sampler
@@ -36,7 +41,7 @@ type Env struct {
 // Close stops sampling and the cluster.
 func (e *Env) Close() {
 	e.StopSampling()
-	e.Stack.Stop()
+	e.Cluster.Stop()
 }
 
 // StopSampling takes a last sample of every source and stops the sampler;

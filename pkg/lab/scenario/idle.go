@@ -28,6 +28,7 @@ func idle() *Scenario {
 		Quick:     []Size{{Label: "M=10,k=10", Controllers: 10, Replicas: 10, Period: period2014, Window: 30 * time.Second}},
 		Cluster:   oneManager(10),
 		Intervals: sampler.Intervals{Pods: 500 * time.Millisecond, APIServer: time.Second, Managers: time.Second},
+		Today:     true,
 		Script:    idleScript{},
 	}
 }

@@ -31,6 +31,9 @@ type Options struct {
 	// OriginalDir holds the original v0.4 binaries, for the variants
 	// legacy-original and stack-original (make original: _output/v0.4).
 	OriginalDir string
+	// TodayDir holds today's binaries, for the variants on today's stack
+	// (make today: _output/today); empty means today.Dir().
+	TodayDir string
 	// Profile takes CPU profiles of the apiserver and the hollow nodes for
 	// the whole run, into Dir/profiles (see profile.go).
 	Profile bool
@@ -42,6 +45,9 @@ type Options struct {
 // Start brings up the cluster sc needs for variant v at size sz and starts
 // sampling it. Close stops both.
 func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
+	if v.Stack == StackToday {
+		return startToday(sc, v, sz, opts)
+	}
 	cfg := sc.Cluster
 	if sz.PodsFirst {
 		// Started once the pods run.
@@ -97,7 +103,7 @@ func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	if iv == (sampler.Intervals{}) {
 		iv = sampler.DefaultIntervals
 	}
-	e := &Env{Variant: v, Size: sz, Stack: st, Client: c, Say: say, marks: map[string]time.Time{}}
+	e := &Env{Variant: v, Size: sz, Cluster: ourCluster{st, c}, Stack: st, Client: c, Say: say, marks: map[string]time.Time{}}
 	e.Sampler = sampler.New(c, st, labels.Everything(), iv)
 	if err := e.Sampler.Start(); err != nil {
 		st.Stop()

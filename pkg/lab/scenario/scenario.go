@@ -52,6 +52,10 @@ type Scenario struct {
 	// idle manager's CPU sample it slowly, so the measuring does not show
 	// up in the measurement.
 	Intervals sampler.Intervals
+	// Today says the scenario runs on today's stack too (the variants
+	// stack-today and stack-today-unthrottled): its steps need no more of
+	// a cluster than Cluster offers.
+	Today bool
 	// Script is what the scenario does at a size, the figures it reports
 	// and the outcome each design must show.
 	Script Script

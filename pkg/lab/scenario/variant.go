@@ -8,6 +8,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/history"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 )
 
 // Variant is one way of running the controller-manager.
@@ -34,7 +35,14 @@ type Variant struct {
 	// (stack.OriginalManager or stack.OriginalStack), from the directory
 	// of make original; Design is then the design they must show, legacy.
 	Original string
+	// Stack, when StackToday, runs the scenario on today's whole control
+	// plane (pkg/lab/stack/today) instead of ours; Manager is then
+	// kube-controller-manager and ManagerArgs are its flags.
+	Stack string
 }
+
+// StackToday names today's stack (Variant.Stack).
+const StackToday = "today"
 
 // The variants the benchmark compares. The modern design runs once with
 // kube-controller-manager's client limits (20 QPS, burst 30) and once
@@ -56,8 +64,24 @@ var (
 	StackOriginal  = Variant{Name: "stack-original", Design: "legacy", Original: stack.OriginalStack, Build: original.BuildHint, Checks: Legacy.Name}
 )
 
+// Today's whole control plane, run by make today's upstream binaries: the
+// other side of "stack against stack". stack-today is
+// kube-controller-manager on its own defaults, which are what a real
+// cluster runs, its client limit of 20 requests a second with bursts of 30
+// included; stack-today-unthrottled raises that limit out of reach, to set
+// beside legacy and modern-unthrottled. Their Design is the one
+// kube-controller-manager's replication manager follows.
+var (
+	StackTodayDefaults    = Variant{Name: "stack-today", Design: "modern", Stack: StackToday, Manager: today.ControllerManager, Build: "make today"}
+	StackTodayUnthrottled = Variant{Name: "stack-today-unthrottled", Design: "modern", Stack: StackToday, Manager: today.ControllerManager, Build: "make today",
+		ManagerArgs: []string{"--kube-api-qps=100000", "--kube-api-burst=100000"}}
+)
+
 // Variants lists every variant above, in the order reports show them.
-var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUnthrottled, LegacyOriginal, StackOriginal}
+var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUnthrottled, LegacyOriginal, StackOriginal, StackTodayDefaults, StackTodayUnthrottled}
+
+// OnToday says whether the variant runs on today's stack.
+func (v Variant) OnToday() bool { return v.Stack == StackToday }
 
 // VariantByName returns the variant of Variants called name, or a control
 // run of one: "<variant>-without-<change>[+<change>…]" is that variant of
@@ -114,4 +138,10 @@ func (v Variant) Binary() string {
 		return v.Manager
 	}
 	return stack.ManagerBinary(v.Design)
+}
+
+// onToday says whether the variant named name runs on today's stack.
+func onToday(name string) bool {
+	v, err := VariantByName(name)
+	return err == nil && v.OnToday()
 }

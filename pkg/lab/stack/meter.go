@@ -14,6 +14,7 @@ package stack
 
 import (
 	"bytes"
+	"crypto/tls"
 	"net/http"
 	"net/http/httputil"
 	"strconv"
@@ -48,6 +49,8 @@ type Meter struct {
 	responseBytes *prometheus.CounterVec
 	watchErrors   *prometheus.CounterVec
 
+	opts MeterOptions
+
 	mu         sync.Mutex
 	components map[string]bool
 }
@@ -56,8 +59,32 @@ type Meter struct {
 // target (http://host:port), counting API requests under /api/v1beta1 and
 // /api/v1beta2; it answers /metrics itself.
 func StartMeter(target string) (*Meter, error) {
+	return StartMeterWith(target, MeterOptions{})
+}
+
+// MeterOptions let a meter stand in front of another apiserver than ours:
+// today's kube-apiserver (pkg/lab/stack/today) is reached over TLS and
+// names its resources and clients otherwise.
+type MeterOptions struct {
+	// Transport reaches target; nil is http.DefaultTransport.
+	Transport http.RoundTripper
+	// TLS, when set, makes the meter serve https (and HTTP/2, as the
+	// apiserver does) under this configuration.
+	TLS *tls.Config
+	// Classify names a request's verb and resource, or says it is not
+	// counted; nil counts v0.4's API (classify).
+	Classify func(req *http.Request) (verb, resource string, ok bool)
+	// Component names the process that sent a request from its
+	// User-Agent, as a bounded label; nil takes its first word, as our
+	// apiserver does.
+	Component func(userAgent string) string
+}
+
+// StartMeterWith starts a meter of target as o says.
+func StartMeterWith(target string, o MeterOptions) (*Meter, error) {
 	m := &Meter{
 		components: map[string]bool{},
+		opts:       o,
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "apiserver_request_total",
 			Help: "API requests answered, by verb, resource, HTTP code and client component, as the meter in front of the apiserver saw them.",
@@ -78,7 +105,7 @@ func StartMeter(target string) (*Meter, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(m.requests, m.requestBytes, m.responseBytes, m.watchErrors)
 	var err error
-	m.loopbackProxy, err = startProxy(target, func(proxy *httputil.ReverseProxy) http.Handler {
+	m.loopbackProxy, err = startProxyWith(target, o.Transport, o.TLS, func(proxy *httputil.ReverseProxy) http.Handler {
 		m.proxy = proxy
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
@@ -93,7 +120,11 @@ func StartMeter(target string) (*Meter, error) {
 
 // serve forwards one request and counts it once it is answered.
 func (m *Meter) serve(w http.ResponseWriter, req *http.Request) {
-	verb, resource, ok := classify(req.Method, req.URL.Path)
+	classifyReq := func(r *http.Request) (string, string, bool) { return classify(r.Method, r.URL.Path) }
+	if m.opts.Classify != nil {
+		classifyReq = m.opts.Classify
+	}
+	verb, resource, ok := classifyReq(req)
 	if !ok {
 		m.proxy.ServeHTTP(w, req)
 		return
@@ -152,8 +183,13 @@ func classify(method, path string) (verb, resource string, ok bool) {
 // and every client past the first 64, gives "other". The v0.4 binaries
 // send Go's default User-Agent, "Go-http-client/1.1".
 func (m *Meter) component(userAgent string) string {
-	word, _, _ := strings.Cut(strings.Fields(userAgent + " ")[0], "/")
+	// A request without a User-Agent has no first word, and is "other".
+	first, _, _ := strings.Cut(strings.TrimSpace(userAgent), " ")
+	word, _, _ := strings.Cut(first, "/")
 	word = strings.ToLower(word)
+	if m.opts.Component != nil {
+		word = m.opts.Component(userAgent)
+	}
 	if word == "" || len(word) > 32 || strings.Trim(word, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
 		return "other"
 	}

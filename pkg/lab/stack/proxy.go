@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"crypto/tls"
 	"io"
 	"log"
 	"net"
@@ -23,6 +24,12 @@ type loopbackProxy struct {
 // passes a streamed answer on as it comes, so watch events are not held
 // back, and logs nothing: a stream cut when the stack stops is no news.
 func startProxy(target string, serve func(*httputil.ReverseProxy) http.Handler) (*loopbackProxy, error) {
+	return startProxyWith(target, nil, nil, serve)
+}
+
+// startProxyWith is startProxy reaching target through transport (nil:
+// http.DefaultTransport) and, with tlsConfig, serving https and HTTP/2.
+func startProxyWith(target string, transport http.RoundTripper, tlsConfig *tls.Config, serve func(*httputil.ReverseProxy) http.Handler) (*loopbackProxy, error) {
 	u, err := url.Parse(target)
 	if err != nil {
 		return nil, err
@@ -34,7 +41,16 @@ func startProxy(target string, serve func(*httputil.ReverseProxy) http.Handler) 
 	proxy := httputil.NewSingleHostReverseProxy(u)
 	proxy.FlushInterval = -1
 	proxy.ErrorLog = log.New(io.Discard, "", 0)
-	p := &loopbackProxy{URL: "http://" + l.Addr().String(), server: &http.Server{Handler: serve(proxy), ReadHeaderTimeout: 30 * time.Second}}
+	proxy.Transport = transport
+	p := &loopbackProxy{URL: "http://" + l.Addr().String(), server: &http.Server{Handler: serve(proxy), ReadHeaderTimeout: 30 * time.Second, ErrorLog: proxy.ErrorLog}}
+	if tlsConfig != nil {
+		// Clients reach it as they would the apiserver: HTTP/2 over TLS,
+		// their requests and watches multiplexed on one connection.
+		p.URL = "https://" + l.Addr().String()
+		p.server.TLSConfig = tlsConfig.Clone()
+		go p.server.ServeTLS(l, "", "")
+		return p, nil
+	}
 	go p.server.Serve(l)
 	return p, nil
 }

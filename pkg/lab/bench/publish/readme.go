@@ -16,9 +16,13 @@ const (
 	readmeEnd   = "<!-- end of the lines rcbench publish -readme writes -->"
 )
 
-// ReadmeLines are the README's lines, one per page.
-func ReadmeLines(statuses []Status) string {
+// ReadmeLines are the README's lines, one per page, as of the commit
+// asOf: a line says what changed up to that commit, so that a later
+// commit leaves it true of the commit it names (make docs says the same
+// of the tree it is built from).
+func ReadmeLines(asOf string, statuses []Status) string {
 	var b strings.Builder
+	fmt.Fprintf(&b, "As of `%s`:\n\n", asOf)
 	for _, s := range statuses {
 		fmt.Fprintf(&b, "- %s, [%s](%s): %s; %s.\n", s.Page.Title, s.Page.Link, s.Page.Link, s.Measured(), s.Since())
 	}
@@ -36,6 +40,16 @@ func ReplaceReadme(readme, lines string) (string, error) {
 	return readme[:i] + readmeBegin + "\n" + lines + readme[j:], nil
 }
 
+// ReadmeAsOf returns the commit a README block was written as of.
+func ReadmeAsOf(block string) (string, bool) {
+	rest, ok := strings.CutPrefix(block, "As of `")
+	if !ok {
+		return "", false
+	}
+	rev, _, ok := strings.Cut(rest, "`")
+	return rev, ok && rev != ""
+}
+
 // ReadmeBlock returns the lines now between the README's markers.
 func ReadmeBlock(readme string) (string, bool) {
 	i := strings.Index(readme, readmeBegin)
@@ -49,7 +63,12 @@ func ReadmeBlock(readme string) (string, bool) {
 // UpdateReadme rewrites the README's lines at root from the pages'
 // statuses at HEAD, and reports whether they changed.
 func UpdateReadme(root string) (bool, error) {
-	statuses, err := Statuses(root)
+	head, err := Git(root, "rev-parse", "--short", "HEAD")
+	if err != nil {
+		return false, err
+	}
+	head = strings.TrimSpace(head)
+	statuses, err := StatusesAt(root, head)
 	if err != nil {
 		return false, err
 	}
@@ -58,7 +77,7 @@ func UpdateReadme(root string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	updated, err := ReplaceReadme(string(data), ReadmeLines(statuses))
+	updated, err := ReplaceReadme(string(data), ReadmeLines(head, statuses))
 	if err != nil || updated == string(data) {
 		return false, err
 	}

@@ -41,12 +41,16 @@ func covers(input, file string) bool {
 
 // Changed returns the inputs of st, in their order, that a commit after
 // st.Commit up to HEAD changed.
-func Changed(root string, st Stamp) ([]string, error) {
+func Changed(root string, st Stamp) ([]string, error) { return ChangedBy(root, st, "HEAD") }
+
+// ChangedBy returns the inputs of st, in their order, that a commit after
+// st.Commit up to rev changed.
+func ChangedBy(root string, st Stamp, rev string) ([]string, error) {
 	if st.Commit == "" {
 		return nil, fmt.Errorf("page %s has no commit", st.Page)
 	}
 	base := strings.TrimSuffix(st.Commit, "-dirty")
-	args := []string{"diff", "--name-only", base, "HEAD", "--"}
+	args := []string{"diff", "--name-only", base, rev, "--"}
 	for _, in := range st.Inputs {
 		args = append(args, pathspec(in))
 	}
@@ -96,7 +100,10 @@ type Status struct {
 }
 
 // Statuses computes every page's status at root's HEAD.
-func Statuses(root string) ([]Status, error) {
+func Statuses(root string) ([]Status, error) { return StatusesAt(root, "HEAD") }
+
+// StatusesAt computes every page's status at the commit rev.
+func StatusesAt(root, rev string) ([]Status, error) {
 	stamps, err := ReadStamps(root)
 	if err != nil {
 		return nil, err
@@ -105,7 +112,7 @@ func Statuses(root string) ([]Status, error) {
 	for _, p := range Pages {
 		st, _ := stamps.Of(p.Name)
 		s := Status{Page: p, Stamp: st}
-		s.Changed, s.Err = Changed(root, st)
+		s.Changed, s.Err = ChangedBy(root, st, rev)
 		out = append(out, s)
 	}
 	return out, nil

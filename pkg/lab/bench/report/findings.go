@@ -9,7 +9,10 @@ import (
 )
 
 // Findings checks the claims the report makes about the two designs.
+// They belong to "the design alone": the variants on today's stack are
+// left out of them (stacks.go).
 func Findings(sum *results.Summary) []results.Finding {
+	sum = designAloneSummary(sum)
 	out := []results.Finding{ceilingFinding(sum)}
 	for _, f := range []func(*results.Summary) (results.Finding, bool){goroutineFinding, idleFinding, extraPodsFinding, referenceFinding} {
 		if fd, ok := f(sum); ok {

@@ -27,7 +27,9 @@ func labSection(d *document, runs []results.LabRun) {
 		"watch fell out of etcd's window of 1000 events); the hollow nodes' work waiting at the end, and the most etcd "+
 		"indexes their pod watch ran behind their own writes. A run is saturated when either process used a full core for "+
 		"half of it or more, or when either pod watch fell out of etcd's window: it measured the laboratory as much as the "+
-		"design, and a sweep does not count its failure as the design's breaking point. %d of %d runs here were saturated.",
+		"design, and a sweep does not count its failure as the design's breaking point. On today's stack KWOK and kube-scheduler "+
+		"play the nodes: their CPU is summed in the first column, the busier of the two gives its share, and the hollow nodes' "+
+		"own counters, which they have no counterpart of, are marked –. %d of %d runs here were saturated.",
 		saturated, len(runs)))
 	d.p(learnerNote(learners, len(runs)))
 	t := table{header: []string{"run", "hollow-node CPU", "rcbench CPU", "learner CPU (share of the run)", "relists hollow-node", "relists rcbench", "waiting at end", "watch lag", "laboratory"},
@@ -41,13 +43,19 @@ func labSection(d *document, runs []results.LabRun) {
 		if r.Saturated != "" {
 			verdict = "saturated: " + r.Saturated
 		}
-		t.rows = append(t.rows, []string{name,
-			fmt.Sprintf("%s CPU s (%.0f %% busy)", results.FormatNumber(r.HollowCPU), 100*r.HollowBusy),
+		nodes := fmt.Sprintf("%s CPU s (%.0f %% busy)", results.FormatNumber(r.HollowCPU), 100*r.HollowBusy)
+		relists := fmt.Sprintf("%s (%s)", results.FormatNumber(r.HollowRelists), results.FormatNumber(r.HollowExpired))
+		queue, lag := results.FormatNumber(r.QueueEnd), results.FormatNumber(r.WatchLag)
+		if r.Nodes != "" {
+			nodes += " " + r.Nodes
+			relists, queue, lag = "–", "–", "–"
+		}
+		t.rows = append(t.rows, []string{name, nodes,
 			fmt.Sprintf("%s CPU s (%.0f %% busy)", results.FormatNumber(r.RcbenchCPU), 100*r.RcbenchBusy),
 			learnerCell(r.LabShare),
-			fmt.Sprintf("%s (%s)", results.FormatNumber(r.HollowRelists), results.FormatNumber(r.HollowExpired)),
+			relists,
 			fmt.Sprintf("%s (%s)", results.FormatNumber(r.RcbenchRelists), results.FormatNumber(r.RcbenchExpired)),
-			results.FormatNumber(r.QueueEnd), results.FormatNumber(r.WatchLag), verdict})
+			queue, lag, verdict})
 	}
 	d.table(t)
 }

@@ -22,12 +22,15 @@ func buildDocument(sum *results.Summary, cal *charts.Chart, sets []charts.SizeCh
 	}
 	failuresNote(d, sum.Failures)
 
+	d.h(2, "design-alone", "The design alone")
+	d.p(designAloneText)
 	d.h(2, "findings", "Findings")
 	d.p("What the two designs predict, against what these runs measured: the verdict in one line first, then the prediction and " +
 		"the figures. Medians over the runs, with the lowest and highest run in brackets. Every NO says why under its figures.")
 	d.table(findingsTable(sum.Findings))
 	d.p(whoseText)
 	originalsSection(d, sum)
+	stacksSection(d, sum)
 
 	if sum.Options.Sweep {
 		sweepSection(d, sum, sweepChartOf(sets))
@@ -44,7 +47,7 @@ func buildDocument(sum *results.Summary, cal *charts.Chart, sets []charts.SizeCh
 		d.h(2, sc.Name, fmt.Sprintf("%s: %s", sc.Name, sc.Title))
 		d.p("Reproduces " + sc.Reproduces + ".")
 		d.p(sc.Explain)
-		for _, sz := range sc.Sizes {
+		for _, sz := range designAlone(sc.Sizes) {
 			d.h(3, charts.Base(sc.Name, sz.Label), fmt.Sprintf("%s %s", sc.Name, sz.Label))
 			d.p(sizeLine(sz))
 			figureTable(d, sz)

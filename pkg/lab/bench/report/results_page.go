@@ -34,6 +34,9 @@ func buildResults(sum *results.Summary, chart, sweep *charts.Chart) *document {
 	d.p("Each cell: the median over the variant's runs, the lowest and highest run in brackets, then the spread " +
 		"(max−min)/median; ⚠ flags a spread of " + fmt.Sprintf("%.0f %%", results.NoisySpread*100) + " or more, explained under the " +
 		"scenario's table in `report.md`. " + whoseText)
+	if line := comparisonLine(sum); line != "" {
+		d.p(line)
+	}
 	if t, ok := headlineTable(sum); ok {
 		d.table(t)
 	} else {

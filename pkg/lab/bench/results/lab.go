@@ -50,6 +50,12 @@ type LabShare struct {
 	WatchLag float64 `json:"watchLag"`
 	// Saturated says why the laboratory did not keep up, or is empty.
 	Saturated string `json:"saturated,omitempty"`
+	// Nodes names the processes that play the nodes where they are not
+	// the hollow nodes: on today's stack, KWOK and kube-scheduler, whose
+	// CPU HollowCPU then sums and whose busier one HollowBusy gives. The
+	// hollow nodes' own counters (relists, work waiting, watch lag) have
+	// no counterpart there and are not measured.
+	Nodes string `json:"nodes,omitempty"`
 }
 
 // The ways the laboratory reads pods (LabShare.Reader).

@@ -43,13 +43,25 @@ func labShare(o *scenario.Outcome) *results.LabShare {
 	l.AllCPU = rec.Last(sampler.APIServerCPU) + grown(rec.Series(sampler.ManagerCPU)) + l.HollowCPU + l.LearnerCPU + l.RcbenchCPU
 	var hollowSeconds float64
 	l.HollowBusy, hollowSeconds = busy(rec.Series(sampler.HollowNodeCPU))
+	if kwok := rec.Series(scenario.KWOKCPU); len(kwok) > 0 {
+		// Today's stack: KWOK and the scheduler play the nodes.
+		l.Nodes = "KWOK and kube-scheduler"
+		l.HollowCPU = rec.Last(scenario.KWOKCPU) + rec.Last(scenario.SchedulerCPU)
+		kwokBusy, kwokSeconds := busy(kwok)
+		schedBusy, _ := busy(rec.Series(scenario.SchedulerCPU))
+		l.HollowBusy, hollowSeconds = max(kwokBusy, schedBusy), kwokSeconds
+	}
 	l.RcbenchBusy, l.Seconds = busy(rec.Series(sampler.SelfCPU))
 	if hollowSeconds > l.Seconds {
 		l.Seconds = hollowSeconds
 	}
 	var why []string
 	if l.HollowBusy >= saturatedBusy {
-		why = append(why, fmt.Sprintf("hollow-node used a full core for %.0f %% of the run", 100*l.HollowBusy))
+		who := "hollow-node"
+		if l.Nodes != "" {
+			who = "one of " + l.Nodes
+		}
+		why = append(why, fmt.Sprintf("%s used a full core for %.0f %% of the run", who, 100*l.HollowBusy))
 	}
 	if l.RcbenchBusy >= saturatedBusy {
 		why = append(why, fmt.Sprintf("rcbench used a full core for %.0f %% of the run", 100*l.RcbenchBusy))

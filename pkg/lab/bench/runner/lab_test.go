@@ -57,3 +57,24 @@ func TestTheLaboratorysShareNamesTheLearnerAndItsPartOfAllTheCPU(t *testing.T) {
 		t.Errorf("share %+v, learner's part %v", l, l.LearnerShare())
 	}
 }
+
+// TestOnTodaysStackKWOKAndTheSchedulerAreTheLaboratorysNodes: where KWOK
+// and the scheduler play the nodes, their CPU is the nodes' share, the
+// busier one saturates it, and the run says who they are.
+func TestOnTodaysStackKWOKAndTheSchedulerAreTheLaboratorysNodes(t *testing.T) {
+	start := time.Now()
+	rec := sampler.NewRecorder(start)
+	at := func(s float64) time.Time { return start.Add(time.Duration(s * float64(time.Second))) }
+	// KWOK: a full core for 6 s of 10; the scheduler a tenth of one.
+	for i, v := range []float64{0, 1, 2, 3, 4, 5, 6, 6, 6, 6, 6} {
+		rec.Add(scenario.KWOKCPU, at(float64(i)), v)
+		rec.Add(scenario.SchedulerCPU, at(float64(i)), 0.1*float64(i))
+	}
+	l := labShare(&scenario.Outcome{Rec: rec})
+	if l.Nodes != "KWOK and kube-scheduler" || l.HollowCPU != 7 || l.HollowBusy != 0.6 {
+		t.Errorf("share %+v, want KWOK's and the scheduler's 7 CPU s, 60 %% busy", l)
+	}
+	if l.Saturated != "one of KWOK and kube-scheduler used a full core for 60 % of the run" {
+		t.Errorf("saturated %q", l.Saturated)
+	}
+}

@@ -105,6 +105,7 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 		Say:       func(format string, args ...interface{}) { r.Say("        "+format, args...) },
 	}
 	sopts.OriginalDir = r.Opts.originalDir()
+	sopts.TodayDir = r.Opts.todayDir()
 	var out *scenario.Outcome
 	urls, stopEtcd, err := r.externalEtcd(runDir, it.EtcdMembers)
 	if err == nil {

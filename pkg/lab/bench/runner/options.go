@@ -1,7 +1,11 @@
 package runner
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 )
 
 // Options configures one benchmark.
@@ -52,6 +56,10 @@ type Options struct {
 	// calibration's bare apiserver also runs with one, which it
 	// otherwise has not.
 	LabReader string
+	// TodayDir holds make today's binaries for the variants on today's
+	// stack; empty means $KUBE_REWIND_TODAY, else the one make today
+	// fills beside BinDir (_output/today).
+	TodayDir string
 }
 
 // DefaultSeed is the hollow nodes' seed unless Options.Seed says another.
@@ -65,4 +73,15 @@ func (o Options) originalDir() string {
 		return o.OriginalDir
 	}
 	return original.DirBeside(o.BinDir)
+}
+
+// todayDir is where today's binaries are looked for (Options.TodayDir).
+func (o Options) todayDir() string {
+	if o.TodayDir != "" {
+		return o.TodayDir
+	}
+	if dir := os.Getenv(today.DirEnv); dir != "" {
+		return dir
+	}
+	return filepath.Join(filepath.Dir(o.BinDir), "today")
 }

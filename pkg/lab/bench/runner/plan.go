@@ -10,6 +10,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 )
 
 // Calibrate is the name of the bench-only first step: the stack's ceiling.
@@ -74,23 +75,30 @@ func (p *Plan) Runs() int {
 // controller-manager binary is not in dir, one note per binary.
 type MissingBinaries struct {
 	dir string
-	// originals holds the original v0.4 binaries (Options.originalDir).
-	originals string
-	variants  map[string][]string
-	order     []string
-	build     map[string]string
+	// originals holds the original v0.4 binaries (Options.originalDir);
+	// today make today's (Options.todayDir).
+	originals, today string
+	variants         map[string][]string
+	order            []string
+	build            map[string]string
 }
 
 // NewMissingBinaries tracks the binaries of opts.
 func NewMissingBinaries(opts Options) *MissingBinaries {
-	return &MissingBinaries{dir: opts.BinDir, originals: opts.originalDir()}
+	return &MissingBinaries{dir: opts.BinDir, originals: opts.originalDir(), today: opts.todayDir()}
 }
 
 // Skip reports whether v's binary is missing, and remembers v if so. An
 // original variant needs every binary of make original.
 func (m *MissingBinaries) Skip(v scenario.Variant) bool {
 	bin := v.Binary()
-	if v.Original != "" {
+	if v.OnToday() {
+		// Today's stack needs every binary of make today.
+		if today.Missing(m.today) == "" {
+			return false
+		}
+		bin = filepath.Join(m.today, v.Binary())
+	} else if v.Original != "" {
 		if original.Available(m.originals) == nil {
 			return false
 		}

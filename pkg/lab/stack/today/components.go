@@ -194,7 +194,8 @@ func (s *Stack) startScheduler() error {
 const PodCIDR = "10.244.0.0/16"
 
 // startKWOK runs KWOK on every node, with the stages make today read from
-// its module: a node is made Ready and kept so by its lease, a pod bound
+// its module: a node is made Ready and kept so by its lease (renewed by
+// KWOK as a kubelet renews it), a pod bound
 // to a node is made Running with an IP, and a pod being deleted is
 // deleted. Unlike a real cluster: no kubelet, no container; a pod is
 // Running as soon as KWOK sees it bound.
@@ -205,6 +206,14 @@ func (s *Stack) startKWOK() error {
 			"--config=" + filepath.Join(s.cfg.BinDir, StagesFile),
 			"--manage-all-nodes=true",
 			"--cidr=" + PodCIDR,
+			// Its stages renew a Ready node's status only every 10
+			// minutes or so and leave the rest to the node's lease,
+			// which KWOK keeps only with a lease duration: without
+			// one, the node lifecycle controller found every node
+			// not-ready within a minute, marked every pod not ready,
+			// and the replication manager wrote every controller's
+			// status again. 40 s is a kubelet's default.
+			"--node-lease-duration-seconds=40",
 			"--server-address=127.0.0.1:" + strconv.Itoa(port),
 		}, s.cfg.KWOKArgs...)
 	})

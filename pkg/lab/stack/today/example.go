@@ -68,12 +68,7 @@ func createV1(ctx context.Context, c kubernetes.Interface, ns string, obj api.Ob
 		_, err := c.CoreV1().Pods(ns).Create(ctx, pod, opts)
 		return "Pod/" + pod.Name, err
 	case *api.ReplicationController:
-		rc := conversion.ReplicationControllerToV1(o)
-		toV1Meta(&rc.ObjectMeta, ns)
-		rc.Status = v1.ReplicationControllerStatus{}
-		if rc.Spec.Template != nil {
-			dropConversionAnnotations(&rc.Spec.Template.ObjectMeta)
-		}
+		rc := ControllerV1(o, ns)
 		_, err := c.CoreV1().ReplicationControllers(ns).Create(ctx, rc, opts)
 		return "ReplicationController/" + rc.Name, err
 	case *api.Service:
@@ -83,6 +78,18 @@ func createV1(ctx context.Context, c kubernetes.Interface, ns string, obj api.Ob
 		return "Service/" + svc.Name, err
 	}
 	return "", fmt.Errorf("cannot create a %s", api.KindOf(obj))
+}
+
+// ControllerV1 converts a 2014 replication controller to the v1 object
+// CreateExample creates for it in namespace ns.
+func ControllerV1(o *api.ReplicationController, ns string) *v1.ReplicationController {
+	rc := conversion.ReplicationControllerToV1(o)
+	toV1Meta(&rc.ObjectMeta, ns)
+	rc.Status = v1.ReplicationControllerStatus{}
+	if rc.Spec.Template != nil {
+		dropConversionAnnotations(&rc.Spec.Template.ObjectMeta)
+	}
+	return rc
 }
 
 // toV1Meta makes a converted object's header one today's apiserver takes

@@ -38,6 +38,10 @@ type Config struct {
 	// which must pass each client's bearer token on. An https address
 	// is trusted by the stack's authority (CAPEM).
 	Front func(apiserverURL string) (string, error)
+	// Meter, when set, puts the laboratory's meter in front of the
+	// apiserver instead of Front (meter.go): every request counted by
+	// verb, resource and the process that sent it, at MetricsURL.
+	Meter bool
 	// Output returns where a component's output goes; nil means a log
 	// file in Dir.
 	Output func(component string) io.Writer
@@ -69,6 +73,7 @@ type Stack struct {
 	Kubeconfig  string
 	kubeconfigs map[string]string
 	logs        []io.Closer
+	meter       *stack.Meter
 }
 
 // Start brings up etcd, kube-apiserver, the controller managers, the
@@ -115,7 +120,17 @@ func Start(cfg Config) (*Stack, error) {
 // writeKubeconfigs writes one kubeconfig per client, reaching APIURL.
 func (s *Stack) writeKubeconfigs() error {
 	url := s.DirectURL
-	if s.cfg.Front != nil {
+	switch {
+	case s.cfg.Meter:
+		m, err := s.startMeter(s.DirectURL)
+		if err != nil {
+			return fmt.Errorf("the apiserver's meter: %v", err)
+		}
+		s.mu.Lock()
+		s.meter = m
+		s.mu.Unlock()
+		url = m.URL
+	case s.cfg.Front != nil:
 		front, err := s.cfg.Front(s.DirectURL)
 		if err != nil {
 			return fmt.Errorf("the apiserver's front: %v", err)
@@ -134,6 +149,17 @@ func (s *Stack) writeKubeconfigs() error {
 	}
 	s.Kubeconfig = s.kubeconfigs["admin"]
 	return nil
+}
+
+// MetricsURL returns where the meter serves its request counts (Config.Meter),
+// or "".
+func (s *Stack) MetricsURL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.meter == nil {
+		return ""
+	}
+	return s.meter.URL + "/metrics"
 }
 
 // KubeconfigOf returns the kubeconfig of a client: "admin",
@@ -238,9 +264,12 @@ func (s *Stack) Stop() {
 		procs[i].Kill(syscall.SIGTERM, 10*time.Second)
 	}
 	s.mu.Lock()
-	logs := s.logs
-	s.logs = nil
+	logs, meter := s.logs, s.meter
+	s.logs, s.meter = nil, nil
 	s.mu.Unlock()
+	if meter != nil {
+		meter.Close()
+	}
 	for _, l := range logs {
 		l.Close()
 	}

@@ -1,0 +1,66 @@
+package bench
+
+import (
+	"context"
+	"io"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
+)
+
+// requireToday, when set, makes missing binaries of make today a failure
+// instead of a skip, as in pkg/lab/stack/today's tests.
+const requireToday = "KUBE_REWIND_REQUIRE_TODAY"
+
+// TestAScaleUpOnTodaysStackIsCountedAsOursAre: the benchmark's runner runs
+// scale-up at 20 pods on stack-today, and the run's figures are counted
+// as on our stack: kube-controller-manager's pod creates, requests and
+// status writes through the meter, the apiserver's CPU, KWOK's and the
+// scheduler's CPU in place of the hollow nodes', and not one extra pod.
+func TestAScaleUpOnTodaysStackIsCountedAsOursAre(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts today's whole control plane")
+	}
+	bin := today.Dir()
+	if missing := today.Missing(bin); missing != "" {
+		if os.Getenv(requireToday) != "" {
+			t.Fatalf("%s (%s is set)", missing, requireToday)
+		}
+		t.Skip(missing)
+	}
+	sc, err := scenario.Get("scale-up")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runner.New(runner.Options{BinDir: t.TempDir(), TodayDir: bin, Out: t.TempDir()}, io.Discard)
+	p := &runner.Plan{RunsEach: 1, Items: []runner.Item{{
+		Scenario: sc, Size: scenario.Size{Label: "N=20", Replicas: 20, Period: 10 * time.Second},
+		Variants: []scenario.Variant{scenario.StackTodayDefaults}, Runs: 1,
+	}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	runs, _ := r.RunItems(ctx, t.TempDir(), p, 2)
+	if len(runs) != 1 || runs[0].Outcome == nil {
+		t.Fatalf("the run did not finish: %+v", runs)
+	}
+	got := scenario.ResultMap(runs[0].Outcome.Results)
+	if err := sc.Script.Expect(scenario.StackTodayDefaults.Name, p.Items[0].Size, got); err != nil {
+		t.Error(err)
+	}
+	if got["pod_creates"] != 20 || got["extra_pods"] != 0 {
+		t.Errorf("kube-controller-manager sent %v pod creates, %v pods too many; want 20 and none", got["pod_creates"], got["extra_pods"])
+	}
+	if got["manager_requests"] < 20 || got["status_writes"] < 1 || got["apiserver_cpu"] <= 0 || got["peak_goroutines"] <= 0 {
+		t.Errorf("the meter or the sampler did not count kube-controller-manager's run: %v", got)
+	}
+	if _, ok := got["hollow_node_cpu"]; ok {
+		t.Errorf("hollow_node_cpu is reported on a stack without hollow nodes: %v", got)
+	}
+	if _, ok := got["kwok_cpu"]; !ok {
+		t.Errorf("KWOK's CPU is not reported: %v", got)
+	}
+}

@@ -1,0 +1,128 @@
+package sampler
+
+// Today's pods, as the counter reads them.
+//
+// On today's stack the counter lists and watches v1 pods through
+// client-go and sees each as the one pod state it counts, from the
+// status KWOK writes (there is no etcd of 2014's layout to read, and a
+// pod's status is stored, so no read is needed): Running is phase
+// Running; terminated is phase Succeeded or Failed, or a pod being
+// deleted, which a replication manager no longer counts either;
+// unscheduled is a pod without a node; anything else is waiting.
+//
+// Unlike on our stack, where the counter reads etcd and costs the
+// apiserver nothing, this list and watch are the apiserver's work, a
+// watch as any client's, counted under the laboratory's own client.
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
+	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kwatch "k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+)
+
+// V1Pods returns the pods of namespace ns of today's apiserver as the
+// counter reads pods.
+func V1Pods(c kubernetes.Interface, ns string) etcdpods.Pods { return v1Pods{c, ns} }
+
+type v1Pods struct {
+	c  kubernetes.Interface
+	ns string
+}
+
+func (p v1Pods) ListPods(ctx api.Context, selector labels.Selector) (*api.PodList, error) {
+	list, err := p.c.CoreV1().Pods(p.ns).List(ctx, metav1.ListOptions{LabelSelector: selector.String()})
+	if err != nil {
+		return nil, err
+	}
+	out := &api.PodList{}
+	out.ResourceVersion, _ = strconv.ParseUint(list.ResourceVersion, 10, 64)
+	for i := range list.Items {
+		out.Items = append(out.Items, *PodOfV1(&list.Items[i]))
+	}
+	return out, nil
+}
+
+func (p v1Pods) WatchPods(ctx api.Context, label, field labels.Selector, resourceVersion uint64) (watch.Interface, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	w, err := p.c.CoreV1().Pods(p.ns).Watch(ctx, metav1.ListOptions{
+		LabelSelector:   label.String(),
+		FieldSelector:   field.String(),
+		ResourceVersion: strconv.FormatUint(resourceVersion, 10),
+	})
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	out := &v1Watch{result: make(chan watch.Event), cancel: cancel}
+	go out.run(w)
+	return out, nil
+}
+
+// v1Watch passes a client-go watch on as the counter's events.
+type v1Watch struct {
+	result chan watch.Event
+	cancel context.CancelFunc
+}
+
+func (w *v1Watch) ResultChan() <-chan watch.Event { return w.result }
+
+func (w *v1Watch) Stop() { w.cancel() }
+
+func (w *v1Watch) run(in kwatch.Interface) {
+	defer close(w.result)
+	defer in.Stop()
+	for e := range in.ResultChan() {
+		var out watch.Event
+		switch obj := e.Object.(type) {
+		case *v1.Pod:
+			out = watch.Event{Type: watch.EventType(e.Type), Object: PodOfV1(obj)}
+		default:
+			if e.Type != kwatch.Error {
+				continue
+			}
+			// A watch too old to resume (410) is counted as the
+			// counter counts etcd's.
+			code := http.StatusInternalServerError
+			if status, ok := obj.(*metav1.Status); ok {
+				code = int(status.Code)
+			} else if apierrors.IsResourceExpired(apierrors.FromObject(obj)) {
+				code = http.StatusGone
+			}
+			out = watch.Event{Type: watch.Error, Object: &api.Status{Status: "Failure", Code: code}}
+		}
+		w.result <- out
+		if out.Type == watch.Error {
+			return
+		}
+	}
+}
+
+// PodOfV1 returns the 2014 pod the counter sees in a v1 pod: its name as
+// its ID, its node as its host and its state as its status.
+func PodOfV1(p *v1.Pod) *api.Pod {
+	out := &api.Pod{}
+	out.ID = p.Name
+	out.UID = string(p.UID)
+	out.Labels = p.Labels
+	out.DesiredState.Host = p.Spec.NodeName
+	out.CurrentState.Host = p.Spec.NodeName
+	switch {
+	case p.DeletionTimestamp != nil, p.Status.Phase == v1.PodSucceeded, p.Status.Phase == v1.PodFailed:
+		out.CurrentState.Status = api.PodTerminated
+	case p.Status.Phase == v1.PodRunning:
+		out.CurrentState.Status = api.PodRunning
+	default:
+		out.CurrentState.Status = api.PodWaiting
+	}
+	return out
+}

@@ -1,0 +1,211 @@
+package scenario
+
+// Scenarios on today's whole control plane (pkg/lab/stack/today): the
+// variants stack-today and stack-today-unthrottled.
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
+	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+)
+
+// NotOnToday says why a scenario does not run on today's stack, or "" when
+// it does (Scenario.Today).
+func NotOnToday(sc *Scenario) string {
+	if sc.Today {
+		return ""
+	}
+	return "its steps need more of our stack than creating and resizing controllers (the apiserver's fault switch, " +
+		"the hollow nodes' churn and failures, killing or starting our processes, or our 2014 client), " +
+		"which today's stack does not offer the scenarios yet"
+}
+
+// Processes of today's stack whose CPU the sampler records besides the
+// apiserver's and the managers': the laboratory's share there.
+const (
+	KWOKCPU      = "kwok.cpu_seconds"
+	SchedulerCPU = "scheduler.cpu_seconds"
+)
+
+// startToday starts today's stack for sc at size sz, with v's
+// kube-controller-manager flags and the meter in front of the apiserver,
+// and starts sampling it.
+func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
+	if why := NotOnToday(sc); why != "" {
+		return nil, fmt.Errorf("%s does not run on today's stack: %s", sc.Name, why)
+	}
+	if sz.PodsFirst || sz.EtcdMembers > 0 {
+		return nil, fmt.Errorf("%s %s does not run on today's stack: it has no pods-first start and no external etcd cluster yet", sc.Name, sz.Label)
+	}
+	bin := opts.TodayDir
+	if bin == "" {
+		bin = today.Dir()
+	}
+	// As many nodes as our stack's hollow nodes, and more where the
+	// pods would not fit at a kubelet's 110 each.
+	pods := sz.Replicas
+	if sz.Controllers > 0 {
+		pods *= sz.Controllers
+	}
+	nodes := max(sc.Cluster.Nodes, (pods+99)/100)
+	st, err := today.Start(today.Config{
+		BinDir:                bin,
+		Dir:                   opts.Dir,
+		Nodes:                 nodes,
+		ControllerManagers:    sc.Cluster.ControllerManagers,
+		ControllerManagerArgs: v.ManagerArgs,
+		Meter:                 true,
+	})
+	if err != nil {
+		return nil, err
+	}
+	say := opts.Say
+	if say == nil {
+		say = func(string, ...interface{}) {}
+	}
+	steps, err := clientsetAs(st, "scenario")
+	if err != nil {
+		st.Stop()
+		return nil, err
+	}
+	lab, err := clientsetAs(st, "kube-rewind-laboratory")
+	if err != nil {
+		st.Stop()
+		return nil, err
+	}
+	iv := opts.Intervals
+	if iv == (sampler.Intervals{}) {
+		iv = sc.Intervals
+	}
+	if iv == (sampler.Intervals{}) {
+		iv = sampler.DefaultIntervals
+	}
+	tc := todayCluster{st: st, c: steps, lab: lab, ns: metav1.NamespaceDefault}
+	e := &Env{Variant: v, Size: sz, Cluster: tc, Say: say, marks: map[string]time.Time{}}
+	e.Sampler = sampler.NewOf(nil, tc, labels.Everything(), iv)
+	if err := e.Sampler.Start(); err != nil {
+		st.Stop()
+		return nil, err
+	}
+	e.Mark("start")
+	return e, nil
+}
+
+// clientsetAs returns a clientset of the stack's admin that names itself
+// agent in its User-Agent, as the meter counts clients.
+func clientsetAs(st *today.Stack, agent string) (kubernetes.Interface, error) {
+	cfg := st.RESTConfig()
+	cfg.UserAgent = agent
+	return kubernetes.NewForConfig(cfg)
+}
+
+// todayCluster is today's stack as the steps and the sampler see it.
+type todayCluster struct {
+	st *today.Stack
+	// c acts for the steps; lab is the sampler's pod watch.
+	c, lab kubernetes.Interface
+	ns     string
+}
+
+func (t todayCluster) CreateController(ctx context.Context, rc *api.ReplicationController) error {
+	_, err := t.c.CoreV1().ReplicationControllers(t.ns).Create(ctx, today.ControllerV1(rc, t.ns), metav1.CreateOptions{})
+	return err
+}
+
+func (t todayCluster) Resize(ctx context.Context, id string, replicas int) error {
+	name := strings.ToLower(id)
+	return retryConflicts(ctx, func() (bool, error) {
+		rc, err := t.c.CoreV1().ReplicationControllers(t.ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		n := int32(replicas)
+		rc.Spec.Replicas = &n
+		_, err = t.c.CoreV1().ReplicationControllers(t.ns).Update(ctx, rc, metav1.UpdateOptions{})
+		return apierrors.IsConflict(err), err
+	})
+}
+
+func (t todayCluster) Stop() { t.st.Stop() }
+
+// The sampler's view (sampler.Cluster).
+
+func (t todayCluster) Pods() etcdpods.Pods { return sampler.V1Pods(t.lab, t.ns) }
+
+func (t todayCluster) StatusOnRead() bool { return false }
+
+func (t todayCluster) RequestsURL() string { return t.st.MetricsURL() }
+
+func (t todayCluster) APIServer() (int, []int) {
+	api, etcd := 0, []int(nil)
+	for _, c := range t.st.Components() {
+		switch c.Name {
+		case today.APIServer:
+			api = c.Pid()
+		case today.Etcd:
+			etcd = append(etcd, c.Pid())
+		}
+	}
+	return api, etcd
+}
+
+func (t todayCluster) HollowNode() (int, string) { return 0, "" }
+
+func (t todayCluster) Managers() []sampler.Endpoint {
+	var out []sampler.Endpoint
+	for _, c := range t.st.Components() {
+		if strings.HasPrefix(c.Name, today.ControllerManager) {
+			out = append(out, sampler.Endpoint{URL: c.URL, Pid: c.Pid()})
+		}
+	}
+	return out
+}
+
+func (t todayCluster) Others() map[string]int {
+	out := map[string]int{}
+	for _, c := range t.st.Components() {
+		switch c.Name {
+		case today.KWOK:
+			out[strings.TrimSuffix(KWOKCPU, "cpu_seconds")] = c.Pid()
+		case today.Scheduler:
+			out[strings.TrimSuffix(SchedulerCPU, "cpu_seconds")] = c.Pid()
+		}
+	}
+	return out
+}
+
+func (t todayCluster) HTTPClient() *http.Client { return t.st.HTTPClient() }
+
+// onToday says whether the env runs on today's stack.
+func (e *Env) onToday() bool { return e.Variant.OnToday() }
+
+// forToday adapts a scenario's figures to today's stack: those that cannot
+// be measured there as on ours are left out (the hollow nodes' CPU: there
+// are none; KWOK and the scheduler play their part, and their CPU is
+// given instead, from the time from). On our stack it returns rs as it is.
+func (e *Env) forToday(rs []Result, from float64) []Result {
+	if !e.onToday() {
+		return rs
+	}
+	var out []Result
+	for _, r := range rs {
+		if r.Process != sampler.ProcessHollowNode {
+			out = append(out, r)
+		}
+	}
+	return append(out,
+		Result{Name: "kwok_cpu", Process: "kwok", Unit: "CPU s", Value: e.Sampler.Rec.Between(KWOKCPU, from, math.Inf(1)), LowerIsBetter: true},
+		Result{Name: "scheduler_cpu", Process: "kube-scheduler", Unit: "CPU s", Value: e.Sampler.Rec.Between(SchedulerCPU, from, math.Inf(1)), LowerIsBetter: true})
+}
