@@ -42,7 +42,7 @@ func publishCommand(args []string) int {
 		return 2
 	}
 	if *readme {
-		changed, err := publish.UpdateReadme(*root)
+		changed, err := publish.UpdateReadme(*root, "")
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "rcbench publish: %v\n", err)
 			return 1

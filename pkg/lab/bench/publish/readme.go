@@ -22,7 +22,7 @@ const (
 // of the tree it is built from).
 func ReadmeLines(asOf string, statuses []Status) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "As of `%s`:\n\n", asOf)
+	fmt.Fprintf(&b, "As of `%s`:\n", asOf)
 	for _, s := range statuses {
 		fmt.Fprintf(&b, "- %s, [%s](%s): %s; %s.\n", s.Page.Title, s.Page.Link, s.Page.Link, s.Measured(), s.Since())
 	}
@@ -61,13 +61,17 @@ func ReadmeBlock(readme string) (string, bool) {
 }
 
 // UpdateReadme rewrites the README's lines at root from the pages'
-// statuses at HEAD, and reports whether they changed.
-func UpdateReadme(root string) (bool, error) {
-	head, err := Git(root, "rev-parse", "--short", "HEAD")
-	if err != nil {
-		return false, err
+// statuses at rev, and reports whether they changed;
+// rev names the commit (empty: HEAD's).
+func UpdateReadme(root, rev string) (bool, error) {
+	head := rev
+	if head == "" {
+		out, err := Git(root, "rev-parse", "--short", "HEAD")
+		if err != nil {
+			return false, err
+		}
+		head = strings.TrimSpace(out)
 	}
-	head = strings.TrimSpace(head)
 	statuses, err := StatusesAt(root, head)
 	if err != nil {
 		return false, err

@@ -201,13 +201,13 @@ func Publish(ctx context.Context, o Options) error {
 		if err := stamps.Write(o.Root); err != nil {
 			return err
 		}
-		if _, err := UpdateReadme(o.Root); err != nil {
+		if _, err := UpdateReadme(o.Root, o.Commit); err != nil {
 			return err
 		}
 		left -= pl.Estimate
 		fmt.Fprintf(o.Log, "[%d/%d] %s: published in %s, stamped in %s\n", i+1, len(plan), pl.Page.Name, formatDuration(took), StampsFile)
 	}
-	if _, err := UpdateReadme(o.Root); err != nil {
+	if _, err := UpdateReadme(o.Root, o.Commit); err != nil {
 		return err
 	}
 	fmt.Fprintf(o.Log, "make publish: every selected page is published at %s (%s); commit examples/ and %s\n", o.Commit, formatDuration(o.Now().Sub(began)), ReadmeFile)
