@@ -245,7 +245,9 @@ func readChangeTable(t *east.Table, src []byte, run *historyRun) {
 			continue
 		}
 		run.Changes[name] = measured{
-			Scenario: get(cells, "scenario"), Figure: get(cells, "figure"),
+			// A figure's name as the report writes it now, in words that
+			// a narrow screen can break between.
+			Scenario: get(cells, "scenario"), Figure: strings.ReplaceAll(get(cells, "figure"), "_", " "),
 			With: get(cells, "with"), Without: get(cells, "without"),
 			Expected: get(cells, "expected"), Appeared: get(cells, "appeared"), Better: get(cells, "better"),
 		}

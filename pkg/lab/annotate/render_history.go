@@ -122,7 +122,7 @@ func (w *writer) historyPage() error {
 			// Every figure of the catalogue counts a cost: lower is better.
 			cv.Better = "with it"
 			if !c.WithoutMore {
-				cv.Better = "without it: the change's price (its entry says why)"
+				cv.Better = "without it: a price (see its entry)"
 			}
 		}
 		if run != nil {
