@@ -6,11 +6,10 @@
 // window's size, for any projector, and lays every slide out to fit it,
 // with no text under 3.3 % of its height. A run can be recorded
 // (Options.Record) into a page that plays it by itself from disk; Replay
-// plays a recording on the live page without clusters; an Outline, a
-// talk's Markdown outline, becomes a Deck: several recordings in one page,
-// a whole talk, with title, text, code and timeline cards, the speaker's
-// notes and a presenter view in a second window, which prints one page per
-// slide and whose pictures WriteStills exports.
+// plays a recording on the live page without clusters, and WriteStills
+// exports a page's pictures. A whole talk of several recordings, a deck,
+// is pkg/lab/demo/deck's, which imports this package and plays in the same
+// page (DeckPage); this package never imports it.
 //
 // Ours: not part of 2014.
 package demo

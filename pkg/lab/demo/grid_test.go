@@ -156,3 +156,36 @@ func TestIdleRowsNameTheirProcessAndSayTheManagersRequestsIncludeLeaseRenewals(t
 		}
 	}
 }
+
+func TestEveryScenarioDeclaresAFigureThePageMeasuresLive(t *testing.T) {
+	for _, sc := range scenario.All() {
+		fig := scenarioFigure(sc.Name)
+		if declaredFigure(sc) == "" || fig.Key == keyGoroutines || fig.Row == "" {
+			t.Errorf("%s declares the figure %q; the page shows %+v", sc.Name, declaredFigure(sc), fig)
+		}
+	}
+	for name := range liveFigure {
+		if _, err := scenario.Get(name); err != nil {
+			t.Errorf("liveFigure names %s, which is no scenario", name)
+		}
+	}
+}
+
+func TestARowOfAFeature2014LacksSaysSoInsteadOfMarkingTodayWorse(t *testing.T) {
+	rows := []Row{
+		{Name: "election requests per min", Legacy: "0", Modern: "27.9", Better: "legacy", Diff: "2014: none"},
+		{Name: "lists per min", Legacy: "71.8", Modern: "0", Better: "modern", Diff: "today: none"},
+	}
+	today := append([]Row(nil), rows...)
+	markMissing(today, designs[1])
+	if today[0].Missing != "" {
+		t.Errorf("with today on the left, %+v", today[0])
+	}
+	markMissing(rows, designs[0])
+	if rows[0].Missing != noSuchThing || rows[0].Better != "" || rows[0].Diff != "(history: leader-election)" {
+		t.Errorf("%+v: want the cell to say %q, no side better, the change cited", rows[0], noSuchThing)
+	}
+	if rows[1].Missing != "" || rows[1].Better != "modern" {
+		t.Errorf("a row both designs count was changed: %+v", rows[1])
+	}
+}

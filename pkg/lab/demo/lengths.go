@@ -10,7 +10,8 @@ import (
 )
 
 // How long things take, for a speaker planning a talk: each scenario at
-// talk size, a recording as its page plays it, a deck's recordings in all.
+// talk size, a recording as its page plays it (a deck adds up its
+// recordings', pkg/lab/demo/deck).
 
 // talkLength is how long each scenario plays at talk size, in seconds,
 // from both clusters up to the results, without the pauses before steps
@@ -36,10 +37,10 @@ var talkLength = map[string]float64{
 	"watch-window":       23,
 }
 
-// playedSeconds is how long rec plays on its page at its recorded pace,
+// PlayedSeconds is how long rec plays on its page at its recorded pace,
 // from both sides up to its last frame, pauses before steps left out: the
 // player's clock (page.js, Player).
-func playedSeconds(rec *Recording) float64 {
+func (rec *Recording) PlayedSeconds() float64 {
 	frames := rec.Frames
 	s0 := 0
 	for s0 < len(frames)-1 && !(frames[s0].Sides[0].Ready && frames[s0].Sides[1].Ready) {
@@ -71,9 +72,9 @@ func pauseFrames(frames []Frame) []int {
 	return out
 }
 
-// duration says a length in seconds as a speaker reads it: "55 s",
+// Length says a length in seconds as a speaker reads it: "55 s",
 // "1 min 44 s", "5 min".
-func duration(seconds float64) string {
+func Length(seconds float64) string {
 	s := int(math.Round(seconds))
 	switch {
 	case s < 60:
@@ -95,7 +96,7 @@ func WriteList(w io.Writer) {
 	for _, sc := range scenario.All() {
 		length := "length not measured"
 		if s := talkLength[sc.Name]; s > 0 {
-			length = "plays " + duration(s)
+			length = "plays " + Length(s)
 		}
 		if sz, err := PickSize(sc, Options{}); err == nil {
 			length += " at " + sz.Label

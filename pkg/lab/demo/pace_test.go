@@ -197,66 +197,6 @@ func TestAHoldOutlastsAnInputThatEnds(t *testing.T) {
 	}
 }
 
-// shippedDeckOf builds the shipped deck anew, from its outline and the
-// shipped recordings it names, which it returns too.
-func shippedDeckOf(t *testing.T) (*Deck, []*Recording) {
-	t.Helper()
-	o, err := ReadOutline(filepath.Join(talkDir, shippedOutline))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := o.Deck(repoRoot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d, d.Recordings
-}
-
-func TestTheShippedDeckIsWhatRcbenchDeckMakesOfItsOutline(t *testing.T) {
-	d, _ := shippedDeckOf(t)
-	want, err := d.HTML()
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(talkDir, shippedDeck)
-	got, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is not what rcbench deck makes now of %s (a new page, a change of pkg/history's catalogue, which its timeline cites, "+
-			"or of the code its code card cuts): rcbench deck -o %s %s, from the top of the repository, renews it", file, shippedOutline, file, filepath.Join(talkDir, shippedOutline))
-	}
-	for _, bad := range []string{"http://", "https://", "src=", "href="} {
-		if bytes.Contains(got, []byte(bad)) {
-			t.Errorf("the deck refers to something outside itself (%q)", bad)
-		}
-	}
-	var kinds []string
-	for _, s := range d.Slides {
-		kinds = append(kinds, s.Kind)
-		if len(s.Notes) == 0 {
-			t.Errorf("slide %q has no notes", s.Title)
-		}
-	}
-	if want := "[title timeline next talk next talk code next talk next talk next talk next talk end]"; fmt.Sprint(kinds) != want {
-		t.Errorf("slides %v, want %s", kinds, want)
-	}
-	// The card before idle places it on the timeline: the informers.
-	var hot []string
-	for _, c := range d.Slides[2].Changes {
-		if c.Hot {
-			hot = append(hot, c.Name)
-		}
-	}
-	if fmt.Sprint(hot) != "[endpoints-informer pod-informer]" {
-		t.Errorf("the timeline before idle highlights %v", hot)
-	}
-	if d.Minutes != 20 || d.Slides[0].Lines[0] == "" {
-		t.Errorf("the outline's length and title card: %d minutes, lines %q", d.Minutes, d.Slides[0].Lines)
-	}
-}
-
 // TestTheTalkLengthsAreTheRecordings keeps the lengths make demo lists
 // for the scenarios examples/talk has a recording of equal to what the
 // recordings play for.
@@ -266,7 +206,7 @@ func TestTheTalkLengthsAreTheRecordings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := talkLength[rec.Talk.Name], math.Round(playedSeconds(rec)); got != want {
+		if got, want := talkLength[rec.Talk.Name], math.Round(rec.PlayedSeconds()); got != want {
 			t.Errorf("talkLength[%q] is %v s; %s plays for %v s", rec.Talk.Name, got, file, want)
 		}
 	}
@@ -291,4 +231,14 @@ func TestTheTalkTotalsLessThanFiveMegabytes(t *testing.T) {
 	if total > 5e6 {
 		t.Errorf("%s weighs %d bytes, over 5 MB", talkDir, total)
 	}
+}
+
+// pauses are the steps a recording pauses before, in order: the steps of
+// its pauseFrames.
+func pauses(frames []Frame) []int {
+	var out []int
+	for _, i := range pauseFrames(frames) {
+		out = append(out, frames[i].Step)
+	}
+	return out
 }

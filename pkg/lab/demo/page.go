@@ -160,7 +160,12 @@ type pageData struct {
 	TalkJSON string
 	// Deck, in a page that plays a deck, names it; the page then opens on
 	// its first card.
-	Deck *Deck
+	Deck *deckHead
+}
+
+// deckHead is what the page's template shows of the deck it plays.
+type deckHead struct {
+	Title string
 }
 
 // pageScript is what the page runs: its script, and for a page that plays

@@ -25,21 +25,6 @@ const talkDir = "../../../examples/talk"
 // maxRecording is the most a shipped recording's page may weigh.
 const maxRecording = 1 << 20
 
-// The shipped deck and the outline rcbench deck makes it of, from the top
-// of the repository: rcbench deck -o examples/talk/20-minutes.html
-// examples/talk/20-minutes.md.
-const (
-	shippedDeck    = "20-minutes.html"
-	shippedOutline = "20-minutes.md"
-	// repoRoot is the top of the repository, where the deck's code card is
-	// cut from.
-	repoRoot = "../../.."
-)
-
-// autoCard is how long a deck played with ?auto=1 shows a card, in
-// milliseconds (page.js's AUTO_CARD).
-const autoCard = 2000
-
 func TestARecordingKeepsOneFrameOfEachPause(t *testing.T) {
 	r := &recorder{}
 	sides := []Side{{Name: "legacy", Ready: true}, {Name: "modern", Ready: true}}

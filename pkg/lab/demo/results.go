@@ -94,8 +94,8 @@ func markMissing(rows []Row, left Design) {
 	}
 }
 
-// rowName is a row's name with the process it measures.
-func rowName(r Row) string {
+// Label is the row's name with the process it measures.
+func (r Row) Label() string {
 	if r.Process == "" {
 		return r.Name
 	}
@@ -174,7 +174,7 @@ func verdicts(sc *scenario.Scenario, sz scenario.Size, designs []Design, legacy,
 func (c *console) printResults(talk Talk, rows []Row, vs []Verdict) {
 	nameW, unitW, valW := len("result"), 0, len("today")
 	for _, r := range rows {
-		nameW = max(nameW, len(rowName(r)))
+		nameW = max(nameW, len(r.Label()))
 		unitW = max(unitW, len(r.Unit))
 		valW = max(valW, len([]rune(r.Legacy)), len([]rune(r.Modern)))
 	}
@@ -199,7 +199,7 @@ func (c *console) printResults(talk Talk, rows []Row, vs []Verdict) {
 		case "modern":
 			m = c.style(m, bold+green)
 		}
-		fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s  %s\n", nameW, rowName(r), unitW, r.Unit, l, m, c.style(r.Diff, dim))
+		fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s  %s\n", nameW, r.Label(), unitW, r.Unit, l, m, c.style(r.Diff, dim))
 	}
 	noted := map[string]bool{}
 	for _, r := range rows {
