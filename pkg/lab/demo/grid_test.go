@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -135,28 +134,6 @@ func TestTheTableNamesTheBetterDesignWhereLowerIsBetter(t *testing.T) {
 	}
 }
 
-func TestIdleRowsNameTheirProcessAndSayTheManagersRequestsIncludeLeaseRenewals(t *testing.T) {
-	idle := []scenario.Result{
-		{Name: "requests_per_min", Process: sampler.ProcessManager, Unit: "req/min", Value: 66, LowerIsBetter: true},
-		{Name: "apiserver_cpu_per_min", Process: sampler.ProcessAPIServer, Unit: "CPU s/min", Value: 1.5, LowerIsBetter: true},
-	}
-	rows := compare(idle, idle)
-	if rows[0].Process != "controller-manager" || rows[1].Process != "apiserver" {
-		t.Errorf("rows name %q and %q", rows[0].Process, rows[1].Process)
-	}
-	if !strings.Contains(rows[0].Note, "lease renewals included") || rows[1].Note != "" {
-		t.Errorf("notes %q and %q", rows[0].Note, rows[1].Note)
-	}
-	var out bytes.Buffer
-	c := &console{w: &out}
-	c.printResults(Talk{}, rows, nil)
-	for _, want := range []string{"requests per min (controller-manager)", "apiserver cpu per min (apiserver)", "lease renewals included"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("the console table lacks %q:\n%s", want, out.String())
-		}
-	}
-}
-
 func TestEveryScenarioDeclaresAFigureThePageMeasuresLive(t *testing.T) {
 	for _, sc := range scenario.All() {
 		fig := scenarioFigure(sc.Name)
@@ -177,11 +154,11 @@ func TestARowOfAFeature2014LacksSaysSoInsteadOfMarkingTodayWorse(t *testing.T) {
 		{Name: "lists per min", Legacy: "71.8", Modern: "0", Better: "modern", Diff: "today: none"},
 	}
 	today := append([]Row(nil), rows...)
-	markMissing(today, designs[1])
+	MarkMissing(today, Designs[1])
 	if today[0].Missing != "" {
 		t.Errorf("with today on the left, %+v", today[0])
 	}
-	markMissing(rows, designs[0])
+	MarkMissing(rows, Designs[0])
 	if rows[0].Missing != noSuchThing || rows[0].Better != "" || rows[0].Diff != "(history: leader-election)" {
 		t.Errorf("%+v: want the cell to say %q, no side better, the change cited", rows[0], noSuchThing)
 	}
