@@ -12,6 +12,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/chromium"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo/deck"
 )
 
 // deckCommand makes a whole talk: one page that plays from disk, from a
@@ -66,10 +67,10 @@ func deckCommand(args []string) int {
 		}
 		browser = b
 	}
-	deck, err := makeDeck(fs.Args(), *title, *root)
+	d, err := makeDeck(fs.Args(), *title, *root)
 	if err == nil {
 		var page []byte
-		if page, err = deck.HTML(); err == nil {
+		if page, err = d.HTML(); err == nil {
 			err = os.WriteFile(*out, page, 0o644)
 		}
 	}
@@ -77,7 +78,7 @@ func deckCommand(args []string) int {
 		fmt.Fprintf(os.Stderr, "rcbench deck: %v\n", err)
 		return 1
 	}
-	fmt.Printf("%s: %d slides, %d recordings; open it in a browser, and press s there for the presenter view.\n", *out, len(deck.Slides), len(deck.Recordings))
+	fmt.Printf("%s: %d slides, %d recordings; open it in a browser, and press s there for the presenter view.\n", *out, len(d.Slides), len(d.Recordings))
 	if *stills == "" {
 		return 0
 	}
@@ -97,9 +98,9 @@ func deckCommand(args []string) int {
 }
 
 // makeDeck makes the deck of an outline (one .md file) or of recordings.
-func makeDeck(files []string, title, root string) (*demo.Deck, error) {
+func makeDeck(files []string, title, root string) (*deck.Deck, error) {
 	if len(files) == 1 && strings.HasSuffix(files[0], ".md") {
-		o, err := demo.ReadOutline(files[0])
+		o, err := deck.ReadOutline(files[0])
 		if err != nil {
 			return nil, err
 		}
@@ -116,5 +117,5 @@ func makeDeck(files []string, title, root string) (*demo.Deck, error) {
 		}
 		recs = append(recs, rec)
 	}
-	return demo.BuildDeck(title, recs)
+	return deck.BuildDeck(title, recs)
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo/live"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
@@ -42,12 +42,12 @@ func demoCommand(args []string) int {
 		return 2
 	}
 	if *showList {
-		demo.WriteList(os.Stdout)
+		live.WriteList(os.Stdout)
 		return 0
 	}
 	if *name == "" {
 		fmt.Fprintln(os.Stderr, "rcbench demo: -scenario is required; the scenarios are:")
-		demo.WriteList(os.Stderr)
+		live.WriteList(os.Stderr)
 		return 2
 	}
 	if *bin == "" {
@@ -70,7 +70,7 @@ func demoCommand(args []string) int {
 	}()
 	defer stop()
 
-	_, err := demo.Run(ctx, demo.Options{
+	_, err := live.Run(ctx, live.Options{
 		Scenario: *name,
 		Size:     *size,
 		Replicas: *replicas,

@@ -17,7 +17,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/publish"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/sweep"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo/live"
 )
 
 // publishCommand runs make publish: every published page at one commit,
@@ -111,7 +111,7 @@ func estimateOf(binDir string) func(publish.Page) (time.Duration, string, bool) 
 			total := 0.0
 			for _, cmd := range p.Commands {
 				for _, a := range cmd {
-					if s, ok := demo.TalkSeconds(strings.TrimPrefix(a, "-scenario=")); ok && strings.HasPrefix(a, "-scenario=") {
+					if s, ok := live.TalkSeconds(strings.TrimPrefix(a, "-scenario=")); ok && strings.HasPrefix(a, "-scenario=") {
 						total += s + talkStart.Seconds()
 					}
 				}

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo/live"
 )
 
 // replayCommand plays a recording of talk mode (rcbench demo -record) on
@@ -56,7 +57,7 @@ func replayCommand(args []string) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	err = demo.Replay(ctx, rec, demo.ReplayOptions{
+	err = live.Replay(ctx, rec, live.ReplayOptions{
 		Speed: *speed,
 		Auto:  *auto,
 		Hold:  *hold,

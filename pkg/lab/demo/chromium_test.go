@@ -9,117 +9,16 @@ package demo
 // chromium package.
 
 import (
-	"context"
 	"fmt"
-	"image"
-	"image/png"
-	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/chromium"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo/pagetest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
 )
-
-// runningPixels counts, in the left and the right half of img, the pixels
-// of the colour of a running pod.
-func runningPixels(img image.Image) (left, right int) {
-	b := img.Bounds()
-	near := func(v uint32, want uint8) bool {
-		d := int(v>>8) - int(want)
-		return d >= -6 && d <= 6
-	}
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bl, _ := img.At(x, y).RGBA()
-			if near(r, 0x2e) && near(g, 0xa0) && near(bl, 0x43) {
-				if x < b.Min.X+b.Dx()/2 {
-					left++
-				} else {
-					right++
-				}
-			}
-		}
-	}
-	return left, right
-}
-
-func TestTheLivePageShowsRunningPodsOnBothSides(t *testing.T) {
-	if !testutil.ChromiumWanted() {
-		t.Skip("set KUBE_REWIND_CHROMIUM=1 to look at the live page in headless Chromium")
-	}
-	browser := testutil.Chromium(t)
-	shots := testutil.ScreenshotDir(t)
-
-	// The demo waits for Enter between steps; the test presses it.
-	out := &testutil.Buffer{}
-	opts := tinyOptions(t, out)
-	opts.Auto = false
-	enter, press := io.Pipe()
-	opts.In = enter
-	urls := make(chan string, 1)
-	opts.PageReady = func(url string) { urls <- url }
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	result := make(chan error, 1)
-	go func() {
-		_, err := Run(ctx, opts)
-		result <- err
-	}()
-	defer func() {
-		press.Close()
-		cancel()
-		if err := <-result; err != nil {
-			t.Errorf("Run: %v\n%s", err, out)
-		}
-		assertNoChildren(t)
-	}()
-	url := <-urls
-	n := opts.Replicas
-
-	waitFrame(t, url, "both clusters and the first step", func(f Frame) bool {
-		return f.Phase == PhaseReady && f.Step == 1 && len(f.Sides) == 2 && f.Sides[0].Ready && f.Sides[1].Ready
-	})
-	// Creating the controller is over at once, and the demo goes on to
-	// wait for the pods without a pause: one Enter plays both steps.
-	fmt.Fprintln(press)
-	waitFrame(t, url, "every pod running on both sides", func(f Frame) bool {
-		return f.Step == 2 && len(f.Sides) == 2 && f.Sides[0].Running == n && f.Sides[1].Running == n
-	})
-
-	// The page stops listening after six frames (?frames=6), so that
-	// Chromium sees every request end and takes its picture; the results
-	// may be in by then, and ?results=0 leaves the pods in view. What the
-	// page shows without JavaScript is checked on its HTML, in
-	// page_test.go: Chromium's headless screenshots need scripts on.
-	file := filepath.Join(shots, "demo-live.png")
-	testutil.Screenshot(t, browser, url+"?frames=6&results=0", file, 1280, 720, 4000)
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatalf("no screenshot: %v", err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("the screenshot is not a PNG: %v", err)
-	}
-	left, right := runningPixels(img)
-	t.Logf("%s: %dx%d, running-pod pixels: %d left, %d right", file, img.Bounds().Dx(), img.Bounds().Dy(), left, right)
-	// The legend's square alone is about 200 pixels; twenty running pods
-	// are thousands.
-	if left < 2000 || right < 2000 {
-		t.Errorf("running pods are not on both sides of the page: %d pixels left, %d right", left, right)
-	}
-
-	// The results; then Enter ends the demo.
-	waitFrame(t, url, "the results", func(f Frame) bool { return f.Phase == PhaseDone && len(f.Results) > 0 })
-	fmt.Fprintln(press)
-}
 
 // TestARecordingOpenedFromDiskPlaysToItsLastStep opens each shipped
 // recording's page from disk, as a speaker without a cluster would, lets
@@ -134,14 +33,14 @@ func TestARecordingOpenedFromDiskPlaysToItsLastStep(t *testing.T) {
 	browser := testutil.Chromium(t)
 	shots := testutil.ScreenshotDir(t)
 	created := regexp.MustCompile(`data-f="cr">([^<]*)<`)
-	for _, file := range shippedRecordings(t) {
+	for _, file := range pagetest.ShippedRecordings(t, talkDir) {
 		name := strings.TrimSuffix(filepath.Base(file), ".html")
 		t.Run(name, func(t *testing.T) {
 			rec, err := ReadRecording(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			url := fileURL(t, file)
+			url := pagetest.FileURL(t, file)
 			last := rec.Frames[len(rec.Frames)-1]
 			played := rec.Frames[len(rec.Frames)-1].T - rec.Frames[0].T
 
@@ -160,7 +59,7 @@ func TestARecordingOpenedFromDiskPlaysToItsLastStep(t *testing.T) {
 				t.Fatalf("found %d pods-created tiles, want 2", len(got))
 			}
 			for i := range got {
-				if want := thousands(last.Sides[i].Created); got[i][1] != want {
+				if want := Thousands(last.Sides[i].Created); got[i][1] != want {
 					t.Errorf("%s side shows %s pods created; the recording ends with %s", rec.Talk.Designs[i].Heading, got[i][1], want)
 				}
 			}
@@ -173,7 +72,7 @@ func TestARecordingOpenedFromDiskPlaysToItsLastStep(t *testing.T) {
 			}
 			file := filepath.Join(shots, "replay-two-managers.png")
 			testutil.Screenshot(t, browser, url+"?auto=1", file, 1280, 720, 12000)
-			left, right := runningPixelsOf(t, file)
+			left, right := pagetest.RunningPixelsOf(t, file)
 			t.Logf("%s: running-pod pixels: %d left, %d right", file, left, right)
 			if left < 2000 || right < 2000 {
 				t.Errorf("running pods are not on both sides of the replay: %d pixels left, %d right", left, right)
@@ -188,19 +87,19 @@ func TestARecordingOpenedFromDiskPlaysToItsLastStep(t *testing.T) {
 // measured of itself (kubeRewind.check): nothing cut at its box's edge or
 // outside the window, pod grids of one size. Every row shows its unit.
 func TestEveryResultsTableFitsWithItsUnits(t *testing.T) {
-	b := browser(t)
+	b := pagetest.Browser(t)
 	for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
 		tb, err := b.NewTab(size[0], size[1])
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, file := range shippedRecordings(t) {
+		for _, file := range pagetest.ShippedRecordings(t, talkDir) {
 			rec, err := ReadRecording(file)
 			if err != nil {
 				t.Fatal(err)
 			}
 			name := fmt.Sprintf("%s at %dx%d", strings.TrimSuffix(filepath.Base(file), ".html"), size[0], size[1])
-			if err := tb.Open(fileURL(t, file) + "#still=1.1"); err != nil {
+			if err := tb.Open(pagetest.FileURL(t, file) + "#still=1.1"); err != nil {
 				t.Fatal(err)
 			}
 			var stills []Still
@@ -209,7 +108,7 @@ func TestEveryResultsTableFitsWithItsUnits(t *testing.T) {
 			}
 			units := map[int]string{}
 			for _, st := range append([]Still{{Part: "1.1"}}, stills...) {
-				c := eval[layoutCheck](t, tb, fmt.Sprintf("kubeRewind.still(%q), kubeRewind.check()", st.Part))
+				c := pagetest.Eval[pagetest.LayoutCheck](t, tb, fmt.Sprintf("kubeRewind.still(%q), kubeRewind.check()", st.Part))
 				if len(c.Problems) > 0 {
 					t.Errorf("%s, #still=%s: %s", name, st.Part, strings.Join(c.Problems, "; "))
 				}
@@ -236,187 +135,6 @@ func TestEveryResultsTableFitsWithItsUnits(t *testing.T) {
 		}
 		tb.Close()
 	}
-}
-
-// TestTheDeckOpensFromDiskAndReachesItsLastSlide plays the shipped deck
-// from disk by itself (?auto=1, sixteen times the recorded pace) and
-// checks that it ends on its last card, laid out within the window.
-func TestTheDeckOpensFromDiskAndReachesItsLastSlide(t *testing.T) {
-	if !testutil.ChromiumWanted() {
-		t.Skip("set KUBE_REWIND_CHROMIUM=1 to play the deck in headless Chromium")
-	}
-	browser := testutil.Chromium(t)
-	deck := filepath.Join(talkDir, shippedDeck)
-	d, recs := shippedDeckOf(t)
-	played := 0.0
-	for _, rec := range recs {
-		played += rec.Frames[len(rec.Frames)-1].T - rec.Frames[0].T
-	}
-	budget := int(played*1000/16) + len(d.Slides)*autoCard + 30000
-	dom := testutil.DumpDOMAt(t, browser, fileURL(t, deck)+"?auto=1&speed=16&check=1", 1280, 720, budget)
-	want := fmt.Sprintf(`data-slide="%d"`, len(d.Slides))
-	if !strings.Contains(dom, want) {
-		m := regexp.MustCompile(`data-slide="\d+"`).FindString(dom)
-		t.Fatalf("the deck did not reach its last slide: %s, want %s", m, want)
-	}
-	if !strings.Contains(dom, `data-layout="ok"`) {
-		t.Errorf("its last card does not fit: %s", regexp.MustCompile(`data-layout="[^"]*"`).FindString(dom))
-	}
-	if !strings.Contains(dom, d.Slides[len(d.Slides)-1].Title) {
-		t.Errorf("the last card's title is not on the page")
-	}
-}
-
-// TestStillsAreWritten has Chromium export every picture of a deck of one
-// recording, and looks for running pods on both sides at the end of its
-// first step.
-func TestStillsAreWritten(t *testing.T) {
-	if !testutil.ChromiumWanted() {
-		t.Skip("set KUBE_REWIND_CHROMIUM=1 to export stills with headless Chromium")
-	}
-	browser := testutil.Chromium(t)
-	rec, err := ReadRecording(filepath.Join(talkDir, "overlap.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := BuildDeck("A deck of one", []*Recording{rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	page := filepath.Join(dir, "deck.html")
-	html, err := d.HTML()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(page, html, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	stills := testutil.ScreenshotDir(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	files, err := WriteStills(ctx, browser, page, stills, 1280, 720, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A title card, the timeline, the card before the recording, its two
-	// groups of steps and the summary, each on one page at 1280×720.
-	if len(files) != 6 {
-		t.Fatalf("%d stills written, want 6: %v", len(files), files)
-	}
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := png.DecodeConfig(fh)
-		fh.Close()
-		if err != nil || cfg.Width != 1280 || cfg.Height != 720 {
-			t.Errorf("%s: %dx%d, %v; want a 1280x720 PNG", f, cfg.Width, cfg.Height, err)
-		}
-	}
-	var last string
-	for _, f := range files {
-		if strings.Contains(f, "overlap-step1") {
-			last = f
-		}
-	}
-	left, right := runningPixelsOf(t, last)
-	if left < 500 || right < 500 {
-		t.Errorf("%s: running pods are not on both sides: %d pixels left, %d right", last, left, right)
-	}
-}
-
-// browser starts a headless Chromium for the test, closed when it ends.
-// Like every test here that renders pages, it runs where
-// KUBE_REWIND_CHROMIUM=1 asks for it, as .ci/run does after make test,
-// and skips in one line elsewhere: laying out every slide at every size
-// takes minutes of CPU, more than make test's budget allows.
-func browser(t *testing.T) *chromium.Browser {
-	t.Helper()
-	if !testutil.ChromiumWanted() {
-		t.Skip("set KUBE_REWIND_CHROMIUM=1 to lay pages out in headless Chromium")
-	}
-	bin, err := chromium.Find()
-	if err != nil {
-		if testutil.ChromiumWanted() {
-			t.Fatalf("KUBE_REWIND_CHROMIUM=1 but %v", err)
-		}
-		t.Skip("no Chromium on this machine: " + err.Error())
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	b, err := chromium.Start(ctx, bin)
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		b.Close()
-		cancel()
-	})
-	return b
-}
-
-// tab opens a tab of width×height on url.
-func tab(t *testing.T, b *chromium.Browser, url string, width, height int) *chromium.Tab {
-	t.Helper()
-	tb, err := b.NewTab(width, height)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(tb.Close)
-	if err := tb.Open(url); err != nil {
-		t.Fatal(err)
-	}
-	return tb
-}
-
-// eval evaluates js in tb into a value of type T, failing the test on an
-// error.
-func eval[T any](t *testing.T, tb *chromium.Tab, js string) T {
-	t.Helper()
-	var v T
-	if err := tb.Eval(js, &v); err != nil {
-		t.Fatalf("%s: %v", js, err)
-	}
-	return v
-}
-
-// layoutCheck is what the page measures of the slide on screen
-// (kubeRewind.check).
-type layoutCheck struct {
-	// Part and Name say which picture (checkAll).
-	Part      string   `json:"part"`
-	Name      string   `json:"name"`
-	Problems  []string `json:"problems"`
-	MinText   float64  `json:"minText"`
-	MinTextAt string   `json:"minTextAt"`
-	Height    float64  `json:"height"`
-}
-
-// fileURL is the file:// address of a file on disk.
-func fileURL(t *testing.T, file string) string {
-	t.Helper()
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return (&url.URL{Scheme: "file", Path: abs}).String()
-}
-
-// runningPixelsOf reads a screenshot and counts runningPixels in it.
-func runningPixelsOf(t *testing.T, file string) (left, right int) {
-	t.Helper()
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatalf("no screenshot: %v", err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("the screenshot is not a PNG: %v", err)
-	}
-	return runningPixels(img)
 }
 
 // playerDriver presses keys and clicks on a recording's page, as a
@@ -469,7 +187,7 @@ func TestThePlayerPausesGoesSlowerSkipsAndGoesBack(t *testing.T) {
 	if err := os.WriteFile(page, []byte(driven), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dom := testutil.DumpDOMAt(t, browser, fileURL(t, page), 1280, 720, 12000)
+	dom := testutil.DumpDOMAt(t, browser, pagetest.FileURL(t, page), 1280, 720, 12000)
 	m := regexp.MustCompile(`(?s)data-log="([^"]*)"`).FindStringSubmatch(dom)
 	if m == nil {
 		t.Fatalf("the driver left no log")

@@ -1,16 +1,15 @@
-// Package demo is talk mode (make demo): one scenario of pkg/lab/scenario
-// on two identical clusters at once, the 2014 controller-manager and
-// today's, step by step, narrated in the terminal with live counters and
-// shown side by side on a live page on loopback (server-sent events),
-// ending with both designs' results in one table. The page is drawn to the
-// window's size, for any projector, and lays every slide out to fit it,
-// with no text under 3.3 % of its height. A run can be recorded
-// (Options.Record) into a page that plays it by itself from disk; Replay
-// plays a recording on the live page without clusters; an Outline, a
-// talk's Markdown outline, becomes a Deck: several recordings in one page,
-// a whole talk, with title, text, code and timeline cards, the speaker's
-// notes and a presenter view in a second window, which prints one page per
-// slide and whose pictures WriteStills exports.
+// Package demo is talk mode's page and its recordings (make demo): the
+// page that shows one scenario on two identical clusters side by side, the
+// 2014 controller-manager and today's, drawn to the window's size for any
+// projector with no text under 3.3 % of its height; the frames it shows
+// and the results table beneath them; the live page on loopback
+// (LivePage, server-sent events); and a Recording of a run, a page that
+// plays it by itself from disk, whose pictures WriteStills exports.
+//
+// Two packages sit above it and it imports neither: pkg/lab/demo/live
+// runs talk mode (the clusters, the narration in the terminal, the
+// replay), and pkg/lab/demo/deck makes a whole talk of recordings, which
+// plays in the same page (DeckPage).
 //
 // Ours: not part of 2014.
 package demo

@@ -128,9 +128,9 @@ func chartValue(key string, s Side) float64 {
 	return math.Max(0, s.Fig)
 }
 
-// formatFigure prints a figure as its tile does, as the results table
+// FormatFigure prints a figure as its tile does, as the results table
 // prints its row, "–" when there is none yet.
-func formatFigure(v float64) string {
+func FormatFigure(v float64) string {
 	if v < 0 {
 		return "–"
 	}

@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -135,24 +134,35 @@ func TestTheTableNamesTheBetterDesignWhereLowerIsBetter(t *testing.T) {
 	}
 }
 
-func TestIdleRowsNameTheirProcessAndSayTheManagersRequestsIncludeLeaseRenewals(t *testing.T) {
-	idle := []scenario.Result{
-		{Name: "requests_per_min", Process: sampler.ProcessManager, Unit: "req/min", Value: 66, LowerIsBetter: true},
-		{Name: "apiserver_cpu_per_min", Process: sampler.ProcessAPIServer, Unit: "CPU s/min", Value: 1.5, LowerIsBetter: true},
-	}
-	rows := compare(idle, idle)
-	if rows[0].Process != "controller-manager" || rows[1].Process != "apiserver" {
-		t.Errorf("rows name %q and %q", rows[0].Process, rows[1].Process)
-	}
-	if !strings.Contains(rows[0].Note, "lease renewals included") || rows[1].Note != "" {
-		t.Errorf("notes %q and %q", rows[0].Note, rows[1].Note)
-	}
-	var out bytes.Buffer
-	c := &console{w: &out}
-	c.printResults(Talk{}, rows, nil)
-	for _, want := range []string{"requests per min (controller-manager)", "apiserver cpu per min (apiserver)", "lease renewals included"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("the console table lacks %q:\n%s", want, out.String())
+func TestEveryScenarioDeclaresAFigureThePageMeasuresLive(t *testing.T) {
+	for _, sc := range scenario.All() {
+		fig := scenarioFigure(sc.Name)
+		if declaredFigure(sc) == "" || fig.Key == keyGoroutines || fig.Row == "" {
+			t.Errorf("%s declares the figure %q; the page shows %+v", sc.Name, declaredFigure(sc), fig)
 		}
+	}
+	for name := range liveFigure {
+		if _, err := scenario.Get(name); err != nil {
+			t.Errorf("liveFigure names %s, which is no scenario", name)
+		}
+	}
+}
+
+func TestARowOfAFeature2014LacksSaysSoInsteadOfMarkingTodayWorse(t *testing.T) {
+	rows := []Row{
+		{Name: "election requests per min", Legacy: "0", Modern: "27.9", Better: "legacy", Diff: "2014: none"},
+		{Name: "lists per min", Legacy: "71.8", Modern: "0", Better: "modern", Diff: "today: none"},
+	}
+	today := append([]Row(nil), rows...)
+	MarkMissing(today, Designs[1])
+	if today[0].Missing != "" {
+		t.Errorf("with today on the left, %+v", today[0])
+	}
+	MarkMissing(rows, Designs[0])
+	if rows[0].Missing != noSuchThing || rows[0].Better != "" || rows[0].Diff != "(history: leader-election)" {
+		t.Errorf("%+v: want the cell to say %q, no side better, the change cited", rows[0], noSuchThing)
+	}
+	if rows[1].Missing != "" || rows[1].Better != "modern" {
+		t.Errorf("a row both designs count was changed: %+v", rows[1])
 	}
 }

@@ -59,8 +59,8 @@ func pointOf(f Frame, figure string) (p Point, ok bool) {
 // historyLen keeps a minute at four frames a second.
 const historyLen = 240
 
-// frameEvery is how often the page is updated.
-const frameEvery = 250 * time.Millisecond
+// FrameEvery is how often the page is updated.
+const FrameEvery = 250 * time.Millisecond
 
 // hub makes frames and hands them to every open page.
 type hub struct {
@@ -102,10 +102,10 @@ func newHub(steps int, figure string) *hub {
 	return h
 }
 
-// run makes a frame every frameEvery until stop.
+// run makes a frame every FrameEvery until stop.
 func (h *hub) run() {
 	defer close(h.done)
-	t := time.NewTicker(frameEvery)
+	t := time.NewTicker(FrameEvery)
 	defer t.Stop()
 	for {
 		select {

@@ -19,9 +19,9 @@ import (
 func (rec *Recording) normalize() {
 	// A recording made before the results said which rows count a feature
 	// the left design lacks reads as one made now.
-	markMissing(rec.Results, rec.Talk.Designs[0])
+	MarkMissing(rec.Results, rec.Talk.Designs[0])
 	for i := range rec.Frames {
-		markMissing(rec.Frames[i].Results, rec.Talk.Designs[0])
+		MarkMissing(rec.Frames[i].Results, rec.Talk.Designs[0])
 	}
 	if rec.Version >= recordingVersion {
 		return
@@ -73,7 +73,7 @@ func (rec *Recording) normalize() {
 // sides, or do not give it.
 func zeroRow(fig Figure, rows []Row) bool {
 	for i := range 2 {
-		if v := figureRow(fig, rows, i); v != "" && v != "0" && v != "none" {
+		if v := FigureRow(fig, rows, i); v != "" && v != "0" && v != "none" {
 			return false
 		}
 	}
@@ -121,7 +121,7 @@ func foldFrames(frames []Frame) ([]Frame, int) {
 	fast := func(k int) bool {
 		r, ok := run[k]
 		next, more := begin[k+1]
-		return ok && more && frames[next].T-frames[r].T < foldUnder.Seconds() && !settled(frames[next-1].Sides)
+		return ok && more && frames[next].T-frames[r].T < foldUnder.Seconds() && !Settled(frames[next-1].Sides)
 	}
 	folded := 0
 	for a := 1; a <= last; {

@@ -1,8 +1,6 @@
 package demo
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"math"
 	"os"
@@ -10,9 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo/pagetest"
 )
 
 // sides returns two sides with the given running and desired counts.
@@ -32,8 +29,8 @@ func TestAStepOverAtOnceIsFoldedIntoTheNextAndItsWordsComeAfter(t *testing.T) {
 		{T: 19.1, Phase: PhaseDone, Step: 2, Title: "Watch", Say: "There were too many.", Sides: sides(20, 20)},
 	}
 	out, folded := foldFrames(append([]Frame(nil), frames...))
-	if folded != 1 || fmt.Sprint(pauses(out)) != "[1]" {
-		t.Fatalf("folded %d steps, pauses before %v; want step 1 folded into step 2, one pause", folded, pauses(out))
+	if folded != 1 || fmt.Sprint(Pauses(out)) != "[1]" {
+		t.Fatalf("folded %d steps, pauses before %v; want step 1 folded into step 2, one pause", folded, Pauses(out))
 	}
 	for _, f := range out {
 		if f.Step == 2 && (f.From != 1 || f.Title != "Create a controller · Watch" || f.Say != "One controller asks for pods.") {
@@ -76,7 +73,7 @@ func TestTheShippedRecordingsPauseWhereSomethingIsToSee(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := fmt.Sprint(pauses(rec.Frames)); got != want {
+		if got := fmt.Sprint(Pauses(rec.Frames)); got != want {
 			t.Errorf("%s pauses before steps %s, want %s", name, got, want)
 		}
 	}
@@ -88,7 +85,7 @@ func TestTheShippedRecordingsPauseWhereSomethingIsToSee(t *testing.T) {
 // a recording made before frames carried it), and the extra pods the
 // table's extra pods.
 func TestTheTilesAgreeWithTheTable(t *testing.T) {
-	for _, file := range shippedRecordings(t) {
+	for _, file := range pagetest.ShippedRecordings(t, talkDir) {
 		rec, err := ReadRecording(file)
 		if err != nil {
 			t.Fatal(err)
@@ -105,7 +102,7 @@ func TestTheTilesAgreeWithTheTable(t *testing.T) {
 			t.Fatalf("%s: no results", file)
 		}
 		for i, s := range done.Sides {
-			row := figureRow(fig, rec.Results, i)
+			row := FigureRow(fig, rec.Results, i)
 			if row == "" {
 				t.Errorf("%s: the table has no row %q for the figure %q", file, fig.Row, fig.Label)
 				continue
@@ -115,13 +112,13 @@ func TestTheTilesAgreeWithTheTable(t *testing.T) {
 			case s.Fig < 0 && strings.Contains(rec.Derived, "not in this recording"):
 				t.Logf("%s: %s is not in the recording; the tile shows the table's %s once it is in", file, fig.Label, row)
 			case math.Abs(s.Fig-want) > math.Max(0.1*want, 0.3):
-				t.Errorf("%s, side %d: the tile's %s ends on %s, the table says %s", file, i, fig.Label, formatFigure(s.Fig), row)
+				t.Errorf("%s, side %d: the tile's %s ends on %s, the table says %s", file, i, fig.Label, FormatFigure(s.Fig), row)
 			}
 			if v := figureText(fig, s, row); v != row {
 				t.Errorf("%s: with the results in, the tile shows %s, not the table's %s", file, v, row)
 			}
 			for _, r := range rec.Results {
-				if r.Name == "extra pods" && thousands(s.Extra) != [2]string{r.Legacy, r.Modern}[i] {
+				if r.Name == "extra pods" && Thousands(s.Extra) != [2]string{r.Legacy, r.Modern}[i] {
 					t.Errorf("%s, side %d: %d extra in all, the table says %s", file, i, s.Extra, [2]string{r.Legacy, r.Modern}[i])
 				}
 			}
@@ -144,7 +141,7 @@ func TestAFigureIsNoneBeforeItsStepAndStaysAfter(t *testing.T) {
 		{T: 22, Phase: PhaseDone, Step: 2, Sides: lists(90)},
 	} {
 		fg.apply(&f)
-		got = append(got, formatFigure(f.Sides[0].Fig))
+		got = append(got, FormatFigure(f.Sides[0].Fig))
 	}
 	// Before step 2 and in its first period: nothing to count yet. Then
 	// 24 LISTs in 20 s, 72 a minute, which the end keeps.
@@ -175,105 +172,6 @@ func TestAnOldRecordingsFiguresComeFromItsFrames(t *testing.T) {
 	}
 	if fmt.Sprint(totals) != "[0 12 24 36]" {
 		t.Errorf("LISTs since the start: %v, want [0 12 24 36]", totals)
-	}
-}
-
-func TestAHoldOutlastsAnInputThatEnds(t *testing.T) {
-	// rcbench replay -auto -hold=20s FILE </dev/null: the input ends at
-	// once, and the results must stay up for the hold all the same.
-	d := &demo{opts: Options{Auto: true, Hold: time.Hour, In: strings.NewReader("")}, con: &console{w: &bytes.Buffer{}}}
-	d.lines = readLines(d.opts.In, make(chan struct{}))
-	ctx, cancel := context.WithCancel(context.Background())
-	ended := make(chan error, 1)
-	go func() { ended <- d.holdEnd(ctx) }()
-	select {
-	case err := <-ended:
-		t.Fatalf("the hold ended (%v) when the input did", err)
-	case <-time.After(300 * time.Millisecond):
-	}
-	cancel()
-	if err := <-ended; err != context.Canceled {
-		t.Errorf("holdEnd after Ctrl-C = %v", err)
-	}
-}
-
-// shippedDeckOf builds the shipped deck anew, from its outline and the
-// shipped recordings it names, which it returns too.
-func shippedDeckOf(t *testing.T) (*Deck, []*Recording) {
-	t.Helper()
-	o, err := ReadOutline(filepath.Join(talkDir, shippedOutline))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := o.Deck(repoRoot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d, d.Recordings
-}
-
-func TestTheShippedDeckIsWhatRcbenchDeckMakesOfItsOutline(t *testing.T) {
-	d, _ := shippedDeckOf(t)
-	want, err := d.HTML()
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(talkDir, shippedDeck)
-	got, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is not what rcbench deck makes now of %s (a new page, a change of pkg/history's catalogue, which its timeline cites, "+
-			"or of the code its code card cuts): rcbench deck -o %s %s, from the top of the repository, renews it", file, shippedOutline, file, filepath.Join(talkDir, shippedOutline))
-	}
-	for _, bad := range []string{"http://", "https://", "src=", "href="} {
-		if bytes.Contains(got, []byte(bad)) {
-			t.Errorf("the deck refers to something outside itself (%q)", bad)
-		}
-	}
-	var kinds []string
-	for _, s := range d.Slides {
-		kinds = append(kinds, s.Kind)
-		if len(s.Notes) == 0 {
-			t.Errorf("slide %q has no notes", s.Title)
-		}
-	}
-	if want := "[title timeline next talk next talk code next talk next talk next talk next talk end]"; fmt.Sprint(kinds) != want {
-		t.Errorf("slides %v, want %s", kinds, want)
-	}
-	// The card before idle places it on the timeline: the informers.
-	var hot []string
-	for _, c := range d.Slides[2].Changes {
-		if c.Hot {
-			hot = append(hot, c.Name)
-		}
-	}
-	if fmt.Sprint(hot) != "[endpoints-informer pod-informer]" {
-		t.Errorf("the timeline before idle highlights %v", hot)
-	}
-	if d.Minutes != 20 || d.Slides[0].Lines[0] == "" {
-		t.Errorf("the outline's length and title card: %d minutes, lines %q", d.Minutes, d.Slides[0].Lines)
-	}
-}
-
-// TestTheTalkLengthsAreTheRecordings keeps the lengths make demo lists
-// for the scenarios examples/talk has a recording of equal to what the
-// recordings play for.
-func TestTheTalkLengthsAreTheRecordings(t *testing.T) {
-	for _, file := range shippedRecordings(t) {
-		rec, err := ReadRecording(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := talkLength[rec.Talk.Name], math.Round(playedSeconds(rec)); got != want {
-			t.Errorf("talkLength[%q] is %v s; %s plays for %v s", rec.Talk.Name, got, file, want)
-		}
-	}
-	for _, sc := range scenario.All() {
-		if _, ok := talkLength[sc.Name]; !ok {
-			t.Errorf("talkLength has no entry for %s", sc.Name)
-		}
 	}
 }
 

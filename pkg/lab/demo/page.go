@@ -41,13 +41,13 @@ var (
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"svg":       func(s string) template.HTML { return template.HTML(s) },
 	"js":        func(s string) template.JS { return template.JS(s) },
-	"thousands": thousands,
-	"rate":      func(v float64) string { return formatRate(v) },
+	"thousands": Thousands,
+	"rate":      func(v float64) string { return FormatRate(v) },
 }).Parse(pageHTML))
 
-// designs are the headings of the two columns and the names the
+// Designs are the headings of the two columns and the names the
 // terminal gives them.
-var designs = []Design{
+var Designs = []Design{
 	{Heading: "2014", Sub: "v0.4: a watch, a LIST every 10 s, a goroutine per pod", Short: "2014", Variant: scenario.Legacy, Expect: scenario.Legacy.Name},
 	{Heading: "Today", Sub: "informers, workqueue, expectations, slow start", Short: "today", Variant: scenario.Modern, Expect: scenario.Modern.Name},
 }
@@ -85,8 +85,8 @@ type Talk struct {
 	Commit string `json:"commit,omitempty"`
 }
 
-// talkOf describes a live run of sc at size sz.
-func talkOf(sc *scenario.Scenario, sz scenario.Size, designs []Design) Talk {
+// TalkOf describes a live run of sc at size sz.
+func TalkOf(sc *scenario.Scenario, sz scenario.Size, designs []Design) Talk {
 	return Talk{
 		Name: sc.Name, Title: sc.Title, Reproduces: sc.Reproduces, Explain: sc.Explain,
 		Size: sz.Label, Period: sz.Period.String(), Figure: scenarioFigure(sc.Name),
@@ -160,7 +160,12 @@ type pageData struct {
 	TalkJSON string
 	// Deck, in a page that plays a deck, names it; the page then opens on
 	// its first card.
-	Deck *Deck
+	Deck *deckHead
+}
+
+// deckHead is what the page's template shows of the deck it plays.
+type deckHead struct {
+	Title string
 }
 
 // pageScript is what the page runs: its script, and for a page that plays
@@ -209,8 +214,8 @@ func renderData(talk Talk, frame Frame, points []Point) pageData {
 		Chip:       chipText(frame),
 		StepLine:   stepLine(frame),
 		SayLine:    sayLine(talk, frame),
-		PodsTop:    thousands(int(podsTop)),
-		FigTop:     formatFigure(figTop),
+		PodsTop:    Thousands(int(podsTop)),
+		FigTop:     FormatFigure(figTop),
 		ChartLabel: chartLabel(fig),
 		Ticks:      chartTicks(frame.T),
 		Script:     pageScript{Code: pageJS},
@@ -233,12 +238,12 @@ func renderData(talk Talk, frame Frame, points []Point) pageData {
 			Grid:     gridSVG(fmt.Sprintf("s%d", i), s.Grid, s.Cells),
 			PodsLine: chartLine(points, 1+2*i, podsTop, frame.T),
 			FigLine:  chartLine(points, 2+2*i, figTop, frame.T),
-			Surplus:  surplus(s),
+			Surplus:  s.Surplus(),
 			Over:     s.Desired > 0 && s.Active > s.Desired,
 		}
 		v.RunningText, v.DesiredText, v.CreatedText = count(s, s.Running), count(s, s.Desired), count(s, s.Created)
 		v.ExtraText, v.SurplusText = count(s, s.Extra), count(s, v.Surplus)
-		v.FigText = figureText(fig, s, figureRow(fig, frame.Results, i))
+		v.FigText = figureText(fig, s, FigureRow(fig, frame.Results, i))
 		v.CreatedKey, v.ExtraKey = fig.Key == keyCreated, fig.Key == keyExtra
 		for _, verb := range sampler.Verbs {
 			if s.Rates[verb] > 0 {
@@ -286,15 +291,15 @@ func chartTicks(now float64) []tick {
 
 // count is a tile's count: "–" while the side has nothing to count yet.
 func count(s Side, n int) string {
-	if idle(s) {
+	if s.Idle() {
 		return "–"
 	}
-	return thousands(n)
+	return Thousands(n)
 }
 
-// surplus is how many pods a side runs beyond what its controllers want,
+// Surplus is how many pods the side runs beyond what its controllers want,
 // now.
-func surplus(s Side) int { return max(0, s.Active-s.Desired) }
+func (s Side) Surplus() int { return max(0, s.Active-s.Desired) }
 
 // chipText names the phase on the page: a ready frame says "press Enter"
 // only when the run waits for it.
@@ -328,10 +333,10 @@ func chartLabel(fig Figure) string {
 	return fig.Label
 }
 
-// figureRow is the results' value of the figure for side i, as the table
+// FigureRow is the results' value of the figure for side i, as the table
 // prints it; empty until the results are in, or when no row reports it.
 // A left side with no such thing as the figure counts says so.
-func figureRow(fig Figure, rows []Row, i int) string {
+func FigureRow(fig Figure, rows []Row, i int) string {
 	for _, r := range rows {
 		if fig.Row != "" && r.Name == fig.Row {
 			if i == 0 {
@@ -352,7 +357,7 @@ func figureText(fig Figure, s Side, row string) string {
 	if row != "" {
 		return row
 	}
-	return formatFigure(s.Fig)
+	return FormatFigure(s.Fig)
 }
 
 func (p *page) state(w http.ResponseWriter, r *http.Request) {

@@ -22,7 +22,7 @@ func fixedPage(t *testing.T) (*page, *hub, *httptest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	talk := talkOf(sc, sc.Sizes(true, false)[0], designs)
+	talk := TalkOf(sc, sc.Sizes(true, false)[0], Designs)
 	h := newHub(3, talk.Figure.Key)
 	h.sides[0].closed, h.sides[0].last = true, Side{Name: "legacy", Ready: true, Running: 38, Waiting: 2, Active: 40, Desired: 20, Created: 40, Extra: 20, Goroutines: 106, Rates: map[string]float64{"POST": 16}, Grid: "r38w2", Cells: 40}
 	h.sides[1].closed, h.sides[1].last = true, Side{Name: "modern", Ready: true, Running: 20, Active: 20, Desired: 20, Created: 20, Goroutines: 110, Rates: map[string]float64{}, Grid: "r20", Cells: 20}

@@ -168,6 +168,24 @@ func (rec *Recording) HTML() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// deckID is the id of the script element that holds a deck in its page.
+const deckID = "deck"
+
+// DeckPage renders a page that plays a deck by itself (pkg/lab/demo/deck):
+// the talk page titled title with data, the deck as JSON, inside it,
+// opening on its first card, with first's first frame beneath the cards.
+// It opens from disk and fetches nothing.
+func DeckPage(title, data string, first *Recording) ([]byte, error) {
+	page := renderData(first.Talk, first.Frames[0], nil)
+	page.Deck = &deckHead{Title: title}
+	page.Script = pageScript{Code: pageJS, ID: deckID, Data: data, Player: true}
+	var b bytes.Buffer
+	if err := pageTemplate.Execute(&b, page); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
 // Save writes rec to file: as JSON, one frame a line, when the name ends
 // in .json; otherwise as its page, which plays it in a browser and which
 // rcbench replay and rcbench deck read as well.

@@ -2,21 +2,15 @@ package demo
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo/pagetest"
 )
 
 // talkDir holds the recordings that ship for speakers without a cluster.
@@ -24,21 +18,6 @@ const talkDir = "../../../examples/talk"
 
 // maxRecording is the most a shipped recording's page may weigh.
 const maxRecording = 1 << 20
-
-// The shipped deck and the outline rcbench deck makes it of, from the top
-// of the repository: rcbench deck -o examples/talk/20-minutes.html
-// examples/talk/20-minutes.md.
-const (
-	shippedDeck    = "20-minutes.html"
-	shippedOutline = "20-minutes.md"
-	// repoRoot is the top of the repository, where the deck's code card is
-	// cut from.
-	repoRoot = "../../.."
-)
-
-// autoCard is how long a deck played with ?auto=1 shows a card, in
-// milliseconds (page.js's AUTO_CARD).
-const autoCard = 2000
 
 func TestARecordingKeepsOneFrameOfEachPause(t *testing.T) {
 	r := &recorder{}
@@ -76,23 +55,6 @@ func TestBothSidesDrawPodsAsSquaresOfOneSize(t *testing.T) {
 	}
 }
 
-// shippedRecordings are the recordings' pages in examples/talk: every
-// page there named after a scenario.
-func shippedRecordings(t *testing.T) []string {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(talkDir, "*.html"))
-	var out []string
-	for _, f := range files {
-		if _, err := scenario.Get(strings.TrimSuffix(filepath.Base(f), ".html")); err == nil {
-			out = append(out, f)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no recordings in %s", talkDir)
-	}
-	return out
-}
-
 func TestEveryLabelIsAtLeastTheRootSizeWhichFollowsTheWindow(t *testing.T) {
 	// Read from the back of a room, nothing under 3.3 % of the window's
 	// height: the root size is 3.4 % of it (2.55 % of the width of a
@@ -114,7 +76,7 @@ func TestEveryLabelIsAtLeastTheRootSizeWhichFollowsTheWindow(t *testing.T) {
 }
 
 func TestTheShippedRecordingsPlayAndTheirPagesAreCurrent(t *testing.T) {
-	for _, file := range shippedRecordings(t) {
+	for _, file := range pagetest.ShippedRecordings(t, talkDir) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			rec, err := ReadRecording(file)
 			if err != nil {
@@ -168,90 +130,6 @@ func TestARecordingReadsFromItsPageOrItsJSONAlike(t *testing.T) {
 	if _, err := ReadRecording(filepath.Join(talkDir, "20-minutes.html")); err == nil || !strings.Contains(err.Error(), "deck") {
 		t.Errorf("reading a deck as a recording = %v, want an error saying it is a deck", err)
 	}
-}
-
-func TestAReplayPausesBeforeEachStepAndEndsOnTheRecordedCounts(t *testing.T) {
-	file := filepath.Join(talkDir, "two-managers.html")
-	rec, err := ReadRecording(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	last := rec.Frames[len(rec.Frames)-1]
-	// Step 3 follows step 2 at once: creating the controller is over in
-	// well under a second.
-	if got := fmt.Sprint(pauses(rec.Frames)); got != "[1 2]" {
-		t.Fatalf("the replay pauses before steps %s, want [1 2]", got)
-	}
-	enter, press := io.Pipe()
-	out := &testutil.Buffer{}
-	urls := make(chan string, 1)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	result := make(chan error, 1)
-	go func() {
-		result <- Replay(ctx, rec, ReplayOptions{Speed: 20, Addr: "127.0.0.1:0", Out: out, In: enter,
-			PageReady: func(url string) { urls <- url }})
-	}()
-	url := <-urls
-	steps := last.Steps
-	for _, step := range pauses(rec.Frames) {
-		waitFrame(t, url, fmt.Sprintf("the pause before step %d", step), func(f Frame) bool {
-			return f.Phase == PhaseReady && f.Step == step
-		})
-		// Nothing moves on without Enter.
-		time.Sleep(300 * time.Millisecond)
-		if f, err := frameAt(url); err != nil || f.Phase != PhaseReady || f.Step != step {
-			t.Fatalf("without Enter the replay went on to phase %q step %d (%v)", f.Phase, f.Step, err)
-		}
-		fmt.Fprintln(press)
-	}
-	waitFrame(t, url, "the results", func(f Frame) bool { return f.Phase == PhaseDone && len(f.Results) > 0 })
-	f, err := frameAt(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range f.Sides {
-		if f.Sides[i].Created != last.Sides[i].Created || f.Sides[i].Running != last.Sides[i].Running {
-			t.Errorf("side %d ends with %d created and %d running; the recording, %d and %d", i,
-				f.Sides[i].Created, f.Sides[i].Running, last.Sides[i].Created, last.Sides[i].Running)
-		}
-	}
-	fmt.Fprintln(press)
-	if err := <-result; err != nil {
-		t.Fatalf("Replay: %v\n%s", err, out)
-	}
-	text := out.String()
-	for _, want := range []string{"Live page: http://127.0.0.1:", "A recording of two-managers", fmt.Sprintf("Steps 2–%d of %d", steps, steps), "at once", "Both 2014 managers created the pods", "Results, side by side", "showed what its design must"} {
-		if !bytes.Contains([]byte(text), []byte(want)) {
-			t.Errorf("the narration lacks %q:\n%s", want, text)
-		}
-	}
-}
-
-func frameAt(url string) (Frame, error) {
-	var f Frame
-	resp, err := http.Get(url + "state.json")
-	if err != nil {
-		return f, err
-	}
-	defer resp.Body.Close()
-	return f, json.NewDecoder(resp.Body).Decode(&f)
-}
-
-// waitFrame polls the page's state until cond holds.
-func waitFrame(t *testing.T, url, what string, cond func(Frame) bool) {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	var last Frame
-	for time.Now().Before(deadline) {
-		f, err := frameAt(url)
-		if err == nil && cond(f) {
-			return
-		}
-		last = f
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("gave up waiting for %s; last frame: phase %s step %d sides %+v", what, last.Phase, last.Step, last.Sides)
 }
 
 func TestAFileThatIsNotARecordingIsRefusedByName(t *testing.T) {

@@ -27,18 +27,18 @@ type Row struct {
 	// Diff says the difference in a few words.
 	Diff string `json:"diff"`
 	// Missing, when set, stands in the left cell for its value: the left
-	// design has no such thing as the row counts (markMissing), so its
+	// design has no such thing as the row counts (MarkMissing), so its
 	// zero is no achievement and neither side is marked better.
 	Missing string `json:"missing,omitempty"`
 }
 
 // compare lines up the results of the two designs, in the legacy order.
 func compare(legacy, modern []scenario.Result) []Row {
-	return compareAs([2]string{designs[0].Short, designs[1].Short}, legacy, modern)
+	return CompareAs([2]string{Designs[0].Short, Designs[1].Short}, legacy, modern)
 }
 
-// compareAs is compare with the sides named by labels, left first.
-func compareAs(labels [2]string, legacy, modern []scenario.Result) []Row {
+// CompareAs is compare with the sides named by labels, left first.
+func CompareAs(labels [2]string, legacy, modern []scenario.Result) []Row {
 	m := map[string]scenario.Result{}
 	for _, r := range modern {
 		m[r.Name] = r
@@ -80,10 +80,10 @@ var featureOf = map[string]string{
 // noSuchThing is what the left cell of such a row says.
 const noSuchThing = "no such thing in 2014"
 
-// markMissing marks, when the left side is the 2014 design, the rows of
+// MarkMissing marks, when the left side is the 2014 design, the rows of
 // rows that count a feature it lacks: the cell says so instead of its 0,
 // neither side is marked better, and the difference cites the change.
-func markMissing(rows []Row, left Design) {
+func MarkMissing(rows []Row, left Design) {
 	if left.Variant.Design != "legacy" && !strings.HasPrefix(left.Heading, "2014") {
 		return
 	}
@@ -94,8 +94,8 @@ func markMissing(rows []Row, left Design) {
 	}
 }
 
-// rowName is a row's name with the process it measures.
-func rowName(r Row) string {
+// Label is the row's name with the process it measures.
+func (r Row) Label() string {
 	if r.Process == "" {
 		return r.Name
 	}
@@ -109,13 +109,13 @@ func formatValue(v float64) string {
 	case v < 0:
 		return "–"
 	case v == math.Trunc(v) && v < 1e15:
-		return thousands(int(v))
+		return Thousands(int(v))
 	case v < 10:
 		return strconv.FormatFloat(v, 'f', 2, 64)
 	case v < 100:
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	}
-	return thousands(int(math.Round(v)))
+	return Thousands(int(math.Round(v)))
 }
 
 // difference names the better design and how much better, for results
@@ -153,9 +153,9 @@ type Verdict struct {
 	Why    string `json:"why,omitempty"`
 }
 
-// verdicts checks both designs' results against the scenario's
+// Verdicts checks both designs' results against the scenario's
 // expectations.
-func verdicts(sc *scenario.Scenario, sz scenario.Size, designs []Design, legacy, modern []scenario.Result) []Verdict {
+func Verdicts(sc *scenario.Scenario, sz scenario.Size, designs []Design, legacy, modern []scenario.Result) []Verdict {
 	var out []Verdict
 	for i, r := range [][]scenario.Result{legacy, modern} {
 		if designs[i].Expect == "" {
@@ -168,78 +168,4 @@ func verdicts(sc *scenario.Scenario, sz scenario.Size, designs []Design, legacy,
 		out = append(out, v)
 	}
 	return out
-}
-
-// printResults writes the table of rows and the verdicts.
-func (c *console) printResults(talk Talk, rows []Row, vs []Verdict) {
-	nameW, unitW, valW := len("result"), 0, len("today")
-	for _, r := range rows {
-		nameW = max(nameW, len(rowName(r)))
-		unitW = max(unitW, len(r.Unit))
-		valW = max(valW, len([]rune(r.Legacy)), len([]rune(r.Modern)))
-	}
-	heads := [2]string{"2014", "today"}
-	for i, d := range talk.Designs {
-		if i < 2 {
-			heads[i] = d.Short
-		}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n%s\n", c.style("Results, side by side", bold))
-	fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s\n", nameW, "", unitW, "", c.pad(c.style(heads[0], bold+violet), valW), c.pad(c.style(heads[1], bold+teal), valW))
-	for _, r := range rows {
-		left := r.Legacy
-		if r.Missing != "" {
-			left = "none"
-		}
-		l, m := fmt.Sprintf("%*s", valW, left), fmt.Sprintf("%*s", valW, r.Modern)
-		switch r.Better {
-		case "legacy":
-			l = c.style(l, bold+green)
-		case "modern":
-			m = c.style(m, bold+green)
-		}
-		fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s  %s\n", nameW, rowName(r), unitW, r.Unit, l, m, c.style(r.Diff, dim))
-	}
-	noted := map[string]bool{}
-	for _, r := range rows {
-		if r.Note != "" && !noted[r.Note] {
-			noted[r.Note] = true
-			fmt.Fprintf(&b, "  %s\n", c.style(r.Name+": "+r.Note+".", dim))
-		}
-	}
-	if len(vs) > 0 {
-		b.WriteString("\n")
-	}
-	for _, v := range vs {
-		if v.OK {
-			fmt.Fprintf(&b, "  %s %s showed what its design must\n", c.style("✓", green), v.Design)
-		} else {
-			fmt.Fprintf(&b, "  %s %s did not show its point this time: %s\n", c.style("✗", red), v.Design, v.Why)
-		}
-	}
-	c.printf("%s", b.String())
-}
-
-// pad widens s, which may carry invisible styling, to width visible runes.
-func (c *console) pad(s string, width int) string {
-	visible := len([]rune(stripStyle(s)))
-	if visible >= width {
-		return s
-	}
-	return strings.Repeat(" ", width-visible) + s
-}
-
-func stripStyle(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b {
-			for i < len(s) && s[i] != 'm' {
-				i++
-			}
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

@@ -216,7 +216,7 @@ func (s *side) follow(env *scenario.Env, stopCh <-chan struct{}, done chan<- str
 		select {
 		case <-stopCh:
 			return
-		case <-time.After(frameEvery):
+		case <-time.After(FrameEvery):
 		}
 	}
 }

@@ -1,7 +1,6 @@
-package demo
+package deck
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 func TestAnOutlineSaysEachSlidesKindTextAndNotes(t *testing.T) {
@@ -102,7 +100,7 @@ func TestAnOutlineThatCannotBeADeckIsRefusedByWhatIsWrong(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ name, outline, want string }{
 		{"missing recording", "# T\n\n## R\n\nrecording: nowhere.html\n", "nowhere.html"},
-		{"missing code", "# T\n\n## C\n\ncode: pkg/controller noSuchFunction\n\n## R\n\nrecording: " + filepath.Join("..", "..", "..", "examples", "talk", "overlap.html") + "\n", "noSuchFunction"},
+		{"missing code", "# T\n\n## C\n\ncode: pkg/controller noSuchFunction\n\n## R\n\nrecording: " + filepath.Join("..", "..", "..", "..", "examples", "talk", "overlap.html") + "\n", "noSuchFunction"},
 	} {
 		file := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".md")
 		outline := strings.ReplaceAll(tc.outline, "recording: ../", "recording: "+mustAbs(t, "../"))
@@ -151,57 +149,5 @@ func TestACodeCardIsCutFromTheSourceWithItsMarkedLines(t *testing.T) {
 	}
 	if marked != 1 {
 		t.Errorf("%d marked lines", marked)
-	}
-}
-
-func TestTheListSaysHowLongEachScenarioPlaysAndWhatTheAudienceSees(t *testing.T) {
-	var b bytes.Buffer
-	WriteList(&b)
-	for _, sc := range scenario.All() {
-		line := ""
-		for _, l := range strings.Split(b.String(), "\n") {
-			if strings.HasPrefix(l, sc.Name+" ") {
-				line = l
-			}
-		}
-		if !strings.Contains(line, "plays ") || !strings.Contains(line, sc.Title) {
-			t.Errorf("the list says of %s: %q", sc.Name, line)
-		}
-	}
-	if !strings.Contains(b.String(), "The audience sees: ") {
-		t.Errorf("the list does not say what the audience sees")
-	}
-}
-
-func TestEveryScenarioDeclaresAFigureThePageMeasuresLive(t *testing.T) {
-	for _, sc := range scenario.All() {
-		fig := scenarioFigure(sc.Name)
-		if declaredFigure(sc) == "" || fig.Key == keyGoroutines || fig.Row == "" {
-			t.Errorf("%s declares the figure %q; the page shows %+v", sc.Name, declaredFigure(sc), fig)
-		}
-	}
-	for name := range liveFigure {
-		if _, err := scenario.Get(name); err != nil {
-			t.Errorf("liveFigure names %s, which is no scenario", name)
-		}
-	}
-}
-
-func TestARowOfAFeature2014LacksSaysSoInsteadOfMarkingTodayWorse(t *testing.T) {
-	rows := []Row{
-		{Name: "election requests per min", Legacy: "0", Modern: "27.9", Better: "legacy", Diff: "2014: none"},
-		{Name: "lists per min", Legacy: "71.8", Modern: "0", Better: "modern", Diff: "today: none"},
-	}
-	today := append([]Row(nil), rows...)
-	markMissing(today, designs[1])
-	if today[0].Missing != "" {
-		t.Errorf("with today on the left, %+v", today[0])
-	}
-	markMissing(rows, designs[0])
-	if rows[0].Missing != noSuchThing || rows[0].Better != "" || rows[0].Diff != "(history: leader-election)" {
-		t.Errorf("%+v: want the cell to say %q, no side better, the change cited", rows[0], noSuchThing)
-	}
-	if rows[1].Missing != "" || rows[1].Better != "modern" {
-		t.Errorf("a row both designs count was changed: %+v", rows[1])
 	}
 }

@@ -1,4 +1,4 @@
-package demo
+package live
 
 import (
 	"bufio"
@@ -10,15 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
-
-// foldUnder is how soon a step of a recording made before steps said
-// whether they only set something going (scenario.Step.Starts) must have
-// been over to be folded into the next (pace.go): a step over that soon
-// had only set something going (a controller created), whose outcome the
-// next step shows.
-const foldUnder = time.Second
 
 // play runs every step on both clusters, narrating, then reads and prints
 // the results. A step that only sets something going (scenario.Step.Starts),
@@ -27,7 +21,7 @@ const foldUnder = time.Second
 // nothing has happened yet: the page shows them as one ("Steps 2–3 of 3")
 // under the first one's words, and the last one's words come once it is
 // over, as the conclusion of what the audience has just seen.
-func (d *demo) play(ctx context.Context) (*Report, error) {
+func (d *show) play(ctx context.Context) (*Report, error) {
 	c := d.con
 	if !d.opts.Auto && d.opts.In != nil {
 		done := make(chan struct{})
@@ -40,8 +34,8 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 		first, step := i, d.steps[i]
 		// The page says "press Enter" only when the demo waits for it.
 		wait := d.lines != nil
-		d.hub.update(func(f *Frame) {
-			f.Phase, f.Step, f.From, f.Title, f.Say, f.Then, f.Note, f.Wait = PhaseReady, i+1, 0, step.Title, step.Say, then, "", wait
+		d.page.Update(func(f *demo.Frame) {
+			f.Phase, f.Step, f.From, f.Title, f.Say, f.Then, f.Note, f.Wait = demo.PhaseReady, i+1, 0, step.Title, step.Say, then, "", wait
 		})
 		c.printf("\n%s %s\n", c.style(fmt.Sprintf("Step %d of %d:", i+1, len(d.steps)), bold), c.style(step.Title, bold))
 		c.printf("%s\n", wrap(step.Say, 78, "  "))
@@ -54,8 +48,8 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 				c.printf("\n%s %s\n", c.style(fmt.Sprintf("Step %d of %d:", i+1, len(d.steps)), bold), c.style(step.Title, bold))
 				c.printf("%s\n", c.style(fmt.Sprintf("  at once: step %d set it going in %.2f s, its outcome still to come", i, stepTime(rep.StepTimes[i-1]).Seconds()), dim))
 			}
-			d.hub.update(func(f *Frame) {
-				f.Phase, f.Step, f.Wait, f.Then, f.Note = PhaseRunning, i+1, false, "", ""
+			d.page.Update(func(f *demo.Frame) {
+				f.Phase, f.Step, f.Wait, f.Then, f.Note = demo.PhaseRunning, i+1, false, "", ""
 				if i > first {
 					f.From, f.Title, f.Say = first+1, groupTitle(d.steps[first:i+1]), d.steps[first].Say
 				}
@@ -67,7 +61,7 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 			rep.StepTimes = append(rep.StepTimes, times)
 			// One more frame inside the step, so that a figure measured
 			// over the step ends where the step did.
-			d.hub.update(func(*Frame) {})
+			d.page.Update(func(*demo.Frame) {})
 			i++
 			if i == len(d.steps) || !d.folds(step) {
 				break
@@ -87,16 +81,15 @@ func (d *demo) play(ctx context.Context) (*Report, error) {
 	}
 	rep.Legacy = d.sc.Script.Results(d.envs[0])
 	rep.Modern = d.sc.Script.Results(d.envs[1])
-	rep.Rows = compareAs([2]string{d.talk.Designs[0].Short, d.talk.Designs[1].Short}, rep.Legacy, rep.Modern)
-	markMissing(rep.Rows, d.talk.Designs[0])
-	d.hub.update(func(f *Frame) {
-		f.Phase, f.Results, f.Then, f.Wait = PhaseDone, rep.Rows, then, false
+	rep.Rows = demo.CompareAs([2]string{d.talk.Designs[0].Short, d.talk.Designs[1].Short}, rep.Legacy, rep.Modern)
+	demo.MarkMissing(rep.Rows, d.talk.Designs[0])
+	d.page.Update(func(f *demo.Frame) {
+		f.Phase, f.Results, f.Then, f.Wait = demo.PhaseDone, rep.Rows, then, false
 		f.Note = "Done. The table compares both designs; the counters show where each ended."
 	})
-	vs := verdicts(d.sc, d.size, d.talk.Designs, rep.Legacy, rep.Modern)
+	vs := demo.Verdicts(d.sc, d.size, d.talk.Designs, rep.Legacy, rep.Modern)
 	c.printResults(d.talk, rep.Rows, vs)
-	if d.rec != nil {
-		rec := d.rec.recording(d.talk, rep.Rows, vs)
+	if rec := d.page.Recording(rep.Rows, vs); rec != nil {
 		rec.Talk.Recorded = time.Now().UTC().Format("2006-01-02 15:04 UTC")
 		rec.Talk.Commit = d.opts.Commit
 		if err := rec.Save(d.opts.Record); err != nil {
@@ -126,7 +119,7 @@ func recordedHow(file string) string {
 }
 
 // holdEnd waits for Enter, or for Hold when it is set.
-func (d *demo) holdEnd(ctx context.Context) error {
+func (d *show) holdEnd(ctx context.Context) error {
 	what := "stops both clusters and exits"
 	if d.replay {
 		what = "ends the replay"
@@ -161,7 +154,7 @@ func (d *demo) holdEnd(ctx context.Context) error {
 
 // runStep runs one step on both clusters at once and shows the counters
 // while it runs. If one design fails the step, the other is stopped too.
-func (d *demo) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.Duration, error) {
+func (d *show) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.Duration, error) {
 	var times [2]time.Duration
 	stepCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -187,7 +180,7 @@ func (d *demo) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.
 
 	// The counters come once there is something to count: at the start
 	// of a step the managers have not acted yet.
-	tick := time.NewTicker(frameEvery)
+	tick := time.NewTicker(demo.FrameEvery)
 	defer tick.Stop()
 	d.con.holdLive()
 	for {
@@ -199,7 +192,7 @@ func (d *demo) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.
 			}
 			news := fmt.Sprintf("%s finished this step in %.1f s", d.talk.Designs[k].Heading, times[k].Seconds())
 			d.con.printf("  %s\n", d.con.style(news, dim))
-			d.hub.update(func(f *Frame) {
+			d.page.Update(func(f *demo.Frame) {
 				if f.Note == "" {
 					f.Note = news
 				} else {
@@ -230,26 +223,16 @@ func (d *demo) runStep(ctx context.Context, i int, step scenario.Step) ([2]time.
 // (some side has no pod running, or not the pods it wants). Whether it
 // did is the step's to say, not the clock's: on a loaded machine creating
 // a controller can take seconds and is still no outcome to pause on.
-func (d *demo) folds(step scenario.Step) bool {
+func (d *show) folds(step scenario.Step) bool {
 	if !step.Starts {
 		return false
 	}
-	f, _, _ := d.hub.current()
-	return !settled(f.Sides)
+	f := d.page.Current()
+	return !demo.Settled(f.Sides)
 }
 
 // stepTime is how long a step took: as long as its slower side.
 func stepTime(times [2]time.Duration) time.Duration { return max(times[0], times[1]) }
-
-// settled reports whether every side runs the pods it wants, and some.
-func settled(sides []Side) bool {
-	for _, s := range sides {
-		if s.Desired == 0 || s.Running != s.Desired || s.Active != s.Desired {
-			return false
-		}
-	}
-	return len(sides) > 0
-}
 
 // groupTitle is the title of steps played as one.
 func groupTitle(steps []scenario.Step) string {
@@ -261,22 +244,17 @@ func groupTitle(steps []scenario.Step) string {
 }
 
 // showCounters prints both designs' counters from the latest frame.
-func (d *demo) showCounters(force bool) {
-	f, _, _ := d.hub.current()
-	if len(f.Sides) < 2 || (idle(f.Sides[0]) && idle(f.Sides[1])) {
+func (d *show) showCounters(force bool) {
+	f := d.page.Current()
+	if len(f.Sides) < 2 || (f.Sides[0].Idle() && f.Sides[1].Idle()) {
 		return
 	}
 	d.con.setLive([]string{d.con.counterLine(d.talk.Designs, 0, f.Sides[0]), d.con.counterLine(d.talk.Designs, 1, f.Sides[1])}, force)
 }
 
-// idle reports whether a side has nothing to count yet: no controller has
-// asked for pods and none was ever created. The counters would read 0/0
-// until the managers act.
-func idle(s Side) bool { return s.Desired == 0 && s.Active == 0 && s.Created == 0 }
-
 // waitEnter waits for a line on the input unless the demo runs by itself.
 // When the input ends, the demo goes on by itself.
-func (d *demo) waitEnter(ctx context.Context, prompt string) error {
+func (d *show) waitEnter(ctx context.Context, prompt string) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

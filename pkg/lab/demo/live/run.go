@@ -1,4 +1,4 @@
-package demo
+package live
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
@@ -68,7 +69,7 @@ type Report struct {
 	Scenario string
 	Size     scenario.Size
 	URL      string
-	Rows     []Row
+	Rows     []demo.Row
 	// Legacy and Modern are each design's results.
 	Legacy, Modern []scenario.Result
 	// StepTimes are how long each design took for each step.
@@ -137,32 +138,20 @@ func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 	}
 	con := &console{w: opts.Out, tty: isTerminal(opts.Out)}
 	steps := sc.Script.Steps(sz)
-	talk := talkOf(sc, sz, designs)
-	d := &demo{opts: opts, sc: sc, size: sz, talk: talk, steps: steps, con: con, hub: newHub(len(steps), talk.Figure.Key)}
-	d.hub.figures = newFigurer(talk.Figure, talk.Period, false)
-	for i, ds := range talk.Designs {
-		d.hub.sides[i].name = ds.Variant.Name
-	}
-	if opts.Record != "" {
-		d.rec = &recorder{}
-		d.hub.record = d.rec.add
-	}
+	talk := demo.TalkOf(sc, sz, designs)
+	d := &show{opts: opts, sc: sc, size: sz, talk: talk, steps: steps, con: con,
+		page: demo.NewLivePage(talk, len(steps), true, opts.Record != "")}
 
 	// The page first, so that its address is the first thing printed and
 	// the audience's browser can be pointed at it while clusters start.
-	d.page = &page{hub: d.hub, talk: talk}
-	stopPage, err := d.page.serve(opts.Addr)
+	stopPage, err := d.page.Serve(opts.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("serving the live page: %v", err)
 	}
-	go d.hub.run()
-	defer func() {
-		d.hub.stop()
-		stopPage()
-	}()
-	con.printf("%s %s\n", con.style("Live page:", bold), con.style(d.page.url, bold+yellow))
+	defer stopPage()
+	con.printf("%s %s\n", con.style("Live page:", bold), con.style(d.page.URL(), bold+yellow))
 	if opts.PageReady != nil {
-		opts.PageReady(d.page.url)
+		opts.PageReady(d.page.URL())
 	}
 
 	dir, temp := opts.Dir, false
@@ -182,47 +171,45 @@ func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 
 	d.introduce()
 	if err := d.start(dir); err != nil {
-		d.hub.update(func(f *Frame) { f.Phase, f.Note = PhaseFailed, err.Error() })
+		d.page.Update(func(f *demo.Frame) { f.Phase, f.Note = demo.PhaseFailed, err.Error() })
 		return nil, err
 	}
 	defer d.stop()
 	rep, err = d.play(ctx)
 	if err != nil {
-		phase := PhaseFailed
+		phase := demo.PhaseFailed
 		if ctx.Err() != nil {
-			phase = PhaseStopped
+			phase = demo.PhaseStopped
 		}
-		d.hub.update(func(f *Frame) { f.Phase, f.Note = phase, err.Error() })
+		d.page.Update(func(f *demo.Frame) { f.Phase, f.Note = phase, err.Error() })
 		return nil, err
 	}
-	rep.URL = d.page.url
+	rep.URL = d.page.URL()
 	return rep, nil
 }
 
-// demo is one run of talk mode.
-type demo struct {
+// show is one run of talk mode, or one replay.
+type show struct {
 	opts Options
 	sc   *scenario.Scenario
 	size scenario.Size
-	talk Talk
-	rec  *recorder
+	talk demo.Talk
 	// replay is set when the demo plays a recording: there are no
 	// clusters to stop.
 	replay bool
 	steps  []scenario.Step
 	con    *console
-	hub    *hub
-	page   *page
+	page   *demo.LivePage
 	envs   [2]*scenario.Env
 	lines  <-chan string
 	// ending is set once the results are up and only the hold is left.
 	ending bool
 }
 
-func (d *demo) introduce() { introduce(d.con, d.talk) }
+func (d *show) introduce() { introduce(d.con, d.talk) }
 
 // introduce says what the scenario is about and which side is which.
-func introduce(c *console, t Talk) {
+func introduce(c *console, t demo.Talk) {
 	c.printf("\n%s  %s\n", c.style(t.Name, bold), c.style(t.Title, bold))
 	c.printf("%s\n", wrap("Reproduces "+t.Reproduces, 78, "  "))
 	c.printf("\n%s\n\n", wrap(t.Explain, 78, "  "))
@@ -231,7 +218,7 @@ func introduce(c *console, t Talk) {
 }
 
 // start brings up both clusters at once; if either fails, neither stays.
-func (d *demo) start(dir string) error {
+func (d *show) start(dir string) error {
 	d.con.printf("\nStarting both clusters…\n")
 	began := time.Now()
 	var wg sync.WaitGroup
@@ -247,7 +234,7 @@ func (d *demo) start(dir string) error {
 				return
 			}
 			d.envs[i] = e
-			d.hub.sides[i].attach(e)
+			d.page.Attach(i, e)
 		}(i, v)
 	}
 	wg.Wait()
@@ -261,7 +248,7 @@ func (d *demo) start(dir string) error {
 
 // stop ends both clusters, in parallel, and waits until every process has
 // exited.
-func (d *demo) stop() {
+func (d *show) stop() {
 	var wg sync.WaitGroup
 	for i, e := range d.envs {
 		if e == nil {
@@ -270,7 +257,7 @@ func (d *demo) stop() {
 		wg.Add(1)
 		go func(i int, e *scenario.Env) {
 			defer wg.Done()
-			d.hub.sides[i].detach()
+			d.page.Detach(i)
 			e.Close()
 		}(i, e)
 		d.envs[i] = nil

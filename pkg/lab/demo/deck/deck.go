@@ -1,4 +1,4 @@
-package demo
+package deck
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/history"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
@@ -22,18 +23,15 @@ import (
 // DeckFormat names the layout of a deck's data.
 const DeckFormat = "kube-rewind talk deck 2"
 
-// deckID is the id of the script element that holds a deck in its page.
-const deckID = "deck"
-
 // Deck is what a deck's page plays.
 type Deck struct {
 	Format string `json:"format"`
 	Title  string `json:"title"`
 	// Minutes is the talk's planned length, for the presenter view; 0
 	// when the outline gives none.
-	Minutes    int          `json:"minutes,omitempty"`
-	Slides     []Slide      `json:"slides"`
-	Recordings []*Recording `json:"recordings"`
+	Minutes    int               `json:"minutes,omitempty"`
+	Slides     []Slide           `json:"slides"`
+	Recordings []*demo.Recording `json:"recordings"`
 }
 
 // The kinds of slide.
@@ -91,7 +89,7 @@ type Summary struct {
 	Right  string `json:"right"`
 	Unit   string `json:"unit,omitempty"`
 	// Missing, when set, is the left cell's words for a figure the left
-	// design has no such thing to count (Row.Missing).
+	// design has no such thing to count (demo.Row.Missing).
 	Missing string `json:"missing,omitempty"`
 }
 
@@ -110,7 +108,7 @@ var keyNotes = []Note{
 // BuildDeck makes a deck of title from recordings, in the order given:
 // the outline of a title card, the timeline, each recording after its
 // card, and the summary.
-func BuildDeck(title string, recs []*Recording) (*Deck, error) {
+func BuildDeck(title string, recs []*demo.Recording) (*Deck, error) {
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("a deck needs at least one recording")
 	}
@@ -157,13 +155,13 @@ func (o *Outline) Deck(root string) (*Deck, error) {
 		for _, n := range changesOf(s.Rec.Talk) {
 			shown[n] = true
 		}
-		played += playedSeconds(s.Rec)
+		played += s.Rec.PlayedSeconds()
 	}
 	if len(d.Recordings) == 0 {
 		return nil, fmt.Errorf("a deck needs at least one recording: a section with recording: FILE")
 	}
 	title := Slide{Kind: slideTitle, Title: o.Title, Lines: o.Lines, Notes: append(append([]Note(nil), o.Notes...), keyNotes...)}
-	about := fmt.Sprintf("%d recordings, which play for %s at their recorded pace; the rest of the time is the speaker's.", len(d.Recordings), duration(played))
+	about := fmt.Sprintf("%d recordings, which play for %s at their recorded pace; the rest of the time is the speaker's.", len(d.Recordings), demo.Length(played))
 	if len(dates) > 0 {
 		about += " Recorded with kube-rewind on " + strings.Join(dates, ", ") + ": every figure in this talk was measured in those runs."
 	}
@@ -193,7 +191,7 @@ func (o *Outline) Deck(root string) (*Deck, error) {
 				if heading == "" {
 					heading = "Next: " + t.Title
 				}
-				notes := append(append([]Note(nil), s.Notes...), Note{Text: t.Explain}, Note{Text: fmt.Sprintf("The recording that follows plays for %s at its recorded pace.", duration(playedSeconds(s.Rec)))})
+				notes := append(append([]Note(nil), s.Notes...), Note{Text: t.Explain}, Note{Text: fmt.Sprintf("The recording that follows plays for %s at its recorded pace.", demo.Length(s.Rec.PlayedSeconds()))})
 				d.Slides = append(d.Slides, Slide{Kind: slideNext, Title: heading, Lines: []string{"Reproduces " + t.Reproduces + "."}, Body: s.Body, Changes: timeline(hot), Notes: notes})
 			}
 			d.Slides = append(d.Slides, Slide{Kind: slideTalk, Rec: rec, Title: t.Title, Notes: talkNotes(s.Rec)})
@@ -206,13 +204,13 @@ func (o *Outline) Deck(root string) (*Deck, error) {
 }
 
 // summaryRows are each recording's figure, as its results table gives it.
-func summaryRows(recs []*Recording) []Summary {
+func summaryRows(recs []*demo.Recording) []Summary {
 	var rows []Summary
 	for _, rec := range recs {
 		fig := rec.Talk.Figure
 		for _, r := range rec.Results {
 			if r.Name == fig.Row {
-				rows = append(rows, Summary{Name: rec.Talk.Name, Figure: rowName(r), Left: r.Legacy, Right: r.Modern, Unit: r.Unit, Missing: r.Missing})
+				rows = append(rows, Summary{Name: rec.Talk.Name, Figure: r.Label(), Left: r.Legacy, Right: r.Modern, Unit: r.Unit, Missing: r.Missing})
 			}
 		}
 	}
@@ -226,7 +224,7 @@ var historyRef = regexp.MustCompile(`history: ([a-z, -]+)\)`)
 // words cite, those the catalogue says its scenario shows, and those the
 // scenario of its name cites today (a recording keeps the words of its
 // day).
-func changesOf(t Talk) []string {
+func changesOf(t demo.Talk) []string {
 	var names []string
 	add := func(n string) {
 		if _, err := history.Get(n); err == nil && !slices.Contains(names, n) {
@@ -263,12 +261,12 @@ func timeline(hot map[string]bool) []Milestone {
 
 // talkNotes are the speaker's notes of a recording: what it shows, each
 // step's words, and what both designs showed.
-func talkNotes(rec *Recording) []Note {
+func talkNotes(rec *demo.Recording) []Note {
 	t := rec.Talk
 	notes := []Note{{Text: t.Explain}}
 	seen := map[int]bool{}
 	for _, f := range rec.Frames {
-		if f.Step == 0 || seen[f.Step] || f.Phase == PhaseDone {
+		if f.Step == 0 || seen[f.Step] || f.Phase == demo.PhaseDone {
 			continue
 		}
 		seen[f.Step] = true
@@ -291,9 +289,9 @@ func talkNotes(rec *Recording) []Note {
 			notes = append(notes, Note{Text: fmt.Sprintf("%s did not show its point in this run: %s", v.Design, v.Why)})
 		}
 	}
-	length := fmt.Sprintf("Plays for %s at its recorded pace, pauses before steps left out.", duration(playedSeconds(rec)))
+	length := fmt.Sprintf("Plays for %s at its recorded pace, pauses before steps left out.", demo.Length(rec.PlayedSeconds()))
 	if rec.Talk.Recorded != "" {
-		length = fmt.Sprintf("Recorded %s at %s, sync period %s; plays for %s at its recorded pace, pauses before steps left out.", rec.Talk.Recorded, t.Size, t.Period, duration(playedSeconds(rec)))
+		length = fmt.Sprintf("Recorded %s at %s, sync period %s; plays for %s at its recorded pace, pauses before steps left out.", rec.Talk.Recorded, t.Size, t.Period, demo.Length(rec.PlayedSeconds()))
 	}
 	return append(notes, Note{Text: length})
 }
@@ -325,25 +323,5 @@ func (d *Deck) HTML() ([]byte, error) {
 		data.Write(bytes.TrimSpace(b))
 	}
 	data.WriteString("]}\n")
-	first := d.Recordings[0]
-	page := renderData(first.Talk, first.Frames[0], nil)
-	page.Deck = d
-	page.Script = pageScript{Code: pageJS, ID: deckID, Data: data.String(), Player: true}
-	var b bytes.Buffer
-	if err := pageTemplate.Execute(&b, page); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// pauses are the steps a recording pauses before, in order: those of its
-// ready frames, but for steps folded into the one before.
-func pauses(frames []Frame) []int {
-	var out []int
-	for _, f := range frames {
-		if f.Phase == PhaseReady && f.From == 0 && (len(out) == 0 || out[len(out)-1] != f.Step) {
-			out = append(out, f.Step)
-		}
-	}
-	return out
+	return demo.DeckPage(d.Title, data.String(), d.Recordings[0])
 }

@@ -1,17 +1,19 @@
-package demo
+package live
 
 import (
 	"context"
 	"fmt"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
 )
 
 // tinyOptions shrink a demo for make test: scale-up to 20 pods with a 2 s
@@ -71,29 +73,29 @@ func TestADemoPlaysAScenarioOnBothDesignsUnattended(t *testing.T) {
 	assertNoChildren(t)
 
 	// The recording, a page, holds every step and ends on the results.
-	rec, err := ReadRecording(opts.Record)
+	rec, err := demo.ReadRecording(opts.Record)
 	if err != nil {
 		t.Fatalf("the recording: %v", err)
 	}
 	seen := map[int]bool{}
 	for _, f := range rec.Frames {
-		if f.Phase == PhaseRunning {
+		if f.Phase == demo.PhaseRunning {
 			seen[f.Step] = true
 		}
 	}
 	last := rec.Frames[len(rec.Frames)-1]
-	if !seen[1] || !seen[2] || last.Phase != PhaseDone || len(rec.Results) != len(rep.Rows) || last.Sides[0].Running != opts.Replicas {
+	if !seen[1] || !seen[2] || last.Phase != demo.PhaseDone || len(rec.Results) != len(rep.Rows) || last.Sides[0].Running != opts.Replicas {
 		t.Errorf("the recording has steps %v running, ends in phase %q with %d running and %d results", seen, last.Phase, last.Sides[0].Running, len(rec.Results))
 	}
 	// Creating the controller only sets it going: the demo goes straight
 	// on to waiting for the pods, without a pause in between, however
 	// long a loaded machine took to create it.
-	if got := fmt.Sprint(pauses(rec.Frames)); got != "[1]" {
+	if got := fmt.Sprint(demo.Pauses(rec.Frames)); got != "[1]" {
 		t.Errorf("the recording pauses before steps %s, want [1]: step 1 folded into step 2", got)
 	}
 	// The tile of the scenario's figure ends where the table does.
 	for i, s := range last.Sides {
-		if got, want := formatFigure(s.Fig), figureRow(rec.Talk.Figure, rep.Rows, i); got != want {
+		if got, want := demo.FormatFigure(s.Fig), demo.FigureRow(rec.Talk.Figure, rep.Rows, i); got != want {
 			t.Errorf("side %d's %s tile ends on %s, the table says %s", i, rec.Talk.Figure.Label, got, want)
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build unix && !modern
 
-package demo
+package deck
 
 // The shipped deck and a deck of one's own as a speaker and an audience
 // meet them, in one headless Chromium per test with several pages: every
@@ -17,9 +17,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo/pagetest"
 )
 
 // TestEverySlideAndStepOfTheShippedDeckFitsAtEverySizeAndZoom lays out
@@ -31,8 +34,8 @@ import (
 // size with room to be seen, and no text under 3.3 % of the window's
 // height.
 func TestEverySlideAndStepOfTheShippedDeckFitsAtEverySizeAndZoom(t *testing.T) {
-	b := browser(t)
-	url := fileURL(t, filepath.Join(talkDir, shippedDeck))
+	b := pagetest.Browser(t)
+	url := pagetest.FileURL(t, filepath.Join(talkDir, shippedDeck))
 	for _, size := range [][2]int{{1280, 720}, {1024, 768}, {1920, 1080}, {3840, 2160}} {
 		tb, err := b.NewTab(size[0], size[1])
 		if err != nil {
@@ -43,7 +46,7 @@ func TestEverySlideAndStepOfTheShippedDeckFitsAtEverySizeAndZoom(t *testing.T) {
 			if err := tb.Open(url + "?check=1&zoom=" + zoom + "#still=1.1"); err != nil {
 				t.Fatal(err)
 			}
-			var checks []layoutCheck
+			var checks []pagetest.LayoutCheck
 			if err := tb.Eval("kubeRewind.checkAll()", &checks); err != nil || len(checks) < 20 {
 				t.Fatalf("%s: the deck checked %d pictures (%v)", name, len(checks), err)
 			}
@@ -72,8 +75,8 @@ func TestEverySlideAndStepOfTheShippedDeckFitsAtEverySizeAndZoom(t *testing.T) {
 // where the projected page is. The pace chosen on one recording stays for
 // the next.
 func TestThePresenterViewStaysInStepWithTheProjectedPage(t *testing.T) {
-	b := browser(t)
-	projected := tab(t, b, fileURL(t, filepath.Join(talkDir, shippedDeck)), 1280, 720)
+	b := pagetest.Browser(t)
+	projected := pagetest.Tab(t, b, pagetest.FileURL(t, filepath.Join(talkDir, shippedDeck)), 1280, 720)
 	presenter, err := projected.Opened(func() error { return projected.Key("s") })
 	if err != nil {
 		t.Fatalf("s opened no presenter view: %v", err)
@@ -107,9 +110,9 @@ func TestThePresenterViewStaysInStepWithTheProjectedPage(t *testing.T) {
 		var want, got, shown string
 		deadline := time.Now().Add(time.Minute)
 		for {
-			want = eval[string](t, projected, where)
-			got = eval[string](t, presenter, `document.body.getAttribute("data-pos") || ""`)
-			shown = eval[string](t, presenter, `document.body.getAttribute("data-shown-now") || ""`)
+			want = pagetest.Eval[string](t, projected, where)
+			got = pagetest.Eval[string](t, presenter, `document.body.getAttribute("data-pos") || ""`)
+			shown = pagetest.Eval[string](t, presenter, `document.body.getAttribute("data-shown-now") || ""`)
 			if got == want && shown == want {
 				break
 			}
@@ -121,16 +124,16 @@ func TestThePresenterViewStaysInStepWithTheProjectedPage(t *testing.T) {
 		}
 		t.Logf("key %d, %s on the %s: both at %s", i+1, k.key, map[bool]string{false: "projected page", true: "presenter view"}[k.presenter], want)
 	}
-	if speed := eval[float64](t, projected, "kubeRewind.position().speed"); speed != 2 {
+	if speed := pagetest.Eval[float64](t, projected, "kubeRewind.position().speed"); speed != 2 {
 		t.Errorf("the pace is %g× after + on the first recording and moving on; want 2×, kept", speed)
 	}
-	if s := eval[string](t, presenter, `document.body.getAttribute("data-speed")`); s != "2" {
+	if s := pagetest.Eval[string](t, presenter, `document.body.getAttribute("data-speed")`); s != "2" {
 		t.Errorf("the presenter view says the pace is %s×", s)
 	}
-	if notes := eval[string](t, presenter, `document.getElementById("pnotes").textContent`); notes == "" {
+	if notes := pagetest.Eval[string](t, presenter, `document.getElementById("pnotes").textContent`); notes == "" {
 		t.Errorf("the presenter view shows no notes")
 	}
-	if notes := eval[bool](t, projected, `document.getElementById("notes").hidden`); !notes {
+	if notes := pagetest.Eval[bool](t, projected, `document.getElementById("notes").hidden`); !notes {
 		t.Errorf("the projected page shows the notes, which nobody asked for")
 	}
 }
@@ -138,9 +141,9 @@ func TestThePresenterViewStaysInStepWithTheProjectedPage(t *testing.T) {
 // TestPrintingTheDeckGivesOnePagePerSlide prints the shipped deck as
 // Chromium's Print to PDF does, and counts the pages.
 func TestPrintingTheDeckGivesOnePagePerSlide(t *testing.T) {
-	b := browser(t)
+	b := pagetest.Browser(t)
 	d, _ := shippedDeckOf(t)
-	tb := tab(t, b, fileURL(t, filepath.Join(talkDir, shippedDeck)), 1280, 720)
+	tb := pagetest.Tab(t, b, pagetest.FileURL(t, filepath.Join(talkDir, shippedDeck)), 1280, 720)
 	pdf, err := tb.PDF()
 	if err != nil {
 		t.Fatal(err)
@@ -149,11 +152,11 @@ func TestPrintingTheDeckGivesOnePagePerSlide(t *testing.T) {
 	if pages != len(d.Slides) {
 		t.Errorf("the PDF has %d pages for %d slides", pages, len(d.Slides))
 	}
-	if printed := eval[string](t, tb, `document.body.getAttribute("data-printed")`); printed != fmt.Sprint(len(d.Slides)) {
+	if printed := pagetest.Eval[string](t, tb, `document.body.getAttribute("data-printed")`); printed != fmt.Sprint(len(d.Slides)) {
 		t.Errorf("the page laid out %s sheets for %d slides", printed, len(d.Slides))
 	}
 	// After printing, the page is where it was.
-	if slide := eval[int](t, tb, "kubeRewind.position().slide"); slide != 0 {
+	if slide := pagetest.Eval[int](t, tb, "kubeRewind.position().slide"); slide != 0 {
 		t.Errorf("after printing the page shows slide %d, not the first", slide+1)
 	}
 	t.Logf("%d slides, %d pages, %d bytes of PDF", len(d.Slides), pages, len(pdf))
@@ -192,7 +195,7 @@ recording: [overlap](overlap.html)
 // outline beside two recordings, opens it from disk, looks at its title
 // and code cards, and lets it play to its end by itself.
 func TestADeckOfOnesOwnFromAnOutlinePlaysFromDisk(t *testing.T) {
-	b := browser(t)
+	b := pagetest.Browser(t)
 	dir := t.TempDir()
 	for _, name := range []string{"two-managers.html", "overlap.html"} {
 		data, err := os.ReadFile(filepath.Join(talkDir, name))
@@ -223,17 +226,17 @@ func TestADeckOfOnesOwnFromAnOutlinePlaysFromDisk(t *testing.T) {
 	if err := os.WriteFile(page, html, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	url := fileURL(t, page)
+	url := pagetest.FileURL(t, page)
 
-	tb := tab(t, b, url+"#still=1.1", 1280, 720)
-	if title := eval[string](t, tb, `document.getElementById("card").textContent`); !strings.Contains(title, "A talk of one's own") || !strings.Contains(title, "Ada Lovelace · Analytical Engines Conference 2027") {
+	tb := pagetest.Tab(t, b, url+"#still=1.1", 1280, 720)
+	if title := pagetest.Eval[string](t, tb, `document.getElementById("card").textContent`); !strings.Contains(title, "A talk of one's own") || !strings.Contains(title, "Ada Lovelace · Analytical Engines Conference 2027") {
 		t.Errorf("the title card says %q", title)
 	}
-	eval[bool](t, tb, `kubeRewind.still("3.1")`)
-	if marked := eval[string](t, tb, `Array.prototype.map.call(document.querySelectorAll("#card .ln.m"), function (e) { return e.textContent; }).join("\n")`); !strings.Contains(marked, "rm.podControl.createReplica(ctx, controllerSpec)") {
+	pagetest.Eval[bool](t, tb, `kubeRewind.still("3.1")`)
+	if marked := pagetest.Eval[string](t, tb, `Array.prototype.map.call(document.querySelectorAll("#card .ln.m"), function (e) { return e.textContent; }).join("\n")`); !strings.Contains(marked, "rm.podControl.createReplica(ctx, controllerSpec)") {
 		t.Errorf("the code card marks %q", marked)
 	}
-	if c := eval[layoutCheck](t, tb, "kubeRewind.check()"); len(c.Problems) > 0 {
+	if c := pagetest.Eval[pagetest.LayoutCheck](t, tb, "kubeRewind.check()"); len(c.Problems) > 0 {
 		t.Errorf("the code card does not fit: %v", c.Problems)
 	}
 
@@ -244,10 +247,10 @@ func TestADeckOfOnesOwnFromAnOutlinePlaysFromDisk(t *testing.T) {
 	}
 	last := len(d.Slides)
 	if err := tb.Wait(fmt.Sprintf(`kubeRewind.position().slide === %d && kubeRewind.position().ended`, last-1), 4*time.Minute); err != nil {
-		t.Fatalf("the deck did not play to the end of its last recording: %v (at %s)", err, eval[string](t, tb, "JSON.stringify(kubeRewind.position())"))
+		t.Fatalf("the deck did not play to the end of its last recording: %v (at %s)", err, pagetest.Eval[string](t, tb, "JSON.stringify(kubeRewind.position())"))
 	}
 	end := d.Recordings[1].Frames[len(d.Recordings[1].Frames)-1]
-	if created := eval[string](t, tb, `document.querySelector("#s1 [data-f=cr]").textContent`); created != thousands(end.Sides[1].Created) {
+	if created := pagetest.Eval[string](t, tb, `document.querySelector("#s1 [data-f=cr]").textContent`); strings.ReplaceAll(created, "\u202f", "") != strconv.Itoa(end.Sides[1].Created) {
 		t.Errorf("the last recording, overlap, ends with %s pods created by today's manager; it recorded %d", created, end.Sides[1].Created)
 	}
 	var kinds []string

@@ -1,4 +1,4 @@
-package demo
+package live
 
 import (
 	"fmt"
@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/history"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 // sideNames are the headings of the variants that are not one of the two
-// designs; any other variant plays under its own name.
-var sideNames = map[string]Design{
+// demo.Designs; any other variant plays under its own name.
+var sideNames = map[string]demo.Design{
 	scenario.Upstream.Name:       {Heading: "Upstream today", Sub: "k8s.io/kubernetes's own replication manager, unmodified, through an adapter", Short: "upstream"},
 	scenario.LegacyOriginal.Name: {Heading: "2014, the real one", Sub: "Kubernetes v0.4's own controller-manager (make original) on our apiserver", Short: "v0.4's binary"},
 	scenario.StackOriginal.Name:  {Heading: "2014, its own binaries", Sub: "v0.4's own apiserver and controller-manager (make original), hollow nodes as its kubelets", Short: "v0.4's stack"},
@@ -21,8 +22,8 @@ var sideNames = map[string]Design{
 
 // sideOf returns the column of the variant named name, checked against
 // what its design must show (an original is held to its port's).
-func sideOf(name string) (Design, error) {
-	for _, d := range designs {
+func sideOf(name string) (demo.Design, error) {
+	for _, d := range demo.Designs {
 		if d.Variant.Name == name {
 			return d, nil
 		}
@@ -35,20 +36,20 @@ func sideOf(name string) (Design, error) {
 		}
 		d, ok := sideNames[name]
 		if !ok {
-			d = Design{Heading: name, Short: name}
+			d = demo.Design{Heading: name, Short: name}
 		}
 		d.Variant, d.Expect = v, v.Design
 		return d, nil
 	}
-	return Design{}, fmt.Errorf("no variant named %q for a side (known: %s)", name, strings.Join(known, ", "))
+	return demo.Design{}, fmt.Errorf("no variant named %q for a side (known: %s)", name, strings.Join(known, ", "))
 }
 
 // designsFor returns the columns of a demo: the variants named left and
 // right (empty: 2014 on the left, today on the right). Without names
 // changes of pkg/history: the left column is then today's manager with
 // those changes switched off, so the audience sees what they bought.
-func designsFor(without []string, left, right string) ([]Design, error) {
-	out := append([]Design(nil), designs...)
+func designsFor(without []string, left, right string) ([]demo.Design, error) {
+	out := append([]demo.Design(nil), demo.Designs...)
 	for i, name := range []string{left, right} {
 		if name == "" {
 			continue
@@ -75,7 +76,7 @@ func designsFor(without []string, left, right string) ([]Design, error) {
 		c, _ := history.Get(n)
 		titles = append(titles, fmt.Sprintf("%s (%s, %s)", c.Title, strings.Join(c.Refs(), " "), c.Date))
 	}
-	out[0] = Design{
+	out[0] = demo.Design{
 		Variant: scenario.Variant{Name: "without", Design: "modern", ManagerArgs: []string{"-without=" + list}},
 		Short:   "without " + list,
 		Heading: "Today without " + list,
@@ -86,7 +87,7 @@ func designsFor(without []string, left, right string) ([]Design, error) {
 
 // haveBinaries says which side's controller-manager binary is missing
 // from dir, and how to build it.
-func haveBinaries(dir string, ds []Design) error {
+func haveBinaries(dir string, ds []demo.Design) error {
 	for _, d := range ds {
 		bin := d.Variant.Binary()
 		if d.Variant.Original != "" {

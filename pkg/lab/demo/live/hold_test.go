@@ -1,4 +1,4 @@
-package demo
+package live
 
 import (
 	"context"
@@ -10,9 +10,9 @@ import (
 
 // holdDemo is a demo that has just shown its results, run with -auto: its
 // input is open and nobody presses Enter unless the test does.
-func holdDemo(hold time.Duration) (*demo, *io.PipeWriter) {
+func holdDemo(hold time.Duration) (*show, *io.PipeWriter) {
 	in, press := io.Pipe()
-	d := &demo{opts: Options{Auto: true, Hold: hold, In: in}, con: &console{w: io.Discard}}
+	d := &show{opts: Options{Auto: true, Hold: hold, In: in}, con: &console{w: io.Discard}}
 	d.lines = readLines(in, make(chan struct{}))
 	return d, press
 }

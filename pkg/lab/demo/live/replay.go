@@ -1,4 +1,4 @@
-package demo
+package live
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
 )
 
 // ReplayOptions say how to play a recording.
@@ -31,7 +33,7 @@ type ReplayOptions struct {
 // faster), and a pause for Enter before each step, where the speaker of
 // the recording paused. The time spent starting the clusters and waiting
 // for Enter is left out.
-func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) error {
+func Replay(ctx context.Context, rec *demo.Recording, opts ReplayOptions) error {
 	if opts.Out == nil {
 		opts.Out = io.Discard
 	}
@@ -40,21 +42,20 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) error {
 	}
 	con := &console{w: opts.Out, tty: isTerminal(opts.Out)}
 	talk := rec.Talk
-	d := &demo{
+	d := &show{
 		opts: Options{Auto: opts.Auto, Hold: opts.Hold, In: opts.In},
-		talk: talk, con: con, hub: newHub(0, talk.Figure.Key), replay: true,
+		talk: talk, con: con, page: demo.NewLivePage(talk, 0, false, false), replay: true,
 	}
-	d.page = &page{hub: d.hub, talk: talk}
 	frames := rec.Frames
-	d.hub.publish(frames[0])
-	stopPage, err := d.page.serve(opts.Addr)
+	d.page.Publish(frames[0])
+	stopPage, err := d.page.Serve(opts.Addr)
 	if err != nil {
 		return fmt.Errorf("serving the live page: %v", err)
 	}
 	defer stopPage()
-	con.printf("%s %s\n", con.style("Live page:", bold), con.style(d.page.url, bold+yellow))
+	con.printf("%s %s\n", con.style("Live page:", bold), con.style(d.page.URL(), bold+yellow))
 	if opts.PageReady != nil {
-		opts.PageReady(d.page.url)
+		opts.PageReady(d.page.URL())
 	}
 	done := make(chan struct{})
 	defer close(done)
@@ -77,10 +78,10 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) error {
 			con.printf("%s\n", wrap(f.Then, 78, "  "))
 		}
 		then = f.Then
-		if f.Phase == PhaseReady && f.Step != step {
+		if f.Phase == demo.PhaseReady && f.Step != step {
 			step = f.Step
 			f.T -= offset
-			d.hub.publish(f)
+			d.page.Publish(f)
 			con.printf("\n%s %s\n", con.style(fmt.Sprintf("Step %d of %d:", f.Step, f.Steps), bold), con.style(f.Title, bold))
 			con.printf("%s\n", wrap(f.Say, 78, "  "))
 			if err := d.pause(ctx, "  [Enter] plays this step on both sides."); err != nil {
@@ -89,7 +90,7 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) error {
 			// The recording's own pause is skipped: the next frame
 			// follows at once.
 			j := i + 1
-			for j < len(frames) && frames[j].Phase == PhaseReady && frames[j].Step == step {
+			for j < len(frames) && frames[j].Phase == demo.PhaseReady && frames[j].Step == step {
 				j++
 			}
 			if j < len(frames) {
@@ -100,7 +101,7 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) error {
 			con.holdLive()
 			continue
 		}
-		if f.Phase == PhaseRunning && f.From > 0 && f.Step != step {
+		if f.Phase == demo.PhaseRunning && f.From > 0 && f.Step != step {
 			step = f.Step
 			con.printf("\n%s %s\n", con.style(fmt.Sprintf("Steps %d–%d of %d:", f.From, f.Step, f.Steps), bold), con.style(f.Title, bold))
 			con.printf("%s\n", con.style(fmt.Sprintf("  at once: step %d was over in well under a second, its outcome still to come", f.Step-1), dim))
@@ -114,14 +115,14 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) error {
 		}
 		prev = f.T
 		f.T -= offset
-		d.hub.publish(f)
+		d.page.Publish(f)
 		// A note grows by "; " and news as each design finishes a step.
-		if f.Note != note && f.Phase == PhaseRunning && f.Note != "" {
+		if f.Note != note && f.Phase == demo.PhaseRunning && f.Note != "" {
 			news := strings.TrimPrefix(strings.TrimPrefix(f.Note, note), "; ")
 			con.printf("  %s\n", con.style(news, dim))
 		}
 		note = f.Note
-		if f.Phase == PhaseDone {
+		if f.Phase == demo.PhaseDone {
 			d.showCounters(true)
 			con.keepLive()
 			con.printResults(talk, rec.Results, rec.Verdicts)
@@ -133,7 +134,7 @@ func Replay(ctx context.Context, rec *Recording, opts ReplayOptions) error {
 }
 
 // pause waits for Enter before a step, unless the replay plays by itself.
-func (d *demo) pause(ctx context.Context, prompt string) error {
+func (d *show) pause(ctx context.Context, prompt string) error {
 	if d.opts.Auto {
 		return ctx.Err()
 	}

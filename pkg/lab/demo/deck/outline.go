@@ -1,4 +1,4 @@
-package demo
+package deck
 
 import (
 	"fmt"
@@ -13,6 +13,8 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	gmtext "github.com/yuin/goldmark/text"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
 )
 
 // A talk's outline is a plain Markdown file, which rcbench deck makes into
@@ -65,7 +67,7 @@ type Section struct {
 	Notes []Note
 	// Recording names a talk section's recording; Rec is it, read.
 	Recording string
-	Rec       *Recording
+	Rec       *demo.Recording
 	// Code names a code card's excerpt.
 	Code CodeRef
 }
@@ -97,7 +99,7 @@ func ReadOutline(file string) (*Outline, error) {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(filepath.Dir(file), path)
 		}
-		if s.Rec, err = ReadRecording(path); err != nil {
+		if s.Rec, err = demo.ReadRecording(path); err != nil {
 			return nil, fmt.Errorf("%s, section %q: %v", file, s.Heading, err)
 		}
 	}

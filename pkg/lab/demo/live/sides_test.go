@@ -1,9 +1,11 @@
-package demo
+package live
 
 import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
 )
 
 // TestWithoutPutsTodayWithoutTheChangeOnTheLeft checks the labels of a
@@ -11,7 +13,7 @@ import (
 // change's title, PR and date, against today's.
 func TestWithoutPutsTodayWithoutTheChangeOnTheLeft(t *testing.T) {
 	ds, err := designsFor(nil, "", "")
-	if err != nil || !reflect.DeepEqual(ds, designs) {
+	if err != nil || !reflect.DeepEqual(ds, demo.Designs) {
 		t.Fatalf("designsFor(nil) = %+v, %v; want 2014 against today", ds, err)
 	}
 	ds, err = designsFor([]string{"leader-election"}, "", "")
@@ -25,11 +27,11 @@ func TestWithoutPutsTodayWithoutTheChangeOnTheLeft(t *testing.T) {
 	if left.Heading != "Today without leader-election" || !strings.Contains(left.Sub, "#19621") || left.Expect != "" {
 		t.Errorf("left labelled %q / %q (expect %q)", left.Heading, left.Sub, left.Expect)
 	}
-	if !reflect.DeepEqual(right, designs[1]) {
+	if !reflect.DeepEqual(right, demo.Designs[1]) {
 		t.Errorf("right = %+v, want today's", right)
 	}
-	if rows := compareAs([2]string{left.Short, right.Short}, nil, nil); rows != nil {
-		t.Errorf("compareAs of nothing = %v", rows)
+	if rows := demo.CompareAs([2]string{left.Short, right.Short}, nil, nil); rows != nil {
+		t.Errorf("CompareAs of nothing = %v", rows)
 	}
 	if _, err := designsFor([]string{"leader-elections"}, "", ""); err == nil || !strings.Contains(err.Error(), "leader-election") {
 		t.Errorf("an unknown change gave %v, want an error listing the valid ones", err)
@@ -47,7 +49,7 @@ func TestEitherSideCanPlayAnyVariant(t *testing.T) {
 	if ds[0].Variant.Name != "upstream" || ds[0].Expect != "modern" || ds[0].Heading != "Upstream today" {
 		t.Errorf("left = %+v, want upstream's manager, held to the modern design's expectations", ds[0])
 	}
-	if !reflect.DeepEqual(ds[1], designs[0]) {
+	if !reflect.DeepEqual(ds[1], demo.Designs[0]) {
 		t.Errorf("right = %+v, want the 2014 manager", ds[1])
 	}
 	if ds, err := designsFor(nil, "", "modern-unthrottled"); err != nil || ds[1].Variant.Name != "modern-unthrottled" || ds[1].Short == "" {

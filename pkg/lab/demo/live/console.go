@@ -1,15 +1,16 @@
-package demo
+package live
 
 import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/term"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
 )
 
 // console writes the narration. On a terminal it keeps two live lines of
@@ -109,7 +110,7 @@ func (c *console) keepLive() {
 
 // counterLine is the live counters of side i of designs, its name padded
 // to the longer of the two.
-func (c *console) counterLine(designs []Design, i int, s Side) string {
+func (c *console) counterLine(designs []demo.Design, i int, s demo.Side) string {
 	name, colour := designs[i].Short, violet
 	if i == 1 {
 		colour = teal
@@ -124,17 +125,17 @@ func (c *console) counterLine(designs []Design, i int, s Side) string {
 	}
 	// Before a controller is seen and a pod made there is nothing to
 	// count: a dash, not a 0/0 that reads like a result.
-	running, desired, created := thousands(s.Running), thousands(s.Desired), thousands(s.Created)
-	extra := fmt.Sprintf("extra %d in all, %d now", s.Extra, surplus(s))
-	if idle(s) {
+	running, desired, created := demo.Thousands(s.Running), demo.Thousands(s.Desired), demo.Thousands(s.Created)
+	extra := fmt.Sprintf("extra %d in all, %d now", s.Extra, s.Surplus())
+	if s.Idle() {
 		running, desired, created, extra = "–", "–", "–", "extra –"
 	}
-	if s.Extra > 0 || surplus(s) > 0 {
+	if s.Extra > 0 || s.Surplus() > 0 {
 		extra = c.style(extra, bold+red)
 	}
 	return fmt.Sprintf("  %s  %5s/%-5s running  %6s goroutines  %7s req/s  %6s created  %s",
-		c.style(name, bold+colour), running, desired, thousands(s.Goroutines),
-		formatRate(reqs), created, extra)
+		c.style(name, bold+colour), running, desired, demo.Thousands(s.Goroutines),
+		demo.FormatRate(reqs), created, extra)
 }
 
 // wrap breaks text into lines of at most width runes, indented.
@@ -158,32 +159,76 @@ func wrap(text string, width int, indent string) string {
 	return b.String()
 }
 
-// thousands formats n with thin spaces between groups of three digits, as
-// the project's reports do.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var parts []string
-	for len(s) > 3 {
-		parts = append([]string{s[len(s)-3:]}, parts...)
-		s = s[:len(s)-3]
+// printResults writes the table of rows and the verdicts.
+func (c *console) printResults(talk demo.Talk, rows []demo.Row, vs []demo.Verdict) {
+	nameW, unitW, valW := len("result"), 0, len("today")
+	for _, r := range rows {
+		nameW = max(nameW, len(r.Label()))
+		unitW = max(unitW, len(r.Unit))
+		valW = max(valW, len([]rune(r.Legacy)), len([]rune(r.Modern)))
 	}
-	parts = append([]string{s}, parts...)
-	out := strings.Join(parts, "\u202f")
-	if neg {
-		out = "-" + out
+	heads := [2]string{"2014", "today"}
+	for i, d := range talk.Designs {
+		if i < 2 {
+			heads[i] = d.Short
+		}
 	}
-	return out
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s\n", c.style("Results, side by side", bold))
+	fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s\n", nameW, "", unitW, "", c.pad(c.style(heads[0], bold+violet), valW), c.pad(c.style(heads[1], bold+teal), valW))
+	for _, r := range rows {
+		left := r.Legacy
+		if r.Missing != "" {
+			left = "none"
+		}
+		l, m := fmt.Sprintf("%*s", valW, left), fmt.Sprintf("%*s", valW, r.Modern)
+		switch r.Better {
+		case "legacy":
+			l = c.style(l, bold+green)
+		case "modern":
+			m = c.style(m, bold+green)
+		}
+		fmt.Fprintf(&b, "  %-*s  %-*s  %s  %s  %s\n", nameW, r.Label(), unitW, r.Unit, l, m, c.style(r.Diff, dim))
+	}
+	noted := map[string]bool{}
+	for _, r := range rows {
+		if r.Note != "" && !noted[r.Note] {
+			noted[r.Note] = true
+			fmt.Fprintf(&b, "  %s\n", c.style(r.Name+": "+r.Note+".", dim))
+		}
+	}
+	if len(vs) > 0 {
+		b.WriteString("\n")
+	}
+	for _, v := range vs {
+		if v.OK {
+			fmt.Fprintf(&b, "  %s %s showed what its design must\n", c.style("✓", green), v.Design)
+		} else {
+			fmt.Fprintf(&b, "  %s %s did not show its point this time: %s\n", c.style("✗", red), v.Design, v.Why)
+		}
+	}
+	c.printf("%s", b.String())
 }
 
-// formatRate prints a rate with one decimal below ten.
-func formatRate(v float64) string {
-	switch {
-	case v == 0:
-		return "0"
-	case v < 9.95:
-		return strconv.FormatFloat(v, 'f', 1, 64)
+// pad widens s, which may carry invisible styling, to width visible runes.
+func (c *console) pad(s string, width int) string {
+	visible := len([]rune(stripStyle(s)))
+	if visible >= width {
+		return s
 	}
-	return thousands(int(v + 0.5))
+	return strings.Repeat(" ", width-visible) + s
+}
+
+func stripStyle(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b {
+			for i < len(s) && s[i] != 'm' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
