@@ -166,8 +166,8 @@ test-upstream: upstream vet-upstream
 #    v3.5.35) in a process of its own; Debian's etcd 3.4 is too old for
 #    kube-apiserver 1.37 (cmd/README.md says why).
 # Go's build cache makes a second run quick and rebuilds nothing that is
-# up to date; the first, cold, takes about 15 CPU-minutes, kube-apiserver
-# alone about 11.
+# up to date; the first, cold, takes tens of CPU-minutes (kube-apiserver
+# alone took 11.5 on a 2-core machine).
 KWOK_VERSION := v0.8.0
 TODAY_CMDS   := kube-apiserver kube-controller-manager kube-scheduler kubectl
 KWOK_STAGES  := node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
@@ -175,7 +175,7 @@ KWOK_STAGES  := node/fast/node-initialize.yaml node/heartbeat-with-lease/node-he
 today:
 	@mkdir -p $(TODAY)
 	@for b in $(TODAY_CMDS) kwok etcd; do test -x $(TODAY)/$$b || { \
-	  echo "make today, first run: building $(TODAY_CMDS) (k8s.io/kubernetes v1.37.2), kwok $(KWOK_VERSION) and etcd into $(TODAY): about 15 CPU-minutes cold, kube-apiserver alone 11; later runs rebuild only what changed"; \
+	  echo "make today, first run: building $(TODAY_CMDS) (k8s.io/kubernetes v1.37.2), kwok $(KWOK_VERSION) and etcd into $(TODAY): tens of CPU-minutes cold (kube-apiserver alone took 11.5); later runs rebuild only what changed"; \
 	  break; }; done
 	cd $(UPSTREAM) && $(GO) build -o $(abspath $(TODAY))/ $(addprefix k8s.io/kubernetes/cmd/,$(TODAY_CMDS))
 	GOBIN=$(abspath $(TODAY)) $(GO) install sigs.k8s.io/kwok/cmd/kwok@$(KWOK_VERSION)
