@@ -211,3 +211,38 @@ func TestOnlyAControllerAllReadyButNotAllAvailableIsScheduledToComeBack(t *testi
 		})
 	}
 }
+
+// TestAFailureConditionNamesWhatFailedAndGoesWhenTheFailuresStop: while
+// creates or deletes fail, the status carries a ReplicaFailure condition
+// saying which (FailedCreate with pods missing, FailedDelete with pods
+// over, neither with the count right); a sync without a failure removes
+// it. Mutants of both the reason's
+// choice and the removal lived without this test.
+func TestAFailureConditionNamesWhatFailedAndGoesWhenTheFailuresStop(t *testing.T) {
+	failure := func(st v1.ReplicationControllerStatus) *v1.ReplicationControllerCondition {
+		return getCondition(st, v1.ReplicationControllerReplicaFailure)
+	}
+	refused := errors.New("the apiserver refused")
+	for _, tc := range []struct {
+		name   string
+		pods   int
+		reason string
+	}{
+		{"too few", 1, "FailedCreate"},
+		{"too many", 5, "FailedDelete"},
+		// An error with the count right (a claim refused) names neither.
+		{"exact", 3, ""},
+	} {
+		rc := newRC(3)
+		st := calculateStatus(rc, newPods(tc.pods, rc), refused)
+		cond := failure(st)
+		if cond == nil || cond.Reason != tc.reason || cond.Status != v1.ConditionTrue || cond.Message != refused.Error() {
+			t.Errorf("%s: failure condition %+v, want %s saying %q", tc.name, cond, tc.reason, refused)
+			continue
+		}
+		rc.Status = st
+		if cond := failure(calculateStatus(rc, newPods(3, rc), nil)); cond != nil {
+			t.Errorf("%s: a sync without a failure kept the condition %+v", tc.name, cond)
+		}
+	}
+}
