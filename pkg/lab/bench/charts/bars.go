@@ -139,16 +139,7 @@ func barsChart(name, title string, sz results.SizeSummary, png bool) (Chart, boo
 	if len(panels) == 0 {
 		return Chart{}, false
 	}
-	cols := 3
-	if len(panels) < cols {
-		cols = len(panels)
-	}
-	var grid [][]*plot.Plot
-	for i := 0; i < len(panels); i += cols {
-		row := make([]*plot.Plot, cols)
-		copy(row, panels[i:min(i+cols, len(panels))])
-		grid = append(grid, row)
-	}
+	grid := rowsOf(panels, min(3, len(panels)))
 	var items legendItems
 	for _, v := range sz.Variants {
 		items.add(v.Variant, swatch(v.Variant))

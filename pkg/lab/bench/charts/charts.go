@@ -287,3 +287,15 @@ func formatTick(v float64) string {
 	}
 	return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64)
 }
+
+// rowsOf lays panels out in rows of cols, the last row padded with nil
+// (an empty cell), as plot.Align takes them.
+func rowsOf(panels []*plot.Plot, cols int) [][]*plot.Plot {
+	var grid [][]*plot.Plot
+	for i := 0; i < len(panels); i += cols {
+		row := make([]*plot.Plot, cols)
+		copy(row, panels[i:min(i+cols, len(panels))])
+		grid = append(grid, row)
+	}
+	return grid
+}

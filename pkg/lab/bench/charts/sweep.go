@@ -66,13 +66,7 @@ func sweepChart(sum *results.Summary, png bool) (Chart, bool) {
 	if len(panels) == 0 {
 		return Chart{}, false
 	}
-	cols := 2
-	var grid [][]*plot.Plot
-	for i := 0; i < len(panels); i += cols {
-		row := make([]*plot.Plot, cols)
-		copy(row, panels[i:min(i+cols, len(panels))])
-		grid = append(grid, row)
-	}
+	grid := rowsOf(panels, 2)
 	var items legendItems
 	for _, v := range sum.Options.Variants {
 		if l := lineOf(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}}, v, 1.4); l != nil {

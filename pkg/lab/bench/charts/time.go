@@ -225,16 +225,7 @@ func verbChart(name, title, scenarioName string, runs []results.RunRecord, png b
 	if len(panels) == 0 {
 		return Chart{}, false
 	}
-	cols := 3
-	if len(panels) < cols {
-		cols = len(panels)
-	}
-	var grid [][]*plot.Plot
-	for i := 0; i < len(panels); i += cols {
-		row := make([]*plot.Plot, cols)
-		copy(row, panels[i:min(i+cols, len(panels))])
-		grid = append(grid, row)
-	}
+	grid := rowsOf(panels, min(3, len(panels)))
 	var items legendItems
 	for _, r := range runs {
 		if l := lineOf(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}}, r.Variant, 1.2); l != nil {

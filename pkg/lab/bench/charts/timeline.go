@@ -45,12 +45,7 @@ func Timeline(hs *results.HistorySummary, png bool) (Chart, bool) {
 	if len(panels) == 0 {
 		return Chart{}, false
 	}
-	var grid [][]*plot.Plot
-	for i := 0; i < len(panels); i += 2 {
-		row := make([]*plot.Plot, 2)
-		copy(row, panels[i:min(i+2, len(panels))])
-		grid = append(grid, row)
-	}
+	grid := rowsOf(panels, 2)
 	var items legendItems
 	items.add("today", swatch("modern"))
 	items.add("today, changes switched off", swatch("without-"))
