@@ -20,6 +20,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -68,21 +69,8 @@ func main() {
 	}
 	printHints(os.Stdout, st, filepath.Join(*binDir, today.Kubectl), runDir, guestbook)
 
-	ticker := time.NewTicker(500 * time.Millisecond)
-	defer ticker.Stop()
-	for {
-		select {
-		case sig := <-signals:
-			fmt.Printf("\n%v: stopping today's control plane\n", sig)
-			st.Stop()
-			return
-		case <-ticker.C:
-			if name := st.Died(); name != "" {
-				fmt.Printf("\n%s exited (its log: %s); stopping today's control plane\n", name, filepath.Join(runDir, name+".log"))
-				st.Stop()
-				os.Exit(1)
-			}
-		}
+	if code := stack.Supervise(signals, st, "today's control plane", func(name string) string { return "its log: " + filepath.Join(runDir, name+".log") }); code != 0 {
+		os.Exit(code)
 	}
 }
 
@@ -164,20 +152,7 @@ func printHints(w io.Writer, st *today.Stack, kubectl, runDir string, guestbook 
 	}
 	add("kubectl get lease -n kube-system", "the leader-election locks")
 	add("kubectl get --raw /metrics | grep apiserver_request_total | head", "")
-	width := 0
-	for _, l := range lines {
-		if l[1] != "" && len(l[0]) > width {
-			width = len(l[0])
-		}
-	}
-	for _, l := range lines {
-		if l[1] == "" {
-			fmt.Fprintf(w, "  %s\n", l[0])
-		} else {
-			fmt.Fprintf(w, "  %-*s   # %s\n", width, l[0], l[1])
-		}
-	}
-	fmt.Fprintf(w, "\nPress Ctrl-C to stop everything.\n\n")
+	stack.WriteHints(w, lines)
 }
 
 func fail(format string, args ...interface{}) {

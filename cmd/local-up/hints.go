@@ -67,20 +67,7 @@ func printHints(w io.Writer, st *stack.Stack, hc hintConfig) {
 	}
 	add("kubecfg list minions", "")
 	add(fmt.Sprintf("curl -s %s/metrics | grep go_goroutines", managerURL), "the controller-manager's goroutines")
-	width := 0
-	for _, l := range lines {
-		if l[1] != "" && len(l[0]) > width {
-			width = len(l[0])
-		}
-	}
-	for _, l := range lines {
-		if l[1] == "" {
-			fmt.Fprintf(w, "  %s\n", l[0])
-		} else {
-			fmt.Fprintf(w, "  %-*s   # %s\n", width, l[0], l[1])
-		}
-	}
-	fmt.Fprintf(w, "\nPress Ctrl-C to stop everything.\n\n")
+	stack.WriteHints(w, lines)
 }
 
 // urlCatcher remembers the first match of pattern's group in what is

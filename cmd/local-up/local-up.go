@@ -119,21 +119,8 @@ func main() {
 	})
 	mu.Unlock()
 
-	ticker := time.NewTicker(500 * time.Millisecond)
-	defer ticker.Stop()
-	for {
-		select {
-		case sig := <-signals:
-			fmt.Printf("\n%v: stopping the cluster\n", sig)
-			st.Stop()
-			return
-		case <-ticker.C:
-			if name := st.Died(); name != "" {
-				fmt.Printf("\n%s exited; stopping the cluster\n", name)
-				st.Stop()
-				os.Exit(1)
-			}
-		}
+	if code := stack.Supervise(signals, st, "the cluster", func(string) string { return "" }); code != 0 {
+		os.Exit(code)
 	}
 }
 
