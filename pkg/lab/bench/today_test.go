@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,8 +45,10 @@ func TestAScaleUpOnTodaysStackIsCountedAsOursAre(t *testing.T) {
 	}}}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	runs, _ := r.RunItems(ctx, t.TempDir(), p, 2)
+	dir := t.TempDir()
+	runs, _ := r.RunItems(ctx, dir, p, 2)
 	if len(runs) != 1 || runs[0].Outcome == nil {
+		logTails(t, dir)
 		t.Fatalf("the run did not finish: %+v", runs)
 	}
 	got := scenario.ResultMap(runs[0].Outcome.Results)
@@ -62,5 +66,22 @@ func TestAScaleUpOnTodaysStackIsCountedAsOursAre(t *testing.T) {
 	}
 	if _, ok := got["kwok_cpu"]; !ok {
 		t.Errorf("KWOK's CPU is not reported: %v", got)
+	}
+}
+
+// logTails logs the end of every component's log of the runs under dir,
+// for a run that failed where its directory is gone after the test (CI).
+func logTails(t *testing.T, dir string) {
+	logs, _ := filepath.Glob(filepath.Join(dir, "runs", "*", "*.log"))
+	for _, log := range logs {
+		data, err := os.ReadFile(log)
+		if err != nil {
+			continue
+		}
+		lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+		if len(lines) > 15 {
+			lines = lines[len(lines)-15:]
+		}
+		t.Logf("the end of %s:\n%s", filepath.Base(log), strings.Join(lines, "\n"))
 	}
 }

@@ -23,6 +23,9 @@ type Cluster interface {
 	Resize(ctx context.Context, id string, replicas int) error
 	// Stop stops every process the cluster started.
 	Stop()
+	// Processes are the processes the cluster started, to name one that
+	// exited by itself when a step fails.
+	Processes() []*stack.Process
 }
 
 // ourCluster is our stack and the scenario's client of it.
@@ -49,6 +52,8 @@ func (o ourCluster) Resize(ctx context.Context, id string, replicas int) error {
 }
 
 func (o ourCluster) Stop() { o.st.Stop() }
+
+func (o ourCluster) Processes() []*stack.Process { return o.st.Processes() }
 
 // retryConflicts runs write until it succeeds, fails otherwise than by a
 // conflict, or has conflicted 20 times, 50 ms apart.

@@ -164,6 +164,9 @@ func Run(ctx context.Context, sc *Scenario, v Variant, sz Size, opts Options) (*
 		e.Say("%s/%s step %d: %s", sc.Name, v.Name, i+1, step.Title)
 		if err := step.Run(ctx, e); err != nil {
 			e.StopSampling()
+			if exited := stack.ExitedByItself(e.Cluster.Processes()); exited != "" {
+				err = fmt.Errorf("%v; %s", err, exited)
+			}
 			return outcome(nil), fmt.Errorf("%s/%s step %d (%s): %v", sc.Name, v.Name, i+1, step.Title, err)
 		}
 	}

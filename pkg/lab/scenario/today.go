@@ -14,6 +14,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -139,6 +140,8 @@ func (t todayCluster) Resize(ctx context.Context, id string, replicas int) error
 }
 
 func (t todayCluster) Stop() { t.st.Stop() }
+
+func (t todayCluster) Processes() []*stack.Process { return t.st.Processes() }
 
 // The sampler's view (sampler.Cluster).
 

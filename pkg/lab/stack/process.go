@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -29,6 +30,8 @@ type Process struct {
 	// killed says the process was stopped through Kill, not by itself.
 	killed bool
 	mu     sync.Mutex
+	// log is the file its output goes to, or "".
+	log string
 }
 
 // startProcess runs bin with args, sending its output to out. The child is
@@ -42,6 +45,9 @@ func startProcess(name, bin string, args []string, out io.Writer) (*Process, err
 		return nil, fmt.Errorf("starting %s: %v", name, err)
 	}
 	p := &Process{Name: name, Args: args, cmd: cmd, done: make(chan struct{})}
+	if f, ok := out.(*os.File); ok && f != os.Stdout && f != os.Stderr {
+		p.log = f.Name()
+	}
 	go func() {
 		err := cmd.Wait()
 		p.mu.Lock()
@@ -67,6 +73,70 @@ func (p *Process) Exited() (bool, error) {
 		return true, p.err
 	default:
 		return false, nil
+	}
+}
+
+// Log returns the file the process writes its output to, or "".
+func (p *Process) Log() string { return p.log }
+
+// LogTail returns the last n lines of the process's log, or "" when it
+// writes to none.
+func (p *Process) LogTail(n int) string {
+	if p.log == "" {
+		return ""
+	}
+	data, err := os.ReadFile(p.log)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ExitedByItself names the first of ps that exited without being told
+// to (Kill), with how and the end of its log, or returns "". A wait that
+// ends in vain usually waited on such a process: a manager that lost its
+// lease exits, as upstream's does.
+func ExitedByItself(ps []*Process) string {
+	for _, p := range ps {
+		if p == nil || p.Killed() {
+			continue
+		}
+		if exited, err := p.Exited(); exited {
+			msg := fmt.Sprintf("%s exited by itself (%v)", p.Name, err)
+			if tail := p.LogTail(5); tail != "" {
+				msg += "; the end of its log, " + p.log + ":\n" + tail
+			}
+			return msg
+		}
+	}
+	return ""
+}
+
+// Restart waits for p to exit and, if it exited by itself (not through
+// Kill) while stopped() is false, writes why in its log through note and
+// calls start, which starts it again and restarts the watch on the new
+// process. It stands in for the supervisor a component of today's design
+// counts on (the kubelet of a static pod, systemd): a controller manager
+// or scheduler that loses its leader election exits, and an apiserver
+// slow for longer than the lease's renew deadline (10 s), as a killed one
+// or a starved machine makes it, ends it. Without a supervisor the
+// cluster is left without the component for good.
+//
+// Ours: a component that cannot start again is left dead, and says why in
+// its log.
+func Restart(p *Process, stopped func() bool, note func(format string, args ...interface{}), start func() error) {
+	<-p.Done()
+	if stopped() || p.Killed() {
+		return
+	}
+	_, exit := p.Exited()
+	note("%s exited by itself (%v); the stack starts it again, as its supervisor would", p.Name, exit)
+	if err := start(); err != nil {
+		note("%s could not be started again: %v", p.Name, err)
 	}
 }
 

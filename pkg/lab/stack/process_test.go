@@ -5,6 +5,8 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -55,5 +57,44 @@ func serveOK(l net.Listener) {
 			c.Read(buf)
 			c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"))
 		}()
+	}
+}
+
+// TestAStepThatFailsNamesTheProcessThatExitedByItself: of a process that
+// exits on its own the failure tells how and the end of its log; one
+// stopped through Kill, as a scenario stops a manager, is not named.
+func TestAStepThatFailsNamesTheProcessThatExitedByItself(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	start := func(name, script string) *Process {
+		log, err := os.Create(filepath.Join(t.TempDir(), name+".log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer log.Close()
+		p, err := startProcess(name, sh, []string{"-c", script}, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	killed := start("killed", "echo started; exec sleep 30")
+	quitter := start("manager", "echo one; echo two; echo 'leaderelection lost'; exit 1")
+	killed.Kill(syscall.SIGKILL, 0)
+	<-quitter.Done()
+
+	got := ExitedByItself([]*Process{nil, killed, quitter})
+	for _, want := range []string{"manager exited by itself", "exit status 1", "leaderelection lost", quitter.Log()} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the failure %q does not say %q", got, want)
+		}
+	}
+	if strings.Contains(got, "killed") {
+		t.Errorf("a process stopped through Kill is named: %q", got)
+	}
+	if got := ExitedByItself([]*Process{killed}); got != "" {
+		t.Errorf("only a killed process, yet %q", got)
 	}
 }

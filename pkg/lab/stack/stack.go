@@ -379,30 +379,18 @@ func (s *Stack) StartManager() (int, error) {
 	return i, nil
 }
 
-// supervise starts controller-manager i again when p, its process, exits by
-// itself, not through Kill. Today's manager exits when it loses its leader
-// election, as upstream's kube-controller-manager does, which counts on
-// its supervisor (the kubelet of a static pod, systemd) to start it again:
-// an apiserver down for longer than the lease's renew deadline (10 s), as
-// a killed one on a busy machine can be, ends it. Without a supervisor the
-// cluster would be left with no manager at all.
-//
-// Ours: the stack stands in for that supervisor. A manager that cannot
-// start again is left dead, and says why in its log.
+// supervise starts controller-manager i again when p, its process, exits
+// by itself, as Restart says.
 func (s *Stack) supervise(i int, p *Process) {
-	<-p.Done()
-	s.mu.Lock()
-	stopped := s.stopped
-	s.mu.Unlock()
-	if stopped || p.Killed() {
-		return
-	}
 	component := fmt.Sprintf("controller-manager-%d", i)
-	_, exit := p.Exited()
-	s.note(component, "%s exited by itself (%v); the stack starts it again, as its supervisor would", component, exit)
-	if err := s.RestartManager(i); err != nil {
-		s.note(component, "%s could not be started again: %v", component, err)
-	}
+	Restart(p, s.isStopped, func(format string, args ...interface{}) { s.note(component, format, args...) },
+		func() error { return s.RestartManager(i) })
+}
+
+func (s *Stack) isStopped() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopped
 }
 
 // note writes a line of the stack's own into a component's log.

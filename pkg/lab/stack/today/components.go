@@ -171,7 +171,8 @@ func (s *Stack) managerArgs(port int) []string {
 }
 
 // startScheduler runs kube-scheduler on its defaults: leader election on,
-// 50 requests a second with bursts of 100.
+// 50 requests a second with bursts of 100. Like the managers, it is
+// started again when it exits by itself (supervise).
 func (s *Stack) startScheduler() error {
 	p, url, err := s.start(Scheduler, Scheduler, "https", "/healthz", func(port int) []string {
 		return append(append([]string{
@@ -185,7 +186,12 @@ func (s *Stack) startScheduler() error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.stopped {
+		p.Kill(syscall.SIGKILL, 0)
+		return fmt.Errorf("the stack stopped while %s started", Scheduler)
+	}
 	s.Scheduler, s.SchedulerURL = p, url
+	go s.supervise(Scheduler, p, s.startScheduler)
 	return nil
 }
 

@@ -24,7 +24,10 @@
 //     pod Running at once and delete a pod being deleted (startKWOK);
 //   - kube-controller-manager runs only the controllers the scenarios need
 //     (components.go, Controllers), and it and the scheduler answer
-//     /metrics without a token (scrapeable).
+//     /metrics without a token (scrapeable);
+//   - no kubelet runs them as static pods: the stack itself starts a
+//     manager or the scheduler again when it exits by itself, as each
+//     does on losing its leader election (today.go, supervise).
 //
 // Ours: 2014 had no such thing; kube-up and kind start today's clusters
 // with containers, which this machine-sized laboratory does without.

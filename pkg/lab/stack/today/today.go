@@ -74,6 +74,8 @@ type Stack struct {
 	kubeconfigs map[string]string
 	logs        []io.Closer
 	meter       *stack.Meter
+	// stopped is set once Stop begins: nothing is started again after.
+	stopped bool
 }
 
 // Start brings up etcd, kube-apiserver, the controller managers, the
@@ -233,8 +235,30 @@ func (s *Stack) startManager(i int) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.stopped {
+		p.Kill(syscall.SIGKILL, 0)
+		return fmt.Errorf("the stack stopped while %s started", name)
+	}
 	s.Managers[i], s.ManagerURLs[i] = p, url
+	go s.supervise(name, p, func() error { return s.startManager(i) })
 	return nil
+}
+
+// supervise starts a component again when p, its process, exits by
+// itself, as stack.Restart says: kube-controller-manager and
+// kube-scheduler exit when they lose their leader election.
+func (s *Stack) supervise(name string, p *stack.Process, start func() error) {
+	stack.Restart(p, s.isStopped, func(format string, args ...interface{}) {
+		if out, err := s.output(name); err == nil {
+			fmt.Fprintf(out, "stack: "+format+"\n", args...)
+		}
+	}, start)
+}
+
+func (s *Stack) isStopped() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopped
 }
 
 // KillManager stops kube-controller-manager i with sig (SIGKILL: it
@@ -259,6 +283,9 @@ func (s *Stack) RestartManager(i int) error {
 // order, each with SIGTERM and then, after a grace period, SIGKILL; its
 // data and logs stay in Dir.
 func (s *Stack) Stop() {
+	s.mu.Lock()
+	s.stopped = true
+	s.mu.Unlock()
 	procs := s.Processes()
 	for i := len(procs) - 1; i >= 0; i-- {
 		procs[i].Kill(syscall.SIGTERM, 10*time.Second)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -182,6 +183,46 @@ func TestTwoManagersWithLeaderElectionHoldExactlyN(t *testing.T) {
 		t.Errorf("after killing manager %d the leaders are %v (%v)", leader, leading, err)
 	}
 	createdExactly(t, created, 15)
+}
+
+// TestASchedulerThatExitsByItselfIsStartedAgain: kube-scheduler, like
+// kube-controller-manager, exits when it loses its leader election, and
+// counts on its supervisor to start it again; the stack is that
+// supervisor. Killed from outside the stack, as a lost lease ends it, the
+// scheduler comes back as a new process, says so in its log, and pods of a
+// new controller are scheduled and run. Not parallel: the others' pods
+// would wait for the new scheduler's lease.
+func TestASchedulerThatExitsByItselfIsStartedAgain(t *testing.T) {
+	st, c := shared(t)
+	old := process(st, today.Scheduler)
+	if err := syscall.Kill(old.Pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "a new kube-scheduler process", func() (bool, string) {
+		p := process(st, today.Scheduler)
+		if p == nil || p == old {
+			return false, "the killed one"
+		}
+		exited, _ := p.Exited()
+		return !exited, fmt.Sprintf("pid %d, exited %v", p.Pid(), exited)
+	})
+	log, err := os.ReadFile(filepath.Join(sharedDir, today.Scheduler+".log"))
+	if err != nil || !strings.Contains(string(log), "exited by itself") {
+		t.Errorf("the scheduler's log does not say it was started again (%v)", err)
+	}
+	ns := namespace(t, st, c, "rescheduled")
+	createRC(t, c, ns, "rescheduled", 3)
+	waitRunning(t, c, ns, "rescheduled", 3, nil)
+}
+
+// process returns the stack's running process of that name, or nil.
+func process(st *today.Stack, name string) *stack.Process {
+	for _, p := range st.Processes() {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
 }
 
 // createdExactly waits until the watch has seen n pods created, then
