@@ -55,7 +55,7 @@ func parseMarkdown(src []byte) markdownPage {
 		}
 		switch n := n.(type) {
 		case *ast.Heading:
-			base := headingAnchor(plainText(n, src))
+			base := headingAnchor(PlainText(n, src))
 			anchor := base
 			if k := seen[base]; k > 0 {
 				anchor = base + "-" + strconv.Itoa(k)

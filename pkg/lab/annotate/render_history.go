@@ -30,7 +30,7 @@ type changeView struct {
 	Unshown                     template.HTML
 	Measured                    *measured
 	RunNote                     template.HTML
-	Code                        []link
+	Code                        []Link
 	Switch, NoSwitch            template.HTML
 	// Merged dates each PR; DateSource is the first page dating the change.
 	Merged []mergeView
@@ -67,7 +67,7 @@ func mergeViews(c history.Change) []mergeView {
 }
 
 type historyView struct {
-	page
+	Head
 	Heading string
 	Intro   template.HTML
 	Run     template.HTML
@@ -85,10 +85,13 @@ func upstream(refs []string, kind string) []refLink {
 	return out
 }
 
-func (w *writer) historyPage() error {
-	run := loadHistoryRun(w.site.Root)
+// WriteHistory writes the history page; markdown are the Markdown pages
+// of the site, by path, so that the page links the history run's report
+// when it is one of them.
+func WriteHistory(w *Writer, markdown []string) error {
+	run := loadHistoryRun(w.Tree().Root)
 	v := historyView{
-		page:    page{Title: "History · kube-rewind", BodyClass: "history-page"},
+		Head:    Head{Title: "History · kube-rewind", BodyClass: "history-page"},
 		Heading: HistoryTitle,
 		Intro: Inline(fmt.Sprintf("The %d changes between the v0.4 manager of October 2014 and today's (`-tags modern`), in the "+
 			"order they landed, as catalogued in `pkg/history`, the project's one record of them; each date links the "+
@@ -101,9 +104,9 @@ func (w *writer) historyPage() error {
 		v.Run = Inline(fmt.Sprintf("Figures: the history run of %s, read from `%s`; a later `make history` "+
 			"replaces them with its own (`_output/history/latest`). Medians over the runs, lowest–highest in brackets.",
 			run.Started, run.Source))
-		for _, p := range w.markdown {
-			if p.Path == run.Source {
-				v.RunHref = PageName(p.Path)
+		for _, p := range markdown {
+			if p == run.Source {
+				v.RunHref = PageName(p)
 			}
 		}
 	} else {
@@ -137,26 +140,24 @@ func (w *writer) historyPage() error {
 			}
 		}
 		for _, p := range c.Code {
-			cv.Code = append(cv.Code, w.placeLink(p))
+			cv.Code = append(cv.Code, placeLink(w.Tree(), p))
 		}
 		v.Changes = append(v.Changes, cv)
 	}
-	return w.execute(HistoryPage, "history", v)
+	return w.Execute(templates, HistoryPage, "history", v)
 }
 
 // placeLink links a catalogue Place to its line on the file's page, or
 // names it when the file has no page.
-func (w *writer) placeLink(p history.Place) link {
-	l := link{Text: p.Decl, Note: p.File}
-	f := w.site.File(p.File)
+func placeLink(t *Tree, p history.Place) Link {
+	l := Link{Text: p.Decl, Note: p.File}
+	f := t.File(p.File)
 	if f == nil {
 		return l
 	}
 	l.Href = PageName(p.File)
-	if s, _, ok := indexDecls([]*File{f}).lookup(p.Decl); ok {
-		if line := f.firstCodeLine(LineRange{From: s.from, To: s.to}); line > 0 {
-			l.Href += fmt.Sprintf("#L%d", line)
-		}
+	if line := f.DeclLine(p.Decl); line > 0 {
+		l.Href += fmt.Sprintf("#L%d", line)
 	}
 	l.Note = path.Base(p.File)
 	return l

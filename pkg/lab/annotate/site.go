@@ -1,15 +1,17 @@
 package annotate
 
-// The site: which files are read, in what order, and where each page goes.
+// The site: which directories are read, which pages exist and in what
+// order they are written, and the index that leads to them all.
 
 import (
+	"embed"
 	"fmt"
-	"io/fs"
+	"html/template"
 	"os"
 	"path"
-	"path/filepath"
-	"sort"
 	"strings"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/publish"
 )
 
 // SourceRoots are the directories whose packages (and sub-packages) get
@@ -44,185 +46,193 @@ var SourceRoots = []string{
 	"cmd/hollow-node",
 }
 
-// Package is one directory of Go files.
-type Package struct {
-	// Dir is slash-separated and relative to the root.
-	Dir   string
-	Name  string
-	Doc   []Paragraph
-	Files []*File
+// Load reads every non-test Go file under SourceRoots.
+func Load(root string) (*Tree, error) { return LoadTree(root, SourceRoots) }
+
+// Result says what Build wrote.
+type Result struct {
+	// Pages are the HTML pages written, by name (the stylesheet aside).
+	Pages []string
+	// Files is the number of source files rendered.
+	Files int
 }
 
-// Site is everything read from the repository.
-type Site struct {
-	Root     string
-	Packages []*Package
-	byPath   map[string]*File
-	byDir    map[string]*Package
+// writer writes the site: the pages of the layers below, and the index
+// and the Markdown pages, which only the site knows of.
+type writer struct {
+	*Writer
+	markdown []*mdPage
 }
 
-// Load reads and splits every non-test Go file under SourceRoots. Roots
-// that do not exist are skipped, so the site builds from any stage of the
-// repository.
-func Load(root string) (*Site, error) {
-	s := &Site{Root: root, byPath: map[string]*File{}, byDir: map[string]*Package{}}
-	for _, r := range SourceRoots {
-		dirs, err := goDirs(root, r)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range dirs {
-			if _, seen := s.byDir[d]; seen {
-				continue
-			}
-			p, err := loadPackage(root, d)
-			if err != nil {
-				return nil, err
-			}
-			if p == nil {
-				continue
-			}
-			s.Packages = append(s.Packages, p)
-			s.byDir[d] = p
-			for _, f := range p.Files {
-				s.byPath[f.Path] = f
-			}
-		}
-	}
-	return s, nil
-}
-
-// goDirs lists dir and its sub-directories, dir first, then sorted.
-func goDirs(root, dir string) ([]string, error) {
-	base := filepath.Join(root, filepath.FromSlash(dir))
-	if _, err := os.Stat(base); os.IsNotExist(err) {
-		return nil, nil
-	}
-	var dirs []string
-	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		name := d.Name()
-		if p != base && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-			return filepath.SkipDir
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		dirs = append(dirs, filepath.ToSlash(rel))
-		return nil
-	})
-	sort.Slice(dirs, func(i, j int) bool {
-		if (dirs[i] == dir) != (dirs[j] == dir) {
-			return dirs[i] == dir
-		}
-		return dirs[i] < dirs[j]
-	})
-	return dirs, err
-}
-
-// loadPackage parses the non-test Go files of dir; nil if there are none.
-func loadPackage(root, dir string) (*Package, error) {
-	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+// Build reads the repository at root and writes the site into out.
+func Build(root, out string) (*Result, error) {
+	tree, err := Load(root)
 	if err != nil {
 		return nil, err
 	}
-	p := &Package{Dir: dir}
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			continue
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	md, err := loadMarkdown(root)
+	if err != nil {
+		return nil, err
+	}
+	w := &writer{Writer: NewWriter(tree, out), markdown: md}
+	if err := w.StyleSheet(); err != nil {
+		return nil, err
+	}
+	// The walk is rendered first, since the index states its length.
+	walk, length, err := RenderWalk(w.Writer)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.index(length); err != nil {
+		return nil, err
+	}
+	var all []*File
+	for _, p := range tree.Packages {
+		all = append(all, p.Files...)
+	}
+	for i, f := range all {
+		var prev, next *File
+		if i > 0 {
+			prev = all[i-1]
 		}
-		rel := path.Join(dir, name)
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-		if err != nil {
+		if i+1 < len(all) {
+			next = all[i+1]
+		}
+		if err := w.FilePage(f, prev, next, sideBySide(f)); err != nil {
 			return nil, err
 		}
-		f, err := ParseFile(rel, src)
-		if err != nil {
-			return nil, fmt.Errorf("parsing %s: %v", rel, err)
-		}
-		p.Files = append(p.Files, f)
 	}
-	if len(p.Files) == 0 {
-		return nil, nil
+	if err := WriteComparisons(w.Writer); err != nil {
+		return nil, err
 	}
-	// doc.go first, then by name, which puts x_modern.go right after x.go.
-	sort.SliceStable(p.Files, func(i, j int) bool {
-		di, dj := path.Base(p.Files[i].Path) == "doc.go", path.Base(p.Files[j].Path) == "doc.go"
-		if di != dj {
-			return di
-		}
-		return p.Files[i].Path < p.Files[j].Path
-	})
-	p.Name = p.Files[0].Package
-	for _, f := range p.Files {
-		if len(f.PackageDoc) > 0 {
-			p.Doc = f.PackageDoc
-			break
+	if err := w.Write(WalkPage, walk); err != nil {
+		return nil, err
+	}
+	var mdPaths []string
+	for _, p := range md {
+		mdPaths = append(mdPaths, p.Path)
+	}
+	if err := WriteHistory(w.Writer, mdPaths); err != nil {
+		return nil, err
+	}
+	if err := w.markdownPages(md); err != nil {
+		return nil, err
+	}
+	res := &Result{Files: len(all)}
+	for _, name := range w.Written() {
+		if name != StyleSheet {
+			res.Pages = append(res.Pages, name)
 		}
 	}
-	return p, nil
+	return res, nil
 }
 
-// File returns the file at path, or nil.
-func (s *Site) File(path string) *File { return s.byPath[path] }
-
-// PageName is the output file name for a source file's page: the path
-// with its slashes turned into dots, so every page sits next to the index.
-func PageName(path string) string {
-	return strings.ReplaceAll(path, "/", ".") + ".html"
-}
-
-// PackageAnchor is the id of a package's entry on the index.
-func PackageAnchor(dir string) string {
-	return "pkg-" + strings.ReplaceAll(dir, "/", "-")
-}
-
-// filesFor returns the files of dir compiled by the given build (shared
-// files belong to both).
-func (s *Site) filesFor(dir string, b Variant) []*File {
-	p := s.byDir[dir]
-	if p == nil {
-		return nil
-	}
-	var out []*File
-	for _, f := range p.Files {
-		if f.Variant == Shared || f.Variant == b {
-			out = append(out, f)
+// sideBySide links the side-by-side pages that set f beside its pair.
+func sideBySide(f *File) []Link {
+	var out []Link
+	for _, c := range Comparisons {
+		if f.Path == c.LegacyFile || f.Path == c.ModernFile {
+			out = append(out, Link{Href: c.Page, Text: "side by side"})
 		}
 	}
 	return out
 }
 
-// pair returns the other variant of a tagged file: x.go for x_modern.go
-// and the other way round, when it exists.
-func (s *Site) pair(f *File) *File {
-	switch f.Variant {
-	case Legacy:
-		return s.byPath[strings.TrimSuffix(f.Path, ".go")+"_modern.go"]
-	case Modern:
-		return s.byPath[strings.TrimSuffix(f.Path, "_modern.go")+".go"]
-	}
-	return nil
+type fileLink struct {
+	Href, Name             string
+	BuildLabel, BuildClass string
+	Lines                  int
 }
 
-// firstCodeLine returns the first line in r that f's page shows as code
-// (and so carries an L<n> anchor), or 0.
-func (f *File) firstCodeLine(r LineRange) int {
-	best := 0
-	for _, sec := range f.Sections {
-		for _, c := range sec.Code {
-			from, to := max(c.From, r.From), min(c.To, r.To)
-			if from <= to && (best == 0 || from < best) {
-				best = from
+type packageView struct {
+	Dir, Anchor string
+	Doc         template.HTML
+	Files       []fileLink
+}
+
+type indexView struct {
+	Head
+	Diagram     template.HTML
+	Walk        Link
+	Docs        []Link
+	Comparisons []Link
+	Featured    []Link
+	Packages    []packageView
+	// Published lists the pages the laboratory's runs published, each
+	// with where it was measured and what changed since, from git.
+	Published []Link
+}
+
+// index writes the index; walk is the walk's length.
+func (w *writer) index(walk WalkLength) error {
+	v := indexView{Head: Head{Title: "kube-rewind: the annotated source", BodyClass: "index-page"}, Diagram: Diagram()}
+	v.Walk = Link{Href: WalkPage, Text: WalkTitle, Note: fmt.Sprintf(
+		"from kubecfg create to a Running pod and back, in both designs: %d stops, about %d minutes to read",
+		walk.Stops, walk.Minutes())}
+	for _, p := range w.markdown {
+		v.Docs = append(v.Docs, Link{Href: PageName(p.Path), Text: p.Title, Note: p.Path})
+	}
+	published, err := publishedLinks(w.Tree().Root)
+	if err != nil {
+		return err
+	}
+	v.Published = published
+	for _, c := range Comparisons {
+		v.Comparisons = append(v.Comparisons, Link{Href: c.Page, Text: c.Title, Note: fmt.Sprintf("%d steps, 2014 beside today", len(c.Rows))})
+	}
+	for _, c := range Comparisons {
+		for _, p := range []string{c.LegacyFile, c.ModernFile} {
+			if f := w.Tree().File(p); f != nil {
+				v.Featured = append(v.Featured, Link{Href: PageName(p), Text: path.Base(p), Note: path.Dir(p) + " · " + f.Variant.Label()})
 			}
 		}
 	}
-	return best
+	for _, p := range w.Tree().Packages {
+		pv := packageView{Dir: p.Dir, Anchor: PackageAnchor(p.Dir)}
+		if len(p.Doc) > 0 {
+			// One paragraph per package: the first of its package comment.
+			pv.Doc = ProseHTML(p.Doc[:1])
+		} else {
+			pv.Doc = template.HTML("<p>(This package has no package comment.)</p>")
+		}
+		for _, f := range p.Files {
+			pv.Files = append(pv.Files, fileLink{
+				Href: PageName(f.Path), Name: path.Base(f.Path),
+				BuildLabel: f.Variant.Label(), BuildClass: f.Variant.Class(),
+				Lines: len(f.Lines),
+			})
+		}
+		v.Packages = append(v.Packages, pv)
+	}
+	return w.Execute(siteTemplates, "index.html", "index", v)
 }
+
+// publishedLinks lists each published page with the commit it was
+// measured at and the inputs of it that changed since (pkg/lab/bench/publish,
+// as the README's "The last published runs" says them).
+func publishedLinks(root string) ([]Link, error) {
+	statuses, err := publish.Statuses(root)
+	if err != nil {
+		return nil, err
+	}
+	var out []Link
+	for _, s := range statuses {
+		href := FilesDir + "/" + s.Page.Link
+		if strings.HasSuffix(s.Page.Link, ".md") {
+			href = PageName(s.Page.Link)
+		}
+		note := strings.ReplaceAll(s.Measured()+"; "+s.Since()+".", "`", "")
+		out = append(out, Link{Href: href, Text: strings.ReplaceAll(s.Page.Title, "`", ""), Note: note})
+	}
+	return out, nil
+}
+
+//go:embed assets/site.html
+var siteAssets embed.FS
+
+// siteTemplates are the index's and the Markdown pages' templates, parsed
+// into a copy of the shared ones.
+var siteTemplates = Templates(siteAssets, "assets/site.html")

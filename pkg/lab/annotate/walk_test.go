@@ -169,7 +169,7 @@ func TestSideBySideRowsAreMarkedAndBalanced(t *testing.T) {
 			}{{r.Legacy, Legacy}, {r.Modern, Modern}} {
 				for _, ref := range side.refs {
 					ex := excerpt(ref, indexDecls(s.filesFor(ref.Dir, side.b)), "build")
-					if n := lineCount(ex.Ranges); n > maxExcerptLines+6 {
+					if n := lineCount(ex.Ranges); n > MaxExcerptLines+6 {
 						t.Errorf("%s, row %s: %s runs %d lines; mark its lines so it is cut", c.Page, r.ID, ref.Name, n)
 					}
 				}
