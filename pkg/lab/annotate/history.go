@@ -30,20 +30,20 @@ var HistoryReports = []string{
 	"examples/history/RESULTS.md",
 }
 
-// historyRun is what a history run's report says about each change.
-type historyRun struct {
+// HistoryRun is what a history run's report says about each change.
+type HistoryRun struct {
 	// Source is the report's path, relative to the root.
 	Source string
 	// Started is the run's start as the report gives it.
 	Started string
 	// Changes maps a change's name to its row.
-	Changes map[string]measured
+	Changes map[string]Measured
 	// Notes maps a change's name to what the report says about it.
 	Notes map[string]string
 }
 
-// measured is one row of the report's table "What each fix bought".
-type measured struct {
+// Measured is one row of the report's table "What each fix bought".
+type Measured struct {
 	Scenario, Figure, With, Without, Expected, Appeared string
 	// Better says which side is better on the figure, and why a change
 	// that costs it is worth it; empty in a report that has no such column.
@@ -52,9 +52,9 @@ type measured struct {
 
 var runStarted = regexp.MustCompile(`^Run (\d{4}-\d\d-\d\d \d\d:\d\d UTC)`)
 
-// loadHistoryRun reads the first history report of HistoryReports that
+// LoadHistoryRun reads the first history report of HistoryReports that
 // exists under root; nil when there is none or it has no table of changes.
-func loadHistoryRun(root string) *historyRun {
+func LoadHistoryRun(root string) *HistoryRun {
 	for _, rel := range HistoryReports {
 		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 		if err != nil {
@@ -70,10 +70,10 @@ func loadHistoryRun(root string) *historyRun {
 
 // parseHistoryReport reads the table under the heading "What each fix
 // bought", the list of notes after it, and the run's start.
-func parseHistoryReport(src []byte) *historyRun {
+func parseHistoryReport(src []byte) *HistoryRun {
 	md := goldmark.New(goldmark.WithExtensions(extension.Table))
 	doc := md.Parser().Parse(gmtext.NewReader(src))
-	run := &historyRun{Changes: map[string]measured{}, Notes: map[string]string{}}
+	run := &HistoryRun{Changes: map[string]Measured{}, Notes: map[string]string{}}
 	inSection := false
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		switch n := n.(type) {
@@ -108,7 +108,7 @@ func parseHistoryReport(src []byte) *historyRun {
 
 // readChangeTable fills run.Changes from the table's rows, finding each
 // column by its header.
-func readChangeTable(t *east.Table, src []byte, run *historyRun) {
+func readChangeTable(t *east.Table, src []byte, run *HistoryRun) {
 	col := map[string]int{}
 	var rows [][]string
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
@@ -135,7 +135,7 @@ func readChangeTable(t *east.Table, src []byte, run *historyRun) {
 		if _, err := history.Get(name); err != nil {
 			continue
 		}
-		run.Changes[name] = measured{
+		run.Changes[name] = Measured{
 			// A figure's name as the report writes it now, in words that
 			// a narrow screen can break between.
 			Scenario: get(cells, "scenario"), Figure: strings.ReplaceAll(get(cells, "figure"), "_", " "),
@@ -146,7 +146,7 @@ func readChangeTable(t *east.Table, src []byte, run *historyRun) {
 }
 
 // figureText says what the run measured for one change, or "".
-func (run *historyRun) figureText(name string) string {
+func (run *HistoryRun) figureText(name string) string {
 	if run == nil {
 		return ""
 	}
@@ -160,7 +160,7 @@ func (run *historyRun) figureText(name string) string {
 
 // historyNote says, for a side-by-side row, which catalogue entries it is
 // about and what the history run measured for each.
-func historyNote(names []string, run *historyRun) template.HTML {
+func historyNote(names []string, run *HistoryRun) template.HTML {
 	var parts []string
 	for _, name := range names {
 		c, err := history.Get(name)

@@ -56,7 +56,7 @@ func writeComparison(w *Writer, c Comparison) error {
 	if modernPresent {
 		v.ModernHref = PageName(c.ModernFile)
 	}
-	run := loadHistoryRun(w.Tree().Root)
+	run := LoadHistoryRun(w.Tree().Root)
 	for i, r := range c.Rows {
 		rv := rowView{ID: r.ID, Then: r.Then, Now: r.Now, N: i + 1, Explain: Inline(r.Explain)}
 		if len(r.History) > 0 {

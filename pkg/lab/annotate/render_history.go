@@ -28,7 +28,7 @@ type changeView struct {
 	Scenario, Figure            string
 	With, Without               template.HTML
 	Unshown                     template.HTML
-	Measured                    *measured
+	Measured                    *Measured
 	RunNote                     template.HTML
 	Code                        []Link
 	Switch, NoSwitch            template.HTML
@@ -89,7 +89,7 @@ func upstream(refs []string, kind string) []refLink {
 // of the site, by path, so that the page links the history run's report
 // when it is one of them.
 func WriteHistory(w *Writer, markdown []string) error {
-	run := loadHistoryRun(w.Tree().Root)
+	run := LoadHistoryRun(w.Tree().Root)
 	v := historyView{
 		Head:    Head{Title: "History · kube-rewind", BodyClass: "history-page"},
 		Heading: HistoryTitle,

@@ -1,4 +1,4 @@
-package annotate
+package site
 
 // The project's Markdown pages: README.md and every .md file it links,
 // directly or through another page, rendered with goldmark (GitHub
@@ -26,6 +26,8 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	gmtext "github.com/yuin/goldmark/text"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
 )
 
 // MarkdownRoot is the page the Markdown pages are found from.
@@ -72,7 +74,7 @@ func readMarkdownPage(root, rel string) (*mdPage, error) {
 		if !ok || !entering {
 			return ast.WalkContinue, nil
 		}
-		text := strings.TrimSpace(PlainText(h, src))
+		text := strings.TrimSpace(annotate.PlainText(h, src))
 		if h.Level == 1 && p.Title == rel {
 			p.Title = text
 		}
@@ -197,20 +199,20 @@ func (w *writer) siteLink(from string, dest []byte, md map[string]bool) ([]byte,
 	}
 	switch {
 	case md[target]:
-		return withFragment(PageName(target)), nil
+		return withFragment(annotate.PageName(target)), nil
 	case w.Tree().File(target) != nil:
-		page := PageName(target)
+		page := annotate.PageName(target)
 		if m := githubLine.FindStringSubmatch(fragment); m != nil {
 			var l int
 			fmt.Sscanf(m[1], "%d", &l)
-			if line := w.Tree().File(target).FirstCodeLine(LineRange{From: l, To: len(w.Tree().File(target).Lines)}); line > 0 {
+			if line := w.Tree().File(target).FirstCodeLine(annotate.LineRange{From: l, To: len(w.Tree().File(target).Lines)}); line > 0 {
 				return []byte(fmt.Sprintf("%s#L%d", page, line)), nil
 			}
 			return []byte(page), nil
 		}
 		return withFragment(page), nil
 	case st.IsDir() && w.Tree().Package(target) != nil:
-		return []byte("index.html#" + PackageAnchor(target)), nil
+		return []byte("index.html#" + annotate.PackageAnchor(target)), nil
 	}
 	if err := copyTree(full, filepath.Join(w.Dir(), FilesDir, filepath.FromSlash(target))); err != nil {
 		return nil, err
@@ -257,7 +259,7 @@ func copyTree(src, dst string) error {
 }
 
 type markdownView struct {
-	Head
+	annotate.Head
 	Path string
 	Body template.HTML
 }
@@ -288,16 +290,16 @@ func (w *writer) markdownPages(pages []*mdPage) error {
 		if err := mdConverter.Renderer().Render(&buf, p.src, p.doc); err != nil {
 			return fmt.Errorf("%s: %v", p.Path, err)
 		}
-		body, err := LinkHistoryInHTML(buf.String())
+		body, err := annotate.LinkHistoryInHTML(buf.String())
 		if err != nil {
 			return fmt.Errorf("%s: %v", p.Path, err)
 		}
 		v := markdownView{
-			Head: Head{Title: p.Title + " · kube-rewind", BodyClass: "markdown-page"},
+			Head: annotate.Head{Title: p.Title + " · kube-rewind", BodyClass: "markdown-page"},
 			Path: p.Path,
 			Body: template.HTML(body),
 		}
-		if err := w.Execute(siteTemplates, PageName(p.Path), "markdown", v); err != nil {
+		if err := w.Execute(siteTemplates, annotate.PageName(p.Path), "markdown", v); err != nil {
 			return err
 		}
 	}

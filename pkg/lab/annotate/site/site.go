@@ -1,4 +1,4 @@
-package annotate
+package site
 
 // The site: which directories are read, which pages exist and in what
 // order they are written, and the index that leads to them all.
@@ -11,6 +11,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/publish"
 )
 
@@ -47,7 +48,7 @@ var SourceRoots = []string{
 }
 
 // Load reads every non-test Go file under SourceRoots.
-func Load(root string) (*Tree, error) { return LoadTree(root, SourceRoots) }
+func Load(root string) (*annotate.Tree, error) { return annotate.LoadTree(root, SourceRoots) }
 
 // Result says what Build wrote.
 type Result struct {
@@ -60,7 +61,7 @@ type Result struct {
 // writer writes the site: the pages of the layers below, and the index
 // and the Markdown pages, which only the site knows of.
 type writer struct {
-	*Writer
+	*annotate.Writer
 	markdown []*mdPage
 }
 
@@ -77,24 +78,24 @@ func Build(root, out string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &writer{Writer: NewWriter(tree, out), markdown: md}
+	w := &writer{Writer: annotate.NewWriter(tree, out), markdown: md}
 	if err := w.StyleSheet(); err != nil {
 		return nil, err
 	}
 	// The walk is rendered first, since the index states its length.
-	walk, length, err := RenderWalk(w.Writer)
+	walk, length, err := annotate.RenderWalk(w.Writer)
 	if err != nil {
 		return nil, err
 	}
 	if err := w.index(length); err != nil {
 		return nil, err
 	}
-	var all []*File
+	var all []*annotate.File
 	for _, p := range tree.Packages {
 		all = append(all, p.Files...)
 	}
 	for i, f := range all {
-		var prev, next *File
+		var prev, next *annotate.File
 		if i > 0 {
 			prev = all[i-1]
 		}
@@ -105,17 +106,17 @@ func Build(root, out string) (*Result, error) {
 			return nil, err
 		}
 	}
-	if err := WriteComparisons(w.Writer); err != nil {
+	if err := annotate.WriteComparisons(w.Writer); err != nil {
 		return nil, err
 	}
-	if err := w.Write(WalkPage, walk); err != nil {
+	if err := w.Write(annotate.WalkPage, walk); err != nil {
 		return nil, err
 	}
 	var mdPaths []string
 	for _, p := range md {
 		mdPaths = append(mdPaths, p.Path)
 	}
-	if err := WriteHistory(w.Writer, mdPaths); err != nil {
+	if err := annotate.WriteHistory(w.Writer, mdPaths); err != nil {
 		return nil, err
 	}
 	if err := w.markdownPages(md); err != nil {
@@ -123,7 +124,7 @@ func Build(root, out string) (*Result, error) {
 	}
 	res := &Result{Files: len(all)}
 	for _, name := range w.Written() {
-		if name != StyleSheet {
+		if name != annotate.StyleSheet {
 			res.Pages = append(res.Pages, name)
 		}
 	}
@@ -131,11 +132,11 @@ func Build(root, out string) (*Result, error) {
 }
 
 // sideBySide links the side-by-side pages that set f beside its pair.
-func sideBySide(f *File) []Link {
-	var out []Link
-	for _, c := range Comparisons {
+func sideBySide(f *annotate.File) []annotate.Link {
+	var out []annotate.Link
+	for _, c := range annotate.Comparisons {
 		if f.Path == c.LegacyFile || f.Path == c.ModernFile {
-			out = append(out, Link{Href: c.Page, Text: "side by side"})
+			out = append(out, annotate.Link{Href: c.Page, Text: "side by side"})
 		}
 	}
 	return out
@@ -154,53 +155,53 @@ type packageView struct {
 }
 
 type indexView struct {
-	Head
+	annotate.Head
 	Diagram     template.HTML
-	Walk        Link
-	Docs        []Link
-	Comparisons []Link
-	Featured    []Link
+	Walk        annotate.Link
+	Docs        []annotate.Link
+	Comparisons []annotate.Link
+	Featured    []annotate.Link
 	Packages    []packageView
 	// Published lists the pages the laboratory's runs published, each
 	// with where it was measured and what changed since, from git.
-	Published []Link
+	Published []annotate.Link
 }
 
 // index writes the index; walk is the walk's length.
-func (w *writer) index(walk WalkLength) error {
-	v := indexView{Head: Head{Title: "kube-rewind: the annotated source", BodyClass: "index-page"}, Diagram: Diagram()}
-	v.Walk = Link{Href: WalkPage, Text: WalkTitle, Note: fmt.Sprintf(
+func (w *writer) index(walk annotate.WalkLength) error {
+	v := indexView{Head: annotate.Head{Title: "kube-rewind: the annotated source", BodyClass: "index-page"}, Diagram: Diagram()}
+	v.Walk = annotate.Link{Href: annotate.WalkPage, Text: annotate.WalkTitle, Note: fmt.Sprintf(
 		"from kubecfg create to a Running pod and back, in both designs: %d stops, about %d minutes to read",
 		walk.Stops, walk.Minutes())}
 	for _, p := range w.markdown {
-		v.Docs = append(v.Docs, Link{Href: PageName(p.Path), Text: p.Title, Note: p.Path})
+		v.Docs = append(v.Docs, annotate.Link{Href: annotate.PageName(p.Path), Text: p.Title, Note: p.Path})
 	}
 	published, err := publishedLinks(w.Tree().Root)
 	if err != nil {
 		return err
 	}
 	v.Published = published
-	for _, c := range Comparisons {
-		v.Comparisons = append(v.Comparisons, Link{Href: c.Page, Text: c.Title, Note: fmt.Sprintf("%d steps, 2014 beside today", len(c.Rows))})
+	for _, c := range annotate.Comparisons {
+		v.Comparisons = append(v.Comparisons, annotate.Link{Href: c.Page, Text: c.Title, Note: fmt.Sprintf("%d steps, 2014 beside today", len(c.Rows))})
 	}
-	for _, c := range Comparisons {
+	for _, c := range annotate.Comparisons {
 		for _, p := range []string{c.LegacyFile, c.ModernFile} {
 			if f := w.Tree().File(p); f != nil {
-				v.Featured = append(v.Featured, Link{Href: PageName(p), Text: path.Base(p), Note: path.Dir(p) + " · " + f.Variant.Label()})
+				v.Featured = append(v.Featured, annotate.Link{Href: annotate.PageName(p), Text: path.Base(p), Note: path.Dir(p) + " · " + f.Variant.Label()})
 			}
 		}
 	}
 	for _, p := range w.Tree().Packages {
-		pv := packageView{Dir: p.Dir, Anchor: PackageAnchor(p.Dir)}
+		pv := packageView{Dir: p.Dir, Anchor: annotate.PackageAnchor(p.Dir)}
 		if len(p.Doc) > 0 {
 			// One paragraph per package: the first of its package comment.
-			pv.Doc = ProseHTML(p.Doc[:1])
+			pv.Doc = annotate.ProseHTML(p.Doc[:1])
 		} else {
 			pv.Doc = template.HTML("<p>(This package has no package comment.)</p>")
 		}
 		for _, f := range p.Files {
 			pv.Files = append(pv.Files, fileLink{
-				Href: PageName(f.Path), Name: path.Base(f.Path),
+				Href: annotate.PageName(f.Path), Name: path.Base(f.Path),
 				BuildLabel: f.Variant.Label(), BuildClass: f.Variant.Class(),
 				Lines: len(f.Lines),
 			})
@@ -213,19 +214,19 @@ func (w *writer) index(walk WalkLength) error {
 // publishedLinks lists each published page with the commit it was
 // measured at and the inputs of it that changed since (pkg/lab/bench/publish,
 // as the README's "The last published runs" says them).
-func publishedLinks(root string) ([]Link, error) {
+func publishedLinks(root string) ([]annotate.Link, error) {
 	statuses, err := publish.Statuses(root)
 	if err != nil {
 		return nil, err
 	}
-	var out []Link
+	var out []annotate.Link
 	for _, s := range statuses {
 		href := FilesDir + "/" + s.Page.Link
 		if strings.HasSuffix(s.Page.Link, ".md") {
-			href = PageName(s.Page.Link)
+			href = annotate.PageName(s.Page.Link)
 		}
 		note := strings.ReplaceAll(s.Measured()+"; "+s.Since()+".", "`", "")
-		out = append(out, Link{Href: href, Text: strings.ReplaceAll(s.Page.Title, "`", ""), Note: note})
+		out = append(out, annotate.Link{Href: href, Text: strings.ReplaceAll(s.Page.Title, "`", ""), Note: note})
 	}
 	return out, nil
 }
@@ -235,4 +236,4 @@ var siteAssets embed.FS
 
 // siteTemplates are the index's and the Markdown pages' templates, parsed
 // into a copy of the shared ones.
-var siteTemplates = Templates(siteAssets, "assets/site.html")
+var siteTemplates = annotate.Templates(siteAssets, "assets/site.html")
