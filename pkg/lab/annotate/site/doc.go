@@ -4,9 +4,9 @@
 // project's Markdown pages with their links rewritten to the site, and
 // Build, which writes them all in order (cmd/annotate runs it).
 //
-// It imports pkg/lab/annotate, which reads and renders the source and
-// makes the tour, the side-by-side pages and the history; nothing imports
-// it but cmd/annotate.
+// It imports pkg/lab/annotate, which reads and renders the source, and
+// pkg/lab/annotate/pages, the tour, the side-by-side pages and the
+// history; nothing imports it but cmd/annotate.
 //
 // Ours: not part of 2014.
 package site

@@ -299,7 +299,7 @@ func (w *writer) markdownPages(pages []*mdPage) error {
 			Path: p.Path,
 			Body: template.HTML(body),
 		}
-		if err := w.Execute(siteTemplates, annotate.PageName(p.Path), "markdown", v); err != nil {
+		if err := w.Execute(templates, annotate.PageName(p.Path), "markdown", v); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate/pages"
 )
 
 // writeTree writes files (path → content) under a new temporary root.
@@ -86,12 +87,12 @@ func TestAModernFileThatExistsIsExcerptedBesideTheLegacyOne(t *testing.T) {
 	if strings.Contains(rm, "Every sync lists pods.") {
 		t.Errorf("the ReplicationManager page shows a comment its prose says")
 	}
-	if strings.Contains(rm, annotate.ModernMissing) {
-		t.Errorf("the ReplicationManager page says %q although the modern file exists", annotate.ModernMissing)
+	if strings.Contains(rm, pages.ModernMissing) {
+		t.Errorf("the ReplicationManager page says %q although the modern file exists", pages.ModernMissing)
 	}
 	ep := readPage(t, out, "side-by-side-endpoints.html")
-	if n := strings.Count(ep, annotate.ModernMissing); n < len(annotate.Comparisons[1].Rows) {
-		t.Errorf("the endpoints page says %q %d times, want once per row at least", annotate.ModernMissing, n)
+	if n := strings.Count(ep, pages.ModernMissing); n < len(pages.Comparisons[1].Rows) {
+		t.Errorf("the endpoints page says %q %d times, want once per row at least", pages.ModernMissing, n)
 	}
 	modern := readPage(t, out, annotate.PageName("pkg/controller/replication_controller_modern.go"))
 	if !strings.Contains(modern, "modern (-tags modern)") || !strings.Contains(modern, annotate.PageName("pkg/controller/replication_controller.go")) {
@@ -108,8 +109,8 @@ func TestASiteBuildsFromATreeWithNoneOfTheSources(t *testing.T) {
 	if _, err := Build(t.TempDir(), out); err != nil {
 		t.Fatalf("Build: %v", err)
 	}
-	for _, c := range annotate.Comparisons {
-		if page := readPage(t, out, c.Page); !strings.Contains(page, annotate.ModernMissing) {
+	for _, c := range pages.Comparisons {
+		if page := readPage(t, out, c.Page); !strings.Contains(page, pages.ModernMissing) {
 			t.Errorf("%s does not say the modern file is missing", c.Page)
 		}
 	}

@@ -25,6 +25,7 @@ import (
 	"testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate/pages"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
 )
 
@@ -58,11 +59,11 @@ func TestScreenshotsOfThePagesAreNotBlank(t *testing.T) {
 		width, height int
 	}{
 		{"index.html", 1280, 900},
-		{annotate.WalkPage, 1400, 900},
+		{pages.WalkPage, 1400, 900},
 		{"side-by-side-replication-manager.html", 1400, 900},
 		{"side-by-side-endpoints.html", 1280, 900},
 		{annotate.PageName("pkg/controller/replication_controller.go"), 1400, 900},
-		{annotate.WalkPage, 390, 844},
+		{pages.WalkPage, 390, 844},
 		{"index.html", 390, 844},
 		{"side-by-side-replication-manager.html", 390, 844},
 		{annotate.PageName("pkg/controller/replication_controller.go"), 1280, 720},

@@ -4,7 +4,6 @@ package site
 // order they are written, and the index that leads to them all.
 
 import (
-	"embed"
 	"fmt"
 	"html/template"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate/pages"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/publish"
 )
 
@@ -83,7 +83,7 @@ func Build(root, out string) (*Result, error) {
 		return nil, err
 	}
 	// The walk is rendered first, since the index states its length.
-	walk, length, err := annotate.RenderWalk(w.Writer)
+	walk, length, err := pages.RenderWalk(w.Writer)
 	if err != nil {
 		return nil, err
 	}
@@ -106,17 +106,17 @@ func Build(root, out string) (*Result, error) {
 			return nil, err
 		}
 	}
-	if err := annotate.WriteComparisons(w.Writer); err != nil {
+	if err := pages.WriteComparisons(w.Writer); err != nil {
 		return nil, err
 	}
-	if err := w.Write(annotate.WalkPage, walk); err != nil {
+	if err := w.Write(pages.WalkPage, walk); err != nil {
 		return nil, err
 	}
 	var mdPaths []string
 	for _, p := range md {
 		mdPaths = append(mdPaths, p.Path)
 	}
-	if err := annotate.WriteHistory(w.Writer, mdPaths); err != nil {
+	if err := pages.WriteHistory(w.Writer, mdPaths); err != nil {
 		return nil, err
 	}
 	if err := w.markdownPages(md); err != nil {
@@ -134,7 +134,7 @@ func Build(root, out string) (*Result, error) {
 // sideBySide links the side-by-side pages that set f beside its pair.
 func sideBySide(f *annotate.File) []annotate.Link {
 	var out []annotate.Link
-	for _, c := range annotate.Comparisons {
+	for _, c := range pages.Comparisons {
 		if f.Path == c.LegacyFile || f.Path == c.ModernFile {
 			out = append(out, annotate.Link{Href: c.Page, Text: "side by side"})
 		}
@@ -168,9 +168,9 @@ type indexView struct {
 }
 
 // index writes the index; walk is the walk's length.
-func (w *writer) index(walk annotate.WalkLength) error {
+func (w *writer) index(walk pages.WalkLength) error {
 	v := indexView{Head: annotate.Head{Title: "kube-rewind: the annotated source", BodyClass: "index-page"}, Diagram: Diagram()}
-	v.Walk = annotate.Link{Href: annotate.WalkPage, Text: annotate.WalkTitle, Note: fmt.Sprintf(
+	v.Walk = annotate.Link{Href: pages.WalkPage, Text: pages.WalkTitle, Note: fmt.Sprintf(
 		"from kubecfg create to a Running pod and back, in both designs: %d stops, about %d minutes to read",
 		walk.Stops, walk.Minutes())}
 	for _, p := range w.markdown {
@@ -181,10 +181,10 @@ func (w *writer) index(walk annotate.WalkLength) error {
 		return err
 	}
 	v.Published = published
-	for _, c := range annotate.Comparisons {
+	for _, c := range pages.Comparisons {
 		v.Comparisons = append(v.Comparisons, annotate.Link{Href: c.Page, Text: c.Title, Note: fmt.Sprintf("%d steps, 2014 beside today", len(c.Rows))})
 	}
-	for _, c := range annotate.Comparisons {
+	for _, c := range pages.Comparisons {
 		for _, p := range []string{c.LegacyFile, c.ModernFile} {
 			if f := w.Tree().File(p); f != nil {
 				v.Featured = append(v.Featured, annotate.Link{Href: annotate.PageName(p), Text: path.Base(p), Note: path.Dir(p) + " · " + f.Variant.Label()})
@@ -208,7 +208,7 @@ func (w *writer) index(walk annotate.WalkLength) error {
 		}
 		v.Packages = append(v.Packages, pv)
 	}
-	return w.Execute(siteTemplates, "index.html", "index", v)
+	return w.Execute(templates, "index.html", "index", v)
 }
 
 // publishedLinks lists each published page with the commit it was
@@ -230,10 +230,3 @@ func publishedLinks(root string) ([]annotate.Link, error) {
 	}
 	return out, nil
 }
-
-//go:embed assets/site.html
-var siteAssets embed.FS
-
-// siteTemplates are the index's and the Markdown pages' templates, parsed
-// into a copy of the shared ones.
-var siteTemplates = annotate.Templates(siteAssets, "assets/site.html")

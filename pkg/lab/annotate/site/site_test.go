@@ -16,6 +16,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate/pages"
 )
 
 // repoRoot is the kube-rewind checkout these tests run in.
@@ -268,7 +269,7 @@ func TestEveryControllerFileIsReachableFromTheIndex(t *testing.T) {
 			t.Errorf("%s has no page reachable from index.html", f)
 		}
 	}
-	for _, c := range annotate.Comparisons {
+	for _, c := range pages.Comparisons {
 		if !reached[c.Page] {
 			t.Errorf("%s is not reachable from index.html", c.Page)
 		}
@@ -304,7 +305,7 @@ func TestTheIndexDescribesEveryPackageAndDrawsTheArchitecture(t *testing.T) {
 
 func TestSideBySidePagesShowEveryRowWithBothColumns(t *testing.T) {
 	_, docs := site(t)
-	for _, c := range annotate.Comparisons {
+	for _, c := range pages.Comparisons {
 		doc := docs[c.Page]
 		if doc == nil {
 			t.Errorf("%s was not written", c.Page)
@@ -318,8 +319,8 @@ func TestSideBySidePagesShowEveryRowWithBothColumns(t *testing.T) {
 		}
 		body := text(doc)
 		_, err := os.Stat(filepath.Join(repoRoot, filepath.FromSlash(c.ModernFile)))
-		if modernPresent := err == nil; modernPresent == strings.Contains(body, annotate.ModernMissing) {
-			t.Errorf("%s: modern file present = %v, but the page says %q = %v", c.Page, modernPresent, annotate.ModernMissing, !modernPresent)
+		if modernPresent := err == nil; modernPresent == strings.Contains(body, pages.ModernMissing) {
+			t.Errorf("%s: modern file present = %v, but the page says %q = %v", c.Page, modernPresent, pages.ModernMissing, !modernPresent)
 		}
 	}
 }
@@ -391,9 +392,9 @@ func TestTheHistoryPageHasAnEntryForEveryChange(t *testing.T) {
 	if doc == nil {
 		t.Fatalf("%s was not written", annotate.HistoryPage)
 	}
-	run := annotate.LoadHistoryRun(repoRoot)
+	run := pages.LoadHistoryRun(repoRoot)
 	if run == nil {
-		t.Fatalf("no history run could be read from %v", annotate.HistoryReports)
+		t.Fatalf("no history run could be read from %v", pages.HistoryReports)
 	}
 	for _, c := range history.Changes {
 		entry := byID(doc, c.Name)

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate/pages"
 )
 
 // byID returns the element of doc with the given id, or nil.
@@ -35,15 +36,15 @@ func byID(doc *html.Node, id string) *html.Node {
 // page at a line that exists there.
 func TestTheWalkLinksEveryStopToItsLines(t *testing.T) {
 	_, docs := site(t)
-	doc := docs[annotate.WalkPage]
+	doc := docs[pages.WalkPage]
 	if doc == nil {
-		t.Fatalf("%s was not written", annotate.WalkPage)
+		t.Fatalf("%s was not written", pages.WalkPage)
 	}
 	if body := text(doc); strings.Contains(body, "{stop:") {
-		t.Errorf("%s has an unresolved stop reference", annotate.WalkPage)
+		t.Errorf("%s has an unresolved stop reference", pages.WalkPage)
 	}
 	line := regexp.MustCompile(`^L[0-9]+$`)
-	for i, s := range annotate.Walk {
+	for i, s := range pages.Walk {
 		sec := byID(doc, s.ID)
 		if sec == nil {
 			t.Errorf("stop %d (%s) has no section", i+1, s.ID)
@@ -91,12 +92,12 @@ func TestTheIndexAndTheReadmeLeadWithTheWalk(t *testing.T) {
 	walk(docs["index.html"], func(n *html.Node) {
 		if hasClass(n, "walk-card") {
 			walk(n, func(a *html.Node) {
-				found = found || (a.Data == "a" && attr(a, "href") == annotate.WalkPage)
+				found = found || (a.Data == "a" && attr(a, "href") == pages.WalkPage)
 			})
 		}
 	})
 	if !found {
-		t.Errorf("index.html does not feature %s", annotate.WalkPage)
+		t.Errorf("index.html does not feature %s", pages.WalkPage)
 	}
 	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
 	if err != nil {
@@ -107,8 +108,8 @@ func TestTheIndexAndTheReadmeLeadWithTheWalk(t *testing.T) {
 		t.Fatal("README.md has no section \"Reading the source\"")
 	}
 	first := regexp.MustCompile(`\]\(([^)]+)\)|_output/docs/[a-z0-9.-]+\.html`).FindString(section)
-	if !strings.Contains(first, annotate.WalkPage) {
-		t.Errorf("the first page README's \"Reading the source\" names is %q, want %s", first, annotate.WalkPage)
+	if !strings.Contains(first, pages.WalkPage) {
+		t.Errorf("the first page README's \"Reading the source\" names is %q, want %s", first, pages.WalkPage)
 	}
 }
 
@@ -117,7 +118,7 @@ func TestTheIndexAndTheReadmeLeadWithTheWalk(t *testing.T) {
 // and no excerpt runs much past what fits beside the other side.
 func TestSideBySideRowsAreMarkedAndBalanced(t *testing.T) {
 	_, docs := site(t)
-	for _, c := range annotate.Comparisons {
+	for _, c := range pages.Comparisons {
 		doc := docs[c.Page]
 		if doc == nil {
 			t.Fatalf("%s was not written", c.Page)
@@ -164,12 +165,12 @@ func TestSideBySideRowsAreMarkedAndBalanced(t *testing.T) {
 // go/parser finds them in the file, must be shown too.
 func TestNoExcerptHidesTheStatementAroundAHighlightedLine(t *testing.T) {
 	_, docs := site(t)
-	pages := []string{annotate.WalkPage}
-	for _, c := range annotate.Comparisons {
-		pages = append(pages, c.Page)
+	excerptPages := []string{pages.WalkPage}
+	for _, c := range pages.Comparisons {
+		excerptPages = append(excerptPages, c.Page)
 	}
 	checked := 0
-	for _, page := range pages {
+	for _, page := range excerptPages {
 		walk(docs[page], func(fig *html.Node) {
 			if !hasClass(fig, "excerpt") {
 				return
@@ -318,18 +319,18 @@ func TestNoExcerptCutsAComment(t *testing.T) {
 			}
 		}
 	}
-	for _, s := range annotate.Walk {
-		refs(annotate.WalkPage, s.Both, s.Legacy, s.Modern)
+	for _, s := range pages.Walk {
+		refs(pages.WalkPage, s.Both, s.Legacy, s.Modern)
 	}
-	pages := []string{annotate.WalkPage}
-	for _, c := range annotate.Comparisons {
-		pages = append(pages, c.Page)
+	excerptPages := []string{pages.WalkPage}
+	for _, c := range pages.Comparisons {
+		excerptPages = append(excerptPages, c.Page)
 		for _, r := range c.Rows {
 			refs(c.Page, r.Legacy, r.Modern)
 		}
 	}
 	checked, shownBlocks := 0, 0
-	for _, page := range pages {
+	for _, page := range excerptPages {
 		files, shown := shownExcerpts(docs[page])
 		for i, file := range files {
 			lines, blocks := wholeLineComments(t, file)
@@ -380,12 +381,12 @@ func TestNoExcerptCutsAComment(t *testing.T) {
 // side-by-side pages and the history.
 func TestTheLastStopSaysWhereToReadNext(t *testing.T) {
 	_, docs := site(t)
-	last := byID(docs[annotate.WalkPage], annotate.Walk[len(annotate.Walk)-1].ID)
+	last := byID(docs[pages.WalkPage], pages.Walk[len(pages.Walk)-1].ID)
 	if last == nil {
 		t.Fatal("the last stop has no section")
 	}
 	want := []string{annotate.HistoryPage}
-	for _, c := range annotate.Comparisons {
+	for _, c := range pages.Comparisons {
 		want = append(want, c.Page)
 	}
 	for _, page := range want {
@@ -404,7 +405,7 @@ func TestTheLastStopSaysWhereToReadNext(t *testing.T) {
 // the minutes that count makes.
 func TestTheWalksReadingTimeIsCountedOnThePage(t *testing.T) {
 	_, docs := site(t)
-	doc := docs[annotate.WalkPage]
+	doc := docs[pages.WalkPage]
 	words, lines := 0, 0
 	var main *html.Node
 	walk(doc, func(n *html.Node) {
@@ -444,7 +445,7 @@ func TestTheWalksReadingTimeIsCountedOnThePage(t *testing.T) {
 		}
 	}
 	count(main)
-	minutes := int(math.Ceil(float64(words)/annotate.ReadingWords + float64(lines)*60/annotate.ReadingLines))
+	minutes := int(math.Ceil(float64(words)/pages.ReadingWords + float64(lines)*60/pages.ReadingLines))
 	var length *html.Node
 	walk(doc, func(n *html.Node) {
 		if hasClass(n, "length") {
@@ -458,14 +459,14 @@ func TestTheWalksReadingTimeIsCountedOnThePage(t *testing.T) {
 	for _, want := range []string{
 		fmt.Sprintf("%d lines of code and %d words of text", lines, words),
 		fmt.Sprintf("About %d minutes to read", minutes),
-		fmt.Sprintf("%d words a minute", annotate.ReadingWords),
-		fmt.Sprintf("%d lines an hour", annotate.ReadingLines),
+		fmt.Sprintf("%d words a minute", pages.ReadingWords),
+		fmt.Sprintf("%d lines an hour", pages.ReadingLines),
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the walk's length says %q; want it to say %q", got, want)
 		}
 	}
-	for _, src := range []string{annotate.ReadingWordsSource, annotate.ReadingLinesSource} {
+	for _, src := range []string{pages.ReadingWordsSource, pages.ReadingLinesSource} {
 		found := false
 		walk(length, func(n *html.Node) { found = found || attr(n, "href") == src })
 		if !found {

@@ -1,16 +1,17 @@
-package annotate
+package pages
 
 // Writing the side-by-side pages: each row's explanation and history,
 // and each side's excerpts in its own column.
 
 import (
-	"embed"
 	"html/template"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
 )
 
 // WriteComparisons writes the side-by-side pages, in the order of
 // Comparisons.
-func WriteComparisons(w *Writer) error {
+func WriteComparisons(w *annotate.Writer) error {
 	for _, c := range Comparisons {
 		if err := writeComparison(w, c); err != nil {
 			return err
@@ -24,11 +25,11 @@ type rowView struct {
 	N              int
 	Explain        template.HTML
 	History        template.HTML
-	Legacy, Modern []ExcerptView
+	Legacy, Modern []annotate.ExcerptView
 }
 
 type compareView struct {
-	Head
+	annotate.Head
 	Heading                string
 	Intro, Comments        template.HTML
 	LegacyFile, LegacyHref string
@@ -40,40 +41,40 @@ type compareView struct {
 // the tree the docs were built from.
 const ModernMissing = "modern file not present in this build of the docs"
 
-func writeComparison(w *Writer, c Comparison) error {
+func writeComparison(w *annotate.Writer, c Comparison) error {
 	v := compareView{
-		Head:       Head{Title: c.Title + " · kube-rewind", BodyClass: "compare-page"},
+		Head:       annotate.Head{Title: c.Title + " · kube-rewind", BodyClass: "compare-page"},
 		Heading:    c.Title,
-		Intro:      Inline(c.Intro),
-		Comments:   Inline(ExcerptComments),
+		Intro:      annotate.Inline(c.Intro),
+		Comments:   annotate.Inline(annotate.ExcerptComments),
 		LegacyFile: c.LegacyFile,
 		ModernFile: c.ModernFile,
 	}
 	if w.Tree().File(c.LegacyFile) != nil {
-		v.LegacyHref = PageName(c.LegacyFile)
+		v.LegacyHref = annotate.PageName(c.LegacyFile)
 	}
 	modernPresent := w.Tree().File(c.ModernFile) != nil
 	if modernPresent {
-		v.ModernHref = PageName(c.ModernFile)
+		v.ModernHref = annotate.PageName(c.ModernFile)
 	}
 	run := LoadHistoryRun(w.Tree().Root)
 	for i, r := range c.Rows {
-		rv := rowView{ID: r.ID, Then: r.Then, Now: r.Now, N: i + 1, Explain: Inline(r.Explain)}
+		rv := rowView{ID: r.ID, Then: r.Then, Now: r.Now, N: i + 1, Explain: annotate.Inline(r.Explain)}
 		if len(r.History) > 0 {
 			rv.History = historyNote(r.History, run)
 		}
 		for _, ref := range r.Legacy {
-			ev, err := w.Excerpt(ref, Legacy, "2014 build")
+			ev, err := w.Excerpt(ref, annotate.Legacy, "2014 build")
 			if err != nil {
 				return err
 			}
 			rv.Legacy = append(rv.Legacy, ev)
 		}
 		if !modernPresent {
-			rv.Modern = []ExcerptView{{Missing: c.ModernFile + ": " + ModernMissing + "."}}
+			rv.Modern = []annotate.ExcerptView{{Missing: c.ModernFile + ": " + ModernMissing + "."}}
 		} else {
 			for _, ref := range r.Modern {
-				ev, err := w.Excerpt(ref, Modern, "modern build")
+				ev, err := w.Excerpt(ref, annotate.Modern, "modern build")
 				if err != nil {
 					return err
 				}
@@ -84,10 +85,3 @@ func writeComparison(w *Writer, c Comparison) error {
 	}
 	return w.Execute(templates, c.Page, "compare", v)
 }
-
-//go:embed assets/pages.html
-var pagesAssets embed.FS
-
-// templates are the pages' own templates, parsed into a copy of the
-// shared ones.
-var templates = Templates(pagesAssets, "assets/pages.html")

@@ -1,4 +1,4 @@
-package annotate
+package pages
 
 // What the last history run measured, read from its report: the history
 // page shows each change's figure, and a side-by-side row the figures of
@@ -19,6 +19,7 @@ import (
 	gmtext "github.com/yuin/goldmark/text"
 
 	"github.com/kube-rewind/kube-rewind/pkg/history"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
 )
 
 // HistoryReports are where a history run's report is read from, relative
@@ -78,11 +79,11 @@ func parseHistoryReport(src []byte) *HistoryRun {
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		switch n := n.(type) {
 		case *ast.Paragraph:
-			if m := runStarted.FindStringSubmatch(strings.TrimSpace(PlainText(n, src))); m != nil && run.Started == "" {
+			if m := runStarted.FindStringSubmatch(strings.TrimSpace(annotate.PlainText(n, src))); m != nil && run.Started == "" {
 				run.Started = m[1]
 			}
 		case *ast.Heading:
-			inSection = n.Level == 2 && strings.TrimSpace(PlainText(n, src)) == "What each fix bought"
+			inSection = n.Level == 2 && strings.TrimSpace(annotate.PlainText(n, src)) == "What each fix bought"
 		case *east.Table:
 			if inSection {
 				readChangeTable(n, src, run)
@@ -92,7 +93,7 @@ func parseHistoryReport(src []byte) *HistoryRun {
 				continue
 			}
 			for it := n.FirstChild(); it != nil; it = it.NextSibling() {
-				if name, note, ok := strings.Cut(strings.TrimSpace(PlainText(it, src)), ": "); ok {
+				if name, note, ok := strings.Cut(strings.TrimSpace(annotate.PlainText(it, src)), ": "); ok {
 					if _, err := history.Get(name); err == nil {
 						run.Notes[name] = note
 					}
@@ -114,7 +115,7 @@ func readChangeTable(t *east.Table, src []byte, run *HistoryRun) {
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
 		var cells []string
 		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
-			cells = append(cells, strings.TrimSpace(PlainText(c, src)))
+			cells = append(cells, strings.TrimSpace(annotate.PlainText(c, src)))
 		}
 		if _, header := r.(*east.TableHeader); header {
 			for i, h := range cells {
@@ -173,5 +174,5 @@ func historyNote(names []string, run *HistoryRun) template.HTML {
 		}
 		parts = append(parts, s)
 	}
-	return Inline(strings.Join(parts, " "))
+	return annotate.Inline(strings.Join(parts, " "))
 }

@@ -1,4 +1,4 @@
-package annotate
+package pages
 
 // Writing the walk: each stop's prose, and its excerpts with the lines
 // that matter highlighted, in one column or in the two designs' columns;
@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
 )
 
 type stopView struct {
@@ -20,13 +22,13 @@ type stopView struct {
 	N                            int
 	Explain                      template.HTML
 	LegacyExplain, ModernExplain template.HTML
-	Both, Legacy, Modern         []ExcerptView
+	Both, Legacy, Modern         []annotate.ExcerptView
 	// Next, on the last stop only, says where to read on.
 	Next template.HTML
 }
 
 type walkView struct {
-	Head
+	annotate.Head
 	Heading         string
 	Intro, Comments template.HTML
 	Length          template.HTML
@@ -206,7 +208,7 @@ var stopRef = regexp.MustCompile(`\{stop:([a-z0-9-]+)\}`)
 // a dead reference behind.
 func walkProse(text string, numbers map[string]int) (template.HTML, error) {
 	var err error
-	out := stopRef.ReplaceAllStringFunc(string(Inline(text)), func(m string) string {
+	out := stopRef.ReplaceAllStringFunc(string(annotate.Inline(text)), func(m string) string {
 		id := stopRef.FindStringSubmatch(m)[1]
 		n, ok := numbers[id]
 		if !ok {
@@ -227,24 +229,24 @@ func walkNext() template.HTML {
 	}
 	return template.HTML(fmt.Sprintf("Where next: %s set the two controllers' designs side by side, step by step, "+
 		`2014 beside today; <a href="%s">%s</a> gives each change between them, when it came, why, and what it measurably bought.`,
-		strings.Join(pages, " and "), HistoryPage, template.HTMLEscapeString(HistoryTitle)))
+		strings.Join(pages, " and "), annotate.HistoryPage, template.HTMLEscapeString(HistoryTitle)))
 }
 
 // RenderWalk renders the walk and measures it: the index states its
 // length too.
-func RenderWalk(w *Writer) ([]byte, WalkLength, error) {
+func RenderWalk(w *annotate.Writer) ([]byte, WalkLength, error) {
 	v := walkView{
-		Head:     Head{Title: WalkTitle + " · kube-rewind", BodyClass: "walk-page"},
+		Head:     annotate.Head{Title: WalkTitle + " · kube-rewind", BodyClass: "walk-page"},
 		Heading:  WalkTitle,
-		Intro:    Inline(WalkIntro),
-		Comments: Inline(ExcerptComments),
+		Intro:    annotate.Inline(WalkIntro),
+		Comments: annotate.Inline(annotate.ExcerptComments),
 	}
 	numbers := map[string]int{}
 	for i, s := range Walk {
 		numbers[s.ID] = i + 1
 	}
-	excerpts := func(refs []Ref, b Variant, label string) ([]ExcerptView, error) {
-		var out []ExcerptView
+	excerpts := func(refs []annotate.Ref, b annotate.Variant, label string) ([]annotate.ExcerptView, error) {
+		var out []annotate.ExcerptView
 		for _, ref := range refs {
 			ev, err := w.Excerpt(ref, b, label)
 			if err != nil {
@@ -272,13 +274,13 @@ func RenderWalk(w *Writer) ([]byte, WalkLength, error) {
 			return nil, WalkLength{}, err
 		}
 		// Shared code is read from the default build, which compiles it.
-		if sv.Both, err = excerpts(s.Both, Legacy, "both builds"); err != nil {
+		if sv.Both, err = excerpts(s.Both, annotate.Legacy, "both builds"); err != nil {
 			return nil, WalkLength{}, err
 		}
-		if sv.Legacy, err = excerpts(s.Legacy, Legacy, "2014 build"); err != nil {
+		if sv.Legacy, err = excerpts(s.Legacy, annotate.Legacy, "2014 build"); err != nil {
 			return nil, WalkLength{}, err
 		}
-		if sv.Modern, err = excerpts(s.Modern, Modern, "modern build"); err != nil {
+		if sv.Modern, err = excerpts(s.Modern, annotate.Modern, "modern build"); err != nil {
 			return nil, WalkLength{}, err
 		}
 		if i == len(Walk)-1 {

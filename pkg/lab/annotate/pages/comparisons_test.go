@@ -1,4 +1,4 @@
-package annotate
+package pages
 
 import (
 	"os"
@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/history"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
 )
 
 // repoRoot is the kube-rewind checkout these tests run in.
-const repoRoot = "../../.."
+const repoRoot = "../../../.."
 
 // exists reports whether the file or directory rel of the checkout exists.
 func exists(rel string) bool {
@@ -25,21 +26,21 @@ func TestEveryRowNamesCodeThatExists(t *testing.T) {
 	for _, c := range Comparisons {
 		modernPresent := exists(c.ModernFile)
 		for _, r := range c.Rows {
-			check := func(refs []Ref, b Variant) {
+			check := func(refs []annotate.Ref, b annotate.Variant) {
 				for _, ref := range refs {
 					if !exists(ref.Dir) {
 						continue
 					}
 					// Cut fails on a name it cannot find and on any
 					// note (a focus or a mark that no line holds).
-					if _, err := Cut(repoRoot, ref, b); err != nil {
+					if _, err := annotate.Cut(repoRoot, ref, b); err != nil {
 						t.Errorf("%s, row %q, %s: %v", c.Page, r.ID, ref.Name, err)
 					}
 				}
 			}
-			check(r.Legacy, Legacy)
+			check(r.Legacy, annotate.Legacy)
 			if modernPresent {
-				check(r.Modern, Modern)
+				check(r.Modern, annotate.Modern)
 			}
 		}
 	}
