@@ -11,7 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate/site"
 	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 )
 
@@ -23,7 +23,7 @@ var (
 func main() {
 	flag.Parse()
 	verflag.PrintAndExitIfRequested()
-	res, err := annotate.Build(*root, *out)
+	res, err := site.Build(*root, *out)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "annotate: %v\n", err)
 		os.Exit(1)

@@ -12,7 +12,9 @@
 //	            its sub-packages hold its layers and the sweep, history
 //	            and listcost runs
 //	demo        make demo: one scenario on both designs, with a live page
-//	annotate    make docs: the annotated source as static HTML
+//	annotate    make docs: the annotated source as static HTML; annotate
+//	            reads and renders the source, annotate/pages makes the
+//	            walk, side-by-side and history pages, annotate/site the site
 //	faults      the apiserver's fault switch, a decorator around its storage
 //	original    builds the original v0.4 binaries to run beside our ports
 //	testutil    helpers shared by the tests (locked buffer, /proc, Chromium);

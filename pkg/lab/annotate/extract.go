@@ -27,7 +27,7 @@ type Ref struct {
 	// Mark names the lines the excerpt is about: each code line containing
 	// one of these texts is highlighted, and the first one is where the
 	// link to the file's page points. An excerpt longer than
-	// maxExcerptLines keeps only its signature and the marked lines, each
+	// MaxExcerptLines keeps only its signature and the marked lines, each
 	// with a line or two after it.
 	Mark []string
 	// Keep names the comment blocks the excerpt shows: each block of
@@ -132,6 +132,16 @@ func indexDecls(files []*File) *declIndex {
 	return idx
 }
 
+// DeclLine returns the first line of the declaration named name (as in
+// Ref.Name) that f's page shows as code, or 0 if f declares no such name.
+func (f *File) DeclLine(name string) int {
+	s, _, ok := indexDecls([]*File{f}).lookup(name)
+	if !ok {
+		return 0
+	}
+	return f.FirstCodeLine(LineRange{From: s.from, To: s.to})
+}
+
 // recvName is the receiver's type name without pointer or type parameters.
 func recvName(e ast.Expr) string {
 	for {
@@ -196,7 +206,7 @@ func excerpt(ref Ref, idx *declIndex, buildName string) Excerpt {
 	}
 	sort.Ints(ex.Marked)
 	ex.Marked = slices.Compact(ex.Marked)
-	if len(ex.Marked) > 0 && lineCount(ex.Ranges) > maxExcerptLines {
+	if len(ex.Marked) > 0 && lineCount(ex.Ranges) > MaxExcerptLines {
 		ex.Ranges = aroundMarks(s, ex.Ranges, ex.Marked)
 	}
 	// Whatever was cut, the lines that open the statements and functions
@@ -361,10 +371,10 @@ func focusRanges(s declSpan, focus string, note *string) []LineRange {
 	return []LineRange{step}
 }
 
-// maxExcerptLines is the length above which a marked excerpt is cut down
+// MaxExcerptLines is the length above which a marked excerpt is cut down
 // to its marked lines: about what fits beside the other design's excerpt
 // without scrolling past it.
-const maxExcerptLines = 18
+const MaxExcerptLines = 18
 
 // markedLines returns the code lines in ranges that contain text. Whole-line
 // comments do not count: the file's page shows them as prose, with no line
@@ -373,7 +383,7 @@ func markedLines(f *File, ranges []LineRange, text string) []int {
 	var out []int
 	for _, r := range ranges {
 		for l := r.From; l <= r.To; l++ {
-			if strings.Contains(f.Lines[l-1], text) && f.firstCodeLine(LineRange{From: l, To: l}) == l {
+			if strings.Contains(f.Lines[l-1], text) && f.FirstCodeLine(LineRange{From: l, To: l}) == l {
 				out = append(out, l)
 			}
 		}

@@ -159,6 +159,10 @@ func fileBuild(af *ast.File) (Variant, string) {
 // the same rule go/ast uses ("//go:build", "//line ", "//export ").
 var directive = regexp.MustCompile(`^//(line |extern |export |[a-z0-9]+:[a-z0-9])`)
 
+// IsDirective reports whether the comment c, its // included, is an
+// instruction to a tool rather than prose.
+func IsDirective(c string) bool { return directive.MatchString(c) }
+
 // lineKind classifies one source line.
 type lineKind int
 
@@ -355,4 +359,19 @@ func (f *File) Position(r LineRange) string {
 func (f *File) isComment(l int) bool {
 	i := sort.Search(len(f.Comments), func(i int) bool { return f.Comments[i].To >= l })
 	return i < len(f.Comments) && f.Comments[i].From <= l
+}
+
+// FirstCodeLine returns the first line in r that f's page shows as code
+// (and so carries an L<n> anchor), or 0.
+func (f *File) FirstCodeLine(r LineRange) int {
+	best := 0
+	for _, sec := range f.Sections {
+		for _, c := range sec.Code {
+			from, to := max(c.From, r.From), min(c.To, r.To)
+			if from <= to && (best == 0 || from < best) {
+				best = from
+			}
+		}
+	}
+	return best
 }

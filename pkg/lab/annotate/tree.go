@@ -1,6 +1,8 @@
 package annotate
 
-// The site: which files are read, in what order, and where each page goes.
+// The tree the pages are made from: the packages read from the
+// repository, found by directory and by file, and where each file's page
+// goes. Which directories are read is the site's to say.
 
 import (
 	"fmt"
@@ -12,38 +14,6 @@ import (
 	"strings"
 )
 
-// SourceRoots are the directories whose packages (and sub-packages) get
-// pages, in reading order: the controllers first, then what they stand on.
-var SourceRoots = []string{
-	"pkg/controller",
-	"pkg/service",
-	"pkg/client",
-	"pkg/apiserver",
-	"pkg/registry",
-	"pkg/tools",
-	"pkg/api",
-	"pkg/watch",
-	"pkg/labels",
-	"pkg/util",
-	// What only the modern build adds: client-go informers over our
-	// client, the conversion to the objects they hold, the leader-election
-	// lock and the workqueue's metrics.
-	"pkg/modern",
-	"cmd/controller-manager",
-	// The catalogue of the changes between the two designs.
-	"pkg/history",
-	// The rest of the walk from kubecfg to a Running pod: the CLI, the
-	// apiserver's wiring and its embedded etcd, and the hollow nodes that
-	// stand in for the scheduler and kubelets.
-	"pkg/kubecfg",
-	"cmd/kubecfg",
-	"pkg/master",
-	"pkg/etcd",
-	"cmd/apiserver",
-	"pkg/lab/hollownode",
-	"cmd/hollow-node",
-}
-
 // Package is one directory of Go files.
 type Package struct {
 	// Dir is slash-separated and relative to the root.
@@ -53,20 +23,22 @@ type Package struct {
 	Files []*File
 }
 
-// Site is everything read from the repository.
-type Site struct {
+// Tree is what was read from the repository: the packages of some of its
+// directories, in the order they were read.
+type Tree struct {
+	// Root is the repository's directory.
 	Root     string
 	Packages []*Package
 	byPath   map[string]*File
 	byDir    map[string]*Package
 }
 
-// Load reads and splits every non-test Go file under SourceRoots. Roots
-// that do not exist are skipped, so the site builds from any stage of the
-// repository.
-func Load(root string) (*Site, error) {
-	s := &Site{Root: root, byPath: map[string]*File{}, byDir: map[string]*Package{}}
-	for _, r := range SourceRoots {
+// LoadTree reads and splits every non-test Go file of roots and their
+// sub-directories under root, in that order. Roots that do not exist are
+// skipped, so the site builds from any stage of the repository.
+func LoadTree(root string, roots []string) (*Tree, error) {
+	s := &Tree{Root: root, byPath: map[string]*File{}, byDir: map[string]*Package{}}
+	for _, r := range roots {
 		dirs, err := goDirs(root, r)
 		if err != nil {
 			return nil, err
@@ -171,7 +143,10 @@ func loadPackage(root, dir string) (*Package, error) {
 }
 
 // File returns the file at path, or nil.
-func (s *Site) File(path string) *File { return s.byPath[path] }
+func (s *Tree) File(path string) *File { return s.byPath[path] }
+
+// Package returns the package read from dir, or nil.
+func (s *Tree) Package(dir string) *Package { return s.byDir[dir] }
 
 // PageName is the output file name for a source file's page: the path
 // with its slashes turned into dots, so every page sits next to the index.
@@ -186,7 +161,7 @@ func PackageAnchor(dir string) string {
 
 // filesFor returns the files of dir compiled by the given build (shared
 // files belong to both).
-func (s *Site) filesFor(dir string, b Variant) []*File {
+func (s *Tree) filesFor(dir string, b Variant) []*File {
 	p := s.byDir[dir]
 	if p == nil {
 		return nil
@@ -202,7 +177,7 @@ func (s *Site) filesFor(dir string, b Variant) []*File {
 
 // pair returns the other variant of a tagged file: x.go for x_modern.go
 // and the other way round, when it exists.
-func (s *Site) pair(f *File) *File {
+func (s *Tree) pair(f *File) *File {
 	switch f.Variant {
 	case Legacy:
 		return s.byPath[strings.TrimSuffix(f.Path, ".go")+"_modern.go"]
@@ -210,19 +185,4 @@ func (s *Site) pair(f *File) *File {
 		return s.byPath[strings.TrimSuffix(f.Path, "_modern.go")+".go"]
 	}
 	return nil
-}
-
-// firstCodeLine returns the first line in r that f's page shows as code
-// (and so carries an L<n> anchor), or 0.
-func (f *File) firstCodeLine(r LineRange) int {
-	best := 0
-	for _, sec := range f.Sections {
-		for _, c := range sec.Code {
-			from, to := max(c.From, r.From), min(c.To, r.To)
-			if from <= to && (best == 0 || from < best) {
-				best = from
-			}
-		}
-	}
-	return best
 }

@@ -1,4 +1,4 @@
-package annotate
+package site
 
 // The project's Markdown pages: README.md and every .md file it links,
 // directly or through another page, rendered with goldmark (GitHub
@@ -26,7 +26,8 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	gmtext "github.com/yuin/goldmark/text"
-	"golang.org/x/net/html"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
 )
 
 // MarkdownRoot is the page the Markdown pages are found from.
@@ -73,7 +74,7 @@ func readMarkdownPage(root, rel string) (*mdPage, error) {
 		if !ok || !entering {
 			return ast.WalkContinue, nil
 		}
-		text := strings.TrimSpace(plainText(h, src))
+		text := strings.TrimSpace(annotate.PlainText(h, src))
 		if h.Level == 1 && p.Title == rel {
 			p.Title = text
 		}
@@ -104,32 +105,6 @@ func headingAnchor(heading string) string {
 			b.WriteRune(r)
 		}
 	}
-	return b.String()
-}
-
-// plainText is the text of n as rendered, without markup: what a code
-// host makes a heading's anchor from.
-func plainText(n ast.Node, src []byte) string {
-	var b strings.Builder
-	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch c := c.(type) {
-		case *ast.Text:
-			b.Write(c.Segment.Value(src))
-			if c.SoftLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(c.Value)
-		case *ast.AutoLink:
-			b.Write(c.Label(src))
-		case *ast.RawHTML:
-			return ast.WalkSkipChildren, nil
-		}
-		return ast.WalkContinue, nil
-	})
 	return b.String()
 }
 
@@ -217,29 +192,29 @@ func (w *writer) siteLink(from string, dest []byte, md map[string]bool) ([]byte,
 	if page, ok := strings.CutPrefix(target, "_output/docs/"); ok {
 		return withFragment(page), nil
 	}
-	full := filepath.Join(w.site.Root, filepath.FromSlash(target))
+	full := filepath.Join(w.Tree().Root, filepath.FromSlash(target))
 	st, err := os.Stat(full)
 	if err != nil {
 		return nil, fmt.Errorf("%s links %s, which is not in the tree", from, dest)
 	}
 	switch {
 	case md[target]:
-		return withFragment(PageName(target)), nil
-	case w.site.File(target) != nil:
-		page := PageName(target)
+		return withFragment(annotate.PageName(target)), nil
+	case w.Tree().File(target) != nil:
+		page := annotate.PageName(target)
 		if m := githubLine.FindStringSubmatch(fragment); m != nil {
 			var l int
 			fmt.Sscanf(m[1], "%d", &l)
-			if line := w.site.File(target).firstCodeLine(LineRange{From: l, To: len(w.site.File(target).Lines)}); line > 0 {
+			if line := w.Tree().File(target).FirstCodeLine(annotate.LineRange{From: l, To: len(w.Tree().File(target).Lines)}); line > 0 {
 				return []byte(fmt.Sprintf("%s#L%d", page, line)), nil
 			}
 			return []byte(page), nil
 		}
 		return withFragment(page), nil
-	case st.IsDir() && w.site.byDir[target] != nil:
-		return []byte("index.html#" + PackageAnchor(target)), nil
+	case st.IsDir() && w.Tree().Package(target) != nil:
+		return []byte("index.html#" + annotate.PackageAnchor(target)), nil
 	}
-	if err := copyTree(full, filepath.Join(w.out, FilesDir, filepath.FromSlash(target))); err != nil {
+	if err := copyTree(full, filepath.Join(w.Dir(), FilesDir, filepath.FromSlash(target))); err != nil {
 		return nil, err
 	}
 	link := FilesDir + "/" + target
@@ -284,7 +259,7 @@ func copyTree(src, dst string) error {
 }
 
 type markdownView struct {
-	page
+	annotate.Head
 	Path string
 	Body template.HTML
 }
@@ -315,84 +290,18 @@ func (w *writer) markdownPages(pages []*mdPage) error {
 		if err := mdConverter.Renderer().Render(&buf, p.src, p.doc); err != nil {
 			return fmt.Errorf("%s: %v", p.Path, err)
 		}
-		body, err := linkHistoryInHTML(buf.String())
+		body, err := annotate.LinkHistoryInHTML(buf.String())
 		if err != nil {
 			return fmt.Errorf("%s: %v", p.Path, err)
 		}
 		v := markdownView{
-			page: page{Title: p.Title + " · kube-rewind", BodyClass: "markdown-page"},
+			Head: annotate.Head{Title: p.Title + " · kube-rewind", BodyClass: "markdown-page"},
 			Path: p.Path,
 			Body: template.HTML(body),
 		}
-		if err := w.execute(PageName(p.Path), "markdown", v); err != nil {
+		if err := w.Execute(templates, annotate.PageName(p.Path), "markdown", v); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// linkHistoryInHTML links the history citations in the text of rendered
-// HTML, outside links, code and preformatted blocks, and lets inline code
-// break between names.
-func linkHistoryInHTML(s string) (string, error) {
-	z := html.NewTokenizer(strings.NewReader(s))
-	var b strings.Builder
-	open := map[string]int{}
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			if z.Err() == io.EOF {
-				return b.String(), nil
-			}
-			return "", z.Err()
-		case html.StartTagToken:
-			if name, _ := z.TagName(); isVerbatim(string(name)) {
-				open[string(name)]++
-			}
-		case html.EndTagToken:
-			if name, _ := z.TagName(); open[string(name)] > 0 {
-				open[string(name)]--
-			}
-		case html.TextToken:
-			text := html.UnescapeString(string(z.Raw()))
-			switch {
-			case open["a"]+open["code"]+open["pre"] == 0:
-				b.WriteString(linkHistoryText(text))
-				continue
-			case open["code"] > 0 && open["pre"] == 0:
-				// Inline code breaks between names on a narrow
-				// screen, never inside one, as on the other pages.
-				b.WriteString(inlineCode(text))
-				continue
-			case open["pre"] > 0:
-				b.WriteString(preText(text))
-				continue
-			}
-		}
-		b.Write(z.Raw())
-	}
-}
-
-func isVerbatim(tag string) bool { return tag == "a" || tag == "code" || tag == "pre" }
-
-// linkHistoryText escapes s, links the history citations in it, and lets
-// a long path or name in it break as softCode says, so that one long test
-// name cannot push a page past a phone's edge.
-func linkHistoryText(s string) string {
-	var b strings.Builder
-	from := 0
-	for i := 0; i < len(s); i++ {
-		if !historyCited(s, i) {
-			continue
-		}
-		names, end, _ := historyNames(s, i+len(historyWord))
-		for _, n := range names {
-			b.WriteString(softCode(s[from:n.from]))
-			b.WriteString(historyLink(s[n.from:n.to]))
-			from = n.to
-		}
-		i = max(i, end-1)
-	}
-	b.WriteString(softCode(s[from:]))
-	return b.String()
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package annotate
+package site
 
 // A look at the pages as a person would see them: headless Chromium
 // renders them to PNG and the test checks the pictures are not blank.
@@ -24,6 +24,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate/pages"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
 )
 
@@ -57,18 +59,18 @@ func TestScreenshotsOfThePagesAreNotBlank(t *testing.T) {
 		width, height int
 	}{
 		{"index.html", 1280, 900},
-		{WalkPage, 1400, 900},
+		{pages.WalkPage, 1400, 900},
 		{"side-by-side-replication-manager.html", 1400, 900},
 		{"side-by-side-endpoints.html", 1280, 900},
-		{PageName("pkg/controller/replication_controller.go"), 1400, 900},
-		{WalkPage, 390, 844},
+		{annotate.PageName("pkg/controller/replication_controller.go"), 1400, 900},
+		{pages.WalkPage, 390, 844},
 		{"index.html", 390, 844},
 		{"side-by-side-replication-manager.html", 390, 844},
-		{PageName("pkg/controller/replication_controller.go"), 1280, 720},
-		{PageName("pkg/controller/replication_controller.go"), 390, 844},
-		{HistoryPage, 1400, 900},
-		{HistoryPage, 390, 844},
-		{PageName(MarkdownRoot), 1280, 720},
+		{annotate.PageName("pkg/controller/replication_controller.go"), 1280, 720},
+		{annotate.PageName("pkg/controller/replication_controller.go"), 390, 844},
+		{annotate.HistoryPage, 1400, 900},
+		{annotate.HistoryPage, 390, 844},
+		{annotate.PageName(MarkdownRoot), 1280, 720},
 	} {
 		size := fmt.Sprintf("%dx%d", tc.width, tc.height)
 		t.Run(tc.page+"@"+size, func(t *testing.T) {

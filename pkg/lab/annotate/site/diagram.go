@@ -1,4 +1,4 @@
-package annotate
+package site
 
 // The architecture picture on the index: an inline SVG drawn from the
 // small table of boxes and arrows below, so it needs no image file and no

@@ -1,4 +1,4 @@
-package annotate
+package pages
 
 // The history page: pkg/history's catalogue, one entry per change, with
 // the figure the last history run measured with and without it. Every
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/history"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
 )
 
 // HistoryTitle is the history page's heading.
@@ -28,9 +29,9 @@ type changeView struct {
 	Scenario, Figure            string
 	With, Without               template.HTML
 	Unshown                     template.HTML
-	Measured                    *measured
+	Measured                    *Measured
 	RunNote                     template.HTML
-	Code                        []link
+	Code                        []annotate.Link
 	Switch, NoSwitch            template.HTML
 	// Merged dates each PR; DateSource is the first page dating the change.
 	Merged []mergeView
@@ -67,7 +68,7 @@ func mergeViews(c history.Change) []mergeView {
 }
 
 type historyView struct {
-	page
+	annotate.Head
 	Heading string
 	Intro   template.HTML
 	Run     template.HTML
@@ -85,12 +86,15 @@ func upstream(refs []string, kind string) []refLink {
 	return out
 }
 
-func (w *writer) historyPage() error {
-	run := loadHistoryRun(w.site.Root)
+// WriteHistory writes the history page; markdown are the Markdown pages
+// of the site, by path, so that the page links the history run's report
+// when it is one of them.
+func WriteHistory(w *annotate.Writer, markdown []string) error {
+	run := LoadHistoryRun(w.Tree().Root)
 	v := historyView{
-		page:    page{Title: "History · kube-rewind", BodyClass: "history-page"},
+		Head:    annotate.Head{Title: "History · kube-rewind", BodyClass: "history-page"},
 		Heading: HistoryTitle,
-		Intro: Inline(fmt.Sprintf("The %d changes between the v0.4 manager of October 2014 and today's (`-tags modern`), in the "+
+		Intro: annotate.Inline(fmt.Sprintf("The %d changes between the v0.4 manager of October 2014 and today's (`-tags modern`), in the "+
 			"order they landed, as catalogued in `pkg/history`, the project's one record of them; each date links the "+
 			"merge commit upstream, or says what the linked pages show where none gives the day. Every ", len(history.Changes)) +
 			"history citation on these pages, as \"(history: burst-cap)\", links to its entry here. Each change can be switched off in the " +
@@ -98,25 +102,25 @@ func (w *writer) historyPage() error {
 			"without it, on fresh clusters."),
 	}
 	if run != nil {
-		v.Run = Inline(fmt.Sprintf("Figures: the history run of %s, read from `%s`; a later `make history` "+
+		v.Run = annotate.Inline(fmt.Sprintf("Figures: the history run of %s, read from `%s`; a later `make history` "+
 			"replaces them with its own (`_output/history/latest`). Medians over the runs, lowest–highest in brackets.",
 			run.Started, run.Source))
-		for _, p := range w.markdown {
-			if p.Path == run.Source {
-				v.RunHref = PageName(p.Path)
+		for _, p := range markdown {
+			if p == run.Source {
+				v.RunHref = annotate.PageName(p)
 			}
 		}
 	} else {
-		v.Run = Inline("No history run was found (`make history` writes `_output/history/latest`; the published run " +
+		v.Run = annotate.Inline("No history run was found (`make history` writes `_output/history/latest`; the published run " +
 			"is `examples/history/RESULTS.md`), so no entry shows a figure.")
 	}
 	for i, c := range history.Changes {
 		cv := changeView{
 			ID: c.Name, N: i + 1, Title: c.Title, Date: c.Date, DateSource: c.DateSource().URL, Merged: mergeViews(c),
 			PRs: upstream(c.PRs, "pull"), Issues: upstream(c.Issues, "issues"),
-			What: Inline(c.What), Scenario: c.Scenario, Figure: c.Figure,
-			With: Inline(c.With), Without: Inline(c.Without), Unshown: Inline(c.Unshown), Cost: Inline(c.Cost),
-			Switch: Inline(c.Switch), NoSwitch: Inline(c.NoSwitch),
+			What: annotate.Inline(c.What), Scenario: c.Scenario, Figure: c.Figure,
+			With: annotate.Inline(c.With), Without: annotate.Inline(c.Without), Unshown: annotate.Inline(c.Unshown), Cost: annotate.Inline(c.Cost),
+			Switch: annotate.Inline(c.Switch), NoSwitch: annotate.Inline(c.NoSwitch),
 		}
 		if c.Scenario != "" {
 			// Every figure of the catalogue counts a cost: lower is better.
@@ -133,30 +137,28 @@ func (w *writer) historyPage() error {
 				}
 			}
 			if note := run.Notes[c.Name]; note != "" {
-				cv.RunNote = Inline(note)
+				cv.RunNote = annotate.Inline(note)
 			}
 		}
 		for _, p := range c.Code {
-			cv.Code = append(cv.Code, w.placeLink(p))
+			cv.Code = append(cv.Code, placeLink(w.Tree(), p))
 		}
 		v.Changes = append(v.Changes, cv)
 	}
-	return w.execute(HistoryPage, "history", v)
+	return w.Execute(templates, annotate.HistoryPage, "history", v)
 }
 
 // placeLink links a catalogue Place to its line on the file's page, or
 // names it when the file has no page.
-func (w *writer) placeLink(p history.Place) link {
-	l := link{Text: p.Decl, Note: p.File}
-	f := w.site.File(p.File)
+func placeLink(t *annotate.Tree, p history.Place) annotate.Link {
+	l := annotate.Link{Text: p.Decl, Note: p.File}
+	f := t.File(p.File)
 	if f == nil {
 		return l
 	}
-	l.Href = PageName(p.File)
-	if s, _, ok := indexDecls([]*File{f}).lookup(p.Decl); ok {
-		if line := f.firstCodeLine(LineRange{From: s.from, To: s.to}); line > 0 {
-			l.Href += fmt.Sprintf("#L%d", line)
-		}
+	l.Href = annotate.PageName(p.File)
+	if line := f.DeclLine(p.Decl); line > 0 {
+		l.Href += fmt.Sprintf("#L%d", line)
 	}
 	l.Note = path.Base(p.File)
 	return l

@@ -1,4 +1,4 @@
-package annotate
+package site
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
 )
 
 // pageRows reads a file page's rows: for each line anchor, the row it
@@ -31,7 +33,7 @@ func pageRows(doc *html.Node) (rowOf map[int]int, prose []string, codeComments [
 				fmt.Sscanf(attr(e, "id"), "L%d", &l)
 				rowOf[l] = n
 			case hasClass(e, "cl"):
-				if t := strings.TrimSpace(text(e)); strings.HasPrefix(t, "//") && !directive.MatchString(t) {
+				if t := strings.TrimSpace(text(e)); strings.HasPrefix(t, "//") && !annotate.IsDirective(t) {
 					codeComments = append(codeComments, t)
 				}
 			}
@@ -63,7 +65,7 @@ func TestEveryCommentBlockIsProseBesideItsCode(t *testing.T) {
 	checked := 0
 	for _, p := range s.Packages {
 		for _, f := range p.Files {
-			doc := docs[PageName(f.Path)]
+			doc := docs[annotate.PageName(f.Path)]
 			if doc == nil {
 				t.Errorf("%s has no page", f.Path)
 				continue
@@ -120,7 +122,7 @@ type block struct {
 }
 
 // commentBlocks finds f's blocks of whole-line // comments with go/parser.
-func commentBlocks(t *testing.T, f *File) []block {
+func commentBlocks(t *testing.T, f *annotate.File) []block {
 	fset := token.NewFileSet()
 	af, err := parser.ParseFile(fset, f.Path, strings.Join(f.Lines, "\n")+"\n", parser.ParseComments)
 	if err != nil {
@@ -131,7 +133,7 @@ func commentBlocks(t *testing.T, f *File) []block {
 		for _, c := range g.List {
 			pos := fset.Position(c.Pos())
 			line := f.Lines[pos.Line-1]
-			if strings.HasPrefix(c.Text, "//") && !directive.MatchString(c.Text) && strings.TrimSpace(line[:pos.Column-1]) == "" {
+			if strings.HasPrefix(c.Text, "//") && !annotate.IsDirective(c.Text) && strings.TrimSpace(line[:pos.Column-1]) == "" {
 				comment[pos.Line] = strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
 			}
 		}

@@ -1,10 +1,13 @@
-package annotate
+package site
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate/pages"
 )
 
 // writeTree writes files (path → content) under a new temporary root.
@@ -84,18 +87,18 @@ func TestAModernFileThatExistsIsExcerptedBesideTheLegacyOne(t *testing.T) {
 	if strings.Contains(rm, "Every sync lists pods.") {
 		t.Errorf("the ReplicationManager page shows a comment its prose says")
 	}
-	if strings.Contains(rm, ModernMissing) {
-		t.Errorf("the ReplicationManager page says %q although the modern file exists", ModernMissing)
+	if strings.Contains(rm, pages.ModernMissing) {
+		t.Errorf("the ReplicationManager page says %q although the modern file exists", pages.ModernMissing)
 	}
 	ep := readPage(t, out, "side-by-side-endpoints.html")
-	if n := strings.Count(ep, ModernMissing); n < len(Comparisons[1].Rows) {
-		t.Errorf("the endpoints page says %q %d times, want once per row at least", ModernMissing, n)
+	if n := strings.Count(ep, pages.ModernMissing); n < len(pages.Comparisons[1].Rows) {
+		t.Errorf("the endpoints page says %q %d times, want once per row at least", pages.ModernMissing, n)
 	}
-	modern := readPage(t, out, PageName("pkg/controller/replication_controller_modern.go"))
-	if !strings.Contains(modern, "modern (-tags modern)") || !strings.Contains(modern, PageName("pkg/controller/replication_controller.go")) {
+	modern := readPage(t, out, annotate.PageName("pkg/controller/replication_controller_modern.go"))
+	if !strings.Contains(modern, "modern (-tags modern)") || !strings.Contains(modern, annotate.PageName("pkg/controller/replication_controller.go")) {
 		t.Errorf("the modern file's page lacks its build label or the link to its 2014 pair")
 	}
-	legacy := readPage(t, out, PageName("pkg/controller/replication_controller.go"))
+	legacy := readPage(t, out, annotate.PageName("pkg/controller/replication_controller.go"))
 	if !strings.Contains(legacy, "2014 (default build)") || !strings.Contains(legacy, "Follows the 2014 manager.") {
 		t.Errorf("the 2014 file's page lacks its build label or its introduction")
 	}
@@ -106,8 +109,8 @@ func TestASiteBuildsFromATreeWithNoneOfTheSources(t *testing.T) {
 	if _, err := Build(t.TempDir(), out); err != nil {
 		t.Fatalf("Build: %v", err)
 	}
-	for _, c := range Comparisons {
-		if page := readPage(t, out, c.Page); !strings.Contains(page, ModernMissing) {
+	for _, c := range pages.Comparisons {
+		if page := readPage(t, out, c.Page); !strings.Contains(page, pages.ModernMissing) {
 			t.Errorf("%s does not say the modern file is missing", c.Page)
 		}
 	}

@@ -1,4 +1,4 @@
-package annotate
+package site
 
 import (
 	"fmt"
@@ -15,6 +15,9 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate/pages"
 )
 
 // byID returns the element of doc with the given id, or nil.
@@ -33,15 +36,15 @@ func byID(doc *html.Node, id string) *html.Node {
 // page at a line that exists there.
 func TestTheWalkLinksEveryStopToItsLines(t *testing.T) {
 	_, docs := site(t)
-	doc := docs[WalkPage]
+	doc := docs[pages.WalkPage]
 	if doc == nil {
-		t.Fatalf("%s was not written", WalkPage)
+		t.Fatalf("%s was not written", pages.WalkPage)
 	}
 	if body := text(doc); strings.Contains(body, "{stop:") {
-		t.Errorf("%s has an unresolved stop reference", WalkPage)
+		t.Errorf("%s has an unresolved stop reference", pages.WalkPage)
 	}
 	line := regexp.MustCompile(`^L[0-9]+$`)
-	for i, s := range Walk {
+	for i, s := range pages.Walk {
 		sec := byID(doc, s.ID)
 		if sec == nil {
 			t.Errorf("stop %d (%s) has no section", i+1, s.ID)
@@ -83,43 +86,18 @@ func TestTheWalkLinksEveryStopToItsLines(t *testing.T) {
 	}
 }
 
-// TestEveryStopNamesAndMarksCodeThatExists catches a renamed function or a
-// changed line: the walk says which, instead of showing the wrong code.
-func TestEveryStopNamesAndMarksCodeThatExists(t *testing.T) {
-	s, err := Load(repoRoot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, st := range Walk {
-		for _, side := range []struct {
-			refs []Ref
-			b    Variant
-		}{{st.Both, Legacy}, {st.Legacy, Legacy}, {st.Modern, Modern}} {
-			for _, ref := range side.refs {
-				if len(ref.Mark) == 0 {
-					t.Errorf("stop %s, %s: no lines marked", st.ID, ref.Name)
-				}
-				ex := excerpt(ref, indexDecls(s.filesFor(ref.Dir, side.b)), "build")
-				if ex.Missing != "" || ex.Note != "" {
-					t.Errorf("stop %s, %s: %s%s", st.ID, ref.Name, ex.Missing, ex.Note)
-				}
-			}
-		}
-	}
-}
-
 func TestTheIndexAndTheReadmeLeadWithTheWalk(t *testing.T) {
 	_, docs := site(t)
 	found := false
 	walk(docs["index.html"], func(n *html.Node) {
 		if hasClass(n, "walk-card") {
 			walk(n, func(a *html.Node) {
-				found = found || (a.Data == "a" && attr(a, "href") == WalkPage)
+				found = found || (a.Data == "a" && attr(a, "href") == pages.WalkPage)
 			})
 		}
 	})
 	if !found {
-		t.Errorf("index.html does not feature %s", WalkPage)
+		t.Errorf("index.html does not feature %s", pages.WalkPage)
 	}
 	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
 	if err != nil {
@@ -130,8 +108,8 @@ func TestTheIndexAndTheReadmeLeadWithTheWalk(t *testing.T) {
 		t.Fatal("README.md has no section \"Reading the source\"")
 	}
 	first := regexp.MustCompile(`\]\(([^)]+)\)|_output/docs/[a-z0-9.-]+\.html`).FindString(section)
-	if !strings.Contains(first, WalkPage) {
-		t.Errorf("the first page README's \"Reading the source\" names is %q, want %s", first, WalkPage)
+	if !strings.Contains(first, pages.WalkPage) {
+		t.Errorf("the first page README's \"Reading the source\" names is %q, want %s", first, pages.WalkPage)
 	}
 }
 
@@ -140,11 +118,7 @@ func TestTheIndexAndTheReadmeLeadWithTheWalk(t *testing.T) {
 // and no excerpt runs much past what fits beside the other side.
 func TestSideBySideRowsAreMarkedAndBalanced(t *testing.T) {
 	_, docs := site(t)
-	s, err := Load(repoRoot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range Comparisons {
+	for _, c := range pages.Comparisons {
 		doc := docs[c.Page]
 		if doc == nil {
 			t.Fatalf("%s was not written", c.Page)
@@ -164,12 +138,18 @@ func TestSideBySideRowsAreMarkedAndBalanced(t *testing.T) {
 				}
 			})
 			for _, side := range []struct {
-				refs []Ref
-				b    Variant
-			}{{r.Legacy, Legacy}, {r.Modern, Modern}} {
+				refs []annotate.Ref
+				b    annotate.Variant
+			}{{r.Legacy, annotate.Legacy}, {r.Modern, annotate.Modern}} {
 				for _, ref := range side.refs {
-					ex := excerpt(ref, indexDecls(s.filesFor(ref.Dir, side.b)), "build")
-					if n := lineCount(ex.Ranges); n > maxExcerptLines+6 {
+					// A name or a mark not found is TestEveryRowNamesCodeThatExists's
+					// to report; here only the length counts.
+					ex, _ := annotate.Cut(repoRoot, ref, side.b)
+					n := 0
+					for _, r := range ex.Ranges {
+						n += r.To - r.From + 1
+					}
+					if n > annotate.MaxExcerptLines+6 {
 						t.Errorf("%s, row %s: %s runs %d lines; mark its lines so it is cut", c.Page, r.ID, ref.Name, n)
 					}
 				}
@@ -185,12 +165,12 @@ func TestSideBySideRowsAreMarkedAndBalanced(t *testing.T) {
 // go/parser finds them in the file, must be shown too.
 func TestNoExcerptHidesTheStatementAroundAHighlightedLine(t *testing.T) {
 	_, docs := site(t)
-	pages := []string{WalkPage}
-	for _, c := range Comparisons {
-		pages = append(pages, c.Page)
+	excerptPages := []string{pages.WalkPage}
+	for _, c := range pages.Comparisons {
+		excerptPages = append(excerptPages, c.Page)
 	}
 	checked := 0
-	for _, page := range pages {
+	for _, page := range excerptPages {
 		walk(docs[page], func(fig *html.Node) {
 			if !hasClass(fig, "excerpt") {
 				return
@@ -298,7 +278,7 @@ func wholeLineComments(t *testing.T, file string) (lines []string, blocks [][3]i
 	for _, g := range af.Comments {
 		for _, c := range g.List {
 			pos := fset.Position(c.Pos())
-			if strings.HasPrefix(c.Text, "//") && !directive.MatchString(c.Text) && strings.TrimSpace(lines[pos.Line-1][:pos.Column-1]) == "" {
+			if strings.HasPrefix(c.Text, "//") && !annotate.IsDirective(c.Text) && strings.TrimSpace(lines[pos.Line-1][:pos.Column-1]) == "" {
 				comment[pos.Line] = true
 			}
 		}
@@ -332,25 +312,25 @@ func wholeLineComments(t *testing.T, file string) (lines []string, blocks [][3]i
 func TestNoExcerptCutsAComment(t *testing.T) {
 	_, docs := site(t)
 	keep := map[string][]string{}
-	refs := func(page string, rs ...[]Ref) {
+	refs := func(page string, rs ...[]annotate.Ref) {
 		for _, r := range rs {
 			for _, ref := range r {
 				keep[page] = append(keep[page], ref.Keep...)
 			}
 		}
 	}
-	for _, s := range Walk {
-		refs(WalkPage, s.Both, s.Legacy, s.Modern)
+	for _, s := range pages.Walk {
+		refs(pages.WalkPage, s.Both, s.Legacy, s.Modern)
 	}
-	pages := []string{WalkPage}
-	for _, c := range Comparisons {
-		pages = append(pages, c.Page)
+	excerptPages := []string{pages.WalkPage}
+	for _, c := range pages.Comparisons {
+		excerptPages = append(excerptPages, c.Page)
 		for _, r := range c.Rows {
 			refs(c.Page, r.Legacy, r.Modern)
 		}
 	}
 	checked, shownBlocks := 0, 0
-	for _, page := range pages {
+	for _, page := range excerptPages {
 		files, shown := shownExcerpts(docs[page])
 		for i, file := range files {
 			lines, blocks := wholeLineComments(t, file)
@@ -401,12 +381,12 @@ func TestNoExcerptCutsAComment(t *testing.T) {
 // side-by-side pages and the history.
 func TestTheLastStopSaysWhereToReadNext(t *testing.T) {
 	_, docs := site(t)
-	last := byID(docs[WalkPage], Walk[len(Walk)-1].ID)
+	last := byID(docs[pages.WalkPage], pages.Walk[len(pages.Walk)-1].ID)
 	if last == nil {
 		t.Fatal("the last stop has no section")
 	}
-	want := []string{HistoryPage}
-	for _, c := range Comparisons {
+	want := []string{annotate.HistoryPage}
+	for _, c := range pages.Comparisons {
 		want = append(want, c.Page)
 	}
 	for _, page := range want {
@@ -425,7 +405,7 @@ func TestTheLastStopSaysWhereToReadNext(t *testing.T) {
 // the minutes that count makes.
 func TestTheWalksReadingTimeIsCountedOnThePage(t *testing.T) {
 	_, docs := site(t)
-	doc := docs[WalkPage]
+	doc := docs[pages.WalkPage]
 	words, lines := 0, 0
 	var main *html.Node
 	walk(doc, func(n *html.Node) {
@@ -465,7 +445,7 @@ func TestTheWalksReadingTimeIsCountedOnThePage(t *testing.T) {
 		}
 	}
 	count(main)
-	minutes := int(math.Ceil(float64(words)/ReadingWords + float64(lines)*60/ReadingLines))
+	minutes := int(math.Ceil(float64(words)/pages.ReadingWords + float64(lines)*60/pages.ReadingLines))
 	var length *html.Node
 	walk(doc, func(n *html.Node) {
 		if hasClass(n, "length") {
@@ -479,14 +459,14 @@ func TestTheWalksReadingTimeIsCountedOnThePage(t *testing.T) {
 	for _, want := range []string{
 		fmt.Sprintf("%d lines of code and %d words of text", lines, words),
 		fmt.Sprintf("About %d minutes to read", minutes),
-		fmt.Sprintf("%d words a minute", ReadingWords),
-		fmt.Sprintf("%d lines an hour", ReadingLines),
+		fmt.Sprintf("%d words a minute", pages.ReadingWords),
+		fmt.Sprintf("%d lines an hour", pages.ReadingLines),
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the walk's length says %q; want it to say %q", got, want)
 		}
 	}
-	for _, src := range []string{ReadingWordsSource, ReadingLinesSource} {
+	for _, src := range []string{pages.ReadingWordsSource, pages.ReadingLinesSource} {
 		found := false
 		walk(length, func(n *html.Node) { found = found || attr(n, "href") == src })
 		if !found {

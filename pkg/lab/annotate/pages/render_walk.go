@@ -1,4 +1,4 @@
-package annotate
+package pages
 
 // Writing the walk: each stop's prose, and its excerpts with the lines
 // that matter highlighted, in one column or in the two designs' columns;
@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
 )
 
 type stopView struct {
@@ -20,13 +22,13 @@ type stopView struct {
 	N                            int
 	Explain                      template.HTML
 	LegacyExplain, ModernExplain template.HTML
-	Both, Legacy, Modern         []excerptView
+	Both, Legacy, Modern         []annotate.ExcerptView
 	// Next, on the last stop only, says where to read on.
 	Next template.HTML
 }
 
 type walkView struct {
-	page
+	annotate.Head
 	Heading         string
 	Intro, Comments template.HTML
 	Length          template.HTML
@@ -54,18 +56,18 @@ const (
 	ReadingLinesSource = "https://smartbear.com/resources/white-papers/11-best-practices-for-peer-code-review"
 )
 
-// walkLength is what the walk shows, counted on the page as built.
-type walkLength struct {
+// WalkLength is what the walk shows, counted on the page as built.
+type WalkLength struct {
 	Stops, Excerpts, Files, Lines, Words int
 }
 
 // Minutes is the reading time at the stated pace, rounded up.
-func (l walkLength) Minutes() int {
+func (l WalkLength) Minutes() int {
 	return int(math.Ceil(float64(l.Words)/ReadingWords + float64(l.Lines)*60/ReadingLines))
 }
 
 // HTML states the length and how the reading time was reckoned.
-func (l walkLength) HTML() template.HTML {
+func (l WalkLength) HTML() template.HTML {
 	return template.HTML(fmt.Sprintf("%d stops, %d excerpts from %d files: %d lines of code and %d words of text. "+
 		`About %d minutes to read: the text at %d words a minute, the mean silent reading rate of adults for `+
 		`English non-fiction (<a href="%s">Brysbaert 2019</a>, 190 studies), and the code at %d lines an hour, `+
@@ -81,12 +83,12 @@ func (l walkLength) HTML() template.HTML {
 // (the text of <main> outside the code and outside the length paragraph
 // itself, and the comments the excerpts keep) and the lines of code its
 // excerpts show.
-func measureWalkPage(page []byte) (walkLength, error) {
+func measureWalkPage(page []byte) (WalkLength, error) {
 	doc, err := html.Parse(bytes.NewReader(page))
 	if err != nil {
-		return walkLength{}, err
+		return WalkLength{}, err
 	}
-	var l walkLength
+	var l WalkLength
 	files := map[string]bool{}
 	var words strings.Builder
 	var visit func(n *html.Node, inMain bool)
@@ -206,7 +208,7 @@ var stopRef = regexp.MustCompile(`\{stop:([a-z0-9-]+)\}`)
 // a dead reference behind.
 func walkProse(text string, numbers map[string]int) (template.HTML, error) {
 	var err error
-	out := stopRef.ReplaceAllStringFunc(string(Inline(text)), func(m string) string {
+	out := stopRef.ReplaceAllStringFunc(string(annotate.Inline(text)), func(m string) string {
 		id := stopRef.FindStringSubmatch(m)[1]
 		n, ok := numbers[id]
 		if !ok {
@@ -227,29 +229,26 @@ func walkNext() template.HTML {
 	}
 	return template.HTML(fmt.Sprintf("Where next: %s set the two controllers' designs side by side, step by step, "+
 		`2014 beside today; <a href="%s">%s</a> gives each change between them, when it came, why, and what it measurably bought.`,
-		strings.Join(pages, " and "), HistoryPage, template.HTMLEscapeString(HistoryTitle)))
+		strings.Join(pages, " and "), annotate.HistoryPage, template.HTMLEscapeString(HistoryTitle)))
 }
 
-// walkPage renders the walk and measures it, once: the index states its
+// RenderWalk renders the walk and measures it: the index states its
 // length too.
-func (w *writer) walkPage() ([]byte, walkLength, error) {
-	if w.walkHTML != nil {
-		return w.walkHTML, w.walkLen, nil
-	}
+func RenderWalk(w *annotate.Writer) ([]byte, WalkLength, error) {
 	v := walkView{
-		page:     page{Title: WalkTitle + " · kube-rewind", BodyClass: "walk-page"},
+		Head:     annotate.Head{Title: WalkTitle + " · kube-rewind", BodyClass: "walk-page"},
 		Heading:  WalkTitle,
-		Intro:    Inline(WalkIntro),
-		Comments: Inline(ExcerptComments),
+		Intro:    annotate.Inline(WalkIntro),
+		Comments: annotate.Inline(annotate.ExcerptComments),
 	}
 	numbers := map[string]int{}
 	for i, s := range Walk {
 		numbers[s.ID] = i + 1
 	}
-	excerpts := func(refs []Ref, b Variant, label string) ([]excerptView, error) {
-		var out []excerptView
+	excerpts := func(refs []annotate.Ref, b annotate.Variant, label string) ([]annotate.ExcerptView, error) {
+		var out []annotate.ExcerptView
 		for _, ref := range refs {
-			ev, err := w.excerptView(excerpt(ref, w.indexFor(ref.Dir, b), label))
+			ev, err := w.Excerpt(ref, b, label)
 			if err != nil {
 				return nil, err
 			}
@@ -272,17 +271,17 @@ func (w *writer) walkPage() ([]byte, walkLength, error) {
 		sv.LegacyExplain = prose(s.LegacyExplain)
 		sv.ModernExplain = prose(s.ModernExplain)
 		if err != nil {
-			return nil, walkLength{}, err
+			return nil, WalkLength{}, err
 		}
 		// Shared code is read from the default build, which compiles it.
-		if sv.Both, err = excerpts(s.Both, Legacy, "both builds"); err != nil {
-			return nil, walkLength{}, err
+		if sv.Both, err = excerpts(s.Both, annotate.Legacy, "both builds"); err != nil {
+			return nil, WalkLength{}, err
 		}
-		if sv.Legacy, err = excerpts(s.Legacy, Legacy, "2014 build"); err != nil {
-			return nil, walkLength{}, err
+		if sv.Legacy, err = excerpts(s.Legacy, annotate.Legacy, "2014 build"); err != nil {
+			return nil, WalkLength{}, err
 		}
-		if sv.Modern, err = excerpts(s.Modern, Modern, "modern build"); err != nil {
-			return nil, walkLength{}, err
+		if sv.Modern, err = excerpts(s.Modern, annotate.Modern, "modern build"); err != nil {
+			return nil, WalkLength{}, err
 		}
 		if i == len(Walk)-1 {
 			sv.Next = walkNext()
@@ -291,7 +290,7 @@ func (w *writer) walkPage() ([]byte, walkLength, error) {
 	}
 	render := func() ([]byte, error) {
 		var buf bytes.Buffer
-		if err := pages.ExecuteTemplate(&buf, "walk", v); err != nil {
+		if err := templates.ExecuteTemplate(&buf, "walk", v); err != nil {
 			return nil, fmt.Errorf("%s: %v", WalkPage, err)
 		}
 		return buf.Bytes(), nil
@@ -300,26 +299,17 @@ func (w *writer) walkPage() ([]byte, walkLength, error) {
 	// length, which the measure leaves out.
 	first, err := render()
 	if err != nil {
-		return nil, walkLength{}, err
+		return nil, WalkLength{}, err
 	}
 	length, err := measureWalkPage(first)
 	if err != nil {
-		return nil, walkLength{}, err
+		return nil, WalkLength{}, err
 	}
 	length.Stops = len(Walk)
 	v.Length = length.HTML()
 	out, err := render()
 	if err != nil {
-		return nil, walkLength{}, err
+		return nil, WalkLength{}, err
 	}
-	w.walkHTML, w.walkLen = out, length
 	return out, length, nil
-}
-
-func (w *writer) walk() error {
-	page, _, err := w.walkPage()
-	if err != nil {
-		return err
-	}
-	return w.write(WalkPage, page)
 }

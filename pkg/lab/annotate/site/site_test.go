@@ -1,4 +1,4 @@
-package annotate
+package site
 
 import (
 	"bytes"
@@ -14,10 +14,13 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/history"
 	"golang.org/x/net/html"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate/pages"
 )
 
 // repoRoot is the kube-rewind checkout these tests run in.
-const repoRoot = "../../.."
+const repoRoot = "../../../.."
 
 // builtSite renders the real repository once for all tests in this file.
 var builtSite = sync.OnceValues(func() (string, error) {
@@ -137,8 +140,8 @@ func TestEveryPageHasATitleAndNoExternalAssets(t *testing.T) {
 			case "script", "iframe":
 				t.Errorf("%s has a <%s>; pages are static and self-contained", name, n.Data)
 			case "link":
-				if attr(n, "href") != StyleSheet {
-					t.Errorf("%s links %q; only %s is allowed", name, attr(n, "href"), StyleSheet)
+				if attr(n, "href") != annotate.StyleSheet {
+					t.Errorf("%s links %q; only %s is allowed", name, attr(n, "href"), annotate.StyleSheet)
 				}
 			}
 			// Only a Markdown page's picture, copied from the tree, is
@@ -262,11 +265,11 @@ func TestEveryControllerFileIsReachableFromTheIndex(t *testing.T) {
 		t.Fatalf("found only %v; is the test running in the repository?", want)
 	}
 	for _, f := range want {
-		if !reached[PageName(f)] {
+		if !reached[annotate.PageName(f)] {
 			t.Errorf("%s has no page reachable from index.html", f)
 		}
 	}
-	for _, c := range Comparisons {
+	for _, c := range pages.Comparisons {
 		if !reached[c.Page] {
 			t.Errorf("%s is not reachable from index.html", c.Page)
 		}
@@ -286,7 +289,7 @@ func TestTheIndexDescribesEveryPackageAndDrawsTheArchitecture(t *testing.T) {
 	for _, p := range s.Packages {
 		var entry *html.Node
 		walk(index, func(n *html.Node) {
-			if attr(n, "id") == PackageAnchor(p.Dir) {
+			if attr(n, "id") == annotate.PackageAnchor(p.Dir) {
 				entry = n
 			}
 		})
@@ -302,7 +305,7 @@ func TestTheIndexDescribesEveryPackageAndDrawsTheArchitecture(t *testing.T) {
 
 func TestSideBySidePagesShowEveryRowWithBothColumns(t *testing.T) {
 	_, docs := site(t)
-	for _, c := range Comparisons {
+	for _, c := range pages.Comparisons {
 		doc := docs[c.Page]
 		if doc == nil {
 			t.Errorf("%s was not written", c.Page)
@@ -316,60 +319,9 @@ func TestSideBySidePagesShowEveryRowWithBothColumns(t *testing.T) {
 		}
 		body := text(doc)
 		_, err := os.Stat(filepath.Join(repoRoot, filepath.FromSlash(c.ModernFile)))
-		if modernPresent := err == nil; modernPresent == strings.Contains(body, ModernMissing) {
-			t.Errorf("%s: modern file present = %v, but the page says %q = %v", c.Page, modernPresent, ModernMissing, !modernPresent)
+		if modernPresent := err == nil; modernPresent == strings.Contains(body, pages.ModernMissing) {
+			t.Errorf("%s: modern file present = %v, but the page says %q = %v", c.Page, modernPresent, pages.ModernMissing, !modernPresent)
 		}
-	}
-}
-
-// TestEveryRowNamesCodeThatExists keeps the comparison table honest: a
-// renamed function shows up here, not as a silent note on the page. Refs
-// into directories that do not exist yet are allowed (they render a note).
-func TestEveryRowNamesCodeThatExists(t *testing.T) {
-	s, err := Load(repoRoot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range Comparisons {
-		modernPresent := s.File(c.ModernFile) != nil
-		for _, r := range c.Rows {
-			check := func(refs []Ref, b Variant, label string) {
-				for _, ref := range refs {
-					if s.byDir[ref.Dir] == nil {
-						continue
-					}
-					ex := excerpt(ref, indexDecls(s.filesFor(ref.Dir, b)), label)
-					if ex.Missing != "" {
-						t.Errorf("%s, row %q: %s", c.Page, r.ID, ex.Missing)
-					}
-					if ex.Note != "" {
-						t.Errorf("%s, row %q, %s: %s", c.Page, r.ID, ref.Name, ex.Note)
-					}
-				}
-			}
-			check(r.Legacy, Legacy, "2014 build")
-			if modernPresent {
-				check(r.Modern, Modern, "modern build")
-			}
-		}
-	}
-}
-
-// TestEveryHistoryNameIsInTheCatalogue checks that the side-by-side rows
-// cite only entries pkg/history has.
-func TestEveryHistoryNameIsInTheCatalogue(t *testing.T) {
-	for _, c := range Comparisons {
-		for _, r := range c.Rows {
-			for _, name := range r.History {
-				if _, err := history.Get(name); err != nil {
-					t.Errorf("%s row %s: %v", c.Page, r.ID, err)
-				}
-			}
-		}
-	}
-	note := string(historyNote([]string{"burst-cap"}, nil))
-	if !strings.Contains(note, "burst-cap") || !strings.Contains(note, "#7869") {
-		t.Errorf("history note %q does not name the entry and its PR", note)
 	}
 }
 
@@ -386,9 +338,9 @@ func TestEveryHistoryCitationOnEveryPageIsALink(t *testing.T) {
 	for name, doc := range docs {
 		linked := map[string]int{}
 		walk(doc, func(n *html.Node) {
-			if n.Data == "a" && strings.HasPrefix(attr(n, "href"), HistoryPage+"#") {
+			if n.Data == "a" && strings.HasPrefix(attr(n, "href"), annotate.HistoryPage+"#") {
 				linked[text(n)]++
-				if strings.TrimPrefix(attr(n, "href"), HistoryPage+"#") != text(n) {
+				if strings.TrimPrefix(attr(n, "href"), annotate.HistoryPage+"#") != text(n) {
 					t.Errorf("%s: the link %q points at %q", name, text(n), attr(n, "href"))
 				}
 			}
@@ -436,18 +388,18 @@ func TestEveryHistoryCitationOnEveryPageIsALink(t *testing.T) {
 // published run measured it, its figure with and without it.
 func TestTheHistoryPageHasAnEntryForEveryChange(t *testing.T) {
 	_, docs := site(t)
-	doc := docs[HistoryPage]
+	doc := docs[annotate.HistoryPage]
 	if doc == nil {
-		t.Fatalf("%s was not written", HistoryPage)
+		t.Fatalf("%s was not written", annotate.HistoryPage)
 	}
-	run := loadHistoryRun(repoRoot)
+	run := pages.LoadHistoryRun(repoRoot)
 	if run == nil {
-		t.Fatalf("no history run could be read from %v", HistoryReports)
+		t.Fatalf("no history run could be read from %v", pages.HistoryReports)
 	}
 	for _, c := range history.Changes {
 		entry := byID(doc, c.Name)
 		if entry == nil {
-			t.Errorf("%s has no entry %s", HistoryPage, c.Name)
+			t.Errorf("%s has no entry %s", annotate.HistoryPage, c.Name)
 			continue
 		}
 		body := text(entry)
@@ -467,22 +419,6 @@ func TestTheHistoryPageHasAnEntryForEveryChange(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(repoRoot, filepath.FromSlash(p.File))); err != nil {
 				t.Errorf("%s names %s, which is not in the tree", c.Name, p.File)
 			}
-		}
-	}
-}
-
-// TestNothingOnScreenBreaksInsideAWord: the stylesheet never lets a line
-// break inside a word (overflow-wrap: anywhere, word-break: break-all)
-// except on paper, where code cannot scroll.
-func TestNothingOnScreenBreaksInsideAWord(t *testing.T) {
-	css, err := assets.ReadFile("assets/style.css")
-	if err != nil {
-		t.Fatal(err)
-	}
-	screen, _, _ := strings.Cut(string(css), "@media print")
-	for _, rule := range []string{"overflow-wrap: anywhere", "overflow-wrap: break-word", "word-break: break-all", "word-break: break-word", "word-wrap: break-word"} {
-		if strings.Contains(screen, rule) {
-			t.Errorf("style.css has %q for the screen", rule)
 		}
 	}
 }
@@ -508,7 +444,7 @@ func unlinkedCitations(doc *html.Node) (unlinked []string, cited, inCode int) {
 			if hasClass(e, "ln") {
 				return
 			}
-			if e.Data == "a" && strings.HasPrefix(attr(e, "href"), HistoryPage+"#") {
+			if e.Data == "a" && strings.HasPrefix(attr(e, "href"), annotate.HistoryPage+"#") {
 				linked[text(e)]++
 			}
 			if e.Type == html.TextNode {
@@ -584,7 +520,7 @@ func slowStartBatch(count int) int {
 		t.Fatalf("Build: %v", err)
 	}
 	inCode := 0
-	for _, page := range []string{"side-by-side-replication-manager.html", PageName("pkg/controller/replication_controller_modern.go")} {
+	for _, page := range []string{"side-by-side-replication-manager.html", annotate.PageName("pkg/controller/replication_controller_modern.go")} {
 		doc, err := html.Parse(strings.NewReader(readPage(t, out, page)))
 		if err != nil {
 			t.Fatal(err)

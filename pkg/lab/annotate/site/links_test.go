@@ -1,4 +1,4 @@
-package annotate
+package site
 
 import (
 	"bytes"
@@ -17,6 +17,8 @@ import (
 	"github.com/yuin/goldmark/extension"
 	gmtext "github.com/yuin/goldmark/text"
 	"golang.org/x/net/html"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
 )
 
 // The README is a front door to Markdown pages kept beside what they
@@ -55,7 +57,7 @@ func parseMarkdown(src []byte) markdownPage {
 		}
 		switch n := n.(type) {
 		case *ast.Heading:
-			base := headingAnchor(plainText(n, src))
+			base := headingAnchor(annotate.PlainText(n, src))
 			anchor := base
 			if k := seen[base]; k > 0 {
 				anchor = base + "-" + strconv.Itoa(k)
