@@ -26,7 +26,7 @@ func benchCommand(args []string) int {
 	fs := flag.NewFlagSet("rcbench bench", flag.ContinueOnError)
 	scenarios := fs.String("scenarios", "", fmt.Sprintf("Comma-separated scenarios to run at their standard sizes, %q included, or %q for every one (default: %s, some of them shortened to fit 10 minutes; with -quick: %s; known: %s).",
 		runner.Calibrate, bench.All, strings.Join(bench.DefaultScenarios(false), ","), strings.Join(bench.DefaultScenarios(true), ","), strings.Join(scenario.Names(), ",")))
-	variants := fs.String("variants", "", "Comma-separated variants: legacy, modern, modern-unthrottled (default: all three where the client throttle can matter, legacy and modern elsewhere); upstream and upstream-unthrottled, today's upstream controller that make upstream builds; legacy-original and stack-original, the original v0.4 binaries that make original builds into _output/v0.4 beside -bin; and stack-today and stack-today-unthrottled, today's whole control plane, which make today builds into _output/today beside -bin (scale-up and idle only).")
+	variants := fs.String("variants", "", "Comma-separated variants: legacy, modern, modern-unthrottled (default: all three where the client throttle can matter, legacy and modern elsewhere); upstream and upstream-unthrottled, today's upstream controller that make upstream builds; legacy-original and stack-original, the original v0.4 binaries that make original builds into _output/v0.4 beside -bin; and stack-today and stack-today-unthrottled, today's whole control plane, which make today builds into _output/today beside -bin (scale-up and idle only); cluster, the cluster -kubeconfig names, as it runs.")
 	runs := fs.Int("runs", 0, "Runs of each scenario, size and variant (default 3, or 1 with -quick).")
 	quick := fs.Bool("quick", false, "Quick sizes and selection: about 2 minutes.")
 	large := fs.Bool("large", false, "Add the largest sizes (N=10 000).")
@@ -41,6 +41,8 @@ func benchCommand(args []string) int {
 	commit := fs.String("commit", "", "The commit the binaries were built from, for the results page (make bench: git describe; default: rcbench's build information).")
 	publish := fs.String("publish", "", "Also copy "+report.ResultsFile+" and the chart it draws into this directory (e.g. examples/bench), unless the run is interrupted.")
 	labReader := fs.String("lab_reader", "", "How the laboratory reads pods: learner (the default: an etcd learner in a process of its own), learner-nice (the same at nice 10, so that it applies what the apiserver and managers leave of the cores) or members (the members the apiserver stores in, directly, as before the learner; in a burst of over 1 000 writes it may fall out of etcd's window, and a run says so), to price the learner against the same runs without it. -lab_reader=learner or learner-nice also gives the calibration's bare apiserver a learner, which it otherwise has not.")
+	kubeconfig := fs.String("kubeconfig", "", "With -variants=cluster (beside others or alone): run the scenarios of today's side (scale-up, idle) on the cluster this kubeconfig names, whose nodes may be KWOK's or real. The run keeps to a namespace of its own (-namespace), refuses one that holds anything it did not create, and deletes only what it created; it measures from outside what it can (pods, the apiserver's /metrics) and leaves the managers' figures out.")
+	namespace := fs.String("namespace", scenario.DefaultNamespace, "With -kubeconfig: the namespace the runs create their objects in, created and deleted by them unless it exists (and holds nothing) already.")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -85,6 +87,8 @@ func benchCommand(args []string) int {
 		Commit:     *commit,
 		Publish:    *publish,
 		LabReader:  *labReader,
+		Kubeconfig: *kubeconfig,
+		Namespace:  *namespace,
 	}
 
 	ctx, cancel := interruptible()

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
@@ -122,10 +123,17 @@ func BuildPlan(opts runner.Options) (*runner.Plan, error) {
 	if runs < 0 {
 		return nil, fmt.Errorf("-runs must be at least 1, not %d", runs)
 	}
-	for _, v := range opts.Variants {
-		if _, err := scenario.VariantByName(v); err != nil {
+	for _, name := range opts.Variants {
+		v, err := scenario.VariantByName(name)
+		if err != nil {
 			return nil, err
 		}
+		if v.Stack == scenario.StackExternal && opts.Kubeconfig == "" {
+			return nil, fmt.Errorf("the variant %s runs on the cluster of a kubeconfig: give one with -kubeconfig=FILE", name)
+		}
+	}
+	if opts.Kubeconfig != "" && !slices.Contains(opts.Variants, scenario.External.Name) {
+		return nil, fmt.Errorf("-kubeconfig names the cluster of the variant %s: add it to -variants", scenario.External.Name)
 	}
 
 	p := &runner.Plan{RunsEach: runs, CalibrationClients: CalibrationClients, CalibrationSeconds: 2, ListCosts: true}

@@ -40,13 +40,20 @@ type Options struct {
 	// LabReader, when set, is how the laboratory reads pods
 	// (stack.Config.LabReader).
 	LabReader string
+	// Kubeconfig names the cluster of the variant cluster (External), and
+	// Namespace the namespace of its own the run keeps to there
+	// (DefaultNamespace when empty).
+	Kubeconfig, Namespace string
 }
 
 // Start brings up the cluster sc needs for variant v at size sz and starts
 // sampling it. Close stops both.
 func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
-	if v.Stack == StackToday {
+	switch v.Stack {
+	case StackToday:
 		return startToday(sc, v, sz, opts)
+	case StackExternal:
+		return startExternal(sc, v, sz, opts)
 	}
 	cfg := sc.Cluster
 	if sz.PodsFirst {
@@ -173,7 +180,7 @@ func Run(ctx context.Context, sc *Scenario, v Variant, sz Size, opts Options) (*
 	// A step can finish between two scrapes (the modern manager deletes 30
 	// pods in about 0.1 s); take the last samples before reading results.
 	e.StopSampling()
-	return outcome(sc.Script.Results(e)), nil
+	return outcome(e.forExternal(sc.Script.Results(e))), nil
 }
 
 func (e *Env) marksSeconds() map[string]float64 {

@@ -78,10 +78,11 @@ var (
 )
 
 // Variants lists every variant above, in the order reports show them.
-var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUnthrottled, LegacyOriginal, StackOriginal, StackTodayDefaults, StackTodayUnthrottled}
+var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUnthrottled, LegacyOriginal, StackOriginal, StackTodayDefaults, StackTodayUnthrottled, External}
 
-// OnToday says whether the variant runs on today's stack.
-func (v Variant) OnToday() bool { return v.Stack == StackToday }
+// OnToday says whether the variant runs on today's control plane: the
+// stack make today builds, or an external cluster (External).
+func (v Variant) OnToday() bool { return v.Stack == StackToday || v.Stack == StackExternal }
 
 // VariantByName returns the variant of Variants called name, or a control
 // run of one: "<variant>-without-<change>[+<change>…]" is that variant of

@@ -13,7 +13,7 @@ import (
 // and starting them as they would the manager's.
 func referenceFinding(sum *results.Summary) (results.Finding, bool) {
 	sc, ok := sum.Scenario("scale-up")
-	if !ok {
+	if !ok || len(sc.Sizes) == 0 {
 		return results.Finding{}, false
 	}
 	largest := largestSize(sc)

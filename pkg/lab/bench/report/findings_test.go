@@ -111,13 +111,18 @@ func TestEveryFindingThatDoesNotHoldSaysWhyInTheReport(t *testing.T) {
 	}
 }
 
-// A benchmark interrupted before any scale-up finished has the scenario
-// with no size: its findings say nothing of it, and do not fail.
+// A benchmark interrupted before any scale-up finished, or whose every
+// scale-up failed, has the scenario with no size: its findings say
+// nothing of it, and do not fail.
 func TestAScaleUpWithNoFinishedRunHasNoGoroutineFinding(t *testing.T) {
 	sum := &results.Summary{Scenarios: []results.ScenarioSummary{{Name: "scale-up"}}}
 	if _, ok := goroutineFinding(sum); ok {
 		t.Error("a goroutine finding without a run")
 	}
+	if _, ok := referenceFinding(sum); ok {
+		t.Error("a reference finding without a run")
+	}
+	Findings(sum)
 }
 
 // TestAFindingsReasonWhosePredictionFailsIsNotExplained holds the

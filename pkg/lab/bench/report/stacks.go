@@ -29,7 +29,7 @@ const stacksText = "Stack against stack: 2014's whole control plane (our port of
 // table shows them.
 var (
 	stack2014  = []string{scenario.Legacy.Name, scenario.StackOriginal.Name}
-	stackToday = []string{scenario.StackTodayDefaults.Name, scenario.StackTodayUnthrottled.Name}
+	stackToday = []string{scenario.StackTodayDefaults.Name, scenario.StackTodayUnthrottled.Name, scenario.External.Name}
 )
 
 // onTodayStack says whether a variant ran on today's stack.
@@ -117,6 +117,10 @@ func stacksSection(d *document, sum *results.Summary) {
 		"A pod counts as running when KWOK has written phase Running, which it does as soon as the pod is bound; our hollow nodes "+
 			"start a pod 200 ms after binding it.",
 	)
+	if slices.Contains(sum.Options.Variants, scenario.External.Name) {
+		d.p("cluster is the cluster rcbench bench -kubeconfig named, measured from outside, in a namespace of the run's own: left out are " +
+			scenario.NotMeasuredOutside + ".")
+	}
 	for i, sz := range sizes {
 		d.h(3, "stacks-"+names[i]+"-"+results.Slug(sz.Label), fmt.Sprintf("%s %s, stack against stack", names[i], sz.Label))
 		figureTable(d, sz)

@@ -40,7 +40,9 @@ func derived(o *scenario.Outcome) []scenario.Result {
 			}
 		}
 	}
-	if o.Scenario != "idle" {
+	// Outside a cluster the managers' requests are not counted by
+	// purpose (scenario.NotMeasuredOutside).
+	if v, err := scenario.VariantByName(o.Variant); o.Scenario != "idle" && (err != nil || v.Stack != scenario.StackExternal) {
 		for _, p := range sampler.Purposes {
 			out = append(out, scenario.Result{Name: PurposeFigures[p], Process: sampler.ProcessManager, Unit: "requests",
 				Value: o.Rec.Last(sampler.ManagerPurpose + p), LowerIsBetter: true})

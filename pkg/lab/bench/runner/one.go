@@ -106,6 +106,7 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 	}
 	sopts.OriginalDir = r.Opts.originalDir()
 	sopts.TodayDir = r.Opts.todayDir()
+	sopts.Kubeconfig, sopts.Namespace = r.Opts.Kubeconfig, r.Opts.Namespace
 	var out *scenario.Outcome
 	urls, stopEtcd, err := r.externalEtcd(runDir, it.EtcdMembers)
 	if err == nil {

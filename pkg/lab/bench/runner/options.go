@@ -60,6 +60,10 @@ type Options struct {
 	// stack; empty means $KUBE_REWIND_TODAY, else the one make today
 	// fills beside BinDir (_output/today).
 	TodayDir string
+	// Kubeconfig names the cluster the variant cluster runs on, and
+	// Namespace the namespace of its own it keeps to there (empty:
+	// scenario.DefaultNamespace).
+	Kubeconfig, Namespace string
 }
 
 // DefaultSeed is the hollow nodes' seed unless Options.Seed says another.
