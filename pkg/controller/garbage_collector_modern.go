@@ -118,14 +118,7 @@ func NewGarbageCollector(podInformer coreinformers.PodInformer, rcInformer corei
 	gc.podsSynced = podInformer.Informer().HasSynced
 
 	rcInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		// A controller deleted and recreated under its name between two
-		// watch events arrives as an update with a new uid: the old one
-		// is gone.
-		UpdateFunc: func(old, cur interface{}) {
-			if o, c := old.(*v1.ReplicationController), cur.(*v1.ReplicationController); o.UID != c.UID {
-				gc.ownerDeleted(o)
-			}
-		},
+		UpdateFunc: gc.controllerUpdated,
 		DeleteFunc: func(obj interface{}) {
 			if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 				obj = tombstone.Obj
@@ -143,6 +136,16 @@ func NewGarbageCollector(podInformer coreinformers.PodInformer, rcInformer corei
 // RegisterMetrics adds the collector's counter to r.
 func (gc *GarbageCollector) RegisterMetrics(r prometheus.Registerer) {
 	r.MustRegister(gcDeletes)
+}
+
+// controllerUpdated handles the controller informer's update event. A
+// controller deleted and recreated under its name between two watch
+// events (a relist finding it so) arrives as an update with a new uid:
+// the old one is gone, and its pods with it.
+func (gc *GarbageCollector) controllerUpdated(old, cur interface{}) {
+	if o, c := old.(*v1.ReplicationController), cur.(*v1.ReplicationController); o.UID != c.UID {
+		gc.ownerDeleted(o)
+	}
 }
 
 // ownerDeleted remembers a deleted controller and queues every pod that

@@ -88,6 +88,28 @@ func TestTheCollectorDeletesThePodsOfADeletedControllerAndNoOthers(t *testing.T)
 	}
 }
 
+// TestAnUpdateThatChangesTheUIDDeletesTheOldControllersPods: an update
+// event whose controller has a new uid (deleted and recreated under its
+// name between two events) is the old one's deletion, and its pods go; an
+// update of the same controller deletes nothing.
+func TestAnUpdateThatChangesTheUIDDeletesTheOldControllersPods(t *testing.T) {
+	old, resized, recreated := newRC(1), newRC(2), newRC(1)
+	recreated.UID = "recreated-uid"
+	c := &client.Fake{}
+	gc := newCollector(t, c, []*v1.ReplicationController{recreated}, newPod("a", old))
+
+	gc.controllerUpdated(old, resized)
+	gc.drain(t)
+	if got := calls(c, "delete-pod"); len(got) != 0 {
+		t.Errorf("an update of the same controller deleted %v", got)
+	}
+	gc.controllerUpdated(old, recreated)
+	gc.drain(t)
+	if got, want := calls(c, "delete-pod"), []string{"delete-pod a"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after an update with a new uid, deleted %v, want %v", got, want)
+	}
+}
+
 // TestAPodWhoseControllerWasRecreatedIsDeleted is the recreate scenario:
 // the controller of the same name in the cache has another uid, so the
 // pod's owner is gone, which a fresh read confirms.

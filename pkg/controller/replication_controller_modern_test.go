@@ -274,6 +274,36 @@ func TestDeletionTakesUnscheduledThenPendingThenNotReadyPodsFirst(t *testing.T) 
 	}
 }
 
+// TestDeletionTakesAPodDoubledUpWithItsControllersOwnPods: of ready pods,
+// one on a node where more of the controller's own pods run goes first
+// (history: ranked-deletion). Only the controller's own pods count: two
+// pods of another controller on the other node leave its pod there the
+// one to keep, although it is the newest, which the next rule would
+// delete first.
+func TestDeletionTakesAPodDoubledUpWithItsControllersOwnPods(t *testing.T) {
+	f := newFixture(t, &client.Fake{}, BurstReplicas)
+	rc := newRC(2)
+	f.addRC(t, rc)
+	a1, a2, b1 := newPod("a1", rc), newPod("a2", rc), newPod("b1", rc)
+	a1.Spec.NodeName, a2.Spec.NodeName, b1.Spec.NodeName = "node-a", "node-a", "node-b"
+	newer := metav1.NewTime(anHourAgo.Add(50 * time.Minute))
+	b1.CreationTimestamp, b1.Status.Conditions[0].LastTransitionTime = newer, newer
+	other := newRC(2)
+	other.Name, other.UID, other.Spec.Selector = "bar", "other-uid", map[string]string{"name": "bar"}
+	x1, x2 := newPod("x1", other), newPod("x2", other)
+	for _, x := range []*v1.Pod{x1, x2} {
+		x.Spec.NodeName, x.Labels = "node-b", map[string]string{"name": "bar"}
+	}
+	f.addPods(t, a1, a2, b1, x1, x2)
+	if err := f.sync(t, rc); err != nil {
+		t.Fatal(err)
+	}
+	got := f.podControl.DeletePodName
+	if len(got) != 1 || (got[0] != "a1" && got[0] != "a2") {
+		t.Errorf("deleted %v, want one of a1 and a2, doubled up on node-a", got)
+	}
+}
+
 func TestAMatchingOrphanIsAdoptedAndAnOwnedPodThatNoLongerMatchesIsReleased(t *testing.T) {
 	f := newFixture(t, &client.Fake{}, BurstReplicas)
 	rc := newRC(1)
