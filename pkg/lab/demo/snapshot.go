@@ -1,15 +1,14 @@
 package demo
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
-	"github.com/kube-rewind/kube-rewind/pkg/labels"
 )
 
 // Side is what the page and the terminal show of one design at one moment.
@@ -193,12 +192,8 @@ func (s *side) follow(env *scenario.Env, stopCh <-chan struct{}, done chan<- str
 		// taken for an extra one because its controller is not seen yet.
 		c := env.Sampler.Pods.Counts()
 		managerDeletes := int(env.Sampler.Rec.Last(sampler.ManagerRequests + "DELETE"))
-		list, err := env.Client.ListReplicationControllers(api.NewDefaultContext(), labels.Everything())
+		desired, err := env.Cluster.Desired(context.Background())
 		if err == nil {
-			desired := 0
-			for _, rc := range list.Items {
-				desired += rc.DesiredState.Replicas
-			}
 			s.mu.Lock()
 			if desired > s.desired {
 				s.wanted += desired - s.desired

@@ -8,6 +8,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/labels"
 )
 
 // Cluster is the control plane a scenario's steps act on, whichever stack
@@ -21,6 +22,9 @@ type Cluster interface {
 	// Resize sets a controller's replicas as kubecfg resize does (read,
 	// then write), reading again when it changed in between.
 	Resize(ctx context.Context, id string, replicas int) error
+	// Desired returns the sum of every controller's replicas, read from
+	// the apiserver as the scenario's client.
+	Desired(ctx context.Context) (int, error)
 	// Stop stops every process the cluster started.
 	Stop()
 	// Processes are the processes the cluster started, to name one that
@@ -49,6 +53,18 @@ func (o ourCluster) Resize(ctx context.Context, id string, replicas int) error {
 		_, err = o.c.UpdateReplicationController(api.NewDefaultContext(), rc)
 		return errors.IsConflict(err), err
 	})
+}
+
+func (o ourCluster) Desired(ctx context.Context) (int, error) {
+	list, err := o.c.ListReplicationControllers(api.WithNamespace(ctx, api.NamespaceDefault), labels.Everything())
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, rc := range list.Items {
+		n += rc.DesiredState.Replicas
+	}
+	return n, nil
 }
 
 func (o ourCluster) Stop() { o.st.Stop() }

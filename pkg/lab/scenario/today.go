@@ -139,6 +139,20 @@ func (t todayCluster) Resize(ctx context.Context, id string, replicas int) error
 	})
 }
 
+func (t todayCluster) Desired(ctx context.Context) (int, error) {
+	list, err := t.c.CoreV1().ReplicationControllers(t.ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, rc := range list.Items {
+		if rc.Spec.Replicas != nil {
+			n += int(*rc.Spec.Replicas)
+		}
+	}
+	return n, nil
+}
+
 func (t todayCluster) Stop() { t.st.Stop() }
 
 func (t todayCluster) Processes() []*stack.Process { return t.st.Processes() }

@@ -1,9 +1,6 @@
 package runner
 
 import (
-	"os"
-	"path/filepath"
-
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 )
@@ -84,8 +81,5 @@ func (o Options) todayDir() string {
 	if o.TodayDir != "" {
 		return o.TodayDir
 	}
-	if dir := os.Getenv(today.DirEnv); dir != "" {
-		return dir
-	}
-	return filepath.Join(filepath.Dir(o.BinDir), "today")
+	return today.DirBeside(o.BinDir)
 }

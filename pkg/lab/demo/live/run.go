@@ -13,6 +13,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 )
 
 // Options say which scenario to run, how big, and where.
@@ -228,7 +229,7 @@ func (d *show) start(dir string) error {
 		wg.Add(1)
 		go func(i int, v scenario.Variant) {
 			defer wg.Done()
-			e, err := scenario.Start(d.sc, v, d.size, scenario.Options{BinDir: d.opts.BinDir, OriginalDir: original.DirBeside(d.opts.BinDir), Dir: filepath.Join(dir, v.Name)})
+			e, err := scenario.Start(d.sc, v, d.size, scenario.Options{BinDir: d.opts.BinDir, OriginalDir: original.DirBeside(d.opts.BinDir), TodayDir: today.DirBeside(d.opts.BinDir), Dir: filepath.Join(dir, v.Name)})
 			if err != nil {
 				errs[i] = fmt.Errorf("starting the %s cluster: %v", v.Name, err)
 				return

@@ -10,6 +10,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 )
 
 // sideNames are the headings of the variants that are not one of the two
@@ -18,6 +19,10 @@ var sideNames = map[string]demo.Design{
 	scenario.Upstream.Name:       {Heading: "Upstream today", Sub: "k8s.io/kubernetes's own replication manager, unmodified, through an adapter", Short: "upstream"},
 	scenario.LegacyOriginal.Name: {Heading: "2014, the real one", Sub: "Kubernetes v0.4's own controller-manager (make original) on our apiserver", Short: "v0.4's binary"},
 	scenario.StackOriginal.Name:  {Heading: "2014, its own binaries", Sub: "v0.4's own apiserver and controller-manager (make original), hollow nodes as its kubelets", Short: "v0.4's stack"},
+	scenario.StackTodayDefaults.Name: {Heading: "Today, the whole real one", Sub: "kube-apiserver, kube-controller-manager and kube-scheduler v1.37 at their defaults, KWOK's nodes (make today)",
+		Short: "today's stack"},
+	scenario.StackTodayUnthrottled.Name: {Heading: "Today, the whole real one, unthrottled", Sub: "today's control plane (make today), kube-controller-manager's client limit raised out of reach",
+		Short: "today's stack, unthrottled"},
 }
 
 // sideOf returns the column of the variant named name, checked against
@@ -39,6 +44,11 @@ func sideOf(name string) (demo.Design, error) {
 			d = demo.Design{Heading: name, Short: name}
 		}
 		d.Variant, d.Expect = v, v.Design
+		if v.OnToday() {
+			// kube-controller-manager is held to what a scenario expects
+			// of today's stack, not of our port (Scenario.Expect).
+			d.Expect = v.Name
+		}
 		return d, nil
 	}
 	return demo.Design{}, fmt.Errorf("no variant named %q for a side (known: %s)", name, strings.Join(known, ", "))
@@ -90,6 +100,15 @@ func designsFor(without []string, left, right string) ([]demo.Design, error) {
 func haveBinaries(dir string, ds []demo.Design) error {
 	for _, d := range ds {
 		bin := d.Variant.Binary()
+		if d.Variant.Stack == scenario.StackExternal {
+			return fmt.Errorf("%s is a cluster of a kubeconfig, which talk mode does not take: rcbench bench -kubeconfig does", d.Variant.Name)
+		}
+		if d.Variant.OnToday() {
+			if missing := today.Missing(today.DirBeside(dir)); missing != "" {
+				return fmt.Errorf("%s plays on today's control plane: %s", d.Short, missing)
+			}
+			continue
+		}
 		if d.Variant.Original != "" {
 			if err := original.Available(original.DirBeside(dir)); err != nil {
 				return fmt.Errorf("%s plays on the original v0.4 binaries: %v", d.Short, err)

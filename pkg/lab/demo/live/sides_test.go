@@ -1,11 +1,13 @@
 package live
 
 import (
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 )
 
 // TestWithoutPutsTodayWithoutTheChangeOnTheLeft checks the labels of a
@@ -81,5 +83,30 @@ func TestTheOriginalBinariesPlayOnASideWhenBuilt(t *testing.T) {
 	bin := t.TempDir()
 	if err := haveBinaries(bin, ds[:1]); err == nil || !strings.Contains(err.Error(), "make original V04_SRC=") {
 		t.Errorf("without _output/v0.4: %v, want how to build it", err)
+	}
+}
+
+// TestTodaysStackPlaysOnASideWhenBuilt puts today's whole control plane
+// on the right, held to what a scenario expects of today's stack, and
+// refuses it, saying how to build it, when make today has not; a cluster
+// of a kubeconfig is the benchmark's, not talk mode's.
+func TestTodaysStackPlaysOnASideWhenBuilt(t *testing.T) {
+	t.Setenv(today.DirEnv, "")
+	ds, err := designsFor(nil, "", "stack-today")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ds[1].Variant.OnToday() || ds[1].Expect != "stack-today" || ds[1].Heading == "stack-today" {
+		t.Errorf("right = %+v, want today's stack under its own heading, held to its own expectations", ds[1])
+	}
+	if err := haveBinaries(filepath.Join(t.TempDir(), "bin"), ds[1:]); err == nil || !strings.Contains(err.Error(), "make today") {
+		t.Errorf("without _output/today: %v, want how to build it", err)
+	}
+	ds, err = designsFor(nil, "", "cluster")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := haveBinaries(t.TempDir(), ds[1:]); err == nil || !strings.Contains(err.Error(), "-kubeconfig") {
+		t.Errorf("the variant cluster in talk mode: %v, want a refusal naming rcbench bench -kubeconfig", err)
 	}
 }

@@ -34,6 +34,16 @@ const DirEnv = "KUBE_REWIND_TODAY"
 // BuildHint says how to build what is missing, in one line.
 const BuildHint = "make today builds them (several CPU-minutes the first time)"
 
+// DirBeside is where a program whose binaries are in binDir (make
+// build's _output/bin) finds today's: $KUBE_REWIND_TODAY, else the
+// folder make today fills beside binDir (_output/today).
+func DirBeside(binDir string) string {
+	if dir := os.Getenv(DirEnv); dir != "" {
+		return dir
+	}
+	return filepath.Join(filepath.Dir(binDir), "today")
+}
+
 // Dir returns the directory of today's binaries: $KUBE_REWIND_TODAY, else
 // _output/today at the top of this repository, found upward from the
 // working directory, else "".
