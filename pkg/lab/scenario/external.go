@@ -52,11 +52,8 @@ const (
 // startExternal runs sc on the cluster of opts.Kubeconfig, in the
 // namespace opts.Namespace, and starts sampling it.
 func startExternal(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
-	if why := NotOnToday(sc); why != "" {
-		return nil, fmt.Errorf("%s does not run on an external cluster: %s", sc.Name, why)
-	}
-	if sz.PodsFirst || sz.EtcdMembers > 0 {
-		return nil, fmt.Errorf("%s %s does not run on an external cluster: it has no pods-first start and no etcd of ours", sc.Name, sz.Label)
+	if err := runsOnToday(sc, sz, "an external cluster"); err != nil {
+		return nil, err
 	}
 	if opts.Kubeconfig == "" {
 		return nil, fmt.Errorf("the variant %s runs on the cluster of a kubeconfig: give one (rcbench bench -kubeconfig=FILE)", v.Name)
@@ -88,22 +85,13 @@ func startExternal(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error)
 	if err != nil {
 		return nil, err
 	}
-	say := opts.Say
-	if say == nil {
-		say = func(string, ...interface{}) {}
-	}
+	say := opts.say()
 	ec := &externalCluster{
 		todayCluster: todayCluster{c: steps, lab: lab, ns: ns},
 		run:          run, created: created, say: say,
 		metrics: strings.TrimSuffix(cfg.Host, "/") + "/metrics", http: httpClient,
 	}
-	iv := opts.Intervals
-	if iv == (sampler.Intervals{}) {
-		iv = sc.Intervals
-	}
-	if iv == (sampler.Intervals{}) {
-		iv = sampler.DefaultIntervals
-	}
+	iv := opts.intervals(sc)
 	iv.APIServer = max(iv.APIServer, ExternalScrape)
 	e := &Env{Variant: v, Size: sz, Cluster: ec, Say: say, marks: map[string]time.Time{}}
 	e.Sampler = sampler.NewOf(nil, ec, labels.Everything(), iv)

@@ -46,6 +46,26 @@ type Options struct {
 	Kubeconfig, Namespace string
 }
 
+// intervals are the sampler's intervals for sc: the options', else the
+// scenario's own, else sampler.DefaultIntervals.
+func (opts Options) intervals(sc *Scenario) sampler.Intervals {
+	switch {
+	case opts.Intervals != (sampler.Intervals{}):
+		return opts.Intervals
+	case sc.Intervals != (sampler.Intervals{}):
+		return sc.Intervals
+	}
+	return sampler.DefaultIntervals
+}
+
+// say is where progress lines go: Options.Say, or nowhere.
+func (opts Options) say() func(format string, args ...interface{}) {
+	if opts.Say != nil {
+		return opts.Say
+	}
+	return func(string, ...interface{}) {}
+}
+
 // Start brings up the cluster sc needs for variant v at size sz and starts
 // sampling it. Close stops both.
 func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
@@ -94,22 +114,13 @@ func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	say := opts.Say
-	if say == nil {
-		say = func(string, ...interface{}) {}
-	}
+	say := opts.say()
 	c, err := client.New(&client.Config{Host: st.APIURL, Sync: true, UserAgent: "scenario"})
 	if err != nil {
 		st.Stop()
 		return nil, err
 	}
-	iv := opts.Intervals
-	if iv == (sampler.Intervals{}) {
-		iv = sc.Intervals
-	}
-	if iv == (sampler.Intervals{}) {
-		iv = sampler.DefaultIntervals
-	}
+	iv := opts.intervals(sc)
 	e := &Env{Variant: v, Size: sz, Cluster: ourCluster{st, c}, Stack: st, Client: c, Say: say, marks: map[string]time.Time{}}
 	e.Sampler = sampler.New(c, st, labels.Everything(), iv)
 	if err := e.Sampler.Start(); err != nil {

@@ -33,6 +33,18 @@ func NotOnToday(sc *Scenario) string {
 		"which today's stack does not offer the scenarios yet"
 }
 
+// runsOnToday says why sc at sz cannot run on today's control plane
+// (where names it: today's stack or an external cluster), or nil.
+func runsOnToday(sc *Scenario, sz Size, where string) error {
+	if why := NotOnToday(sc); why != "" {
+		return fmt.Errorf("%s does not run on %s: %s", sc.Name, where, why)
+	}
+	if sz.PodsFirst || sz.EtcdMembers > 0 {
+		return fmt.Errorf("%s %s does not run on %s: it has no pods-first start and no etcd cluster of ours", sc.Name, sz.Label, where)
+	}
+	return nil
+}
+
 // Processes of today's stack whose CPU the sampler records besides the
 // apiserver's and the managers': the laboratory's share there.
 const (
@@ -44,11 +56,8 @@ const (
 // kube-controller-manager flags and the meter in front of the apiserver,
 // and starts sampling it.
 func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
-	if why := NotOnToday(sc); why != "" {
-		return nil, fmt.Errorf("%s does not run on today's stack: %s", sc.Name, why)
-	}
-	if sz.PodsFirst || sz.EtcdMembers > 0 {
-		return nil, fmt.Errorf("%s %s does not run on today's stack: it has no pods-first start and no external etcd cluster yet", sc.Name, sz.Label)
+	if err := runsOnToday(sc, sz, "today's stack"); err != nil {
+		return nil, err
 	}
 	bin := opts.TodayDir
 	if bin == "" {
@@ -72,10 +81,7 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	say := opts.Say
-	if say == nil {
-		say = func(string, ...interface{}) {}
-	}
+	say := opts.say()
 	steps, err := clientsetAs(st, "scenario")
 	if err != nil {
 		st.Stop()
@@ -86,13 +92,7 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		st.Stop()
 		return nil, err
 	}
-	iv := opts.Intervals
-	if iv == (sampler.Intervals{}) {
-		iv = sc.Intervals
-	}
-	if iv == (sampler.Intervals{}) {
-		iv = sampler.DefaultIntervals
-	}
+	iv := opts.intervals(sc)
 	tc := todayCluster{st: st, c: steps, lab: lab, ns: metav1.NamespaceDefault}
 	e := &Env{Variant: v, Size: sz, Cluster: tc, Say: say, marks: map[string]time.Time{}}
 	e.Sampler = sampler.NewOf(nil, tc, labels.Everything(), iv)
