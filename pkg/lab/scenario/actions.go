@@ -56,7 +56,7 @@ func (e *Env) startWeb(ctx context.Context, n int) error {
 	if err := e.CreateController(Controller("web", n, webSelector, nil)); err != nil {
 		return err
 	}
-	return e.WaitRunning(ctx, n, convergeLimit(n))
+	return e.WaitRunning(ctx, n, ConvergeLimit(n))
 }
 
 // Resize sets a controller's replicas as kubecfg resize does (GET, then
@@ -117,20 +117,21 @@ func (e *Env) CountActive(selector map[string]string) (int, error) {
 
 // Sampled figures every scenario can report.
 
-func (e *Env) last(name string) float64 { return e.Sampler.Rec.Last(name) }
+// Last returns the last sampled value of a series.
+func (e *Env) Last(name string) float64 { return e.Sampler.Rec.Last(name) }
 
-// managerRequests sums the controller-managers' requests of every verb.
-func (e *Env) managerRequests() float64 {
+// ManagerRequests sums the controller-managers' requests of every verb.
+func (e *Env) ManagerRequests() float64 {
 	total := 0.0
 	for _, v := range sampler.Verbs {
-		total += e.last(sampler.ManagerRequests + v)
+		total += e.Last(sampler.ManagerRequests + v)
 	}
 	return total
 }
 
-// perMinute returns the change of a cumulative series between two marks,
+// PerMinute returns the change of a cumulative series between two marks,
 // per minute.
-func (e *Env) perMinute(series, from, to string) float64 {
+func (e *Env) PerMinute(series, from, to string) float64 {
 	a, b := e.At(from), e.At(to)
 	if a < 0 || b <= a {
 		return 0
@@ -138,10 +139,12 @@ func (e *Env) perMinute(series, from, to string) float64 {
 	return e.Sampler.Rec.Between(series, a, b) * 60 / (b - a)
 }
 
-func (e *Env) managerRequestsPerMinute(from, to string) float64 {
+// ManagerRequestsPerMinute sums the controller-managers' requests of
+// every verb between two marks, per minute.
+func (e *Env) ManagerRequestsPerMinute(from, to string) float64 {
 	total := 0.0
 	for _, v := range sampler.Verbs {
-		total += e.perMinute(sampler.ManagerRequests+v, from, to)
+		total += e.PerMinute(sampler.ManagerRequests+v, from, to)
 	}
 	return total
 }
@@ -157,9 +160,9 @@ func percentile(ds []time.Duration, p float64) float64 {
 	return s[i].Seconds()
 }
 
-// convergeLimit is a generous bound on the time to create or delete n pods,
+// ConvergeLimit is a generous bound on the time to create or delete n pods,
 // allowing for the modern design's 20 requests a second.
-func convergeLimit(n int) time.Duration {
+func ConvergeLimit(n int) time.Duration {
 	return 90*time.Second + time.Duration(n)*150*time.Millisecond
 }
 

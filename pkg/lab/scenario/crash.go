@@ -121,7 +121,7 @@ func (crashScript) Steps(sz Size) []Step {
 			// crash has as many to look for as are still to come, and a
 			// binding: managers or hollow nodes reaching the apiserver
 			// around the recorder would leave it nothing to check.
-			return WaitFor(ctx, convergeLimit(n), "half of the pods' creates and a binding acknowledged", func() (bool, string) {
+			return WaitFor(ctx, ConvergeLimit(n), "half of the pods' creates and a binding acknowledged", func() (bool, string) {
 				pods := acked.Pods(e.Stack.Recorder)
 				_, binds, _ := e.Stack.Recorder.Acknowledged()
 				return 2*pods >= n && len(binds) > 0, fmt.Sprintf("%d pod creates and %d bindings acknowledged", pods, len(binds))
@@ -132,7 +132,7 @@ func (crashScript) Steps(sz Size) []Step {
 		Say: "The managers and the hollow nodes watch again and finish the work. The 2014 manager may have " +
 			"made extra pods on the way, and deletes them at a tick.",
 		Run: func(ctx context.Context, e *Env) error {
-			if err := e.WaitRunning(ctx, n, convergeLimit(n)); err != nil {
+			if err := e.WaitRunning(ctx, n, ConvergeLimit(n)); err != nil {
 				return err
 			}
 			e.Mark("converged")
@@ -140,7 +140,7 @@ func (crashScript) Steps(sz Size) []Step {
 			if err := Sleep(ctx, 2*sz.Period); err != nil {
 				return err
 			}
-			return e.WaitRunning(ctx, n, convergeLimit(n))
+			return e.WaitRunning(ctx, n, ConvergeLimit(n))
 		},
 	}, {
 		Title: "Check every acknowledged write",
@@ -152,7 +152,7 @@ func (crashScript) Steps(sz Size) []Step {
 				return err
 			}
 			e.Say("%s", report)
-			e.setFigures(map[string]float64{
+			e.SetFigures(map[string]float64{
 				"creates_sent":  float64(report.Sent),
 				"acked_creates": float64(report.Creates), "acked_lost": float64(len(report.Lost)),
 				"acked_binds": float64(report.Binds), "binds_lost": float64(len(report.BindsLost)),
@@ -165,7 +165,7 @@ func (crashScript) Steps(sz Size) []Step {
 
 func (crashScript) Results(e *Env) []Result {
 	n := float64(e.Size.Replicas)
-	f := e.figures()
+	f := e.Figures()
 	return []Result{
 		{Name: "acked_lost", Unit: "objects", Value: f["acked_lost"], LowerIsBetter: true},
 		{Name: "acked_creates", Unit: "objects", Value: f["acked_creates"]},
@@ -175,10 +175,10 @@ func (crashScript) Results(e *Env) []Result {
 		{Name: "unreadable_objects", Unit: "objects", Value: f["unreadable_objects"], LowerIsBetter: true},
 		{Name: "time_to_back", Unit: "s", Value: e.Seconds("crash", "back"), LowerIsBetter: true},
 		{Name: "time_to_exact", Unit: "s", Value: e.Seconds("crash", "converged"), LowerIsBetter: true},
-		{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - n, LowerIsBetter: true},
-		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
-		{Name: "manager_watch_errors", Process: sampler.ProcessManager, Unit: "watches", Value: e.last(sampler.ManagerWatchErrors), LowerIsBetter: true},
-		{Name: "hollow_node_relists", Process: sampler.ProcessHollowNode, Unit: "lists", Value: e.last(sampler.HollowRelists), LowerIsBetter: true},
+		{Name: "extra_pods", Unit: "pods", Value: e.Last(sampler.PodsCreated) - n, LowerIsBetter: true},
+		{Name: "final_active", Unit: "pods", Value: e.Last(sampler.PodsActive)},
+		{Name: "manager_watch_errors", Process: sampler.ProcessManager, Unit: "watches", Value: e.Last(sampler.ManagerWatchErrors), LowerIsBetter: true},
+		{Name: "hollow_node_relists", Process: sampler.ProcessHollowNode, Unit: "lists", Value: e.Last(sampler.HollowRelists), LowerIsBetter: true},
 	}
 }
 

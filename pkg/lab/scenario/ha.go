@@ -60,8 +60,8 @@ func (twoManagersScript) Steps(sz Size) []Step {
 			// machine makes its election and its creates take; the
 			// 2014 pair, or a modern one without its election, may
 			// fight on, and is judged by what it did.
-			if e.Variant.Design != Legacy.Design && !e.Variant.without("leader-election") {
-				if err := e.WaitActive(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
+			if e.Variant.Design != Legacy.Design && !e.Variant.Without("leader-election") {
+				if err := e.WaitActive(ctx, sz.Replicas, ConvergeLimit(sz.Replicas)); err != nil {
 					return err
 				}
 			}
@@ -74,11 +74,11 @@ func (twoManagersScript) Steps(sz Size) []Step {
 func (twoManagersScript) Results(e *Env) []Result {
 	n := float64(e.Size.Replicas)
 	return []Result{
-		{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerPodPosts), LowerIsBetter: true},
-		{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - n, LowerIsBetter: true},
+		{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerPodPosts), LowerIsBetter: true},
+		{Name: "extra_pods", Unit: "pods", Value: e.Last(sampler.PodsCreated) - n, LowerIsBetter: true},
 		{Name: "max_active", Unit: "pods", Value: e.Sampler.Rec.Max(sampler.PodsActive), LowerIsBetter: true},
-		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
-		{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "DELETE"), LowerIsBetter: true},
+		{Name: "final_active", Unit: "pods", Value: e.Last(sampler.PodsActive)},
+		{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerRequests + "DELETE"), LowerIsBetter: true},
 	}
 }
 
@@ -126,7 +126,7 @@ func (restartScript) Steps(sz Size) []Step {
 			if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
 				return err
 			}
-			return WaitFor(ctx, convergeLimit(sz.Replicas), "half of the pods created", func() (bool, string) {
+			return WaitFor(ctx, ConvergeLimit(sz.Replicas), "half of the pods created", func() (bool, string) {
 				c := e.Sampler.Pods.Counts()
 				return c.Active >= sz.Replicas/2, fmt.Sprintf("%d active", c.Active)
 			})
@@ -154,7 +154,7 @@ func (restartScript) Steps(sz Size) []Step {
 		Title: "Wait until every pod runs",
 		Say:   "Count the pods created in all: anything above N is an extra pod.",
 		Run: func(ctx context.Context, e *Env) error {
-			if err := e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
+			if err := e.WaitRunning(ctx, sz.Replicas, ConvergeLimit(sz.Replicas)); err != nil {
 				return err
 			}
 			e.Mark("converged")
@@ -168,9 +168,9 @@ func (restartScript) Steps(sz Size) []Step {
 
 func (restartScript) Results(e *Env) []Result {
 	return []Result{
-		{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - float64(e.Size.Replicas), LowerIsBetter: true},
+		{Name: "extra_pods", Unit: "pods", Value: e.Last(sampler.PodsCreated) - float64(e.Size.Replicas), LowerIsBetter: true},
 		{Name: "time_to_running", Unit: "s", Value: e.Seconds("created", "converged"), LowerIsBetter: true},
-		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
+		{Name: "final_active", Unit: "pods", Value: e.Last(sampler.PodsActive)},
 	}
 }
 
@@ -210,7 +210,7 @@ func (overlapScript) Steps(sz Size) []Step {
 			if err := e.CreateController(Controller("a", 3, webSelector, map[string]string{"rc": "a"})); err != nil {
 				return err
 			}
-			return e.WaitRunning(ctx, 3, convergeLimit(3))
+			return e.WaitRunning(ctx, 3, ConvergeLimit(3))
 		},
 	}, {
 		Title: "Create controller b (5 pods, also app=web)",
@@ -228,8 +228,8 @@ func (overlapScript) Steps(sz Size) []Step {
 			// a busy machine makes b's creates take; the 2014 ones,
 			// or modern ones without ControllerRef, fight on, and are
 			// judged by their deletes.
-			if e.Variant.Design != Legacy.Design && !e.Variant.without("controller-ref") {
-				err := WaitFor(ctx, convergeLimit(8), "3 pods of a and 5 of b", func() (bool, string) {
+			if e.Variant.Design != Legacy.Design && !e.Variant.Without("controller-ref") {
+				err := WaitFor(ctx, ConvergeLimit(8), "3 pods of a and 5 of b", func() (bool, string) {
 					a, errA := e.CountActive(map[string]string{"rc": "a"})
 					b, errB := e.CountActive(map[string]string{"rc": "b"})
 					if errA != nil || errB != nil {
@@ -252,7 +252,7 @@ func (overlapScript) Results(e *Env) []Result {
 	b, _ := e.CountActive(map[string]string{"rc": "b"})
 	from := e.At("overlap-start")
 	return []Result{
-		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
+		{Name: "final_active", Unit: "pods", Value: e.Last(sampler.PodsActive)},
 		{Name: "pods_of_a", Unit: "pods", Value: float64(a)},
 		{Name: "pods_of_b", Unit: "pods", Value: float64(b)},
 		{Name: "deletes_during_overlap", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", from, 1e9), LowerIsBetter: true},
@@ -351,7 +351,7 @@ func (watchWindowScript) Steps(sz Size) []Step {
 			if err := e.Resize(ctx, "web", 2*sz.Replicas); err != nil {
 				return err
 			}
-			if err := e.WaitRunning(ctx, 2*sz.Replicas, convergeLimit(2*sz.Replicas)); err != nil {
+			if err := e.WaitRunning(ctx, 2*sz.Replicas, ConvergeLimit(2*sz.Replicas)); err != nil {
 				return err
 			}
 			e.Mark("converged")
@@ -363,13 +363,13 @@ func (watchWindowScript) Steps(sz Size) []Step {
 func (watchWindowScript) Results(e *Env) []Result {
 	return append([]Result{
 		{Name: "resize_to_running", Unit: "s", Value: e.Seconds("resized", "converged"), LowerIsBetter: true},
-		{Name: "manager_watches", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "WATCH")},
-		{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST")},
-		{Name: "manager_watch_errors", Process: sampler.ProcessManager, Unit: "watches", Value: e.last(sampler.ManagerWatchErrors)},
+		{Name: "manager_watches", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerRequests + "WATCH")},
+		{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerRequests + "LIST")},
+		{Name: "manager_watch_errors", Process: sampler.ProcessManager, Unit: "watches", Value: e.Last(sampler.ManagerWatchErrors)},
 		// From the resize to its pods running: a LIST here would be a
 		// relist, the resize read from it rather than from the watch.
-		{Name: "lists_after_resize", Process: sampler.ProcessManager, Unit: "requests", Value: e.between(sampler.ManagerRequests+"LIST", "resized", "converged")},
-	}, e.whyResults("after_resize", "resized", "converged")...)
+		{Name: "lists_after_resize", Process: sampler.ProcessManager, Unit: "requests", Value: e.Between(sampler.ManagerRequests+"LIST", "resized", "converged")},
+	}, e.WhyResults("after_resize", "resized", "converged")...)
 }
 
 func (watchWindowScript) Expect(variant string, sz Size, r map[string]float64) error {

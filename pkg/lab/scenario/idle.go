@@ -70,25 +70,25 @@ func (idleScript) Results(e *Env) []Result {
 	cpuStart := e.Sampler.Rec.Between(sampler.ManagerCPU, 0, e.At("idle-start"))
 	cpuEnd := e.Sampler.Rec.Between(sampler.ManagerCPU, 0, e.At("idle-end"))
 	minutes := e.Seconds("idle-start", "idle-end") / 60
-	purpose := func(p string) float64 { return e.perMinute(sampler.ManagerPurpose+p, "idle-start", "idle-end") }
+	purpose := func(p string) float64 { return e.PerMinute(sampler.ManagerPurpose+p, "idle-start", "idle-end") }
 	cm := func(name string, v float64) Result {
 		return Result{Name: name, Process: sampler.ProcessManager, Unit: "req/min", Value: v, LowerIsBetter: true}
 	}
 	out := []Result{
 		// Every request of the controller-manager process: its
 		// controllers' and its leader election's.
-		cm("requests_per_min", e.managerRequestsPerMinute("idle-start", "idle-end")),
+		cm("requests_per_min", e.ManagerRequestsPerMinute("idle-start", "idle-end")),
 		cm("sync_requests_per_min", purpose(sampler.PurposeSync)),
-		cm("lists_per_min", e.perMinute(sampler.ManagerRequests+"LIST", "idle-start", "idle-end")),
-		cm("gets_per_min", e.perMinute(sampler.ManagerRequests+"GET", "idle-start", "idle-end")),
+		cm("lists_per_min", e.PerMinute(sampler.ManagerRequests+"LIST", "idle-start", "idle-end")),
+		cm("gets_per_min", e.PerMinute(sampler.ManagerRequests+"GET", "idle-start", "idle-end")),
 		cm("status_writes_per_min", purpose(sampler.PurposeStatus)),
 		cm("election_requests_per_min", purpose(sampler.PurposeElection)),
 		cm("events_per_min", purpose(sampler.PurposeEvents)),
 		// The same requests' bodies, both ways, as the apiserver
 		// read and wrote them, lease renewals included.
-		{Name: "bytes_per_min", Process: sampler.ProcessManager, Unit: "kB/min", Value: e.perMinute(sampler.ManagerBytes, "idle-start", "idle-end") / 1000, LowerIsBetter: true},
+		{Name: "bytes_per_min", Process: sampler.ProcessManager, Unit: "kB/min", Value: e.PerMinute(sampler.ManagerBytes, "idle-start", "idle-end") / 1000, LowerIsBetter: true},
 		{Name: "cpu_per_min", Process: sampler.ProcessManager, Unit: "CPU s/min", Value: (cpuEnd - cpuStart) / minutes, LowerIsBetter: true},
-		{Name: "apiserver_cpu_per_min", Process: sampler.ProcessAPIServer, Unit: "CPU s/min", Value: e.perMinute(sampler.APIServerCPU, "idle-start", "idle-end"), LowerIsBetter: true},
+		{Name: "apiserver_cpu_per_min", Process: sampler.ProcessAPIServer, Unit: "CPU s/min", Value: e.PerMinute(sampler.APIServerCPU, "idle-start", "idle-end"), LowerIsBetter: true},
 		// What the manager holds at rest: its caches, in the
 		// modern design, are most of it.
 		{Name: "manager_rss", Process: sampler.ProcessManager, Unit: "MiB", Value: e.Sampler.Rec.Last(sampler.ManagerRSS) / (1 << 20), LowerIsBetter: true},
@@ -97,14 +97,14 @@ func (idleScript) Results(e *Env) []Result {
 	// What the window held, counted rather than timed: the figures the
 	// expectation judges.
 	count := func(name, series, unit string) Result {
-		return Result{Name: name, Process: sampler.ProcessManager, Unit: unit, Value: e.between(series, "idle-start", "idle-end"), LowerIsBetter: true}
+		return Result{Name: name, Process: sampler.ProcessManager, Unit: unit, Value: e.Between(series, "idle-start", "idle-end"), LowerIsBetter: true}
 	}
 	out = append(out,
 		count("lists_during_idle", sampler.ManagerRequests+"LIST", "requests"),
 		count("pod_creates_during_idle", sampler.ManagerPodPosts, "requests"),
 		count("deletes_during_idle", sampler.ManagerRequests+"DELETE", "requests"),
 		count("election_requests_during_idle", sampler.ManagerPurpose+sampler.PurposeElection, "requests"))
-	return append(out, e.ticksResult("ticks_during_idle", "idle-start", "idle-end")...)
+	return append(out, e.TicksResult("ticks_during_idle", "idle-start", "idle-end")...)
 }
 
 // Expect judges the window by what it held, not by how long it lasted: a
@@ -159,7 +159,7 @@ func startControllers(ctx context.Context, e *Env, m, k int) error {
 			return err
 		}
 	}
-	return e.WaitRunning(ctx, m*k, convergeLimit(m*k))
+	return e.WaitRunning(ctx, m*k, ConvergeLimit(m*k))
 }
 
 // settleBetweenTicks waits until idle's window can start: once the
@@ -261,7 +261,7 @@ func startControllersPodsFirst(ctx context.Context, e *Env, m, k int) error {
 		}
 	}
 	e.Say("%d controllers and their %d pods created in %.1f s", m, m*k, time.Since(began).Seconds())
-	if err := e.WaitRunning(ctx, m*k, convergeLimit(m*k)); err != nil {
+	if err := e.WaitRunning(ctx, m*k, ConvergeLimit(m*k)); err != nil {
 		return err
 	}
 	e.Say("all %d pods running after %.1f s; starting the controller-manager", m*k, time.Since(began).Seconds())
@@ -269,7 +269,7 @@ func startControllersPodsFirst(ctx context.Context, e *Env, m, k int) error {
 		return fmt.Errorf("starting the controller-manager: %v", err)
 	}
 	e.Mark("manager-start")
-	err := WaitFor(ctx, convergeLimit(m*k), fmt.Sprintf("the manager to sync its %d controllers", m), func() (bool, string) {
+	err := WaitFor(ctx, ConvergeLimit(m*k), fmt.Sprintf("the manager to sync its %d controllers", m), func() (bool, string) {
 		e.Sampler.SampleNow()
 		return e.syncedAll(m)
 	})
@@ -277,7 +277,7 @@ func startControllersPodsFirst(ctx context.Context, e *Env, m, k int) error {
 		return err
 	}
 	e.Say("the manager synced its %d controllers after %.1f s", m, time.Since(began).Seconds())
-	if posts, deletes := e.last(sampler.ManagerPodPosts), e.last(sampler.ManagerRequests+"DELETE"); posts != 0 || deletes != 0 {
+	if posts, deletes := e.Last(sampler.ManagerPodPosts), e.Last(sampler.ManagerRequests+"DELETE"); posts != 0 || deletes != 0 {
 		return fmt.Errorf("the manager created %.0f pods and deleted %.0f when it found its controllers' pods made for it: "+
 			"they are not the pods it would have made", posts, deletes)
 	}

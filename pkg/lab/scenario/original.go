@@ -14,9 +14,9 @@ import (
 // done at 2 + m LISTs.
 func (e *Env) syncedAll(m int) (bool, string) {
 	if e.Variant.Original != "" {
-		lists := e.last(sampler.ManagerRequests + "LIST")
+		lists := e.Last(sampler.ManagerRequests + "LIST")
 		return lists >= float64(2+m), fmt.Sprintf("%.0f LISTs of %d", lists, 2+m)
 	}
-	synced := e.last(sampler.ManagerSyncs)
+	synced := e.Last(sampler.ManagerSyncs)
 	return synced >= float64(m), fmt.Sprintf("%.0f syncs", synced)
 }

@@ -69,8 +69,8 @@ func (recreateScript) Steps(sz Size) []Step {
 			// generous as any convergence: a collector slowed by a
 			// busy machine is not one that left the pods.
 			limit := sz.Window
-			if e.Variant.Design != Legacy.Design && !e.Variant.without("garbage-collector") {
-				limit = max(limit, convergeLimit(2*sz.Replicas))
+			if e.Variant.Design != Legacy.Design && !e.Variant.Without("garbage-collector") {
+				limit = max(limit, ConvergeLimit(2*sz.Replicas))
 			}
 			_ = WaitFor(ctx, limit, "the recreated controller's pods", func() (bool, string) {
 				c := e.Sampler.Pods.Counts()
@@ -94,8 +94,8 @@ func (recreateScript) Steps(sz Size) []Step {
 func (recreateScript) Results(e *Env) []Result {
 	from := e.At("recreated")
 	return []Result{
-		{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsActive) - float64(e.Size.Replicas), LowerIsBetter: true},
-		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
+		{Name: "extra_pods", Unit: "pods", Value: e.Last(sampler.PodsActive) - float64(e.Size.Replicas), LowerIsBetter: true},
+		{Name: "final_active", Unit: "pods", Value: e.Last(sampler.PodsActive)},
 		{Name: "creates_after_recreate", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerPodPosts, from, 1e9), LowerIsBetter: true},
 		{Name: "deletes_after_recreate", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", from, 1e9)},
 	}

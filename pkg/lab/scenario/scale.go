@@ -35,22 +35,22 @@ func sizeN(n int) Size {
 func scaleResults(e *Env) []Result {
 	n := float64(e.Size.Replicas)
 	from := e.At("created")
-	return e.forToday([]Result{
+	return e.ForToday([]Result{
 		{Name: "time_to_running", Unit: "s", Value: e.Seconds("created", "converged"), LowerIsBetter: true},
-		{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerPodPosts), LowerIsBetter: true},
-		{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - n, LowerIsBetter: true},
+		{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerPodPosts), LowerIsBetter: true},
+		{Name: "extra_pods", Unit: "pods", Value: e.Last(sampler.PodsCreated) - n, LowerIsBetter: true},
 		{Name: "peak_goroutines", Process: sampler.ProcessManager, Unit: "goroutines", Value: e.Sampler.Rec.Max(sampler.ManagerGoroutines), LowerIsBetter: true},
 		{Name: "peak_rss", Process: sampler.ProcessManager, Unit: "MiB", Value: e.Sampler.Rec.Max(sampler.ManagerRSS) / (1 << 20), LowerIsBetter: true},
 		{Name: "peak_sockets", Process: sampler.ProcessManager, Unit: "sockets", Value: e.Sampler.Rec.Max(sampler.ManagerSockets), LowerIsBetter: true},
-		{Name: "manager_requests", Process: sampler.ProcessManager, Unit: "requests", Value: e.managerRequests(), LowerIsBetter: true},
+		{Name: "manager_requests", Process: sampler.ProcessManager, Unit: "requests", Value: e.ManagerRequests(), LowerIsBetter: true},
 		// The bodies of the same requests, sent and received, as the
 		// apiserver read and wrote them (headers left out).
-		{Name: "manager_bytes", Process: sampler.ProcessManager, Unit: "MB", Value: e.last(sampler.ManagerBytes) / 1e6, LowerIsBetter: true},
-		{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST"), LowerIsBetter: true},
+		{Name: "manager_bytes", Process: sampler.ProcessManager, Unit: "MB", Value: e.Last(sampler.ManagerBytes) / 1e6, LowerIsBetter: true},
+		{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerRequests + "LIST"), LowerIsBetter: true},
 		// The modern manager's status writes. Each is dear here: like
 		// v0.4's, this apiserver fills a controller's currentState.replicas
 		// on every read and watch event by listing its pods.
-		{Name: "status_writes", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerPurpose + sampler.PurposeStatus), LowerIsBetter: true},
+		{Name: "status_writes", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerPurpose + sampler.PurposeStatus), LowerIsBetter: true},
 		{Name: "apiserver_cpu", Process: sampler.ProcessAPIServer, Unit: "CPU s", Value: e.Sampler.Rec.Between(sampler.APIServerCPU, from, math.Inf(1)), LowerIsBetter: true},
 		{Name: "hollow_node_cpu", Process: sampler.ProcessHollowNode, Unit: "CPU s", Value: e.Sampler.Rec.Between(sampler.HollowNodeCPU, from, math.Inf(1)), LowerIsBetter: true},
 	}, from)
@@ -95,7 +95,7 @@ func (scaleUpScript) Steps(sz Size) []Step {
 		Title: "Wait until every pod runs",
 		Say:   "The hollow nodes bind and start the pods as they appear. Count the requests and the goroutines it took.",
 		Run: func(ctx context.Context, e *Env) error {
-			if err := e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
+			if err := e.WaitRunning(ctx, sz.Replicas, ConvergeLimit(sz.Replicas)); err != nil {
 				return err
 			}
 			e.Mark("converged")
@@ -168,7 +168,7 @@ func (scaleDownScript) Steps(sz Size) []Step {
 			if err := e.Resize(ctx, "web", 0); err != nil {
 				return err
 			}
-			if err := e.WaitActive(ctx, 0, convergeLimit(sz.Replicas)); err != nil {
+			if err := e.WaitActive(ctx, 0, ConvergeLimit(sz.Replicas)); err != nil {
 				return err
 			}
 			e.Mark("converged")
@@ -251,7 +251,7 @@ func (partialScaleDownScript) Steps(sz Size) []Step {
 			if err := e.Resize(ctx, "web", 2*sz.Replicas); err != nil {
 				return err
 			}
-			return WaitFor(ctx, convergeLimit(sz.Replicas), "running and unscheduled pods", func() (bool, string) {
+			return WaitFor(ctx, ConvergeLimit(sz.Replicas), "running and unscheduled pods", func() (bool, string) {
 				c := e.Sampler.Pods.Counts()
 				return c.Active == 2*sz.Replicas && c.Running == sz.Replicas && c.Unscheduled == sz.Replicas,
 					fmt.Sprintf("%d active, %d running, %d unscheduled", c.Active, c.Running, c.Unscheduled)
@@ -266,7 +266,7 @@ func (partialScaleDownScript) Steps(sz Size) []Step {
 			if err := e.Resize(ctx, "web", sz.Replicas); err != nil {
 				return err
 			}
-			if err := e.WaitActive(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
+			if err := e.WaitActive(ctx, sz.Replicas, ConvergeLimit(sz.Replicas)); err != nil {
 				return err
 			}
 			e.Mark("converged")
@@ -274,7 +274,7 @@ func (partialScaleDownScript) Steps(sz Size) []Step {
 			// so that a late extra delete shows up, and a 2014 tick
 			// that listed the controller before the resize (its
 			// creates, then the next tick's deletes) is over.
-			return e.WaitSteady(ctx, sz.Replicas, sz.Period+2*time.Second, convergeLimit(sz.Replicas))
+			return e.WaitSteady(ctx, sz.Replicas, sz.Period+2*time.Second, ConvergeLimit(sz.Replicas))
 		},
 	}}
 }
@@ -285,10 +285,10 @@ func (partialScaleDownScript) Results(e *Env) []Result {
 		// Exactly N pods ran before the resize back and none can
 		// start after it, so every running pod missing at the end
 		// was deleted.
-		{Name: "running_deleted", Unit: "pods", Value: n - e.last(sampler.PodsRunning), LowerIsBetter: true},
-		{Name: "unscheduled_left", Unit: "pods", Value: e.last(sampler.PodsUnscheduled), LowerIsBetter: true},
+		{Name: "running_deleted", Unit: "pods", Value: n - e.Last(sampler.PodsRunning), LowerIsBetter: true},
+		{Name: "unscheduled_left", Unit: "pods", Value: e.Last(sampler.PodsUnscheduled), LowerIsBetter: true},
 		{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", e.At("resized"), 1e9), LowerIsBetter: true},
-		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
+		{Name: "final_active", Unit: "pods", Value: e.Last(sampler.PodsActive)},
 	}
 }
 

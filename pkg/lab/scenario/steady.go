@@ -59,7 +59,7 @@ func (churnScript) Steps(sz Size) []Step {
 		Title: "Stop killing and let it settle",
 		Say:   "The killing stops; every design must return to N running pods.",
 		Run: func(ctx context.Context, e *Env) error {
-			return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
+			return e.WaitRunning(ctx, sz.Replicas, ConvergeLimit(sz.Replicas))
 		},
 	}}
 }
@@ -78,11 +78,11 @@ func (churnScript) Results(e *Env) []Result {
 		{Name: "replacement_p99", Unit: "s", Value: percentile(lat, 99), LowerIsBetter: true},
 		{Name: "replacements", Unit: "pods", Value: float64(len(lat))},
 		{Name: "min_running", Unit: "pods", Value: minRunning},
-		{Name: "posts_during_churn", Process: sampler.ProcessManager, Unit: "requests", Value: e.between(sampler.ManagerPodPosts, "churn-start", "churn-end")},
+		{Name: "posts_during_churn", Process: sampler.ProcessManager, Unit: "requests", Value: e.Between(sampler.ManagerPodPosts, "churn-start", "churn-end")},
 		// A LIST while pods die would be a relist: the deaths read
 		// from it rather than from the pod watch.
-		{Name: "lists_during_churn", Process: sampler.ProcessManager, Unit: "requests", Value: e.between(sampler.ManagerRequests+"LIST", "churn-start", "churn-end")},
-	}, e.whyResults("during_churn", "churn-start", "churn-end")...)
+		{Name: "lists_during_churn", Process: sampler.ProcessManager, Unit: "requests", Value: e.Between(sampler.ManagerRequests+"LIST", "churn-start", "churn-end")},
+	}, e.WhyResults("during_churn", "churn-start", "churn-end")...)
 }
 
 func (churnScript) Expect(variant string, sz Size, r map[string]float64) error {
@@ -167,7 +167,7 @@ func (apiErrorsScript) Steps(sz Size) []Step {
 				return err
 			}
 			e.Mark("fault-cleared")
-			if err := e.WaitRunning(ctx, 2*sz.Replicas, convergeLimit(2*sz.Replicas)+20*time.Minute); err != nil {
+			if err := e.WaitRunning(ctx, 2*sz.Replicas, ConvergeLimit(2*sz.Replicas)+20*time.Minute); err != nil {
 				return err
 			}
 			e.Mark("converged")
@@ -178,21 +178,21 @@ func (apiErrorsScript) Steps(sz Size) []Step {
 
 func (apiErrorsScript) Results(e *Env) []Result {
 	out := []Result{
-		{Name: "posts_per_min_during_fault", Process: sampler.ProcessManager, Unit: "req/min", Value: e.perMinute(sampler.ManagerPodPosts, "fault-start", "fault-end"), LowerIsBetter: true},
-		{Name: "requests_per_min_during_fault", Process: sampler.ProcessManager, Unit: "req/min", Value: e.managerRequestsPerMinute("fault-start", "fault-end"), LowerIsBetter: true},
+		{Name: "posts_per_min_during_fault", Process: sampler.ProcessManager, Unit: "req/min", Value: e.PerMinute(sampler.ManagerPodPosts, "fault-start", "fault-end"), LowerIsBetter: true},
+		{Name: "requests_per_min_during_fault", Process: sampler.ProcessManager, Unit: "req/min", Value: e.ManagerRequestsPerMinute("fault-start", "fault-end"), LowerIsBetter: true},
 		{Name: "time_to_converge_after_fault", Unit: "s", Value: e.Seconds("fault-cleared", "converged"), LowerIsBetter: true},
-		{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerPodPosts), LowerIsBetter: true},
-		{Name: "posts_during_fault", Process: sampler.ProcessManager, Unit: "requests", Value: e.between(sampler.ManagerPodPosts, "fault-start", "fault-end"), LowerIsBetter: true},
+		{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerPodPosts), LowerIsBetter: true},
+		{Name: "posts_during_fault", Process: sampler.ProcessManager, Unit: "requests", Value: e.Between(sampler.ManagerPodPosts, "fault-start", "fault-end"), LowerIsBetter: true},
 	}
 	// Counted by the managers themselves, where they count, in one
 	// scrape: their creates set against their syncs.
 	if len(e.Sampler.Rec.Series(sampler.ManagerSyncs)) > 0 && len(e.Sampler.Rec.Series(sampler.ManagerCreates)) > 0 {
 		out = append(out,
-			Result{Name: "syncs_during_fault", Process: sampler.ProcessManager, Unit: "syncs", Value: e.between(sampler.ManagerSyncs, "fault-start", "fault-end")},
-			Result{Name: "creates_during_fault", Process: sampler.ProcessManager, Unit: "creates", Value: e.between(sampler.ManagerCreates, "fault-start", "fault-end"), LowerIsBetter: true})
+			Result{Name: "syncs_during_fault", Process: sampler.ProcessManager, Unit: "syncs", Value: e.Between(sampler.ManagerSyncs, "fault-start", "fault-end")},
+			Result{Name: "creates_during_fault", Process: sampler.ProcessManager, Unit: "creates", Value: e.Between(sampler.ManagerCreates, "fault-start", "fault-end"), LowerIsBetter: true})
 	}
-	out = append(out, e.ticksResult("ticks_during_fault", "fault-start", "fault-end")...)
-	return append(out, e.whyResults("during_fault", "fault-start", "fault-end")...)
+	out = append(out, e.TicksResult("ticks_during_fault", "fault-start", "fault-end")...)
+	return append(out, e.WhyResults("during_fault", "fault-start", "fault-end")...)
 }
 
 func (apiErrorsScript) Expect(variant string, sz Size, r map[string]float64) error {
@@ -273,9 +273,9 @@ func (watchDropScript) Steps(sz Size) []Step {
 func (watchDropScript) Results(e *Env) []Result {
 	return []Result{
 		{Name: "time_to_running", Unit: "s", Value: e.Seconds("created", "converged"), LowerIsBetter: true},
-		{Name: "manager_watches", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "WATCH")},
-		{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST"), LowerIsBetter: true},
-		{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - float64(e.Size.Replicas), LowerIsBetter: true},
+		{Name: "manager_watches", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerRequests + "WATCH")},
+		{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerRequests + "LIST"), LowerIsBetter: true},
+		{Name: "extra_pods", Unit: "pods", Value: e.Last(sampler.PodsCreated) - float64(e.Size.Replicas), LowerIsBetter: true},
 	}
 }
 

@@ -84,7 +84,7 @@ func TestOnTodaysStackTheHollowNodesFigureGivesWayToKWOKsAndTheSchedulers(t *tes
 	}
 	rs := []Result{{Name: "time_to_running"}, {Name: "hollow_node_cpu", Process: sampler.ProcessHollowNode}}
 	e := &Env{Variant: StackTodayDefaults, Sampler: &sampler.Sampler{Rec: rec}}
-	got := ResultMap(e.forToday(rs, 1))
+	got := ResultMap(e.ForToday(rs, 1))
 	if _, ok := got["hollow_node_cpu"]; ok {
 		t.Error("hollow_node_cpu is reported on today's stack, which has no hollow nodes")
 	}
@@ -92,7 +92,7 @@ func TestOnTodaysStackTheHollowNodesFigureGivesWayToKWOKsAndTheSchedulers(t *tes
 		t.Errorf("figures on today's stack: %v, want time_to_running, kwok_cpu 3 and scheduler_cpu 1.5 (from 3 and 1.5 at the mark to 6 and 3)", got)
 	}
 	e.Variant = Legacy
-	if got := e.forToday(rs, 1); len(got) != 2 {
+	if got := e.ForToday(rs, 1); len(got) != 2 {
 		t.Errorf("our stack's figures changed: %v", got)
 	}
 }

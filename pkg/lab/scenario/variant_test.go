@@ -18,10 +18,10 @@ func TestAControlRunSwitchesOffTheChangesItNames(t *testing.T) {
 	if v.Name != "modern-unthrottled-without-status-writes+qps" || v.Design != Modern.Design {
 		t.Errorf("control run %+v, want modern-unthrottled's design under its own name", v)
 	}
-	if !slices.Contains(v.ManagerArgs, "-kube_api_qps=0") || !v.without("status-writes") || !v.without("qps") {
+	if !slices.Contains(v.ManagerArgs, "-kube_api_qps=0") || !v.Without("status-writes") || !v.Without("qps") {
 		t.Errorf("control run's manager flags %v, want modern-unthrottled's and -without=status-writes+qps", v.ManagerArgs)
 	}
-	if ModernUnthrottled.without("status-writes") || len(ModernUnthrottled.ManagerArgs) != 1 {
+	if ModernUnthrottled.Without("status-writes") || len(ModernUnthrottled.ManagerArgs) != 1 {
 		t.Errorf("the control run changed modern-unthrottled itself: %v", ModernUnthrottled.ManagerArgs)
 	}
 	for name, want := range map[string]string{
