@@ -7,6 +7,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 // All names every scenario, calibrate first, at standard sizes.
@@ -80,7 +81,7 @@ var plan = map[string]planLine{
 // named, calibrate first.
 func DefaultScenarios(quick bool) []string {
 	out := []string{runner.Calibrate}
-	for _, name := range scenario.Names() {
+	for _, name := range scripts.Names() {
 		line := plan[name]
 		if (quick && line.quick) || (!quick && line.inDefault) {
 			out = append(out, name)
@@ -106,7 +107,7 @@ func BuildPlan(opts runner.Options) (*runner.Plan, error) {
 	var expanded []string
 	for _, n := range names {
 		if n == All {
-			expanded = append(append(expanded, runner.Calibrate), scenario.Names()...)
+			expanded = append(append(expanded, runner.Calibrate), scripts.Names()...)
 			continue
 		}
 		expanded = append(expanded, n)
@@ -148,7 +149,7 @@ func BuildPlan(opts runner.Options) (*runner.Plan, error) {
 			p.Calibrate = true
 			continue
 		}
-		sc, err := scenario.Get(name)
+		sc, err := scripts.Get(name)
 		if err != nil {
 			return nil, fmt.Errorf("%v, or %s", err, runner.Calibrate)
 		}

@@ -3,7 +3,6 @@ package scenario
 import (
 	"context"
 	"fmt"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -48,15 +47,6 @@ func Controller(id string, replicas int, selector, extra map[string]string) *api
 // CreateController creates rc.
 func (e *Env) CreateController(rc *api.ReplicationController) error {
 	return e.Cluster.CreateController(context.Background(), rc)
-}
-
-// startWeb creates controller web of n pods, selecting app=web, and
-// waits until all of them run.
-func (e *Env) startWeb(ctx context.Context, n int) error {
-	if err := e.CreateController(Controller("web", n, webSelector, nil)); err != nil {
-		return err
-	}
-	return e.WaitRunning(ctx, n, ConvergeLimit(n))
 }
 
 // Resize sets a controller's replicas as kubecfg resize does (GET, then
@@ -149,17 +139,6 @@ func (e *Env) ManagerRequestsPerMinute(from, to string) float64 {
 	return total
 }
 
-// percentile returns the p-th percentile (0..100) of ds in seconds.
-func percentile(ds []time.Duration, p float64) float64 {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	i := int(p / 100 * float64(len(s)-1))
-	return s[i].Seconds()
-}
-
 // ConvergeLimit is a generous bound on the time to create or delete n pods,
 // allowing for the modern design's 20 requests a second.
 func ConvergeLimit(n int) time.Duration {
@@ -191,5 +170,3 @@ func CreatePods(ctx context.Context, c client.Interface, pod api.Pod, n, clients
 	}
 	return ctx.Err()
 }
-
-var webSelector = map[string]string{"app": "web"}

@@ -139,9 +139,3 @@ func (v Variant) Binary() string {
 	}
 	return stack.ManagerBinary(v.Design)
 }
-
-// onToday says whether the variant named name runs on today's stack.
-func onToday(name string) bool {
-	v, err := VariantByName(name)
-	return err == nil && v.OnToday()
-}

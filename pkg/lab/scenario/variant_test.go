@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/kube-rewind/kube-rewind/pkg/history"
 )
 
 // A control run is a variant of our port of today's design with changes of
@@ -32,18 +30,6 @@ func TestAControlRunSwitchesOffTheChangesItNames(t *testing.T) {
 	} {
 		if _, err := VariantByName(name); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error saying %q", name, err, want)
-		}
-	}
-}
-
-// Every change of the catalogue that names a scenario names one of ours.
-func TestEveryChangeOfTheHistoryNamesAScenarioOfOurs(t *testing.T) {
-	for _, c := range history.Changes {
-		if c.Scenario == "" {
-			continue
-		}
-		if _, err := Get(c.Scenario); err != nil {
-			t.Errorf("%s: %v", c.Name, err)
 		}
 	}
 }
