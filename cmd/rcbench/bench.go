@@ -18,6 +18,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/sweep"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
@@ -25,7 +26,7 @@ import (
 func benchCommand(args []string) int {
 	fs := flag.NewFlagSet("rcbench bench", flag.ContinueOnError)
 	scenarios := fs.String("scenarios", "", fmt.Sprintf("Comma-separated scenarios to run at their standard sizes, %q included, or %q for every one (default: %s, some of them shortened to fit 10 minutes; with -quick: %s; known: %s).",
-		runner.Calibrate, bench.All, strings.Join(bench.DefaultScenarios(false), ","), strings.Join(bench.DefaultScenarios(true), ","), strings.Join(scenario.Names(), ",")))
+		runner.Calibrate, bench.All, strings.Join(bench.DefaultScenarios(false), ","), strings.Join(bench.DefaultScenarios(true), ","), strings.Join(scripts.Names(), ",")))
 	variants := fs.String("variants", "", "Comma-separated variants: legacy, modern, modern-unthrottled (default: all three where the client throttle can matter, legacy and modern elsewhere); upstream and upstream-unthrottled, today's upstream controller that make upstream builds; legacy-original and stack-original, the original v0.4 binaries that make original builds into _output/v0.4 beside -bin; and stack-today and stack-today-unthrottled, today's whole control plane, which make today builds into _output/today beside -bin (scale-up and idle only); cluster, the cluster -kubeconfig names, as it runs.")
 	runs := fs.Int("runs", 0, "Runs of each scenario, size and variant (default 3, or 1 with -quick).")
 	quick := fs.Bool("quick", false, "Quick sizes and selection: about 2 minutes.")

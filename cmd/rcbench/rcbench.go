@@ -1,4 +1,4 @@
-// Command rcbench runs the scenarios of pkg/lab/scenario against real clusters:
+// Command rcbench runs the scenarios of pkg/lab/scenario/scripts against real clusters:
 // "rcbench bench" measures both designs over repeated runs and writes a
 // report (make bench); "rcbench history" measures what each change of
 // pkg/history bought (make history); "rcbench demo" runs one scenario on both designs at
@@ -18,7 +18,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 )
 
@@ -105,10 +105,10 @@ func list(args []string) int {
 
 func listTo(w io.Writer) {
 	width := 0
-	for _, sc := range scenario.All() {
+	for _, sc := range scripts.All() {
 		width = max(width, len(sc.Name))
 	}
-	for _, sc := range scenario.All() {
+	for _, sc := range scripts.All() {
 		fmt.Fprintf(w, "%-*s  %s\n%*s  reproduces %s\n", width, sc.Name, sc.Title, width, "", sc.Reproduces)
 	}
 }

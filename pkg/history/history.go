@@ -27,7 +27,7 @@ type Change struct {
 	Date string
 	// What says in one sentence what changed and why.
 	What string
-	// Scenario names the pkg/lab/scenario scenario that shows the effect;
+	// Scenario names the pkg/lab/scenario/scripts scenario that shows the effect;
 	// empty when no scenario does (Unshown says why).
 	Scenario string
 	// Figure is the scenario's result that shows the effect. Every one

@@ -38,7 +38,7 @@ func TestEveryEntryIsComplete(t *testing.T) {
 			t.Errorf("%s: neither a scenario nor a reason why none shows it", c.Name)
 		}
 		if c.Scenario != "" {
-			// That the scenario exists, pkg/lab/scenario's tests check:
+			// That the scenario exists, pkg/lab/scenario/scripts's tests check:
 			// it imports this catalogue.
 			if c.Figure == "" || c.With == "" || c.Without == "" {
 				t.Errorf("%s: a scenario without a figure or the outcomes with and without", c.Name)

@@ -6,7 +6,9 @@
 //	etcdpods    the pod watches read straight from etcd: the learner, its tail
 //	stack       starts and stops whole clusters of processes (stack/today:
 //	            today's real control plane, from make today's binaries)
-//	scenario    every scenario, defined once for bench, demo and e2e
+//	scenario    the scenarios' framework (Scenario, variants, clusters, Env,
+//	            Run); scenario/scripts, above it, defines every scenario
+//	            once for bench, demo and e2e and lists them
 //	sampler     measures a running cluster: requests, pods, processes
 //	bench       make bench: calibration, repeated runs, findings, report;
 //	            its sub-packages hold its layers and the sweep, history

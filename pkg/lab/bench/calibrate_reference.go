@@ -11,6 +11,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 // referenceRuns measures the reference runs times, each on a fresh
@@ -47,7 +48,7 @@ const referenceSetup = "scale-up's own cluster (apiserver, 10 hollow nodes start
 
 // calibrateReference creates n pods as fast as the stack allows and times them.
 func calibrateReference(ctx context.Context, binDir, dir string, n int, seed int64) (results.ReferenceScaleUp, error) {
-	sc, err := scenario.Get("scale-up")
+	sc, err := scripts.Get("scale-up")
 	if err != nil {
 		return results.ReferenceScaleUp{}, err
 	}

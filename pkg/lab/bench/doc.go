@@ -1,6 +1,6 @@
 // Package bench is make bench: it measures the two controller-manager
 // designs against each other. Its plan picks the scenarios of
-// pkg/lab/scenario, their sizes and variants, to fit a time budget; the
+// pkg/lab/scenario/scripts, their sizes and variants, to fit a time budget; the
 // calibration (calibrate*.go) first measures the stack's ceiling (raw etcd
 // writes and apiserver pod creates at 1, 64 and 256 clients, a scale-up
 // without a manager, and what a LIST of pods costs); then each scenario runs

@@ -8,6 +8,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 // All names every scenario, calibrate first, at standard sizes.
@@ -81,7 +82,7 @@ var plan = map[string]planLine{
 // named, calibrate first.
 func DefaultScenarios(quick bool) []string {
 	out := []string{runner.Calibrate}
-	for _, name := range scenario.Names() {
+	for _, name := range scripts.Names() {
 		line := plan[name]
 		if (quick && line.quick) || (!quick && line.inDefault) {
 			out = append(out, name)
@@ -107,7 +108,7 @@ func BuildPlan(opts runner.Options) (*runner.Plan, error) {
 	var expanded []string
 	for _, n := range names {
 		if n == All {
-			expanded = append(append(expanded, runner.Calibrate), scenario.Names()...)
+			expanded = append(append(expanded, runner.Calibrate), scripts.Names()...)
 			continue
 		}
 		expanded = append(expanded, n)
@@ -156,7 +157,7 @@ func BuildPlan(opts runner.Options) (*runner.Plan, error) {
 			p.Calibrate = true
 			continue
 		}
-		sc, err := scenario.Get(name)
+		sc, err := scripts.Get(name)
 		if err != nil {
 			return nil, fmt.Errorf("%v, or %s", err, runner.Calibrate)
 		}

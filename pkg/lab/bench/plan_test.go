@@ -6,7 +6,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/benchtest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 func itemKeys(p *runner.Plan) []string {
@@ -192,8 +192,8 @@ func TestAllRunsEveryScenarioInFull(t *testing.T) {
 	for _, it := range p.Items {
 		names[it.Scenario.Name] = true
 	}
-	if !p.Calibrate || len(names) != len(scenario.Names()) || len(p.Choices) != 0 {
-		t.Errorf("all: calibrate %v, %d of %d scenarios, choices %v", p.Calibrate, len(names), len(scenario.Names()), p.Choices)
+	if !p.Calibrate || len(names) != len(scripts.Names()) || len(p.Choices) != 0 {
+		t.Errorf("all: calibrate %v, %d of %d scenarios, choices %v", p.Calibrate, len(names), len(scripts.Names()), p.Choices)
 	}
 }
 

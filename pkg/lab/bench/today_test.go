@@ -11,6 +11,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 )
 
@@ -34,7 +35,7 @@ func TestAScaleUpOnTodaysStackIsCountedAsOursAre(t *testing.T) {
 		}
 		t.Skip(missing)
 	}
-	sc, err := scenario.Get("scale-up")
+	sc, err := scripts.Get("scale-up")
 	if err != nil {
 		t.Fatal(err)
 	}

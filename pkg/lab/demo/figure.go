@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 // Each scenario is about one figure: the goroutines of a scale-up, the
@@ -101,7 +102,7 @@ var figureGoroutines = Figure{Key: keyGoroutines, Label: "goroutines"}
 // scenarioFigure returns the figure the named scenario is about: the
 // result it declares, measured live as liveFigure says.
 func scenarioFigure(name string) Figure {
-	sc, err := scenario.Get(name)
+	sc, err := scripts.Get(name)
 	if err != nil {
 		return figureGoroutines
 	}

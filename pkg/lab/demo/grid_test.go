@@ -6,6 +6,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 func pods(states ...string) []sampler.PodState {
@@ -135,14 +136,14 @@ func TestTheTableNamesTheBetterDesignWhereLowerIsBetter(t *testing.T) {
 }
 
 func TestEveryScenarioDeclaresAFigureThePageMeasuresLive(t *testing.T) {
-	for _, sc := range scenario.All() {
+	for _, sc := range scripts.All() {
 		fig := scenarioFigure(sc.Name)
 		if declaredFigure(sc) == "" || fig.Key == keyGoroutines || fig.Row == "" {
 			t.Errorf("%s declares the figure %q; the page shows %+v", sc.Name, declaredFigure(sc), fig)
 		}
 	}
 	for name := range liveFigure {
-		if _, err := scenario.Get(name); err != nil {
+		if _, err := scripts.Get(name); err != nil {
 			t.Errorf("liveFigure names %s, which is no scenario", name)
 		}
 	}

@@ -11,14 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 // fixedPage serves a page whose two sides show fixed figures, without
 // clusters: each side is closed, so it keeps returning its last figures.
 func fixedPage(t *testing.T) (*page, *hub, *httptest.Server) {
 	t.Helper()
-	sc, err := scenario.Get("two-managers")
+	sc, err := scripts.Get("two-managers")
 	if err != nil {
 		t.Fatal(err)
 	}

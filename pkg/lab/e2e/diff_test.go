@@ -4,7 +4,7 @@ package e2e
 // each, after encoding/json's v2_diff_test.go: each runs real processes in
 // both builds (go test ./pkg/lab/e2e and go test -tags modern ./pkg/lab/e2e) and
 // asserts the outcome its own build must show. Each runs the scenario of
-// the same name from pkg/lab/scenario — the one make bench measures and make
+// the same name from pkg/lab/scenario/scripts — the one make bench measures and make
 // demo shows — at a test size, and checks the scenario's Expect.
 
 import "testing"

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/history"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 )
 
@@ -72,7 +73,7 @@ func TestEveryFixShowsItsEffectWhenSwitchedOff(t *testing.T) {
 // runVariant runs a scenario at its test size and returns its results.
 func runVariant(t *testing.T, name string, v scenario.Variant) map[string]float64 {
 	t.Helper()
-	sc, err := scenario.Get(name)
+	sc, err := scripts.Get(name)
 	if err != nil {
 		t.Fatal(err)
 	}

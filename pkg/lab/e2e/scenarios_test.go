@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 )
 
@@ -25,7 +26,7 @@ var testSizes = map[string]scenario.Size{
 	"watch-drop":         {Label: "test", Replicas: 30, Period: 2 * time.Second},
 	"two-managers":       {Label: "test", Replicas: 20, Period: 2 * time.Second, Window: 10 * time.Second},
 	"restart":            {Label: "test", Replicas: 100, Period: 2 * time.Second},
-	"crash":              {Label: "test", Replicas: 200, Period: 2 * time.Second, Crash: scenario.CrashAPIServer},
+	"crash":              {Label: "test", Replicas: 200, Period: 2 * time.Second, Crash: scripts.CrashAPIServer},
 	"overlap":            {Label: "test", Replicas: 8, Period: 2 * time.Second, Window: 8 * time.Second},
 	// recreate ends as soon as the new controller's pods run; its window
 	// only bounds a run that never gets there (no collector), so it is
@@ -86,7 +87,7 @@ func runScenario(t *testing.T, name string) {
 // runScenarioAt is runScenario at size sz.
 func runScenarioAt(t *testing.T, name string, sz scenario.Size) {
 	t.Helper()
-	sc, err := scenario.Get(name)
+	sc, err := scripts.Get(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func runScenarioAt(t *testing.T, name string, sz scenario.Size) {
 // that diff_test.go does not, each at its test size.
 func TestEveryOtherScenarioShowsTheOutcomeItsDesignMust(t *testing.T) {
 	t.Parallel()
-	for _, sc := range scenario.All() {
+	for _, sc := range scripts.All() {
 		if covered[sc.Name] {
 			continue
 		}
@@ -133,7 +134,7 @@ func TestEveryOtherScenarioShowsTheOutcomeItsDesignMust(t *testing.T) {
 
 func TestEveryScenarioHasATestSize(t *testing.T) {
 	t.Parallel()
-	for _, sc := range scenario.All() {
+	for _, sc := range scripts.All() {
 		if _, ok := testSizes[sc.Name]; !ok {
 			t.Errorf("scenario %s has no test size", sc.Name)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 )
 
@@ -40,7 +41,7 @@ func TestUpstreamsManagerConvergesAsOurPortDoes(t *testing.T) {
 	for _, name := range upstreamScenarios {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			sc, err := scenario.Get(name)
+			sc, err := scripts.Get(name)
 			if err != nil {
 				t.Fatal(err)
 			}

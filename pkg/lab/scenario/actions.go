@@ -3,7 +3,6 @@ package scenario
 import (
 	"context"
 	"fmt"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -48,15 +47,6 @@ func Controller(id string, replicas int, selector, extra map[string]string) *api
 // CreateController creates rc.
 func (e *Env) CreateController(rc *api.ReplicationController) error {
 	return e.Cluster.CreateController(context.Background(), rc)
-}
-
-// startWeb creates controller web of n pods, selecting app=web, and
-// waits until all of them run.
-func (e *Env) startWeb(ctx context.Context, n int) error {
-	if err := e.CreateController(Controller("web", n, webSelector, nil)); err != nil {
-		return err
-	}
-	return e.WaitRunning(ctx, n, convergeLimit(n))
 }
 
 // Resize sets a controller's replicas as kubecfg resize does (GET, then
@@ -117,20 +107,21 @@ func (e *Env) CountActive(selector map[string]string) (int, error) {
 
 // Sampled figures every scenario can report.
 
-func (e *Env) last(name string) float64 { return e.Sampler.Rec.Last(name) }
+// Last returns the last sampled value of a series.
+func (e *Env) Last(name string) float64 { return e.Sampler.Rec.Last(name) }
 
-// managerRequests sums the controller-managers' requests of every verb.
-func (e *Env) managerRequests() float64 {
+// ManagerRequests sums the controller-managers' requests of every verb.
+func (e *Env) ManagerRequests() float64 {
 	total := 0.0
 	for _, v := range sampler.Verbs {
-		total += e.last(sampler.ManagerRequests + v)
+		total += e.Last(sampler.ManagerRequests + v)
 	}
 	return total
 }
 
-// perMinute returns the change of a cumulative series between two marks,
+// PerMinute returns the change of a cumulative series between two marks,
 // per minute.
-func (e *Env) perMinute(series, from, to string) float64 {
+func (e *Env) PerMinute(series, from, to string) float64 {
 	a, b := e.At(from), e.At(to)
 	if a < 0 || b <= a {
 		return 0
@@ -138,28 +129,19 @@ func (e *Env) perMinute(series, from, to string) float64 {
 	return e.Sampler.Rec.Between(series, a, b) * 60 / (b - a)
 }
 
-func (e *Env) managerRequestsPerMinute(from, to string) float64 {
+// ManagerRequestsPerMinute sums the controller-managers' requests of
+// every verb between two marks, per minute.
+func (e *Env) ManagerRequestsPerMinute(from, to string) float64 {
 	total := 0.0
 	for _, v := range sampler.Verbs {
-		total += e.perMinute(sampler.ManagerRequests+v, from, to)
+		total += e.PerMinute(sampler.ManagerRequests+v, from, to)
 	}
 	return total
 }
 
-// percentile returns the p-th percentile (0..100) of ds in seconds.
-func percentile(ds []time.Duration, p float64) float64 {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	i := int(p / 100 * float64(len(s)-1))
-	return s[i].Seconds()
-}
-
-// convergeLimit is a generous bound on the time to create or delete n pods,
+// ConvergeLimit is a generous bound on the time to create or delete n pods,
 // allowing for the modern design's 20 requests a second.
-func convergeLimit(n int) time.Duration {
+func ConvergeLimit(n int) time.Duration {
 	return 90*time.Second + time.Duration(n)*150*time.Millisecond
 }
 
@@ -188,5 +170,3 @@ func CreatePods(ctx context.Context, c client.Interface, pod api.Pod, n, clients
 	}
 	return ctx.Err()
 }
-
-var webSelector = map[string]string{"app": "web"}

@@ -1,13 +1,15 @@
-// Package scenario defines, once, each situation the project replays: what
-// cluster it needs, the steps it takes (each with a sentence saying what
-// happens and what to look for), the figures it reports, and the outcome
-// each design must show. make bench runs them many times and measures;
-// talk mode runs one on both designs side by side and narrates; the tests
-// run them small and check the outcomes.
+// Package scenario is the framework every situation the project replays is
+// written in: what a scenario is (its description, its sizes and its
+// Script of steps, results and expectation), the variants it runs on, the
+// cluster it needs and starts (our stack or today's), the Env its steps
+// act and measure through, and Run, which plays one at one size. make
+// bench runs scenarios many times and measures; talk mode runs one on both
+// designs side by side and narrates; the tests run them small and check
+// the outcomes.
 //
-// Each scenario is a function that returns its description, its sizes and
-// its Script (steps, results, expectation); All lists them in the order
-// reports and talk mode present them.
+// The scenarios themselves, and the list of them, are in
+// pkg/lab/scenario/scripts, above this package: it imports scenario and
+// scenario imports none of them.
 //
 // Ours: not part of 2014.
 package scenario

@@ -69,8 +69,8 @@ func (e *Env) Mark(name string) {
 	e.marks[name] = time.Now()
 }
 
-// setFigures keeps figures a step computed, for the scenario's results.
-func (e *Env) setFigures(values map[string]float64) {
+// SetFigures keeps figures a step computed, for the scenario's results.
+func (e *Env) SetFigures(values map[string]float64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.values == nil {
@@ -81,8 +81,8 @@ func (e *Env) setFigures(values map[string]float64) {
 	}
 }
 
-// figures returns the figures the steps kept.
-func (e *Env) figures() map[string]float64 {
+// Figures returns the figures the steps kept.
+func (e *Env) Figures() map[string]float64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	out := make(map[string]float64, len(e.values))

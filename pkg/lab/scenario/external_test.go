@@ -172,7 +172,7 @@ func TestARunDeletesOnlyWhatItCreated(t *testing.T) {
 func TestAControllerOnAnExternalClusterCarriesTheRun(t *testing.T) {
 	c := fakeCluster(nsObject("bench"))
 	x := &externalCluster{todayCluster: todayCluster{c: c, ns: "bench"}, run: testRun}
-	if err := x.CreateController(context.Background(), Controller("web", 3, webSelector, nil)); err != nil {
+	if err := x.CreateController(context.Background(), Controller("web", 3, map[string]string{"app": "web"}, nil)); err != nil {
 		t.Fatal(err)
 	}
 	rc, err := c.CoreV1().ReplicationControllers("bench").Get(context.Background(), "web", metav1.GetOptions{})

@@ -21,7 +21,7 @@ type Size struct {
 	// startControllersPodsFirst), instead of a manager scaling them up:
 	// the cluster starts without one.
 	PodsFirst bool
-	// Crash, in crash, says what is killed (CrashAPIServer, …).
+	// Crash, in crash, says what is killed (scripts.CrashAPIServer, …).
 	Crash string `json:",omitempty"`
 	// EtcdMembers, when set, runs the apiserver on an external etcd
 	// cluster of that many members, which the scenario may kill.

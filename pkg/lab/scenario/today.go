@@ -208,11 +208,11 @@ func (t todayCluster) HTTPClient() *http.Client { return t.st.HTTPClient() }
 // onToday says whether the env runs on today's stack.
 func (e *Env) onToday() bool { return e.Variant.OnToday() }
 
-// forToday adapts a scenario's figures to today's stack: those that cannot
+// ForToday adapts a scenario's figures to today's stack: those that cannot
 // be measured there as on ours are left out (the hollow nodes' CPU: there
 // are none; KWOK and the scheduler play their part, and their CPU is
 // given instead, from the time from). On our stack it returns rs as it is.
-func (e *Env) forToday(rs []Result, from float64) []Result {
+func (e *Env) ForToday(rs []Result, from float64) []Result {
 	if !e.onToday() {
 		return rs
 	}

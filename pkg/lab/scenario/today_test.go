@@ -9,24 +9,6 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 )
 
-// TestOnlyScaleUpAndIdleRunOnTodaysStack: the scenarios whose steps need
-// no more than Cluster run there; every other one says why not.
-func TestOnlyScaleUpAndIdleRunOnTodaysStack(t *testing.T) {
-	for _, sc := range All() {
-		why := NotOnToday(sc)
-		switch sc.Name {
-		case "scale-up", "idle":
-			if why != "" {
-				t.Errorf("%s does not run on today's stack: %s", sc.Name, why)
-			}
-		default:
-			if why == "" {
-				t.Errorf("%s claims to run on today's stack", sc.Name)
-			}
-		}
-	}
-}
-
 // TestTodaysVariantsRunKubeControllerManagerAtItsLimitsOrAboveThem:
 // stack-today passes kube-controller-manager no client limit, so it runs
 // at its defaults; stack-today-unthrottled raises both.
@@ -55,22 +37,6 @@ func TestTodaysVariantsRunKubeControllerManagerAtItsLimitsOrAboveThem(t *testing
 	}
 }
 
-// TestAScaleUpOnTodaysStackIsJudgedByItsExtraPodsNotItsGoroutines:
-// kube-controller-manager's goroutines are its whole process's, so the
-// bound on our modern manager's does not apply; an extra pod still fails.
-func TestAScaleUpOnTodaysStackIsJudgedByItsExtraPodsNotItsGoroutines(t *testing.T) {
-	sz := sizeN(100)
-	if err := (scaleUpScript{}).Expect("stack-today", sz, map[string]float64{"peak_goroutines": 950, "extra_pods": 0}); err != nil {
-		t.Errorf("a scale-up without extra pods failed: %v", err)
-	}
-	if err := (scaleUpScript{}).Expect("stack-today-unthrottled", sz, map[string]float64{"peak_goroutines": 950, "extra_pods": 2}); err == nil {
-		t.Error("two extra pods passed")
-	}
-	if err := (scaleUpScript{}).Expect("modern", sz, map[string]float64{"peak_goroutines": 950}); err == nil {
-		t.Error("our modern manager's bound no longer holds")
-	}
-}
-
 // TestOnTodaysStackTheHollowNodesFigureGivesWayToKWOKsAndTheSchedulers:
 // a figure of the hollow nodes is left out there, not reported as zero,
 // and KWOK's and the scheduler's CPU since the mark are given; on our
@@ -84,7 +50,7 @@ func TestOnTodaysStackTheHollowNodesFigureGivesWayToKWOKsAndTheSchedulers(t *tes
 	}
 	rs := []Result{{Name: "time_to_running"}, {Name: "hollow_node_cpu", Process: sampler.ProcessHollowNode}}
 	e := &Env{Variant: StackTodayDefaults, Sampler: &sampler.Sampler{Rec: rec}}
-	got := ResultMap(e.forToday(rs, 1))
+	got := ResultMap(e.ForToday(rs, 1))
 	if _, ok := got["hollow_node_cpu"]; ok {
 		t.Error("hollow_node_cpu is reported on today's stack, which has no hollow nodes")
 	}
@@ -92,7 +58,7 @@ func TestOnTodaysStackTheHollowNodesFigureGivesWayToKWOKsAndTheSchedulers(t *tes
 		t.Errorf("figures on today's stack: %v, want time_to_running, kwok_cpu 3 and scheduler_cpu 1.5 (from 3 and 1.5 at the mark to 6 and 3)", got)
 	}
 	e.Variant = Legacy
-	if got := e.forToday(rs, 1); len(got) != 2 {
+	if got := e.ForToday(rs, 1); len(got) != 2 {
 		t.Errorf("our stack's figures changed: %v", got)
 	}
 }

@@ -122,9 +122,9 @@ func VariantByName(name string) (Variant, error) {
 	return Variant{}, fmt.Errorf("no variant named %q (known: %s, or a control run of one of today's design: <variant>-without-<change>)", name, strings.Join(names, ", "))
 }
 
-// without says whether the variant's manager runs without the named change
+// Without says whether the variant's manager runs without the named change
 // of pkg/history (its -without flag).
-func (v Variant) without(change string) bool {
+func (v Variant) Without(change string) bool {
 	for _, arg := range v.ManagerArgs {
 		if list, ok := strings.CutPrefix(arg, "-without="); ok && slices.Contains(strings.Split(list, ","), change) {
 			return true
@@ -139,10 +139,4 @@ func (v Variant) Binary() string {
 		return v.Manager
 	}
 	return stack.ManagerBinary(v.Design)
-}
-
-// onToday says whether the variant named name runs on today's stack.
-func onToday(name string) bool {
-	v, err := VariantByName(name)
-	return err == nil && v.OnToday()
 }

@@ -10,7 +10,7 @@ import (
 // expectations judge a design by, rather than by how soon it acted, which
 // a busy machine decides as much as the design.
 
-// whyResults returns, as figures named after what (e.g. "after_resize"),
+// WhyResults returns, as figures named after what (e.g. "after_resize"),
 // what the managers' own counters say started their syncs between marks
 // from and to: the syncs of a tick ("tick_syncs_…"), those of an event
 // ("event_syncs_…": the 2014 watch, today's informers), and, where the
@@ -19,7 +19,7 @@ import (
 // ("other_creates_…": a resync, a retry, a later sync). A manager that
 // counts no causes (upstream's, the original v0.4) gets none of these
 // figures, and the expectations do not judge them.
-func (e *Env) whyResults(what, from, to string) []Result {
+func (e *Env) WhyResults(what, from, to string) []Result {
 	var out []Result
 	syncs := e.byCause(sampler.ManagerSyncsBy, from, to)
 	if syncs != nil {
@@ -35,13 +35,13 @@ func (e *Env) whyResults(what, from, to string) []Result {
 	return out
 }
 
-// ticksResult returns the managers' own count of their ticks between two
+// TicksResult returns the managers' own count of their ticks between two
 // marks as the figure name, or nothing where no manager counts them.
-func (e *Env) ticksResult(name, from, to string) []Result {
+func (e *Env) TicksResult(name, from, to string) []Result {
 	if len(e.Sampler.Rec.Series(sampler.ManagerTicks)) == 0 {
 		return nil
 	}
-	return []Result{{Name: name, Process: sampler.ProcessManager, Unit: "ticks", Value: e.between(sampler.ManagerTicks, from, to)}}
+	return []Result{{Name: name, Process: sampler.ProcessManager, Unit: "ticks", Value: e.Between(sampler.ManagerTicks, from, to)}}
 }
 
 // byCause returns the change of every series prefix+cause between two
@@ -53,7 +53,7 @@ func (e *Env) byCause(prefix, from, to string) map[string]float64 {
 			if out == nil {
 				out = map[string]float64{}
 			}
-			out[cause] = e.between(name, from, to)
+			out[cause] = e.Between(name, from, to)
 		}
 	}
 	return out
@@ -69,8 +69,8 @@ func sumCauses(by map[string]float64, include func(string) bool) float64 {
 	return total
 }
 
-// between returns the change of a cumulative series from mark from to
+// Between returns the change of a cumulative series from mark from to
 // mark to.
-func (e *Env) between(series, from, to string) float64 {
+func (e *Env) Between(series, from, to string) float64 {
 	return e.Sampler.Rec.Between(series, e.At(from), e.At(to))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 // historySize returns the size a change's scenario runs at in the history
@@ -168,7 +169,7 @@ func BuildPlan(opts runner.Options) (*Plan, error) {
 			hp.Unmeasured = append(hp.Unmeasured, c)
 			continue
 		}
-		sc, err := scenario.Get(c.Scenario)
+		sc, err := scripts.Get(c.Scenario)
 		if err != nil {
 			return nil, fmt.Errorf("history entry %s: %v", c.Name, err)
 		}
@@ -183,7 +184,7 @@ func BuildPlan(opts runner.Options) (*Plan, error) {
 		hp.Changes = append(hp.Changes, Case{Change: c, Size: sz.Label, With: with.Name, Without: "without-" + c.Name, Args: args})
 	}
 
-	sc, err := scenario.Get(results.TimelineScenario)
+	sc, err := scripts.Get(results.TimelineScenario)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/charts"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 // BreakingPoint names the smallest size at which a variant broke on this
@@ -155,7 +156,7 @@ func IdleBroke(variant string, sz scenario.Size, values map[string]float64, core
 	if c := values["apiserver_cpu_per_min"]; cores > 0 && c > 60*float64(cores) {
 		return fmt.Sprintf("the idle apiserver needed %s CPU s a minute, more than the %d cores' %d", cpu, cores, 60*cores)
 	}
-	sc, err := scenario.Get("idle")
+	sc, err := scripts.Get("idle")
 	if err != nil || sz.Period <= 0 {
 		return ""
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 )
 
@@ -40,7 +41,7 @@ func TestAScaleUpOnThreeExternalEtcdMembersConvergesAndLeavesNoData(t *testing.T
 	if len(urls) != 3 {
 		t.Fatalf("client URLs %v, want three", urls)
 	}
-	sc, err := scenario.Get("scale-up")
+	sc, err := scripts.Get("scale-up")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 // A run whose idle manager's ticks fell behind marks its design's break,
@@ -40,7 +41,7 @@ func (blocking) Run(ctx context.Context, sc *scenario.Scenario, v scenario.Varia
 func TestARunThatOutlivesItsLimitFailsAndTheSweepGoesOn(t *testing.T) {
 	r := New(Options{BinDir: t.TempDir()}, io.Discard)
 	r.Scenarios = blocking{}
-	idle, err := scenario.Get("idle")
+	idle, err := scripts.Get("idle")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 // Run measures the sweep the options ask for and writes its report
@@ -132,11 +133,11 @@ func BuildPlan(opts runner.Options) (*runner.Plan, error) {
 	if len(variants) == 0 {
 		return nil, fmt.Errorf("no controller-manager binary in %s for %s", opts.BinDir, strings.Join(names, ", "))
 	}
-	up, err := scenario.Get("scale-up")
+	up, err := scripts.Get("scale-up")
 	if err != nil {
 		return nil, err
 	}
-	quiet, err := scenario.Get("idle")
+	quiet, err := scripts.Get("idle")
 	if err != nil {
 		return nil, err
 	}

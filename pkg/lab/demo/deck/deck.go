@@ -10,7 +10,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/history"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 // A deck is a whole talk in one page, made from an outline (outline.go):
@@ -232,7 +232,7 @@ func changesOf(t demo.Talk) []string {
 		}
 	}
 	texts := []string{t.Reproduces}
-	if sc, err := scenario.Get(t.Name); err == nil {
+	if sc, err := scripts.Get(t.Name); err == nil {
 		texts = append(texts, sc.Reproduces)
 	}
 	for _, text := range texts {

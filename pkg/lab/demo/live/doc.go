@@ -1,5 +1,5 @@
 // Package live runs talk mode (make demo, rcbench demo and replay): one
-// scenario of pkg/lab/scenario on two identical clusters at once, the
+// scenario of pkg/lab/scenario/scripts on two identical clusters at once, the
 // 2014 controller-manager and today's, step by step, narrated in the
 // terminal with live counters and shown on pkg/lab/demo's live page,
 // ending with both designs' results in one table; a run can be recorded

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 // How long each scenario plays at talk size, for a speaker planning a
@@ -41,10 +41,10 @@ var talkLength = map[string]float64{
 // incident it reproduces (make demo with no scenario).
 func WriteList(w io.Writer) {
 	width := 0
-	for _, sc := range scenario.All() {
+	for _, sc := range scripts.All() {
 		width = max(width, len(sc.Name))
 	}
-	for _, sc := range scenario.All() {
+	for _, sc := range scripts.All() {
 		length := "length not measured"
 		if s := talkLength[sc.Name]; s > 0 {
 			length = "plays " + demo.Length(s)

@@ -8,13 +8,13 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo/pagetest"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 func TestTheListSaysHowLongEachScenarioPlaysAndWhatTheAudienceSees(t *testing.T) {
 	var b bytes.Buffer
 	WriteList(&b)
-	for _, sc := range scenario.All() {
+	for _, sc := range scripts.All() {
 		line := ""
 		for _, l := range strings.Split(b.String(), "\n") {
 			if strings.HasPrefix(l, sc.Name+" ") {
@@ -43,7 +43,7 @@ func TestTheTalkLengthsAreTheRecordings(t *testing.T) {
 			t.Errorf("talkLength[%q] is %v s; %s plays for %v s", rec.Talk.Name, got, file, want)
 		}
 	}
-	for _, sc := range scenario.All() {
+	for _, sc := range scripts.All() {
 		if _, ok := talkLength[sc.Name]; !ok {
 			t.Errorf("talkLength has no entry for %s", sc.Name)
 		}

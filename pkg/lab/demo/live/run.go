@@ -13,12 +13,13 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 )
 
 // Options say which scenario to run, how big, and where.
 type Options struct {
-	// Scenario is the name of a scenario (scenario.Names).
+	// Scenario is the name of a scenario (scripts.Names).
 	Scenario string
 	// Size is talk (the default: the size the scenario names for talks,
 	// or else its quick one), quick (its smallest size, still with the
@@ -113,7 +114,7 @@ func PickSize(sc *scenario.Scenario, opts Options) (scenario.Size, error) {
 // results. It stops everything it started before it returns: on success,
 // on error, and when ctx is cancelled (Ctrl-C).
 func Run(ctx context.Context, opts Options) (rep *Report, err error) {
-	sc, err := scenario.Get(opts.Scenario)
+	sc, err := scripts.Get(opts.Scenario)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 // ShippedRecordings are the recordings' pages in talkDir (examples/talk):
@@ -15,7 +15,7 @@ func ShippedRecordings(t *testing.T, talkDir string) []string {
 	files, _ := filepath.Glob(filepath.Join(talkDir, "*.html"))
 	var out []string
 	for _, f := range files {
-		if _, err := scenario.Get(strings.TrimSuffix(filepath.Base(f), ".html")); err == nil {
+		if _, err := scripts.Get(strings.TrimSuffix(filepath.Base(f), ".html")); err == nil {
 			out = append(out, f)
 		}
 	}

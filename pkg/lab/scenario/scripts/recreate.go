@@ -1,4 +1,4 @@
-package scenario
+package scripts
 
 import (
 	"context"
@@ -7,13 +7,14 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 // A controller deleted and created again: who owns the pods it left?
 
 // recreate asks who owns the pods a deleted controller left.
-func recreate() *Scenario {
-	return &Scenario{
+func recreate() *scenario.Scenario {
+	return &scenario.Scenario{
 		Name:       "recreate",
 		Figure:     "creates_after_recreate",
 		Title:      "A controller deleted and created again",
@@ -23,8 +24,8 @@ func recreate() *Scenario {
 			"the old pods as its own and creates none. Today a pod names its controller by uid, so the new " +
 			"controller can neither count nor adopt the old pods and creates N of its own; the garbage " +
 			"collector deletes the old ones. Without it they would run on, unowned, beside the new: 2N.",
-		Full:    []Size{{Label: "N=50", Replicas: 50, Period: period2014, Window: 30 * time.Second}},
-		Quick:   []Size{{Label: "N=10", Replicas: 10, Period: period2014, Window: 15 * time.Second}},
+		Full:    []scenario.Size{{Label: "N=50", Replicas: 50, Period: period2014, Window: 30 * time.Second}},
+		Quick:   []scenario.Size{{Label: "N=10", Replicas: 10, Period: period2014, Window: 15 * time.Second}},
 		Cluster: oneManager(10),
 		Script:  recreateScript{},
 	}
@@ -32,19 +33,19 @@ func recreate() *Scenario {
 
 type recreateScript struct{}
 
-func (recreateScript) Steps(sz Size) []Step {
+func (recreateScript) Steps(sz scenario.Size) []scenario.Step {
 	// created counts the pods seen created before the recreation.
 	created := 0
-	return []Step{{
+	return []scenario.Step{{
 		Title: fmt.Sprintf("Create controller web of %d", sz.Replicas),
 		Say:   "One controller and its pods, all running.",
-		Run:   func(ctx context.Context, e *Env) error { return e.startWeb(ctx, sz.Replicas) },
+		Run:   func(ctx context.Context, e *scenario.Env) error { return startWeb(ctx, e, sz.Replicas) },
 	}, {
 		Title: "Delete it, and create it again",
 		Say: "The controller is deleted — its pods stay — and the same controller is created again. " +
 			"Whose are the pods now?",
 		Starts: true,
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			created = e.Sampler.Pods.Counts().Created
 			// Marked before the delete: today's collector may
 			// delete the old pods before the controller is
@@ -53,13 +54,13 @@ func (recreateScript) Steps(sz Size) []Step {
 			if err := e.Client.DeleteReplicationController(api.NewDefaultContext(), "web"); err != nil {
 				return err
 			}
-			return e.CreateController(Controller("web", sz.Replicas, webSelector, nil))
+			return e.CreateController(scenario.Controller("web", sz.Replicas, webSelector, nil))
 		},
 	}, {
 		Title: fmt.Sprintf("Wait up to %v for %d running pods", sz.Window, sz.Replicas),
 		Say: "The 2014 manager counts the old pods and is done. Today's controller makes its own pods, " +
 			"and the garbage collector deletes the old ones: N again. Without the collector, 2N for ever.",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			// Done when N pods run and they are the new
 			// controller's: the old ones for the 2014 manager,
 			// which owns by selector; N new ones for today's.
@@ -69,12 +70,12 @@ func (recreateScript) Steps(sz Size) []Step {
 			// generous as any convergence: a collector slowed by a
 			// busy machine is not one that left the pods.
 			limit := sz.Window
-			if e.Variant.Design != Legacy.Design && !e.Variant.without("garbage-collector") {
-				limit = max(limit, convergeLimit(2*sz.Replicas))
+			if e.Variant.Design != scenario.Legacy.Design && !e.Variant.Without("garbage-collector") {
+				limit = max(limit, scenario.ConvergeLimit(2*sz.Replicas))
 			}
-			_ = WaitFor(ctx, limit, "the recreated controller's pods", func() (bool, string) {
+			_ = scenario.WaitFor(ctx, limit, "the recreated controller's pods", func() (bool, string) {
 				c := e.Sampler.Pods.Counts()
-				own := e.Variant.Design == Legacy.Design || c.Created-created >= sz.Replicas
+				own := e.Variant.Design == scenario.Legacy.Design || c.Created-created >= sz.Replicas
 				return own && c.Active == sz.Replicas && c.Running == sz.Replicas,
 					fmt.Sprintf("%d active, %d running, %d created", c.Active, c.Running, c.Created-created)
 			})
@@ -82,7 +83,7 @@ func (recreateScript) Steps(sz Size) []Step {
 				return ctx.Err()
 			}
 			// A short wait lets a late create or delete show up.
-			if err := Sleep(ctx, 2*time.Second); err != nil {
+			if err := scenario.Sleep(ctx, 2*time.Second); err != nil {
 				return err
 			}
 			e.Mark("end")
@@ -91,17 +92,17 @@ func (recreateScript) Steps(sz Size) []Step {
 	}}
 }
 
-func (recreateScript) Results(e *Env) []Result {
+func (recreateScript) Results(e *scenario.Env) []scenario.Result {
 	from := e.At("recreated")
-	return []Result{
-		{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsActive) - float64(e.Size.Replicas), LowerIsBetter: true},
-		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
+	return []scenario.Result{
+		{Name: "extra_pods", Unit: "pods", Value: e.Last(sampler.PodsActive) - float64(e.Size.Replicas), LowerIsBetter: true},
+		{Name: "final_active", Unit: "pods", Value: e.Last(sampler.PodsActive)},
 		{Name: "creates_after_recreate", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerPodPosts, from, 1e9), LowerIsBetter: true},
 		{Name: "deletes_after_recreate", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", from, 1e9)},
 	}
 }
 
-func (recreateScript) Expect(variant string, sz Size, r map[string]float64) error {
+func (recreateScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
 	n := float64(sz.Replicas)
 	if r["extra_pods"] != 0 {
 		return fmt.Errorf("%s: %.0f active pods at the end, want %.0f: the deleted controller's pods were left beside the new ones", variant, r["final_active"], n)

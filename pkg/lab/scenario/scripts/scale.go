@@ -1,4 +1,4 @@
-package scenario
+package scripts
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
@@ -22,8 +23,8 @@ func oneManager(nodes int) stack.Config {
 }
 
 // sizeN is the size of a controller of n pods, at 2014's sync period.
-func sizeN(n int) Size {
-	return Size{Label: fmt.Sprintf("N=%d", n), Replicas: n, Period: period2014}
+func sizeN(n int) scenario.Size {
+	return scenario.Size{Label: fmt.Sprintf("N=%d", n), Replicas: n, Period: period2014}
 }
 
 // scaleResults are the figures of a scale-up: how long, how many requests,
@@ -32,33 +33,33 @@ func sizeN(n int) Size {
 // the controller-manager process, lease renewals included; CPU figures
 // count from the controller's creation to the run's last sample, so the
 // processes' start-up work is left out.
-func scaleResults(e *Env) []Result {
+func scaleResults(e *scenario.Env) []scenario.Result {
 	n := float64(e.Size.Replicas)
 	from := e.At("created")
-	return e.forToday([]Result{
+	return e.ForToday([]scenario.Result{
 		{Name: "time_to_running", Unit: "s", Value: e.Seconds("created", "converged"), LowerIsBetter: true},
-		{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerPodPosts), LowerIsBetter: true},
-		{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - n, LowerIsBetter: true},
+		{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerPodPosts), LowerIsBetter: true},
+		{Name: "extra_pods", Unit: "pods", Value: e.Last(sampler.PodsCreated) - n, LowerIsBetter: true},
 		{Name: "peak_goroutines", Process: sampler.ProcessManager, Unit: "goroutines", Value: e.Sampler.Rec.Max(sampler.ManagerGoroutines), LowerIsBetter: true},
 		{Name: "peak_rss", Process: sampler.ProcessManager, Unit: "MiB", Value: e.Sampler.Rec.Max(sampler.ManagerRSS) / (1 << 20), LowerIsBetter: true},
 		{Name: "peak_sockets", Process: sampler.ProcessManager, Unit: "sockets", Value: e.Sampler.Rec.Max(sampler.ManagerSockets), LowerIsBetter: true},
-		{Name: "manager_requests", Process: sampler.ProcessManager, Unit: "requests", Value: e.managerRequests(), LowerIsBetter: true},
+		{Name: "manager_requests", Process: sampler.ProcessManager, Unit: "requests", Value: e.ManagerRequests(), LowerIsBetter: true},
 		// The bodies of the same requests, sent and received, as the
 		// apiserver read and wrote them (headers left out).
-		{Name: "manager_bytes", Process: sampler.ProcessManager, Unit: "MB", Value: e.last(sampler.ManagerBytes) / 1e6, LowerIsBetter: true},
-		{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST"), LowerIsBetter: true},
+		{Name: "manager_bytes", Process: sampler.ProcessManager, Unit: "MB", Value: e.Last(sampler.ManagerBytes) / 1e6, LowerIsBetter: true},
+		{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerRequests + "LIST"), LowerIsBetter: true},
 		// The modern manager's status writes. Each is dear here: like
 		// v0.4's, this apiserver fills a controller's currentState.replicas
 		// on every read and watch event by listing its pods.
-		{Name: "status_writes", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerPurpose + sampler.PurposeStatus), LowerIsBetter: true},
+		{Name: "status_writes", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerPurpose + sampler.PurposeStatus), LowerIsBetter: true},
 		{Name: "apiserver_cpu", Process: sampler.ProcessAPIServer, Unit: "CPU s", Value: e.Sampler.Rec.Between(sampler.APIServerCPU, from, math.Inf(1)), LowerIsBetter: true},
 		{Name: "hollow_node_cpu", Process: sampler.ProcessHollowNode, Unit: "CPU s", Value: e.Sampler.Rec.Between(sampler.HollowNodeCPU, from, math.Inf(1)), LowerIsBetter: true},
 	}, from)
 }
 
 // scaleUp is the goroutine storm.
-func scaleUp() *Scenario {
-	return &Scenario{
+func scaleUp() *scenario.Scenario {
+	return &scenario.Scenario{
 		Name:       "scale-up",
 		Figure:     "peak_goroutines",
 		Title:      "The goroutine storm: one controller scaled from 0 to N",
@@ -66,9 +67,9 @@ func scaleUp() *Scenario {
 		Explain: "A controller of N replicas is created on an empty cluster. The 2014 manager starts one " +
 			"goroutine and one POST per missing pod, all at once; the modern one creates at most 500 per " +
 			"sync, in slow-start batches of 1, 2, 4, …, under a 20 requests/s client limit.",
-		Full:  []Size{sizeN(100), sizeN(1000)},
-		Quick: []Size{sizeN(100)},
-		Large: []Size{sizeN(10000)},
+		Full:  []scenario.Size{sizeN(100), sizeN(1000)},
+		Quick: []scenario.Size{sizeN(100)},
+		Large: []scenario.Size{sizeN(10000)},
 		// A hundred goroutines are lost among the manager's own; a
 		// thousand make the storm, and today's 20 requests a second
 		// still create them in under a minute.
@@ -81,33 +82,33 @@ func scaleUp() *Scenario {
 
 type scaleUpScript struct{}
 
-func (scaleUpScript) Steps(sz Size) []Step {
-	return []Step{{
+func (scaleUpScript) Steps(sz scenario.Size) []scenario.Step {
+	return []scenario.Step{{
 		Title: fmt.Sprintf("Create a controller of %d", sz.Replicas),
 		Say: fmt.Sprintf("A replication controller asking for %d pods is created. Watch the goroutine "+
 			"count: the 2014 manager starts one goroutine per missing pod, all at once.", sz.Replicas),
 		Starts: true,
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			e.Mark("created")
-			return e.CreateController(Controller("web", sz.Replicas, webSelector, nil))
+			return e.CreateController(scenario.Controller("web", sz.Replicas, webSelector, nil))
 		},
 	}, {
 		Title: "Wait until every pod runs",
 		Say:   "The hollow nodes bind and start the pods as they appear. Count the requests and the goroutines it took.",
-		Run: func(ctx context.Context, e *Env) error {
-			if err := e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
+		Run: func(ctx context.Context, e *scenario.Env) error {
+			if err := e.WaitRunning(ctx, sz.Replicas, scenario.ConvergeLimit(sz.Replicas)); err != nil {
 				return err
 			}
 			e.Mark("converged")
 			// A short wait lets a late duplicate create show up.
-			return Sleep(ctx, 2*time.Second)
+			return scenario.Sleep(ctx, 2*time.Second)
 		},
 	}}
 }
 
-func (scaleUpScript) Results(e *Env) []Result { return scaleResults(e) }
+func (scaleUpScript) Results(e *scenario.Env) []scenario.Result { return scaleResults(e) }
 
-func (scaleUpScript) Expect(variant string, sz Size, r map[string]float64) error {
+func (scaleUpScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
 	n := float64(sz.Replicas)
 	switch {
 	case onToday(variant):
@@ -134,8 +135,8 @@ func (scaleUpScript) Expect(variant string, sz Size, r map[string]float64) error
 }
 
 // scaleDown is the same fan-out, for deletes.
-func scaleDown() *Scenario {
-	return &Scenario{
+func scaleDown() *scenario.Scenario {
+	return &scenario.Scenario{
 		Name:       "scale-down",
 		Figure:     "peak_goroutines",
 		Title:      "One controller scaled from N to 0",
@@ -143,9 +144,9 @@ func scaleDown() *Scenario {
 		Explain: "A controller of N running pods is resized to 0. The 2014 manager deletes every surplus " +
 			"pod at once, in list order; the modern one deletes at most 500 per sync, ranked so that " +
 			"unscheduled and not-ready pods go first.",
-		Full:  []Size{sizeN(100), sizeN(1000)},
-		Quick: []Size{sizeN(100)},
-		Large: []Size{sizeN(10000)},
+		Full:  []scenario.Size{sizeN(100), sizeN(1000)},
+		Quick: []scenario.Size{sizeN(100)},
+		Large: []scenario.Size{sizeN(10000)},
 		// As for scale-up: a thousand deletes at once is the point.
 		Talk:    sizeN(1000),
 		Cluster: oneManager(10),
@@ -155,20 +156,20 @@ func scaleDown() *Scenario {
 
 type scaleDownScript struct{}
 
-func (scaleDownScript) Steps(sz Size) []Step {
-	return []Step{{
+func (scaleDownScript) Steps(sz scenario.Size) []scenario.Step {
+	return []scenario.Step{{
 		Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
 		Say:   "First the controller and its pods are brought up; this part is not measured.",
-		Run:   func(ctx context.Context, e *Env) error { return e.startWeb(ctx, sz.Replicas) },
+		Run:   func(ctx context.Context, e *scenario.Env) error { return startWeb(ctx, e, sz.Replicas) },
 	}, {
 		Title: "Resize it to 0",
 		Say:   "Now the controller is resized to zero. Every pod must go; count the deletes and the goroutines.",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			e.Mark("resized")
 			if err := e.Resize(ctx, "web", 0); err != nil {
 				return err
 			}
-			if err := e.WaitActive(ctx, 0, convergeLimit(sz.Replicas)); err != nil {
+			if err := e.WaitActive(ctx, 0, scenario.ConvergeLimit(sz.Replicas)); err != nil {
 				return err
 			}
 			e.Mark("converged")
@@ -177,9 +178,9 @@ func (scaleDownScript) Steps(sz Size) []Step {
 	}}
 }
 
-func (scaleDownScript) Results(e *Env) []Result {
+func (scaleDownScript) Results(e *scenario.Env) []scenario.Result {
 	from := e.At("resized")
-	return []Result{
+	return []scenario.Result{
 		{Name: "time_to_zero", Unit: "s", Value: e.Seconds("resized", "converged"), LowerIsBetter: true},
 		{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", from, 1e9), LowerIsBetter: true},
 		// From the resize on: the scale-up before it has a peak of
@@ -188,7 +189,7 @@ func (scaleDownScript) Results(e *Env) []Result {
 	}
 }
 
-func (scaleDownScript) Expect(variant string, sz Size, r map[string]float64) error {
+func (scaleDownScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
 	if r["pod_deletes"] < float64(sz.Replicas) {
 		return fmt.Errorf("%.0f deletes for %d pods", r["pod_deletes"], sz.Replicas)
 	}
@@ -214,8 +215,8 @@ func refuseBindings() faults.Config {
 }
 
 // partialScaleDown asks which surplus pods die.
-func partialScaleDown() *Scenario {
-	return &Scenario{
+func partialScaleDown() *scenario.Scenario {
+	return &scenario.Scenario{
 		Name:       "partial-scale-down",
 		Figure:     "running_deleted",
 		Title:      "Scaled down while some of its pods cannot be scheduled",
@@ -224,7 +225,7 @@ func partialScaleDown() *Scenario {
 			"pods stay unscheduled; then it is resized back to N. Ranked deletion removes the N unscheduled " +
 			"pods and leaves the running ones alone; deleting in list order, as the 2014 manager does, kills " +
 			"running pods and keeps pods that will never run.",
-		Full:    []Size{sizeN(10)},
+		Full:    []scenario.Size{sizeN(10)},
 		Cluster: oneManager(5),
 		Script:  partialScaleDownScript{},
 	}
@@ -232,16 +233,16 @@ func partialScaleDown() *Scenario {
 
 type partialScaleDownScript struct{}
 
-func (partialScaleDownScript) Steps(sz Size) []Step {
-	return []Step{{
+func (partialScaleDownScript) Steps(sz scenario.Size) []scenario.Step {
+	return []scenario.Step{{
 		Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
 		Say:   "The controller and its pods come up and run.",
-		Run:   func(ctx context.Context, e *Env) error { return e.startWeb(ctx, sz.Replicas) },
+		Run:   func(ctx context.Context, e *scenario.Env) error { return startWeb(ctx, e, sz.Replicas) },
 	}, {
 		Title: fmt.Sprintf("No room left: resize it to %d", 2*sz.Replicas),
 		Say: "The apiserver now refuses every binding, as if no node had room, and the controller is " +
 			"resized to twice its size: the new pods are created but stay unscheduled.",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			// Ours: the refusal is the lab's fault switch on the
 			// bindings resource; it stays on to the end of the run,
 			// so the pods left unscheduled never run.
@@ -251,7 +252,7 @@ func (partialScaleDownScript) Steps(sz Size) []Step {
 			if err := e.Resize(ctx, "web", 2*sz.Replicas); err != nil {
 				return err
 			}
-			return WaitFor(ctx, convergeLimit(sz.Replicas), "running and unscheduled pods", func() (bool, string) {
+			return scenario.WaitFor(ctx, scenario.ConvergeLimit(sz.Replicas), "running and unscheduled pods", func() (bool, string) {
 				c := e.Sampler.Pods.Counts()
 				return c.Active == 2*sz.Replicas && c.Running == sz.Replicas && c.Unscheduled == sz.Replicas,
 					fmt.Sprintf("%d active, %d running, %d unscheduled", c.Active, c.Running, c.Unscheduled)
@@ -261,12 +262,12 @@ func (partialScaleDownScript) Steps(sz Size) []Step {
 		Title: fmt.Sprintf("Resize it back to %d", sz.Replicas),
 		Say: "The controller is resized back. Which pods go: the ones that will never run, or running " +
 			"ones? Count the running pods deleted.",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			e.Mark("resized")
 			if err := e.Resize(ctx, "web", sz.Replicas); err != nil {
 				return err
 			}
-			if err := e.WaitActive(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
+			if err := e.WaitActive(ctx, sz.Replicas, scenario.ConvergeLimit(sz.Replicas)); err != nil {
 				return err
 			}
 			e.Mark("converged")
@@ -274,25 +275,25 @@ func (partialScaleDownScript) Steps(sz Size) []Step {
 			// so that a late extra delete shows up, and a 2014 tick
 			// that listed the controller before the resize (its
 			// creates, then the next tick's deletes) is over.
-			return e.WaitSteady(ctx, sz.Replicas, sz.Period+2*time.Second, convergeLimit(sz.Replicas))
+			return e.WaitSteady(ctx, sz.Replicas, sz.Period+2*time.Second, scenario.ConvergeLimit(sz.Replicas))
 		},
 	}}
 }
 
-func (partialScaleDownScript) Results(e *Env) []Result {
+func (partialScaleDownScript) Results(e *scenario.Env) []scenario.Result {
 	n := float64(e.Size.Replicas)
-	return []Result{
+	return []scenario.Result{
 		// Exactly N pods ran before the resize back and none can
 		// start after it, so every running pod missing at the end
 		// was deleted.
-		{Name: "running_deleted", Unit: "pods", Value: n - e.last(sampler.PodsRunning), LowerIsBetter: true},
-		{Name: "unscheduled_left", Unit: "pods", Value: e.last(sampler.PodsUnscheduled), LowerIsBetter: true},
+		{Name: "running_deleted", Unit: "pods", Value: n - e.Last(sampler.PodsRunning), LowerIsBetter: true},
+		{Name: "unscheduled_left", Unit: "pods", Value: e.Last(sampler.PodsUnscheduled), LowerIsBetter: true},
 		{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", e.At("resized"), 1e9), LowerIsBetter: true},
-		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
+		{Name: "final_active", Unit: "pods", Value: e.Last(sampler.PodsActive)},
 	}
 }
 
-func (partialScaleDownScript) Expect(variant string, sz Size, r map[string]float64) error {
+func (partialScaleDownScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
 	if r["final_active"] != float64(sz.Replicas) {
 		return fmt.Errorf("%.0f active pods at the end, want %d", r["final_active"], sz.Replicas)
 	}
@@ -301,4 +302,10 @@ func (partialScaleDownScript) Expect(variant string, sz Size, r map[string]float
 			r["running_deleted"], r["unscheduled_left"])
 	}
 	return nil
+}
+
+// onToday says whether the variant named name runs on today's stack.
+func onToday(name string) bool {
+	v, err := scenario.VariantByName(name)
+	return err == nil && v.OnToday()
 }

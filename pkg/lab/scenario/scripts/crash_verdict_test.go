@@ -1,4 +1,4 @@
-package scenario
+package scripts
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 // TestTheCrashScenarioFailsARunThatLostAnythingOrEndedOffCount holds the
@@ -48,7 +49,7 @@ func TestTheCrashScenarioKillsEtcdMembersOnlyWhereThereAreSome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	describe := func(sizes []Size) string {
+	describe := func(sizes []scenario.Size) string {
 		var out []string
 		for _, sz := range sizes {
 			out = append(out, fmt.Sprintf("%s %s members %d", sz.Label, sz.Crash, sz.EtcdMembers))

@@ -1,4 +1,4 @@
-package scenario
+package scripts
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
@@ -17,8 +18,8 @@ import (
 
 // twoManagers runs two managers on one controller, as high availability
 // without a lock.
-func twoManagers() *Scenario {
-	return &Scenario{
+func twoManagers() *scenario.Scenario {
+	return &scenario.Scenario{
 		Name:       "two-managers",
 		Figure:     "pod_creates",
 		Title:      "Two controller-managers on one controller",
@@ -26,7 +27,7 @@ func twoManagers() *Scenario {
 		Explain: "Two controller-managers of the same design run against one apiserver, and a controller of N " +
 			"is created. Both 2014 managers see the same deficit and both create it, then both delete the " +
 			"surplus; the modern managers elect a leader and only it acts.",
-		Full:    []Size{{Label: "N=20", Replicas: 20, Period: period2014, Window: 20 * time.Second}},
+		Full:    []scenario.Size{{Label: "N=20", Replicas: 20, Period: period2014, Window: 20 * time.Second}},
 		Cluster: stack.Config{Nodes: 10, ControllerManagers: 2, StartDelay: 200 * time.Millisecond},
 		Script:  twoManagersScript{},
 	}
@@ -34,34 +35,34 @@ func twoManagers() *Scenario {
 
 type twoManagersScript struct{}
 
-func (twoManagersScript) Steps(sz Size) []Step {
-	return []Step{{
+func (twoManagersScript) Steps(sz scenario.Size) []scenario.Step {
+	return []scenario.Step{{
 		Title: "Wait for both managers",
 		Say: "Two controller-managers are running. The modern pair first elects a leader; the 2014 pair " +
 			"has no such thing.",
-		Run: func(ctx context.Context, e *Env) error { return Sleep(ctx, 3*time.Second) },
+		Run: func(ctx context.Context, e *scenario.Env) error { return scenario.Sleep(ctx, 3*time.Second) },
 	}, {
 		Title:  fmt.Sprintf("Create a controller of %d", sz.Replicas),
 		Say:    fmt.Sprintf("One controller asks for %d pods. Count the pods created and watch the total.", sz.Replicas),
 		Starts: true,
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			e.Mark("created")
-			return e.CreateController(Controller("web", sz.Replicas, webSelector, nil))
+			return e.CreateController(scenario.Controller("web", sz.Replicas, webSelector, nil))
 		},
 	}, {
 		Title: fmt.Sprintf("Watch for %v", sz.Window),
 		Say: "Both 2014 managers created the pods, so there are too many, and both then delete the " +
 			"surplus — sometimes too many again. The modern pair holds exactly N.",
-		Run: func(ctx context.Context, e *Env) error {
-			if err := Sleep(ctx, sz.Window); err != nil {
+		Run: func(ctx context.Context, e *scenario.Env) error {
+			if err := scenario.Sleep(ctx, sz.Window); err != nil {
 				return err
 			}
 			// The modern pair must end at N, however long a busy
 			// machine makes its election and its creates take; the
 			// 2014 pair, or a modern one without its election, may
 			// fight on, and is judged by what it did.
-			if e.Variant.Design != Legacy.Design && !e.Variant.without("leader-election") {
-				if err := e.WaitActive(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
+			if e.Variant.Design != scenario.Legacy.Design && !e.Variant.Without("leader-election") {
+				if err := e.WaitActive(ctx, sz.Replicas, scenario.ConvergeLimit(sz.Replicas)); err != nil {
 					return err
 				}
 			}
@@ -71,18 +72,18 @@ func (twoManagersScript) Steps(sz Size) []Step {
 	}}
 }
 
-func (twoManagersScript) Results(e *Env) []Result {
+func (twoManagersScript) Results(e *scenario.Env) []scenario.Result {
 	n := float64(e.Size.Replicas)
-	return []Result{
-		{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerPodPosts), LowerIsBetter: true},
-		{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - n, LowerIsBetter: true},
+	return []scenario.Result{
+		{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerPodPosts), LowerIsBetter: true},
+		{Name: "extra_pods", Unit: "pods", Value: e.Last(sampler.PodsCreated) - n, LowerIsBetter: true},
 		{Name: "max_active", Unit: "pods", Value: e.Sampler.Rec.Max(sampler.PodsActive), LowerIsBetter: true},
-		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
-		{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "DELETE"), LowerIsBetter: true},
+		{Name: "final_active", Unit: "pods", Value: e.Last(sampler.PodsActive)},
+		{Name: "pod_deletes", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerRequests + "DELETE"), LowerIsBetter: true},
 	}
 }
 
-func (twoManagersScript) Expect(variant string, sz Size, r map[string]float64) error {
+func (twoManagersScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
 	n := float64(sz.Replicas)
 	switch variant {
 	case "legacy":
@@ -98,8 +99,8 @@ func (twoManagersScript) Expect(variant string, sz Size, r map[string]float64) e
 }
 
 // restart kills the manager halfway through a scale-up.
-func restart() *Scenario {
-	return &Scenario{
+func restart() *scenario.Scenario {
+	return &scenario.Scenario{
 		Name:       "restart",
 		Figure:     "extra_pods",
 		Title:      "The controller-manager killed halfway through a scale-up",
@@ -108,8 +109,8 @@ func restart() *Scenario {
 			"from then on every LIST of pods takes 3 s longer, as on a big cluster. The 2014 manager is immune: it keeps no cache and lists pods from the apiserver on every sync. " +
 			"The 2015 manager overshot because it acted before its pod cache had filled; today's waits for " +
 			"its caches to sync and must create exactly N.",
-		Full:    []Size{sizeN(1000)},
-		Quick:   []Size{sizeN(200)},
+		Full:    []scenario.Size{sizeN(1000)},
+		Quick:   []scenario.Size{sizeN(200)},
 		Cluster: oneManager(10),
 		Script:  restartScript{},
 	}
@@ -117,16 +118,16 @@ func restart() *Scenario {
 
 type restartScript struct{}
 
-func (restartScript) Steps(sz Size) []Step {
-	return []Step{{
+func (restartScript) Steps(sz scenario.Size) []scenario.Step {
+	return []scenario.Step{{
 		Title: fmt.Sprintf("Start scaling up to %d", sz.Replicas),
 		Say:   "A controller of N is created and the manager starts creating pods.",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			e.Mark("created")
-			if err := e.CreateController(Controller("web", sz.Replicas, webSelector, nil)); err != nil {
+			if err := e.CreateController(scenario.Controller("web", sz.Replicas, webSelector, nil)); err != nil {
 				return err
 			}
-			return WaitFor(ctx, convergeLimit(sz.Replicas), "half of the pods created", func() (bool, string) {
+			return scenario.WaitFor(ctx, scenario.ConvergeLimit(sz.Replicas), "half of the pods created", func() (bool, string) {
 				c := e.Sampler.Pods.Counts()
 				return c.Active >= sz.Replicas/2, fmt.Sprintf("%d active", c.Active)
 			})
@@ -135,7 +136,7 @@ func (restartScript) Steps(sz Size) []Step {
 		Title: "kill -9 the controller-manager, and start it again",
 		Say: "Halfway there, the manager dies without a goodbye and a new one starts. Does the new one " +
 			"count the pods already there, or create them again?",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			e.Stack.KillManager(0, syscall.SIGKILL)
 			e.Mark("killed")
 			// Ours: from here to the end, every LIST of pods takes
@@ -153,28 +154,28 @@ func (restartScript) Steps(sz Size) []Step {
 	}, {
 		Title: "Wait until every pod runs",
 		Say:   "Count the pods created in all: anything above N is an extra pod.",
-		Run: func(ctx context.Context, e *Env) error {
-			if err := e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas)); err != nil {
+		Run: func(ctx context.Context, e *scenario.Env) error {
+			if err := e.WaitRunning(ctx, sz.Replicas, scenario.ConvergeLimit(sz.Replicas)); err != nil {
 				return err
 			}
 			e.Mark("converged")
 			if err := e.ClearAPIFaults(); err != nil {
 				return err
 			}
-			return Sleep(ctx, 3*time.Second)
+			return scenario.Sleep(ctx, 3*time.Second)
 		},
 	}}
 }
 
-func (restartScript) Results(e *Env) []Result {
-	return []Result{
-		{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - float64(e.Size.Replicas), LowerIsBetter: true},
+func (restartScript) Results(e *scenario.Env) []scenario.Result {
+	return []scenario.Result{
+		{Name: "extra_pods", Unit: "pods", Value: e.Last(sampler.PodsCreated) - float64(e.Size.Replicas), LowerIsBetter: true},
 		{Name: "time_to_running", Unit: "s", Value: e.Seconds("created", "converged"), LowerIsBetter: true},
-		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
+		{Name: "final_active", Unit: "pods", Value: e.Last(sampler.PodsActive)},
 	}
 }
 
-func (restartScript) Expect(variant string, sz Size, r map[string]float64) error {
+func (restartScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
 	if r["final_active"] != float64(sz.Replicas) {
 		return fmt.Errorf("%.0f active pods at the end, want %d", r["final_active"], sz.Replicas)
 	}
@@ -185,8 +186,8 @@ func (restartScript) Expect(variant string, sz Size, r map[string]float64) error
 }
 
 // overlap runs two controllers whose selectors overlap.
-func overlap() *Scenario {
-	return &Scenario{
+func overlap() *scenario.Scenario {
+	return &scenario.Scenario{
 		Name:       "overlap",
 		Figure:     "deletes_during_overlap",
 		Title:      "Two controllers whose selectors overlap",
@@ -194,7 +195,7 @@ func overlap() *Scenario {
 		Explain: "Controller a wants 3 pods and controller b wants 5, and both select app=web. The 2014 " +
 			"managers count each other's pods: a deletes b's, b recreates them, on every tick. With " +
 			"ControllerRef each modern controller counts only the pods it owns: 8 pods, stable.",
-		Full:    []Size{{Label: "3+5", Replicas: 8, Period: period2014, Window: 30 * time.Second}},
+		Full:    []scenario.Size{{Label: "3+5", Replicas: 8, Period: period2014, Window: 30 * time.Second}},
 		Cluster: oneManager(5),
 		Script:  overlapScript{},
 	}
@@ -202,34 +203,34 @@ func overlap() *Scenario {
 
 type overlapScript struct{}
 
-func (overlapScript) Steps(sz Size) []Step {
-	return []Step{{
+func (overlapScript) Steps(sz scenario.Size) []scenario.Step {
+	return []scenario.Step{{
 		Title: "Create controller a (3 pods, app=web)",
 		Say:   "The first controller comes up with its three pods.",
-		Run: func(ctx context.Context, e *Env) error {
-			if err := e.CreateController(Controller("a", 3, webSelector, map[string]string{"rc": "a"})); err != nil {
+		Run: func(ctx context.Context, e *scenario.Env) error {
+			if err := e.CreateController(scenario.Controller("a", 3, webSelector, map[string]string{"rc": "a"})); err != nil {
 				return err
 			}
-			return e.WaitRunning(ctx, 3, convergeLimit(3))
+			return e.WaitRunning(ctx, 3, scenario.ConvergeLimit(3))
 		},
 	}, {
 		Title: "Create controller b (5 pods, also app=web)",
 		Say: "A second controller selects the same pods. In 2014 each counts the other's: watch the " +
 			"total and the deletes.",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			e.Mark("overlap-start")
-			if err := e.CreateController(Controller("b", 5, webSelector, map[string]string{"rc": "b"})); err != nil {
+			if err := e.CreateController(scenario.Controller("b", 5, webSelector, map[string]string{"rc": "b"})); err != nil {
 				return err
 			}
-			if err := Sleep(ctx, sz.Window); err != nil {
+			if err := scenario.Sleep(ctx, sz.Window); err != nil {
 				return err
 			}
 			// The modern controllers must end at 3 and 5, however long
 			// a busy machine makes b's creates take; the 2014 ones,
 			// or modern ones without ControllerRef, fight on, and are
 			// judged by their deletes.
-			if e.Variant.Design != Legacy.Design && !e.Variant.without("controller-ref") {
-				err := WaitFor(ctx, convergeLimit(8), "3 pods of a and 5 of b", func() (bool, string) {
+			if e.Variant.Design != scenario.Legacy.Design && !e.Variant.Without("controller-ref") {
+				err := scenario.WaitFor(ctx, scenario.ConvergeLimit(8), "3 pods of a and 5 of b", func() (bool, string) {
 					a, errA := e.CountActive(map[string]string{"rc": "a"})
 					b, errB := e.CountActive(map[string]string{"rc": "b"})
 					if errA != nil || errB != nil {
@@ -247,19 +248,19 @@ func (overlapScript) Steps(sz Size) []Step {
 	}}
 }
 
-func (overlapScript) Results(e *Env) []Result {
+func (overlapScript) Results(e *scenario.Env) []scenario.Result {
 	a, _ := e.CountActive(map[string]string{"rc": "a"})
 	b, _ := e.CountActive(map[string]string{"rc": "b"})
 	from := e.At("overlap-start")
-	return []Result{
-		{Name: "final_active", Unit: "pods", Value: e.last(sampler.PodsActive)},
+	return []scenario.Result{
+		{Name: "final_active", Unit: "pods", Value: e.Last(sampler.PodsActive)},
 		{Name: "pods_of_a", Unit: "pods", Value: float64(a)},
 		{Name: "pods_of_b", Unit: "pods", Value: float64(b)},
 		{Name: "deletes_during_overlap", Process: sampler.ProcessManager, Unit: "requests", Value: e.Sampler.Rec.Between(sampler.ManagerRequests+"DELETE", from, 1e9), LowerIsBetter: true},
 	}
 }
 
-func (overlapScript) Expect(variant string, sz Size, r map[string]float64) error {
+func (overlapScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
 	switch variant {
 	case "legacy":
 		if r["deletes_during_overlap"] == 0 {
@@ -274,8 +275,8 @@ func (overlapScript) Expect(variant string, sz Size, r map[string]float64) error
 }
 
 // watchWindow lets a watch fall out of etcd's event window.
-func watchWindow() *Scenario {
-	return &Scenario{
+func watchWindow() *scenario.Scenario {
+	return &scenario.Scenario{
 		Name:       "watch-window",
 		Figure:     "resize_to_running",
 		Title:      "A watch that falls out of etcd's event window",
@@ -284,7 +285,7 @@ func watchWindow() *Scenario {
 			"watching again, more than 1 000 other writes go through etcd. It then resumes from a version " +
 			"etcd has forgotten, gets a 410, and retries from the same version for ever: only its tick keeps " +
 			"it working, so a resize waits for a tick. The modern informers relist and carry on.",
-		Full:    []Size{sizeN(5)},
+		Full:    []scenario.Size{sizeN(5)},
 		Cluster: oneManager(5),
 		Script:  watchWindowScript{},
 	}
@@ -292,16 +293,16 @@ func watchWindow() *Scenario {
 
 type watchWindowScript struct{}
 
-func (watchWindowScript) Steps(sz Size) []Step {
-	return []Step{{
+func (watchWindowScript) Steps(sz scenario.Size) []scenario.Step {
+	return []scenario.Step{{
 		Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
 		Say:   "A small controller comes up and both managers are watching.",
-		Run:   func(ctx context.Context, e *Env) error { return e.startWeb(ctx, sz.Replicas) },
+		Run:   func(ctx context.Context, e *scenario.Env) error { return startWeb(ctx, e, sz.Replicas) },
 	}, {
 		Title: "Cut the watches, then write 1 200 times elsewhere",
 		Say: "Every watch is cut; then 1 200 writes to an unrelated object push etcd's window of " +
 			"1 000 events past the version the 2014 manager will resume from.",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			before, err := managerWatchErrors(e)
 			if err != nil {
 				return err
@@ -309,14 +310,14 @@ func (watchWindowScript) Steps(sz Size) []Step {
 			if err := e.SetAPIFaults(map[string]string{"closeWatchesEvery": "1s"}); err != nil {
 				return err
 			}
-			if err := Sleep(ctx, 1500*time.Millisecond); err != nil {
+			if err := scenario.Sleep(ctx, 1500*time.Millisecond); err != nil {
 				return err
 			}
-			if e.Variant.Design != Legacy.Design {
+			if e.Variant.Design != scenario.Legacy.Design {
 				if err := e.ClearAPIFaults(); err != nil {
 					return err
 				}
-				return e.churnWrites(ctx, 1200)
+				return churnWrites(ctx, e, 1200)
 			}
 			// The 2014 manager watches again a period after the cut.
 			// On a busy machine the writes can take longer than that,
@@ -327,10 +328,10 @@ func (watchWindowScript) Steps(sz Size) []Step {
 			// its first resume after the writes gets the 410. (Cut
 			// every second, today's informers would back off from
 			// short watches and miss the resize they must show.)
-			if err := e.churnWrites(ctx, 1200); err != nil {
+			if err := churnWrites(ctx, e, 1200); err != nil {
 				return err
 			}
-			err = WaitFor(ctx, 4*sz.Period+time.Minute, "the 2014 manager's watch to resume past etcd's window", func() (bool, string) {
+			err = scenario.WaitFor(ctx, 4*sz.Period+time.Minute, "the 2014 manager's watch to resume past etcd's window", func() (bool, string) {
 				n, err := managerWatchErrors(e)
 				if err != nil {
 					return false, err.Error()
@@ -346,12 +347,12 @@ func (watchWindowScript) Steps(sz Size) []Step {
 		Title: fmt.Sprintf("Resize to %d", 2*sz.Replicas),
 		Say: "Now the controller is resized. The modern manager reacts at once; the 2014 one, stuck on a " +
 			"forgotten version, only reacts when a tick comes through.",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			e.Mark("resized")
 			if err := e.Resize(ctx, "web", 2*sz.Replicas); err != nil {
 				return err
 			}
-			if err := e.WaitRunning(ctx, 2*sz.Replicas, convergeLimit(2*sz.Replicas)); err != nil {
+			if err := e.WaitRunning(ctx, 2*sz.Replicas, scenario.ConvergeLimit(2*sz.Replicas)); err != nil {
 				return err
 			}
 			e.Mark("converged")
@@ -360,19 +361,19 @@ func (watchWindowScript) Steps(sz Size) []Step {
 	}}
 }
 
-func (watchWindowScript) Results(e *Env) []Result {
-	return append([]Result{
+func (watchWindowScript) Results(e *scenario.Env) []scenario.Result {
+	return append([]scenario.Result{
 		{Name: "resize_to_running", Unit: "s", Value: e.Seconds("resized", "converged"), LowerIsBetter: true},
-		{Name: "manager_watches", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "WATCH")},
-		{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST")},
-		{Name: "manager_watch_errors", Process: sampler.ProcessManager, Unit: "watches", Value: e.last(sampler.ManagerWatchErrors)},
+		{Name: "manager_watches", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerRequests + "WATCH")},
+		{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerRequests + "LIST")},
+		{Name: "manager_watch_errors", Process: sampler.ProcessManager, Unit: "watches", Value: e.Last(sampler.ManagerWatchErrors)},
 		// From the resize to its pods running: a LIST here would be a
 		// relist, the resize read from it rather than from the watch.
-		{Name: "lists_after_resize", Process: sampler.ProcessManager, Unit: "requests", Value: e.between(sampler.ManagerRequests+"LIST", "resized", "converged")},
-	}, e.whyResults("after_resize", "resized", "converged")...)
+		{Name: "lists_after_resize", Process: sampler.ProcessManager, Unit: "requests", Value: e.Between(sampler.ManagerRequests+"LIST", "resized", "converged")},
+	}, e.WhyResults("after_resize", "resized", "converged")...)
 }
 
-func (watchWindowScript) Expect(variant string, sz Size, r map[string]float64) error {
+func (watchWindowScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
 	switch variant {
 	case "legacy":
 		// The point of the scenario: the 2014 manager resumed from
@@ -414,7 +415,7 @@ func slowPodLists() faults.Config {
 
 // managerWatchErrors is the number of the controller-managers' watches
 // that the apiserver has ended with an ERROR event.
-func managerWatchErrors(e *Env) (float64, error) {
+func managerWatchErrors(e *scenario.Env) (float64, error) {
 	m, err := sampler.Scrape(e.Stack.APIURL + "/metrics")
 	if err != nil {
 		return 0, err
@@ -425,7 +426,7 @@ func managerWatchErrors(e *Env) (float64, error) {
 // churnWrites updates scratch services n times in all, so that etcd's
 // event window moves on. Several writers share the work, so that it is
 // over sooner.
-func (e *Env) churnWrites(ctx context.Context, n int) error {
+func churnWrites(ctx context.Context, e *scenario.Env, n int) error {
 	const writers = 8
 	c := api.NewDefaultContext()
 	errs := make(chan error, writers)

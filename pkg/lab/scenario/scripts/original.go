@@ -1,9 +1,10 @@
-package scenario
+package scripts
 
 import (
 	"fmt"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 // syncedAll says whether the managers have synced m controllers since
@@ -12,11 +13,11 @@ import (
 // each controller's pods and its endpoints controller's LIST of the
 // services (the scenarios that wait here have none), so a first pass is
 // done at 2 + m LISTs.
-func (e *Env) syncedAll(m int) (bool, string) {
+func syncedAll(e *scenario.Env, m int) (bool, string) {
 	if e.Variant.Original != "" {
-		lists := e.last(sampler.ManagerRequests + "LIST")
+		lists := e.Last(sampler.ManagerRequests + "LIST")
 		return lists >= float64(2+m), fmt.Sprintf("%.0f LISTs of %d", lists, 2+m)
 	}
-	synced := e.last(sampler.ManagerSyncs)
+	synced := e.Last(sampler.ManagerSyncs)
 	return synced >= float64(m), fmt.Sprintf("%.0f syncs", synced)
 }

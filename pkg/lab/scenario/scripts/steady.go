@@ -1,12 +1,14 @@
-package scenario
+package scripts
 
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 // Scenarios about a cluster that is being hurt.
@@ -16,8 +18,8 @@ func failPodPosts(fraction float64) faults.Config {
 }
 
 // churn kills pods at a steady rate.
-func churn() *Scenario {
-	return &Scenario{
+func churn() *scenario.Scenario {
+	return &scenario.Scenario{
 		Name:       "churn",
 		Figure:     "replacement_p50",
 		Title:      "Pods dying at a steady rate: how fast is each replaced?",
@@ -25,8 +27,8 @@ func churn() *Scenario {
 		Explain: "The hollow nodes delete running pods at r per second. The 2014 manager only notices at its " +
 			"next 10 s tick, so a replacement takes up to a period; the modern one sees the deletion on its " +
 			"pod watch and replaces the pod at once.",
-		Full:    []Size{{Label: "N=100,r=2/s", Replicas: 100, Rate: 2, Period: period2014, Window: time.Minute}},
-		Quick:   []Size{{Label: "N=100,r=2/s", Replicas: 100, Rate: 2, Period: period2014, Window: 20 * time.Second}},
+		Full:    []scenario.Size{{Label: "N=100,r=2/s", Replicas: 100, Rate: 2, Period: period2014, Window: time.Minute}},
+		Quick:   []scenario.Size{{Label: "N=100,r=2/s", Replicas: 100, Rate: 2, Period: period2014, Window: 20 * time.Second}},
 		Cluster: oneManager(10),
 		Script:  churnScript{},
 	}
@@ -34,21 +36,21 @@ func churn() *Scenario {
 
 type churnScript struct{}
 
-func (churnScript) Steps(sz Size) []Step {
-	return []Step{{
+func (churnScript) Steps(sz scenario.Size) []scenario.Step {
+	return []scenario.Step{{
 		Title: fmt.Sprintf("Start a controller of %d", sz.Replicas),
 		Say:   "The controller and its pods come up.",
-		Run:   func(ctx context.Context, e *Env) error { return e.startWeb(ctx, sz.Replicas) },
+		Run:   func(ctx context.Context, e *scenario.Env) error { return startWeb(ctx, e, sz.Replicas) },
 	}, {
 		Title: fmt.Sprintf("Kill %.0f pods a second for %v", sz.Rate, sz.Window),
 		Say: "Now pods die at a steady rate. Watch the running count dip: it dips further, and longer, " +
 			"when the manager only looks every ten seconds.",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			if err := e.SetChurn(sz.Rate); err != nil {
 				return err
 			}
 			e.Mark("churn-start")
-			err := Sleep(ctx, sz.Window)
+			err := scenario.Sleep(ctx, sz.Window)
 			e.Mark("churn-end")
 			if cerr := e.SetChurn(0); err == nil {
 				err = cerr
@@ -58,13 +60,13 @@ func (churnScript) Steps(sz Size) []Step {
 	}, {
 		Title: "Stop killing and let it settle",
 		Say:   "The killing stops; every design must return to N running pods.",
-		Run: func(ctx context.Context, e *Env) error {
-			return e.WaitRunning(ctx, sz.Replicas, convergeLimit(sz.Replicas))
+		Run: func(ctx context.Context, e *scenario.Env) error {
+			return e.WaitRunning(ctx, sz.Replicas, scenario.ConvergeLimit(sz.Replicas))
 		},
 	}}
 }
 
-func (churnScript) Results(e *Env) []Result {
+func (churnScript) Results(e *scenario.Env) []scenario.Result {
 	lat := e.Sampler.Pods.ReplacementLatencies()
 	minRunning := float64(e.Size.Replicas)
 	a, b := e.At("churn-start"), e.At("churn-end")
@@ -73,19 +75,19 @@ func (churnScript) Results(e *Env) []Result {
 			minRunning = p.V
 		}
 	}
-	return append([]Result{
+	return append([]scenario.Result{
 		{Name: "replacement_p50", Unit: "s", Value: percentile(lat, 50), LowerIsBetter: true},
 		{Name: "replacement_p99", Unit: "s", Value: percentile(lat, 99), LowerIsBetter: true},
 		{Name: "replacements", Unit: "pods", Value: float64(len(lat))},
 		{Name: "min_running", Unit: "pods", Value: minRunning},
-		{Name: "posts_during_churn", Process: sampler.ProcessManager, Unit: "requests", Value: e.between(sampler.ManagerPodPosts, "churn-start", "churn-end")},
+		{Name: "posts_during_churn", Process: sampler.ProcessManager, Unit: "requests", Value: e.Between(sampler.ManagerPodPosts, "churn-start", "churn-end")},
 		// A LIST while pods die would be a relist: the deaths read
 		// from it rather than from the pod watch.
-		{Name: "lists_during_churn", Process: sampler.ProcessManager, Unit: "requests", Value: e.between(sampler.ManagerRequests+"LIST", "churn-start", "churn-end")},
-	}, e.whyResults("during_churn", "churn-start", "churn-end")...)
+		{Name: "lists_during_churn", Process: sampler.ProcessManager, Unit: "requests", Value: e.Between(sampler.ManagerRequests+"LIST", "churn-start", "churn-end")},
+	}, e.WhyResults("during_churn", "churn-start", "churn-end")...)
 }
 
-func (churnScript) Expect(variant string, sz Size, r map[string]float64) error {
+func (churnScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
 	if r["replacements"] < 3 {
 		return fmt.Errorf("%s replaced %.0f killed pods, want at least 3 to judge by", variant, r["replacements"])
 	}
@@ -115,8 +117,8 @@ func (churnScript) Expect(variant string, sz Size, r map[string]float64) error {
 }
 
 // apiErrors rejects pod creation.
-func apiErrors() *Scenario {
-	return &Scenario{
+func apiErrors() *scenario.Scenario {
+	return &scenario.Scenario{
 		Name:       "api-errors",
 		Figure:     "posts_per_min_during_fault",
 		Title:      "Pod creation rejected: 10 % of POSTs fail, then all of them for a while",
@@ -124,8 +126,8 @@ func apiErrors() *Scenario {
 		Explain: "First one pod POST in ten fails while a controller scales up; then every pod POST fails for " +
 			"a window while it is asked for N more. The 2014 manager resends every missing pod on every tick, " +
 			"for ever; the modern one sends one request per attempt (slow start) and backs off exponentially.",
-		Full:    []Size{{Label: "N=50", Replicas: 50, Period: period2014, Window: time.Minute}},
-		Quick:   []Size{{Label: "N=50", Replicas: 50, Period: period2014, Window: 20 * time.Second}},
+		Full:    []scenario.Size{{Label: "N=50", Replicas: 50, Period: period2014, Window: time.Minute}},
+		Quick:   []scenario.Size{{Label: "N=50", Replicas: 50, Period: period2014, Window: 20 * time.Second}},
 		Cluster: oneManager(10),
 		Script:  apiErrorsScript{},
 	}
@@ -133,21 +135,21 @@ func apiErrors() *Scenario {
 
 type apiErrorsScript struct{}
 
-func (apiErrorsScript) Steps(sz Size) []Step {
-	return []Step{{
+func (apiErrorsScript) Steps(sz scenario.Size) []scenario.Step {
+	return []scenario.Step{{
 		Title: "Fail 10 % of pod POSTs while scaling up",
 		Say:   "One pod create in ten is rejected by the apiserver. Both designs get there; count the attempts.",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			if err := e.SetAPIFaults(failPodPosts(0.1)); err != nil {
 				return err
 			}
-			return e.startWeb(ctx, sz.Replicas)
+			return startWeb(ctx, e, sz.Replicas)
 		},
 	}, {
 		Title: fmt.Sprintf("Fail every pod POST for %v while asking for %d more", sz.Window, sz.Replicas),
 		Say: "Now every pod create is rejected, as a quota would. Watch the POST rate: the 2014 manager " +
 			"retries every missing pod on every tick; the modern one backs off.",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			if err := e.SetAPIFaults(failPodPosts(1)); err != nil {
 				return err
 			}
@@ -155,19 +157,19 @@ func (apiErrorsScript) Steps(sz Size) []Step {
 			if err := e.Resize(ctx, "web", 2*sz.Replicas); err != nil {
 				return err
 			}
-			err := Sleep(ctx, sz.Window)
+			err := scenario.Sleep(ctx, sz.Window)
 			e.Mark("fault-end")
 			return err
 		},
 	}, {
 		Title: "Stop failing and converge",
 		Say:   "The fault is cleared. How long until all pods run? Backoff can make the modern design wait.",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			if err := e.ClearAPIFaults(); err != nil {
 				return err
 			}
 			e.Mark("fault-cleared")
-			if err := e.WaitRunning(ctx, 2*sz.Replicas, convergeLimit(2*sz.Replicas)+20*time.Minute); err != nil {
+			if err := e.WaitRunning(ctx, 2*sz.Replicas, scenario.ConvergeLimit(2*sz.Replicas)+20*time.Minute); err != nil {
 				return err
 			}
 			e.Mark("converged")
@@ -176,26 +178,26 @@ func (apiErrorsScript) Steps(sz Size) []Step {
 	}}
 }
 
-func (apiErrorsScript) Results(e *Env) []Result {
-	out := []Result{
-		{Name: "posts_per_min_during_fault", Process: sampler.ProcessManager, Unit: "req/min", Value: e.perMinute(sampler.ManagerPodPosts, "fault-start", "fault-end"), LowerIsBetter: true},
-		{Name: "requests_per_min_during_fault", Process: sampler.ProcessManager, Unit: "req/min", Value: e.managerRequestsPerMinute("fault-start", "fault-end"), LowerIsBetter: true},
+func (apiErrorsScript) Results(e *scenario.Env) []scenario.Result {
+	out := []scenario.Result{
+		{Name: "posts_per_min_during_fault", Process: sampler.ProcessManager, Unit: "req/min", Value: e.PerMinute(sampler.ManagerPodPosts, "fault-start", "fault-end"), LowerIsBetter: true},
+		{Name: "requests_per_min_during_fault", Process: sampler.ProcessManager, Unit: "req/min", Value: e.ManagerRequestsPerMinute("fault-start", "fault-end"), LowerIsBetter: true},
 		{Name: "time_to_converge_after_fault", Unit: "s", Value: e.Seconds("fault-cleared", "converged"), LowerIsBetter: true},
-		{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerPodPosts), LowerIsBetter: true},
-		{Name: "posts_during_fault", Process: sampler.ProcessManager, Unit: "requests", Value: e.between(sampler.ManagerPodPosts, "fault-start", "fault-end"), LowerIsBetter: true},
+		{Name: "pod_creates", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerPodPosts), LowerIsBetter: true},
+		{Name: "posts_during_fault", Process: sampler.ProcessManager, Unit: "requests", Value: e.Between(sampler.ManagerPodPosts, "fault-start", "fault-end"), LowerIsBetter: true},
 	}
 	// Counted by the managers themselves, where they count, in one
 	// scrape: their creates set against their syncs.
 	if len(e.Sampler.Rec.Series(sampler.ManagerSyncs)) > 0 && len(e.Sampler.Rec.Series(sampler.ManagerCreates)) > 0 {
 		out = append(out,
-			Result{Name: "syncs_during_fault", Process: sampler.ProcessManager, Unit: "syncs", Value: e.between(sampler.ManagerSyncs, "fault-start", "fault-end")},
-			Result{Name: "creates_during_fault", Process: sampler.ProcessManager, Unit: "creates", Value: e.between(sampler.ManagerCreates, "fault-start", "fault-end"), LowerIsBetter: true})
+			scenario.Result{Name: "syncs_during_fault", Process: sampler.ProcessManager, Unit: "syncs", Value: e.Between(sampler.ManagerSyncs, "fault-start", "fault-end")},
+			scenario.Result{Name: "creates_during_fault", Process: sampler.ProcessManager, Unit: "creates", Value: e.Between(sampler.ManagerCreates, "fault-start", "fault-end"), LowerIsBetter: true})
 	}
-	out = append(out, e.ticksResult("ticks_during_fault", "fault-start", "fault-end")...)
-	return append(out, e.whyResults("during_fault", "fault-start", "fault-end")...)
+	out = append(out, e.TicksResult("ticks_during_fault", "fault-start", "fault-end")...)
+	return append(out, e.WhyResults("during_fault", "fault-start", "fault-end")...)
 }
 
-func (apiErrorsScript) Expect(variant string, sz Size, r map[string]float64) error {
+func (apiErrorsScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
 	n := float64(sz.Replicas)
 	posts := r["posts_during_fault"]
 	// The managers' own counts, where they keep them: both read in one
@@ -236,10 +238,10 @@ func (apiErrorsScript) Expect(variant string, sz Size, r map[string]float64) err
 }
 
 // watchDrop cuts the watches during a scale-up.
-func watchDrop() *Scenario {
+func watchDrop() *scenario.Scenario {
 	cluster := oneManager(10)
 	cluster.APIServerArgs = []string{"-close_watches_every=3s"}
-	return &Scenario{
+	return &scenario.Scenario{
 		Name:       "watch-drop",
 		Figure:     "manager_lists",
 		Title:      "Watches cut every few seconds during a scale-up",
@@ -247,7 +249,7 @@ func watchDrop() *Scenario {
 		Explain: "The apiserver closes every watch stream every 3 s while a controller scales up. The 2014 " +
 			"manager waits a whole period before watching again and relies on its tick; the modern informers " +
 			"re-watch from their last resourceVersion at once.",
-		Full:    []Size{sizeN(200)},
+		Full:    []scenario.Size{sizeN(200)},
 		Cluster: cluster,
 		Script:  watchDropScript{},
 	}
@@ -255,33 +257,44 @@ func watchDrop() *Scenario {
 
 type watchDropScript struct{}
 
-func (watchDropScript) Steps(sz Size) []Step {
-	return []Step{{
+func (watchDropScript) Steps(sz scenario.Size) []scenario.Step {
+	return []scenario.Step{{
 		Title: fmt.Sprintf("Scale up to %d with watches cut every 3 s", sz.Replicas),
 		Say:   "Every watch stream is closed by the apiserver every three seconds. Count the re-watches and the relists.",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			e.Mark("created")
-			if err := e.startWeb(ctx, sz.Replicas); err != nil {
+			if err := startWeb(ctx, e, sz.Replicas); err != nil {
 				return err
 			}
 			e.Mark("converged")
-			return Sleep(ctx, 10*time.Second)
+			return scenario.Sleep(ctx, 10*time.Second)
 		},
 	}}
 }
 
-func (watchDropScript) Results(e *Env) []Result {
-	return []Result{
+func (watchDropScript) Results(e *scenario.Env) []scenario.Result {
+	return []scenario.Result{
 		{Name: "time_to_running", Unit: "s", Value: e.Seconds("created", "converged"), LowerIsBetter: true},
-		{Name: "manager_watches", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "WATCH")},
-		{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.last(sampler.ManagerRequests + "LIST"), LowerIsBetter: true},
-		{Name: "extra_pods", Unit: "pods", Value: e.last(sampler.PodsCreated) - float64(e.Size.Replicas), LowerIsBetter: true},
+		{Name: "manager_watches", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerRequests + "WATCH")},
+		{Name: "manager_lists", Process: sampler.ProcessManager, Unit: "requests", Value: e.Last(sampler.ManagerRequests + "LIST"), LowerIsBetter: true},
+		{Name: "extra_pods", Unit: "pods", Value: e.Last(sampler.PodsCreated) - float64(e.Size.Replicas), LowerIsBetter: true},
 	}
 }
 
-func (watchDropScript) Expect(variant string, sz Size, r map[string]float64) error {
+func (watchDropScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
 	if variant != "legacy" && r["extra_pods"] != 0 {
 		return fmt.Errorf("modern created %.0f extra pods", r["extra_pods"])
 	}
 	return nil
+}
+
+// percentile returns the p-th percentile (0..100) of ds in seconds.
+func percentile(ds []time.Duration, p float64) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	i := int(p / 100 * float64(len(s)-1))
+	return s[i].Seconds()
 }

@@ -1,11 +1,15 @@
-package scenario
+package scripts
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
 
 // All returns every scenario, in the order reports and talk mode present
 // them.
-func All() []*Scenario {
-	return []*Scenario{
+func All() []*scenario.Scenario {
+	return []*scenario.Scenario{
 		scaleUp(), scaleDown(), partialScaleDown(),
 		idle(), churn(), apiErrors(), watchDrop(),
 		twoManagers(), restart(), crash(), overlap(), recreate(), watchWindow(),
@@ -13,7 +17,7 @@ func All() []*Scenario {
 }
 
 // Get returns the named scenario.
-func Get(name string) (*Scenario, error) {
+func Get(name string) (*scenario.Scenario, error) {
 	for _, sc := range All() {
 		if sc.Name == name {
 			return sc, nil

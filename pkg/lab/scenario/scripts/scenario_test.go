@@ -1,6 +1,10 @@
-package scenario
+package scripts
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/history"
+)
 
 // The scenarios themselves run against real clusters in pkg/lab/e2e, once per
 // build; here only their descriptions are checked.
@@ -27,5 +31,17 @@ func TestEveryScenarioHasItsOwnName(t *testing.T) {
 			t.Errorf("scenario name %q is empty or listed twice", sc.Name)
 		}
 		seen[sc.Name] = true
+	}
+}
+
+// Every change of the catalogue that names a scenario names one of ours.
+func TestEveryChangeOfTheHistoryNamesAScenarioOfOurs(t *testing.T) {
+	for _, c := range history.Changes {
+		if c.Scenario == "" {
+			continue
+		}
+		if _, err := Get(c.Scenario); err != nil {
+			t.Errorf("%s: %v", c.Name, err)
+		}
 	}
 }

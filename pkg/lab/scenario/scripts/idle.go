@@ -1,4 +1,4 @@
-package scenario
+package scripts
 
 import (
 	"context"
@@ -7,14 +7,15 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // A cluster that should be quiet: what each design costs standing still.
 
 // idle asks what the managers ask for when nothing happens.
-func idle() *Scenario {
-	return &Scenario{
+func idle() *scenario.Scenario {
+	return &scenario.Scenario{
 		Name:       "idle",
 		Figure:     "lists_per_min",
 		Title:      "An idle cluster: what the managers ask for when nothing happens",
@@ -24,8 +25,8 @@ func idle() *Scenario {
 			"controller lists the services. The modern manager's controllers answer from their caches and send " +
 			"about nothing; its leader election renews its lease every 2 s, about 30 requests a minute, counted " +
 			"apart.",
-		Full:      []Size{{Label: "M=10,k=10", Controllers: 10, Replicas: 10, Period: period2014, Window: 2 * time.Minute}},
-		Quick:     []Size{{Label: "M=10,k=10", Controllers: 10, Replicas: 10, Period: period2014, Window: 30 * time.Second}},
+		Full:      []scenario.Size{{Label: "M=10,k=10", Controllers: 10, Replicas: 10, Period: period2014, Window: 2 * time.Minute}},
+		Quick:     []scenario.Size{{Label: "M=10,k=10", Controllers: 10, Replicas: 10, Period: period2014, Window: 30 * time.Second}},
 		Cluster:   oneManager(10),
 		Intervals: sampler.Intervals{Pods: 500 * time.Millisecond, APIServer: time.Second, Managers: time.Second},
 		Today:     true,
@@ -35,11 +36,11 @@ func idle() *Scenario {
 
 type idleScript struct{}
 
-func (idleScript) Steps(sz Size) []Step {
-	start := Step{
+func (idleScript) Steps(sz scenario.Size) []scenario.Step {
+	start := scenario.Step{
 		Title: fmt.Sprintf("Start %d controllers of %d pods", sz.Controllers, sz.Replicas),
 		Say:   "The controllers come up. Nothing will change after this.",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			if err := startControllers(ctx, e, sz.Controllers, sz.Replicas); err != nil {
 				return err
 			}
@@ -50,14 +51,14 @@ func (idleScript) Steps(sz Size) []Step {
 		start.Title = fmt.Sprintf("Create %d controllers and their %d pods each, then start the manager", sz.Controllers, sz.Replicas)
 		start.Say = "The benchmark makes the pods the manager would have made; the manager starts and finds nothing to do."
 	}
-	return []Step{start, {
+	return []scenario.Step{start, {
 		Title: fmt.Sprintf("Do nothing for %v", sz.Window),
 		Say: "Nothing changes now. Watch the request counters: the 2014 manager still lists every " +
 			"controller and its pods on every tick; the modern one's controllers are silent, and only its " +
 			"leader election renews its lease, a PUT every 2 s.",
-		Run: func(ctx context.Context, e *Env) error {
+		Run: func(ctx context.Context, e *scenario.Env) error {
 			e.Mark("idle-start")
-			if err := Sleep(ctx, sz.Window); err != nil {
+			if err := scenario.Sleep(ctx, sz.Window); err != nil {
 				return err
 			}
 			e.Mark("idle-end")
@@ -66,29 +67,29 @@ func (idleScript) Steps(sz Size) []Step {
 	}}
 }
 
-func (idleScript) Results(e *Env) []Result {
+func (idleScript) Results(e *scenario.Env) []scenario.Result {
 	cpuStart := e.Sampler.Rec.Between(sampler.ManagerCPU, 0, e.At("idle-start"))
 	cpuEnd := e.Sampler.Rec.Between(sampler.ManagerCPU, 0, e.At("idle-end"))
 	minutes := e.Seconds("idle-start", "idle-end") / 60
-	purpose := func(p string) float64 { return e.perMinute(sampler.ManagerPurpose+p, "idle-start", "idle-end") }
-	cm := func(name string, v float64) Result {
-		return Result{Name: name, Process: sampler.ProcessManager, Unit: "req/min", Value: v, LowerIsBetter: true}
+	purpose := func(p string) float64 { return e.PerMinute(sampler.ManagerPurpose+p, "idle-start", "idle-end") }
+	cm := func(name string, v float64) scenario.Result {
+		return scenario.Result{Name: name, Process: sampler.ProcessManager, Unit: "req/min", Value: v, LowerIsBetter: true}
 	}
-	out := []Result{
+	out := []scenario.Result{
 		// Every request of the controller-manager process: its
 		// controllers' and its leader election's.
-		cm("requests_per_min", e.managerRequestsPerMinute("idle-start", "idle-end")),
+		cm("requests_per_min", e.ManagerRequestsPerMinute("idle-start", "idle-end")),
 		cm("sync_requests_per_min", purpose(sampler.PurposeSync)),
-		cm("lists_per_min", e.perMinute(sampler.ManagerRequests+"LIST", "idle-start", "idle-end")),
-		cm("gets_per_min", e.perMinute(sampler.ManagerRequests+"GET", "idle-start", "idle-end")),
+		cm("lists_per_min", e.PerMinute(sampler.ManagerRequests+"LIST", "idle-start", "idle-end")),
+		cm("gets_per_min", e.PerMinute(sampler.ManagerRequests+"GET", "idle-start", "idle-end")),
 		cm("status_writes_per_min", purpose(sampler.PurposeStatus)),
 		cm("election_requests_per_min", purpose(sampler.PurposeElection)),
 		cm("events_per_min", purpose(sampler.PurposeEvents)),
 		// The same requests' bodies, both ways, as the apiserver
 		// read and wrote them, lease renewals included.
-		{Name: "bytes_per_min", Process: sampler.ProcessManager, Unit: "kB/min", Value: e.perMinute(sampler.ManagerBytes, "idle-start", "idle-end") / 1000, LowerIsBetter: true},
+		{Name: "bytes_per_min", Process: sampler.ProcessManager, Unit: "kB/min", Value: e.PerMinute(sampler.ManagerBytes, "idle-start", "idle-end") / 1000, LowerIsBetter: true},
 		{Name: "cpu_per_min", Process: sampler.ProcessManager, Unit: "CPU s/min", Value: (cpuEnd - cpuStart) / minutes, LowerIsBetter: true},
-		{Name: "apiserver_cpu_per_min", Process: sampler.ProcessAPIServer, Unit: "CPU s/min", Value: e.perMinute(sampler.APIServerCPU, "idle-start", "idle-end"), LowerIsBetter: true},
+		{Name: "apiserver_cpu_per_min", Process: sampler.ProcessAPIServer, Unit: "CPU s/min", Value: e.PerMinute(sampler.APIServerCPU, "idle-start", "idle-end"), LowerIsBetter: true},
 		// What the manager holds at rest: its caches, in the
 		// modern design, are most of it.
 		{Name: "manager_rss", Process: sampler.ProcessManager, Unit: "MiB", Value: e.Sampler.Rec.Last(sampler.ManagerRSS) / (1 << 20), LowerIsBetter: true},
@@ -96,22 +97,22 @@ func (idleScript) Results(e *Env) []Result {
 	}
 	// What the window held, counted rather than timed: the figures the
 	// expectation judges.
-	count := func(name, series, unit string) Result {
-		return Result{Name: name, Process: sampler.ProcessManager, Unit: unit, Value: e.between(series, "idle-start", "idle-end"), LowerIsBetter: true}
+	count := func(name, series, unit string) scenario.Result {
+		return scenario.Result{Name: name, Process: sampler.ProcessManager, Unit: unit, Value: e.Between(series, "idle-start", "idle-end"), LowerIsBetter: true}
 	}
 	out = append(out,
 		count("lists_during_idle", sampler.ManagerRequests+"LIST", "requests"),
 		count("pod_creates_during_idle", sampler.ManagerPodPosts, "requests"),
 		count("deletes_during_idle", sampler.ManagerRequests+"DELETE", "requests"),
 		count("election_requests_during_idle", sampler.ManagerPurpose+sampler.PurposeElection, "requests"))
-	return append(out, e.ticksResult("ticks_during_idle", "idle-start", "idle-end")...)
+	return append(out, e.TicksResult("ticks_during_idle", "idle-start", "idle-end")...)
 }
 
 // Expect judges the window by what it held, not by how long it lasted: a
 // busy machine lets fewer ticks come in a minute, but each still sends
 // its LISTs. The rates stay on the page as figures (and the sweep's
 // breaking point reads them: pkg/lab/bench).
-func (idleScript) Expect(variant string, sz Size, r map[string]float64) error {
+func (idleScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
 	perTick := float64(1 + sz.Controllers)
 	lists := r["lists_during_idle"]
 	switch variant {
@@ -149,17 +150,17 @@ func (idleScript) Expect(variant string, sz Size, r map[string]float64) error {
 	return nil
 }
 
-func startControllers(ctx context.Context, e *Env, m, k int) error {
+func startControllers(ctx context.Context, e *scenario.Env, m, k int) error {
 	if e.Size.PodsFirst {
 		return startControllersPodsFirst(ctx, e, m, k)
 	}
 	for i := 0; i < m; i++ {
 		sel := map[string]string{"app": fmt.Sprintf("web-%d", i)}
-		if err := e.CreateController(Controller(fmt.Sprintf("web-%d", i), k, sel, nil)); err != nil {
+		if err := e.CreateController(scenario.Controller(fmt.Sprintf("web-%d", i), k, sel, nil)); err != nil {
 			return err
 		}
 	}
-	return e.WaitRunning(ctx, m*k, convergeLimit(m*k))
+	return e.WaitRunning(ctx, m*k, scenario.ConvergeLimit(m*k))
 }
 
 // settleBetweenTicks waits until idle's window can start: once the
@@ -171,7 +172,7 @@ func startControllers(ctx context.Context, e *Env, m, k int) error {
 // so it holds exactly its ticks' LISTs, and a tick delayed by a loaded
 // machine does not slip across its edge. A manager that sends no LIST
 // within a period (the modern one) is simply given the same wait.
-func settleBetweenTicks(ctx context.Context, e *Env, period time.Duration) error {
+func settleBetweenTicks(ctx context.Context, e *scenario.Env, period time.Duration) error {
 	// The writes that follow a start-up: status writes and the GETs after
 	// their conflicts, pod creates, and the 2014 client's polls. Under
 	// load a modern manager of 1 000 pods was seen still writing statuses
@@ -210,7 +211,7 @@ func settleBetweenTicks(ctx context.Context, e *Env, period time.Duration) error
 	_ = wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, period, true, func(context.Context) (bool, error) {
 		return lists() != before, nil
 	})
-	return Sleep(ctx, period/2)
+	return scenario.Sleep(ctx, period/2)
 }
 
 // waitUnchanged polls value every interval until it has not changed for
@@ -245,23 +246,23 @@ const podsFirstClients = 64
 // where the design cannot scale up to that size, and a large idle point
 // costs the time of its creates rather than of a manager's scale-up. What
 // the window measures does not depend on who made the pods.
-func startControllersPodsFirst(ctx context.Context, e *Env, m, k int) error {
+func startControllersPodsFirst(ctx context.Context, e *scenario.Env, m, k int) error {
 	if len(e.Stack.ManagerList()) != 0 {
 		return fmt.Errorf("a pods-first cluster must start without a controller-manager")
 	}
 	c, began := e.Client, time.Now()
 	for i := 0; i < m; i++ {
 		id := fmt.Sprintf("web-%d", i)
-		rc, err := c.CreateReplicationController(api.NewDefaultContext(), Controller(id, k, map[string]string{"app": id}, nil))
+		rc, err := c.CreateReplicationController(api.NewDefaultContext(), scenario.Controller(id, k, map[string]string{"app": id}, nil))
 		if err != nil {
 			return err
 		}
-		if err := CreatePods(ctx, c, podOf(e.Variant.Design, rc), k, podsFirstClients); err != nil {
+		if err := scenario.CreatePods(ctx, c, podOf(e.Variant.Design, rc), k, podsFirstClients); err != nil {
 			return err
 		}
 	}
 	e.Say("%d controllers and their %d pods created in %.1f s", m, m*k, time.Since(began).Seconds())
-	if err := e.WaitRunning(ctx, m*k, convergeLimit(m*k)); err != nil {
+	if err := e.WaitRunning(ctx, m*k, scenario.ConvergeLimit(m*k)); err != nil {
 		return err
 	}
 	e.Say("all %d pods running after %.1f s; starting the controller-manager", m*k, time.Since(began).Seconds())
@@ -269,15 +270,15 @@ func startControllersPodsFirst(ctx context.Context, e *Env, m, k int) error {
 		return fmt.Errorf("starting the controller-manager: %v", err)
 	}
 	e.Mark("manager-start")
-	err := WaitFor(ctx, convergeLimit(m*k), fmt.Sprintf("the manager to sync its %d controllers", m), func() (bool, string) {
+	err := scenario.WaitFor(ctx, scenario.ConvergeLimit(m*k), fmt.Sprintf("the manager to sync its %d controllers", m), func() (bool, string) {
 		e.Sampler.SampleNow()
-		return e.syncedAll(m)
+		return syncedAll(e, m)
 	})
 	if err != nil {
 		return err
 	}
 	e.Say("the manager synced its %d controllers after %.1f s", m, time.Since(began).Seconds())
-	if posts, deletes := e.last(sampler.ManagerPodPosts), e.last(sampler.ManagerRequests+"DELETE"); posts != 0 || deletes != 0 {
+	if posts, deletes := e.Last(sampler.ManagerPodPosts), e.Last(sampler.ManagerRequests+"DELETE"); posts != 0 || deletes != 0 {
 		return fmt.Errorf("the manager created %.0f pods and deleted %.0f when it found its controllers' pods made for it: "+
 			"they are not the pods it would have made", posts, deletes)
 	}
