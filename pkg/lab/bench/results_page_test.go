@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/benchtest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/report"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 )
@@ -55,7 +56,7 @@ func TestTheResultsPageHoldsTheRunTheCeilingTheHeadlineAndTheFindings(t *testing
 	if strings.Contains(page, "N=100: peak sockets") {
 		t.Errorf("peak sockets shown below the largest size:\n%s", page)
 	}
-	if _, total := report.NoisyFigures(sum); !strings.Contains(page, fmt.Sprintf(" of %d figures spread", total)) {
+	if _, total := findings.NoisyFigures(sum); !strings.Contains(page, fmt.Sprintf(" of %d figures spread", total)) {
 		t.Errorf("the page does not count all %d figures of more than one run:\n%s", total, page)
 	}
 }

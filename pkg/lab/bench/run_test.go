@@ -10,7 +10,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/benchtest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/charts"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/report"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 )
@@ -93,7 +93,7 @@ func TestResultsJSONHoldsEveryFigureWithItsSpread(t *testing.T) {
 	idle, _ := sum.Scenario("idle")
 	modern, _ := idle.Sizes[0].Variant("modern")
 	rpm, _ := modern.Figure("requests_per_min")
-	if !rpm.Noisy || rpm.Spread != nil || rpm.Explanation != report.WhyZero {
+	if !rpm.Noisy || rpm.Spread != nil || rpm.Explanation != findings.WhyZero {
 		t.Errorf("a 0/1/0 figure should be flagged with the zero-median explanation: %+v", rpm)
 	}
 }

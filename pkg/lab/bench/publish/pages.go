@@ -43,10 +43,10 @@ var theStack = []string{
 }
 
 // theBench is what rcbench bench adds to the stack: its command, plans,
-// runner, results, report and charts.
+// runner, results, findings, report and charts.
 var theBench = []string{
 	"cmd/rcbench", "pkg/lab/bench/*.go", "pkg/lab/bench/runner", "pkg/lab/bench/results",
-	"pkg/lab/bench/report", "pkg/lab/bench/charts",
+	"pkg/lab/bench/findings", "pkg/lab/bench/report", "pkg/lab/bench/charts",
 }
 
 // theOriginals are the laboratory's variants beside our ports: today's

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/charts"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 )
 
@@ -43,7 +44,7 @@ func calibrationSection(d *document, cal *results.Calibration, chart *charts.Cha
 			results.FormatNumber(cal.Floor(1000)), results.FormatNumber(cal.Floor(10000))))
 	}
 	if ref := cal.Reference; ref != nil {
-		d.p(fmt.Sprintf("Manager-less reference scale-up of %d pods: %s. %s", ref.Replicas, referenceText(ref), cal.ReferenceSetup))
+		d.p(fmt.Sprintf("Manager-less reference scale-up of %d pods: %s. %s", ref.Replicas, findings.ReferenceText(ref), cal.ReferenceSetup))
 	}
 	if len(cal.ListCosts) > 0 {
 		d.p("What a read costs: one LIST of every pod, read as v0.4 read pods (the apiserver's default) and as stored " +
@@ -103,7 +104,7 @@ func ceilingResults(d *document, cal *results.Calibration) {
 		parts = append(parts, fmt.Sprintf("Create floor: N pods take at least N / %s s (1 000 pods: %s s).", results.FormatNumber(cal.CreateRate), results.FormatNumber(cal.Floor(1000))))
 	}
 	if ref := cal.Reference; ref != nil {
-		parts = append(parts, fmt.Sprintf("Manager-less reference scale-up of %d pods, the benchmark itself creating them from %d clients on a scale-up's cluster (as its pod watch saw them): %s.", ref.Replicas, results.FloorClients, referenceText(ref)))
+		parts = append(parts, fmt.Sprintf("Manager-less reference scale-up of %d pods, the benchmark itself creating them from %d clients on a scale-up's cluster (as its pod watch saw them): %s.", ref.Replicas, results.FloorClients, findings.ReferenceText(ref)))
 	}
 	if len(parts) > 0 {
 		d.p(strings.Join(parts, " "))

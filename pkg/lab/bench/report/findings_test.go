@@ -5,32 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 )
 
 func fig(name string, values ...float64) results.Figure {
 	return results.Figure{Name: name, Stats: results.Summarize(values)}
-}
-
-func TestTheReferenceFindingNamesTheCostOfStatusWritesOnlyWhenThereIsOne(t *testing.T) {
-	size := func(modernCPU, writes float64) *results.SizeSummary {
-		return &results.SizeSummary{Label: "N=1000", Replicas: 1000, Variants: []results.VariantSummary{
-			{Variant: "legacy", Figures: []results.Figure{fig("apiserver_cpu", 3.7), fig("status_writes", 0)}},
-			{Variant: "modern-unthrottled", Figures: []results.Figure{fig("apiserver_cpu", modernCPU), fig("status_writes", writes)}},
-		}}
-	}
-	got, _ := statusWriteCost(size(9.6, 150))
-	for _, want := range []string{"150 status writes", "9.60 CPU s", "3.70", "listing all its pods"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("statusWriteCost = %q, lacks %q", got, want)
-		}
-	}
-	if got, _ := statusWriteCost(size(3.0, 150)); got != "" {
-		t.Errorf("status writes that cost less than the 2014 run are still blamed: %q", got)
-	}
-	if got, _ := statusWriteCost(size(9.6, 0)); got != "" {
-		t.Errorf("a run without status writes still names them: %q", got)
-	}
 }
 
 // failingSummary is a benchmark in which every finding that can fail does.
@@ -68,7 +48,7 @@ func failingSummary() *results.Summary {
 
 func TestEveryFindingThatDoesNotHoldSaysWhyInTheReport(t *testing.T) {
 	sum := failingSummary()
-	sum.Findings = Findings(sum)
+	sum.Findings = findings.Findings(sum)
 	nos := 0
 	for _, f := range sum.Findings {
 		if f.Verdict == "" {
@@ -111,20 +91,6 @@ func TestEveryFindingThatDoesNotHoldSaysWhyInTheReport(t *testing.T) {
 	}
 }
 
-// A benchmark interrupted before any scale-up finished, or whose every
-// scale-up failed, has the scenario with no size: its findings say
-// nothing of it, and do not fail.
-func TestAScaleUpWithNoFinishedRunHasNoGoroutineFinding(t *testing.T) {
-	sum := &results.Summary{Scenarios: []results.ScenarioSummary{{Name: "scale-up"}}}
-	if _, ok := goroutineFinding(sum); ok {
-		t.Error("a goroutine finding without a run")
-	}
-	if _, ok := referenceFinding(sum); ok {
-		t.Error("a reference finding without a run")
-	}
-	Findings(sum)
-}
-
 // TestAFindingsReasonWhosePredictionFailsIsNotExplained holds the
 // findings' reasons to measurements as they predict, the other way and out
 // of range: only the first is explained; the others are NOT EXPLAINED on
@@ -155,28 +121,28 @@ func TestAFindingsReasonWhosePredictionFailsIsNotExplained(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name      string
-		finding   func(*results.Summary) (results.Finding, bool)
+		topic     string
 		sum       *results.Summary
 		explained bool
 		want      []string
 	}{
-		{"two 2014 managers racing, as predicted", extraPodsFinding, twoManagers(20), true,
+		{"two 2014 managers racing, as predicted", "extra pods", twoManagers(20), true,
 			[]string{"their pod creates ÷ N between 1.00 and 1.05 (their pod creates as high or higher)", "measured: their pod creates ÷ N 1.00"}},
-		{"two 2014 managers racing, fewer creates than N: the other way", extraPodsFinding, twoManagers(10), false,
+		{"two 2014 managers racing, fewer creates than N: the other way", "extra pods", twoManagers(10), false,
 			[]string{"**NOT EXPLAINED**", "measured their pod creates ÷ N 0.50"}},
-		{"two 2014 managers racing, twice N creates: out of range", extraPodsFinding, twoManagers(40), false,
+		{"two 2014 managers racing, twice N creates: out of range", "extra pods", twoManagers(40), false,
 			[]string{"**NOT EXPLAINED**", "measured their pod creates ÷ N 2.00"}},
-		{"the burst cap's second round trip, as predicted", referenceFinding, reference(4.98), true,
+		{"the burst cap's second round trip, as predicted", "scale-up against a manager-less reference", reference(4.98), true,
 			[]string{"modern-unthrottled ÷ the reference between 1.00 and 2.50", "measured: modern-unthrottled ÷ the reference 1.92",
 				"Control run: -without=burst-cap"}},
-		{"the burst cap's second round trip, out of range", referenceFinding, reference(9.0), false,
+		{"the burst cap's second round trip, out of range", "scale-up against a manager-less reference", reference(9.0), false,
 			[]string{"**NOT EXPLAINED**", "measured modern-unthrottled ÷ the reference 3.47"}},
-		{"the open-file limit, as predicted", goroutineFinding, goroutines(76300), true,
+		{"the open-file limit, as predicted", "goroutine peak during scale-up", goroutines(76300), true,
 			[]string{"legacy's peak ÷ the open-file limit between 2.50 and 4.50", "measured: legacy's peak ÷ the open-file limit 3.81"}},
-		{"the open-file limit, out of range", goroutineFinding, goroutines(30000), false,
+		{"the open-file limit, out of range", "goroutine peak during scale-up", goroutines(30000), false,
 			[]string{"**NOT EXPLAINED**", "measured legacy's peak ÷ the open-file limit 1.50"}},
 	} {
-		f, ok := tc.finding(tc.sum)
+		f, ok := byTopic(findings.Findings(tc.sum), tc.topic)
 		if !ok || f.Holds == nil || *f.Holds || f.Explained == nil {
 			t.Errorf("%s: want a finding that does not hold, judged: %+v", tc.name, f)
 			continue
@@ -199,4 +165,14 @@ func TestAFindingsReasonWhosePredictionFailsIsNotExplained(t *testing.T) {
 			t.Errorf("%s: explained, yet marked NOT EXPLAINED: %s", tc.name, md.String())
 		}
 	}
+}
+
+// byTopic returns the finding of that topic.
+func byTopic(fs []results.Finding, topic string) (results.Finding, bool) {
+	for _, f := range fs {
+		if f.Topic == topic {
+			return f, true
+		}
+	}
+	return results.Finding{}, false
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 )
 
@@ -67,7 +68,7 @@ func eachHeadline(sum *results.Summary, f func(sz *results.SizeSummary, h headli
 		if !ok {
 			continue
 		}
-		largest := largestSize(sc)
+		largest := findings.LargestSize(sc)
 		for i := range sc.Sizes {
 			sz := &sc.Sizes[i]
 			for _, h := range headline {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
@@ -209,8 +210,8 @@ func originalChecks(sum *results.Summary) []OriginalCheck {
 	var out []OriginalCheck
 	for _, pair := range originalPairs(sum.Options.Variants) {
 		eachHeadline(sum, func(sz *results.SizeSummary, h headlineFigure) {
-			ours, ok1 := medianOf(sz, pair[0], h.figure)
-			theirs, ok2 := medianOf(sz, pair[1], h.figure)
+			ours, ok1 := findings.MedianOf(sz, pair[0], h.figure)
+			theirs, ok2 := findings.MedianOf(sz, pair[1], h.figure)
 			if !ok1 || !ok2 {
 				return
 			}
@@ -359,7 +360,7 @@ func verdictText(c OriginalCheck) string {
 		return "differs: **NOT EXPLAINED** (no known reason)"
 	case c.Verdict == verdictDiffers && !explained(c):
 		return "differs: **NOT EXPLAINED**: its reason predicts " + c.Judgement.Predicted + "; measured " + c.Judgement.Measured +
-			". The reason given: " + c.Why + controlText(c.Judgement)
+			". The reason given: " + c.Why + findings.ControlText(c.Judgement)
 	case c.Verdict == verdictNotJudged && c.Why != "":
 		return "not judged (one run each); where it differs: " + c.Why + " — " + predictionText(c.Judgement)
 	case c.Verdict == verdictNotJudged:
@@ -379,15 +380,7 @@ func predictionText(j *results.Judgement) string {
 	if !j.Holds {
 		s += " (outside the prediction)"
 	}
-	return s + "." + controlText(j)
-}
-
-// controlText names the run that tests a reason's cause, if it has one.
-func controlText(j *results.Judgement) string {
-	if j == nil || j.Control == "" {
-		return ""
-	}
-	return " Control run: " + j.Control + "."
+	return s + "." + findings.ControlText(j)
 }
 
 // originalsSummary is the section in one sentence per pair, for the

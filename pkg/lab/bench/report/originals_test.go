@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 )
 
@@ -21,7 +22,7 @@ func TestTheOriginalsAreCheckedAgainstOurPortOf2014(t *testing.T) {
 			t.Errorf("stack-original's scale-up %s has no reason to differ", f)
 		}
 	}
-	if !is2014("stack-original") || is2014("upstream") {
+	if !findings.Is2014("stack-original") || findings.Is2014("upstream") {
 		t.Error("the originals are held to the 2014 design, upstream to today's")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/charts"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 )
 
@@ -47,7 +48,7 @@ func buildDocument(sum *results.Summary, cal *charts.Chart, sets []charts.SizeCh
 		d.h(2, sc.Name, fmt.Sprintf("%s: %s", sc.Name, sc.Title))
 		d.p("Reproduces " + sc.Reproduces + ".")
 		d.p(sc.Explain)
-		for _, sz := range designAlone(sc.Sizes) {
+		for _, sz := range findings.DesignAlone(sc.Sizes) {
 			d.h(3, charts.Base(sc.Name, sz.Label), fmt.Sprintf("%s %s", sc.Name, sz.Label))
 			d.p(sizeLine(sz))
 			figureTable(d, sz)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/charts"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 )
 
@@ -54,7 +55,7 @@ func buildResults(sum *results.Summary, chart, sweep *charts.Chart) *document {
 	d.h(2, "findings", "Findings")
 	d.p("What the designs predict against what was measured; `report.md` gives the prediction and the figures of each. Every NO says why not.")
 	d.table(verdictTable(sum.Findings))
-	noisy, total := NoisyFigures(sum)
+	noisy, total := findings.NoisyFigures(sum)
 	d.h(2, "noise", "Spread")
 	if total == 0 {
 		d.p("One run each: no spread to measure.")
@@ -126,7 +127,7 @@ func headlineChart(sum *results.Summary, sets []charts.SizeCharts) *charts.Chart
 	if !ok || len(sc.Sizes) == 0 {
 		return nil
 	}
-	want := charts.Base(sc.Name, largestSize(sc).Label) + "_goroutines"
+	want := charts.Base(sc.Name, findings.LargestSize(sc).Label) + "_goroutines"
 	for _, set := range sets {
 		for i := range set.Charts {
 			if set.Charts[i].Name == want {

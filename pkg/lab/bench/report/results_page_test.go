@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 )
 
 func TestEveryNoOnTheResultsPageSaysWhyNot(t *testing.T) {
 	sum := failingSummary()
 	sum.Options.Variants = []string{"legacy", "modern", "modern-unthrottled"}
-	sum.Findings = Findings(sum)
+	sum.Findings = findings.Findings(sum)
 	var md bytes.Buffer
 	if err := writeMarkdown(&md, buildResults(sum, nil, nil)); err != nil {
 		t.Fatal(err)

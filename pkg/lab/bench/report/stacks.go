@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
@@ -31,37 +32,6 @@ var (
 	stack2014  = []string{scenario.Legacy.Name, scenario.StackOriginal.Name}
 	stackToday = []string{scenario.StackTodayDefaults.Name, scenario.StackTodayUnthrottled.Name, scenario.External.Name}
 )
-
-// onTodayStack says whether a variant ran on today's stack.
-func onTodayStack(variant string) bool {
-	v, err := scenario.VariantByName(variant)
-	return err == nil && v.OnToday()
-}
-
-// designAlone returns the sizes of sc without the variants that ran on
-// today's stack, which belong to the other comparison.
-func designAlone(sizes []results.SizeSummary) []results.SizeSummary {
-	out := make([]results.SizeSummary, 0, len(sizes))
-	for _, sz := range sizes {
-		sz.Variants = slices.DeleteFunc(slices.Clone(sz.Variants), func(v results.VariantSummary) bool { return onTodayStack(v.Variant) })
-		if len(sz.Variants) > 0 {
-			out = append(out, sz)
-		}
-	}
-	return out
-}
-
-// designAloneSummary returns sum with only the design comparison's
-// variants, for the findings.
-func designAloneSummary(sum *results.Summary) *results.Summary {
-	out := *sum
-	out.Scenarios = nil
-	for _, sc := range sum.Scenarios {
-		sc.Sizes = designAlone(sc.Sizes)
-		out.Scenarios = append(out.Scenarios, sc)
-	}
-	return &out
-}
 
 // stackSizes returns, for each scenario size that ran on both sides, the
 // size with only the stack comparison's variants, 2014's first.
@@ -132,7 +102,7 @@ func stacksSection(d *document, sum *results.Summary) {
 func comparisonLine(sum *results.Summary) string {
 	var today []string
 	for _, v := range sum.Options.Variants {
-		if onTodayStack(v) {
+		if findings.OnTodayStack(v) {
 			today = append(today, v)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 )
 
@@ -27,7 +28,7 @@ func stacksSummary() *results.Summary {
 // scenario's own tables, the design alone, leave today's stack out.
 func TestTheReportSetsTheWholeStacksSideBySideApartFromTheDesigns(t *testing.T) {
 	sum := stacksSummary()
-	for _, f := range Findings(sum) {
+	for _, f := range findings.Findings(sum) {
 		if strings.Contains(f.Measured, "stack-today") {
 			t.Errorf("finding %q judges stack-today: %s", f.Topic, f.Measured)
 		}

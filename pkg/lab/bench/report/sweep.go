@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/charts"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
@@ -102,10 +103,10 @@ func saturationText(cpu results.Figure, cores int) string {
 	j := p.Judge(results.Sides{Theirs: "the apiserver"}, cpu.Unit, 0, cpu.Median)
 	if !j.Holds {
 		return fmt.Sprintf("; **NOT EXPLAINED**: %s predicts %s (¾ of the %d cores' %s CPU s a minute); measured %s.%s",
-			saturationWhy, j.Predicted, cores, results.FormatNumber(capacity), j.Measured, controlText(&j))
+			saturationWhy, j.Predicted, cores, results.FormatNumber(capacity), j.Measured, findings.ControlText(&j))
 	}
 	return fmt.Sprintf("; %s. Predicted: %s (¾ of the %d cores' %s CPU s a minute); measured: %s.%s",
-		saturationWhy, j.Predicted, cores, results.FormatNumber(capacity), j.Measured, controlText(&j))
+		saturationWhy, j.Predicted, cores, results.FormatNumber(capacity), j.Measured, findings.ControlText(&j))
 }
 
 // sweepSection writes the sweep's charts, breaking points, the runs it
@@ -160,10 +161,10 @@ func IdleBroke(variant string, sz scenario.Size, values map[string]float64, core
 	if err != nil || sz.Period <= 0 {
 		return ""
 	}
-	if err := sc.Script.Expect(designOf(variant), sz, values); err != nil {
+	if err := sc.Script.Expect(findings.DesignOf(variant), sz, values); err != nil {
 		return fmt.Sprintf("idle no longer did what its design must (%v), with the apiserver at %s CPU s a minute", err, cpu)
 	}
-	if want := time.Minute.Seconds() / sz.Period.Seconds() * float64(1+sz.Controllers); is2014(variant) && values["lists_per_min"] < 0.7*want {
+	if want := time.Minute.Seconds() / sz.Period.Seconds() * float64(1+sz.Controllers); findings.Is2014(variant) && values["lists_per_min"] < 0.7*want {
 		return fmt.Sprintf("its ticks fell behind: %.1f LISTs a minute, where its %v period asks for %.0f, with the apiserver at %s CPU s a minute",
 			values["lists_per_min"], sz.Period, want, cpu)
 	}

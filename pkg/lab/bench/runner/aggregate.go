@@ -1,7 +1,7 @@
 package runner
 
 import (
-	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/report"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 )
 
@@ -93,7 +93,7 @@ func summarizeVariant(scenarioName, variant string, runs []results.RunRecord) re
 		f.Stats = results.Summarize(values[name])
 		f.Noisy = f.Stats.Noisy()
 		if f.Noisy {
-			f.Explanation = report.ExplainNoise(scenarioName, variant, f)
+			f.Explanation = findings.ExplainNoise(scenarioName, variant, f)
 		}
 		vs.Figures = append(vs.Figures, f)
 	}

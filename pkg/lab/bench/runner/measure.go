@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/report"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
@@ -61,7 +62,7 @@ func (r *Runner) Measure(ctx context.Context, p *Plan) (string, *results.Summary
 	sum.Lab = LabRuns(runs)
 	sum.Profiles = Profiles(runs)
 	sum.Machine.LoadAfter = LoadAverage()
-	sum.Findings = report.Findings(sum)
+	sum.Findings = findings.Findings(sum)
 	sum.Finished = r.Now()
 	sum.Seconds = sum.Finished.Sub(started).Seconds()
 	if err := report.Write(dir, sum, runs, cpuModel(), r.Opts.PNG); err != nil {

@@ -1,4 +1,4 @@
-package report
+package findings
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 func truth(b bool) *bool { return &b }
 
 // median returns the median of a figure of a variant at a size, if run.
-func medianOf(sz *results.SizeSummary, variant, figure string) (results.Figure, bool) {
+func MedianOf(sz *results.SizeSummary, variant, figure string) (results.Figure, bool) {
 	v, ok := sz.Variant(variant)
 	if !ok || v.Runs == 0 {
 		return results.Figure{}, false
@@ -18,8 +18,8 @@ func medianOf(sz *results.SizeSummary, variant, figure string) (results.Figure, 
 	return v.Figure(figure)
 }
 
-// largestSize returns the size of a scenario with the most replicas.
-func largestSize(sc *results.ScenarioSummary) *results.SizeSummary {
+// LargestSize returns the size of a scenario with the most replicas.
+func LargestSize(sc *results.ScenarioSummary) *results.SizeSummary {
 	var best *results.SizeSummary
 	for i := range sc.Sizes {
 		if best == nil || sc.Sizes[i].Replicas > best.Replicas {
@@ -119,11 +119,11 @@ func (c *checks) settle(f *results.Finding, summary, unexplained string) {
 			ok = false
 			f.Judgements = append(f.Judgements, *r.judgement)
 			parts = append(parts, fmt.Sprintf("**NOT EXPLAINED**: %s: its reason predicts %s; measured %s. The reason given: %s.%s",
-				r.check, r.judgement.Predicted, r.judgement.Measured, strings.TrimSuffix(r.why, "."), controlText(r.judgement)))
+				r.check, r.judgement.Predicted, r.judgement.Measured, strings.TrimSuffix(r.why, "."), ControlText(r.judgement)))
 		default:
 			f.Judgements = append(f.Judgements, *r.judgement)
 			parts = append(parts, fmt.Sprintf("%s: %s. Predicted: %s; measured: %s.%s", r.check, strings.TrimSuffix(r.why, "."),
-				r.judgement.Predicted, r.judgement.Measured, controlText(r.judgement)))
+				r.judgement.Predicted, r.judgement.Measured, ControlText(r.judgement)))
 		}
 	}
 	if !ok && unexplained != "" {
@@ -131,4 +131,12 @@ func (c *checks) settle(f *results.Finding, summary, unexplained string) {
 	}
 	f.Explained = truth(ok)
 	f.Why = strings.Join(parts, " ")
+}
+
+// ControlText names the run that tests a reason's cause, if it has one.
+func ControlText(j *results.Judgement) string {
+	if j == nil || j.Control == "" {
+		return ""
+	}
+	return " Control run: " + j.Control + "."
 }

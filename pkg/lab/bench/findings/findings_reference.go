@@ -1,4 +1,4 @@
-package report
+package findings
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ func referenceFinding(sum *results.Summary) (results.Finding, bool) {
 	if !ok || len(sc.Sizes) == 0 {
 		return results.Finding{}, false
 	}
-	largest := largestSize(sc)
+	largest := LargestSize(sc)
 	f := results.Finding{Topic: "scale-up against a manager-less reference",
 		Expect: fmt.Sprintf("the benchmark itself, creating %s's pods from %d clients with no manager on the same cluster, is the pace a "+
 			"controller with %d requests in flight could reach here; modern-unthrottled should come within %.2f × of it; throttled "+
@@ -36,7 +36,7 @@ func referenceFinding(sum *results.Summary) (results.Finding, bool) {
 		f.Verdict = "not measured"
 		return f, true
 	}
-	parts := []string{"reference: " + referenceText(ref)}
+	parts := []string{"reference: " + ReferenceText(ref)}
 	var c checks
 	var verdicts []string
 	for _, v := range sz.Variants {
@@ -94,9 +94,9 @@ var (
 	statusWriteCPU = results.Ratio("CPU s", 1.2, 3).Testing("-without=status-writes (history's status-writes row)")
 )
 
-// referenceText gives the reference's times, with their range when it
+// ReferenceText gives the reference's times, with their range when it
 // ran more than once.
-func referenceText(ref *results.ReferenceScaleUp) string {
+func ReferenceText(ref *results.ReferenceScaleUp) string {
 	created, running := results.FormatNumber(ref.CreateSeconds), results.FormatNumber(ref.RunningSeconds)
 	runs := ""
 	if ref.Create != nil && ref.Running != nil {

@@ -1,4 +1,4 @@
-package report
+package findings
 
 import (
 	"strings"
@@ -48,7 +48,7 @@ const (
 
 // ExplainNoise says why a figure flagged as noisy varies.
 func ExplainNoise(scenarioName, variant string, f results.Figure) string {
-	legacy := is2014(variant)
+	legacy := Is2014(variant)
 	if f.Spread == nil {
 		if strings.HasPrefix(f.Name, "manager_") && !legacy {
 			return whyStartup + "; " + WhyZero
