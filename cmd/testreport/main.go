@@ -128,17 +128,19 @@ func mutate(args []string) int {
 			return 2
 		}
 		root, _ := os.Getwd()
-		runs, err := testreport.Mutate(testreport.MutateOptions{
-			Root: root, Work: *work, Gremlins: strings.Fields(*gremlins), Coefficient: *coefficient,
-			Commit: *commit, Targets: chosen, Log: os.Stdout,
-		})
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "testreport: %v\n", err)
-			return 1
+		// Each build's result is written as soon as it is in: a run
+		// stopped halfway (they take hours) keeps what it finished.
+		var done []testreport.Result
+		save := func(r testreport.Result) error {
+			done = append(done, r)
+			results = testreport.Merge(old, done)
+			data, _ := json.MarshalIndent(results, "", "  ")
+			return os.WriteFile(resultsFile, append(data, '\n'), 0o644)
 		}
-		results = testreport.Merge(old, runs)
-		data, _ := json.MarshalIndent(results, "", "  ")
-		if err := os.WriteFile(resultsFile, append(data, '\n'), 0o644); err != nil {
+		if _, err := testreport.Mutate(testreport.MutateOptions{
+			Root: root, Work: *work, Gremlins: strings.Fields(*gremlins), Coefficient: *coefficient,
+			Commit: *commit, Targets: chosen, Log: os.Stdout, Done: save,
+		}); err != nil {
 			fmt.Fprintf(os.Stderr, "testreport: %v\n", err)
 			return 1
 		}

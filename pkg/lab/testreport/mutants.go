@@ -63,6 +63,8 @@ type Result struct {
 	Cores int    `json:"cores"`
 	// Minutes is how long the run took.
 	Minutes float64 `json:"minutes"`
+	// Timeout is how long a mutant's tests ran before it counted as hung.
+	Timeout string `json:"timeout,omitempty"`
 	// Counts holds the number of mutants by status.
 	Counts map[string]int `json:"counts"`
 	// Survivors are the mutants no test caught: LIVED and NOT COVERED.
@@ -288,16 +290,20 @@ func WritePage(w io.Writer, results []Result, explanations []Explanation) {
 	fmt.Fprintf(w, "Written by `make mutate`: [github.com/go-gremlins/gremlins](https://github.com/go-gremlins/gremlins) v0.6.0 changed one\n")
 	fmt.Fprintf(w, "operator at a time in each package (its default mutators) and ran the package's tests\n")
 	fmt.Fprintf(w, "against each change; [README.md](README.md) says how to read it and how to rerun it.\n\n")
-	fmt.Fprintf(w, "| package | build | mutants | killed | hung | lived | not covered | not viable | caught | commit, date | minutes | load (cores) |\n")
-	fmt.Fprintf(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|---|--:|---|\n")
+	fmt.Fprintf(w, "| package | build | mutants | killed | hung | lived | not covered | not viable | caught | commit, date | minutes | hung after | load (cores) |\n")
+	fmt.Fprintf(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|---|\n")
 	for _, r := range results {
 		total := 0
 		for _, n := range r.Counts {
 			total += n
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %d | %d | %.0f %% | `%s`, %s | %.0f | %s (%d) |\n",
+		timeout := r.Timeout
+		if timeout == "" {
+			timeout = "–"
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %d | %d | %.0f %% | `%s`, %s | %.0f | %s | %s (%d) |\n",
 			r.Name(), r.Build, total, r.Counts[Killed], r.Counts[TimedOut], r.Counts[Lived], r.Counts[NotCovered], r.Counts[NotViable],
-			100*r.Caught(), r.Commit, r.Date, r.Minutes, r.Load, r.Cores)
+			100*r.Caught(), r.Commit, r.Date, r.Minutes, timeout, r.Load, r.Cores)
 	}
 	fmt.Fprintf(w, "\n## Every mutant that lives in the managers and the crash checker\n\n")
 	n := 0

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // repoRoot is the module's folder, from this package's.
@@ -235,5 +236,29 @@ func TestAMutantThatDoesNotCompileIsNotViable(t *testing.T) {
 	}
 	if counts[Killed] != 1 || counts[NotViable] != 1 {
 		t.Errorf("counts %v, want one killed and one not viable", counts)
+	}
+}
+
+// TestAMutantHangsOnlyAfterTheFloor: the coefficient stands where ten
+// times the unmutated run is long enough, and grows where it is not, so
+// that a mutant's own build on a busy machine is never taken for a hang.
+func TestAMutantHangsOnlyAfterTheFloor(t *testing.T) {
+	for _, tc := range []struct {
+		unmutated time.Duration
+		want      int
+	}{
+		{27 * time.Second, 10},              // 270 s: ten times is enough
+		{1700 * time.Millisecond, 71},       // 17 s would not be: 71 × 1.7 s ≥ 2 min
+		{12 * time.Second, 10},              // exactly the floor
+		{0, 10},                             // no measurement: as asked
+		{time.Duration(1), int(MinTimeout)}, // a run of nothing still ends
+	} {
+		got := CoefficientFor(tc.unmutated, 10, MinTimeout)
+		if got != tc.want {
+			t.Errorf("CoefficientFor(%v) = %d, want %d", tc.unmutated, got, tc.want)
+		}
+		if tc.unmutated > 0 && time.Duration(got)*tc.unmutated < MinTimeout {
+			t.Errorf("CoefficientFor(%v) = %d times out after %v, before %v", tc.unmutated, got, time.Duration(got)*tc.unmutated, MinTimeout)
+		}
 	}
 }
