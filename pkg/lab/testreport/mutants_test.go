@@ -143,7 +143,7 @@ func TestTheTagDecidesWhichBuildsAndFilesAreMutated(t *testing.T) {
 	}{
 		{Target{Dir: "pkg/controller", Build: "2014"}, []string{"replication_controller_modern.go"}, []string{"replication_controller.go"}},
 		{Target{Dir: "pkg/controller", Build: "modern"}, []string{"replication_controller.go", "pod_control.go"}, []string{"replication_controller_modern.go", "pod_control_modern.go"}},
-		{Target{Dir: "pkg/lab/scenario", Build: "2014", Files: []string{"crash.go"}}, []string{"scale.go", "env.go"}, []string{"crash.go"}},
+		{Target{Dir: "pkg/lab/scenario", Build: "2014", Files: []string{"scripts/crash.go"}}, []string{"scripts/scale.go", "env.go"}, []string{"scripts/crash.go"}},
 		{Target{Dir: "pkg/registry", Build: "2014"}, nil, []string{"etcd/etcd.go"}},
 	} {
 		re, err := excluded(repoRoot, tc.t)
