@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
@@ -53,6 +54,17 @@ func calibrateStack(ctx context.Context, r *runner.Runner, dir string, p *runner
 		if n == results.FloorClients {
 			cal.CreateRate = l.PerSecond
 		}
+	}
+	if reader == stack.LabNone && slices.Contains(clients, results.FloorClients) && ctx.Err() == nil {
+		// The learner's price: the same level with the laboratory's
+		// learner joined, as every scenario has it.
+		l, err := calibrateAPIServer(ctx, r.Opts.BinDir, filepath.Join(dir, "apiserver-learner"), stack.LabLearner, results.FloorClients, calibrationWarmup, d)
+		if err != nil {
+			return cal, err
+		}
+		l.Target = results.TargetLearner
+		r.Say("  %s", l)
+		cal.Levels = append(cal.Levels, l)
 	}
 	if p.ReferenceReplicas > 0 && ctx.Err() == nil {
 		runs := p.RunsEach

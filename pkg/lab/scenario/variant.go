@@ -39,6 +39,12 @@ type Variant struct {
 	// plane (pkg/lab/stack/today) instead of ours; Manager is then
 	// kube-controller-manager and ManagerArgs are its flags.
 	Stack string
+	// LabReader, when set, is how the laboratory reads pods in this
+	// variant's runs (stack.Config.LabReader), whatever the benchmark's
+	// -lab_reader: a control run of the laboratory's learner,
+	// "<variant>-reading-members", is the same variant reading the
+	// members directly.
+	LabReader string
 }
 
 // StackToday names today's stack (Variant.Stack).
@@ -97,6 +103,9 @@ func VariantByName(name string) (Variant, error) {
 		}
 		names = append(names, v.Name)
 	}
+	if base, reader, ok := strings.Cut(name, "-reading-"); ok {
+		return readingVariant(name, base, reader)
+	}
 	if base, changes, ok := strings.Cut(name, "-without-"); ok {
 		v, err := VariantByName(base)
 		if err != nil {
@@ -119,7 +128,31 @@ func VariantByName(name string) (Variant, error) {
 		v.ManagerArgs = append(append([]string{}, v.ManagerArgs...), "-without="+strings.Join(list, ","))
 		return v, nil
 	}
-	return Variant{}, fmt.Errorf("no variant named %q (known: %s, or a control run of one of today's design: <variant>-without-<change>)", name, strings.Join(names, ", "))
+	return Variant{}, fmt.Errorf("no variant named %q (known: %s, or a control run of one of today's design: <variant>-without-<change>, "+
+		"or of the laboratory's reader: <variant>-reading-<%s>)", name, strings.Join(names, ", "), strings.Join(readers, "|"))
+}
+
+// readers are the laboratory's ways of reading pods a control run can
+// name (stack.Config.LabReader).
+var readers = []string{stack.LabLearner, stack.LabLearnerNice, stack.LabMembers}
+
+// readingVariant is the control run name of base with the laboratory
+// reading pods by reader: on our stack only, where the laboratory reads
+// etcd (today's stack and an external cluster are read through their
+// apiserver).
+func readingVariant(name, base, reader string) (Variant, error) {
+	v, err := VariantByName(base)
+	if err != nil {
+		return Variant{}, err
+	}
+	if !slices.Contains(readers, reader) {
+		return Variant{}, fmt.Errorf("variant %q: the laboratory reads pods by %s, not %q", name, strings.Join(readers, ", "), reader)
+	}
+	if v.Stack != "" || v.Original == stack.OriginalStack || v.LabReader != "" {
+		return Variant{}, fmt.Errorf("variant %q: only a variant on our stack's etcd can choose how the laboratory reads it, and %s is not one", name, base)
+	}
+	v.Name, v.LabReader = name, reader
+	return v, nil
 }
 
 // Without says whether the variant's manager runs without the named change

@@ -14,7 +14,7 @@ import (
 func Findings(sum *results.Summary) []results.Finding {
 	sum = DesignAloneSummary(sum)
 	out := []results.Finding{ceilingFinding(sum)}
-	for _, f := range []func(*results.Summary) (results.Finding, bool){goroutineFinding, idleFinding, extraPodsFinding, referenceFinding} {
+	for _, f := range []func(*results.Summary) (results.Finding, bool){goroutineFinding, idleFinding, extraPodsFinding, referenceFinding, learnerFinding} {
 		if fd, ok := f(sum); ok {
 			out = append(out, fd)
 		}
@@ -60,6 +60,9 @@ func ceilingFinding(sum *results.Summary) results.Finding {
 		if a, ok := cal.Level("apiserver", results.FloorClients); ok {
 			parts = append(parts, fmt.Sprintf("at %d clients the apiserver reaches %.0f %% of raw etcd", results.FloorClients, 100*a.PerSecond/e.PerSecond))
 		}
+	}
+	if price, with, without, ok := cal.LearnerPrice(); ok {
+		parts = append(parts, "the laboratory's etcd learner "+LearnerPriceText(price, with, without))
 	}
 	if cal.CreateRate > 0 {
 		parts = append(parts, fmt.Sprintf("calibrated create floor: N pods take at least N / %s s (1 000 pods: %s s)",

@@ -94,6 +94,16 @@ var Pages = []Page{
 		Inputs:      join(theStack, theBench, []string{"pkg/lab/bench/sweep"}),
 	},
 	{
+		// The control run of the laboratory's learner: each design's
+		// scale-up with the laboratory reading pods through its etcd
+		// learner, beside the same run reading the members directly.
+		Name: "learner", Title: "The laboratory's learner, priced", Link: "examples/bench/learner/RESULTS.md",
+		Commands: [][]string{{"bench", "-bin=_output/bin", "-out=_output/bench", "-sweep", "-sizes=1000,3000,10000", "-scenarios=scale-up", "-runs=2",
+			"-variants=legacy,legacy-reading-members,modern-unthrottled,modern-unthrottled-reading-members", "-publish=examples/bench/learner"}},
+		TakesCommit: true,
+		Inputs:      join(theStack, theBench, []string{"pkg/lab/bench/sweep"}),
+	},
+	{
 		Name: "history", Title: "`make history`", Link: "examples/history/RESULTS.md",
 		Commands:    [][]string{{"history", "-bin=_output/bin", "-out=_output/history", "-publish=examples/history"}},
 		TakesCommit: true,

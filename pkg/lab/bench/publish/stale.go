@@ -121,6 +121,9 @@ func StatusesAt(root, rev string) ([]Status, error) {
 // Measured says when and where the page was measured: "measured at
 // `96fe2d7` on 2026-11-24, in 9 min 05 s".
 func (s Status) Measured() string {
+	if s.Stamp.Commit == "" {
+		return "not published yet (make publish PAGES=" + s.Page.Name + " writes it)"
+	}
 	m := fmt.Sprintf("measured at `%s`", s.Stamp.Commit)
 	if !s.Stamp.Started.IsZero() {
 		m += " on " + s.Stamp.Started.UTC().Format("2006-01-02")
@@ -137,6 +140,8 @@ func (s Status) Measured() string {
 // Since says which of its inputs changed since the page's commit.
 func (s Status) Since() string {
 	switch {
+	case s.Stamp.Commit == "":
+		return "nothing to be stale"
 	case s.Err != nil:
 		return "whether its inputs changed since is unknown: " + s.Err.Error()
 	case len(s.Changed) == 0:

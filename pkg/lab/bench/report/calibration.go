@@ -71,9 +71,10 @@ func calibrationSection(d *document, cal *results.Calibration, chart *charts.Cha
 // client count.
 func sortedLevels(cal *results.Calibration) []results.Level {
 	levels := append([]results.Level(nil), cal.Levels...)
+	rank := map[string]int{results.TargetEtcd: 0, results.TargetAPIServer: 1, results.TargetLearner: 2}
 	sort.SliceStable(levels, func(i, j int) bool {
 		if levels[i].Target != levels[j].Target {
-			return levels[i].Target == "etcd"
+			return rank[levels[i].Target] < rank[levels[j].Target]
 		}
 		return levels[i].Clients < levels[j].Clients
 	})
@@ -88,8 +89,11 @@ func ceilingResults(d *document, cal *results.Calibration) {
 	levels := sortedLevels(cal)
 	for _, l := range levels {
 		target, process := "raw etcd creates", "rcbench (an embedded etcd member)"
-		if l.Target == "apiserver" {
+		switch l.Target {
+		case results.TargetAPIServer:
 			target, process = "apiserver pod POSTs", "apiserver"
+		case results.TargetLearner:
+			target, process = "apiserver pod POSTs, the laboratory's learner joined", "apiserver"
 		}
 		t.rows = append(t.rows, []string{target, process, fmt.Sprint(l.Clients), results.FormatNumber(l.PerSecond), results.FormatNumber(l.P90Ms)})
 	}
@@ -99,6 +103,9 @@ func ceilingResults(d *document, cal *results.Calibration) {
 		if a, ok := cal.Level("apiserver", results.FloorClients); ok {
 			parts = append(parts, fmt.Sprintf("At %d clients the apiserver writes %.0f %% as fast as raw etcd.", results.FloorClients, 100*a.PerSecond/e.PerSecond))
 		}
+	}
+	if price, with, without, ok := cal.LearnerPrice(); ok {
+		parts = append(parts, "The laboratory's learner "+findings.LearnerPriceText(price, with, without)+".")
 	}
 	if cal.CreateRate > 0 {
 		parts = append(parts, fmt.Sprintf("Create floor: N pods take at least N / %s s (1 000 pods: %s s).", results.FormatNumber(cal.CreateRate), results.FormatNumber(cal.Floor(1000))))

@@ -73,9 +73,10 @@ func learnerNote(learners, runs int) string {
 		"that CPU's share of all the CPU the run's processes used (apiserver with its etcd, controller-managers, hollow-node, "+
 		"learner, rcbench). Not measured within a run: the apiserver CPU the learner adds, its embedded etcd member sending every "+
 		"write to one more follower, which is inside the apiserver's process. So every apiserver CPU and every time on this page "+
-		"from those runs includes the learner's share; rcbench bench -lab_reader=members runs the same runs reading the members "+
-		"directly, where that keeps up, to measure it, and rcbench bench -scenarios=calibrate -lab_reader=learner prices it "+
-		"against the calibration's bare apiserver, which has no learner.", learners, runs)
+		"from those runs includes the learner's share. The calibration prices it: its apiserver+learner level is the bare "+
+		"apiserver with a learner joined, against the same apiserver without (the ceiling, where a calibration ran); and a "+
+		"control run, <variant>-reading-members, runs the same run reading the members directly (examples/bench/learner), "+
+		"which keeps up only in small runs: a watch more than 1 000 events behind falls out of etcd's v2 window.", learners, runs)
 }
 
 // learnerCell is a run's learner CPU and its share of the run, or why

@@ -30,7 +30,7 @@ type Calibration struct {
 
 // Level is one target at one concurrency.
 type Level struct {
-	// Target is "etcd" (raw go-etcd creates) or "apiserver" (pod POSTs).
+	// Target is TargetEtcd, TargetAPIServer or TargetLearner.
 	Target    string  `json:"target"`
 	Clients   int     `json:"clients"`
 	Requests  int     `json:"requests"`
@@ -42,6 +42,30 @@ type Level struct {
 	P99Ms     float64 `json:"p99Ms"`
 	// FirstError is the first failure, if any.
 	FirstError string `json:"firstError,omitempty"`
+}
+
+// The calibration's targets (Level.Target).
+const (
+	// TargetEtcd is raw go-etcd creates on an etcd member of its own.
+	TargetEtcd = "etcd"
+	// TargetAPIServer is pod POSTs to the bare apiserver.
+	TargetAPIServer = "apiserver"
+	// TargetLearner is pod POSTs to the bare apiserver with the
+	// laboratory's etcd learner joined to its cluster, as every
+	// scenario's is, and nothing reading it: the learner's price.
+	TargetLearner = "apiserver+learner"
+)
+
+// LearnerPrice is the share of the bare apiserver's creates at
+// FloorClients that the laboratory's learner takes (1 − with ÷ without),
+// with both levels, when both were measured.
+func (c *Calibration) LearnerPrice() (price float64, with, without Level, ok bool) {
+	with, ok1 := c.Level(TargetLearner, FloorClients)
+	without, ok2 := c.Level(TargetAPIServer, FloorClients)
+	if !ok1 || !ok2 || without.PerSecond <= 0 {
+		return 0, Level{}, Level{}, false
+	}
+	return 1 - with.PerSecond/without.PerSecond, with, without, true
 }
 
 // Level returns the measurement of target at clients, if there is one.
@@ -68,7 +92,7 @@ func (c *Calibration) Floor(n int) float64 {
 
 // String gives a level in one line for progress output.
 func (l Level) String() string {
-	s := fmt.Sprintf("%-9s %3d clients: %7.0f writes/s, p50 %6.1f ms, p90 %6.1f ms", l.Target, l.Clients, l.PerSecond, l.P50Ms, l.P90Ms)
+	s := fmt.Sprintf("%-17s %3d clients: %7.0f writes/s, p50 %6.1f ms, p90 %6.1f ms", l.Target, l.Clients, l.PerSecond, l.P50Ms, l.P90Ms)
 	if l.Errors > 0 {
 		s += fmt.Sprintf(", %d errors (%s)", l.Errors, l.FirstError)
 	}

@@ -3,6 +3,7 @@ package runner
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -101,7 +102,7 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 		Dir:       runDir,
 		Seed:      r.Opts.Seed,
 		Profile:   r.Opts.Profile,
-		LabReader: r.Opts.LabReader,
+		LabReader: cmp.Or(v.LabReader, r.Opts.LabReader),
 		Say:       func(format string, args ...interface{}) { r.Say("        "+format, args...) },
 	}
 	sopts.OriginalDir = r.Opts.originalDir()

@@ -1,0 +1,109 @@
+package findings
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+)
+
+// readingMembers ends the name of a control run of the laboratory's
+// learner: the variant before it, with the laboratory reading the members
+// the apiserver stores in directly (scenario.VariantByName).
+const readingMembers = "-reading-" + stack.LabMembers
+
+// LearnerPriceLimit bounds what the learner may change in the apiserver's
+// CPU and the time to all running, against the same run reading the
+// members, either way.
+const LearnerPriceLimit = 1.25
+
+// learnerFinding prices the laboratory's etcd learner where a run has its
+// control run: each variant beside "<variant>-reading-members" at the same
+// size. Reading the members directly, the laboratory's two pod watches
+// are served by the apiserver's embedded member, inside its process;
+// through the learner they are not, and the member sends every write to
+// one more follower instead. So the apiserver's CPU and the time to all
+// running should move by less than LearnerPriceLimit either way, and what
+// the learner costs is its own process, in the laboratory's share. A
+// control run whose watches fell out of etcd's window, as they do in a
+// burst of over 1 000 writes, listed every pod again, which the apiserver
+// paid for: it is no control, and is left out, saying so.
+func learnerFinding(sum *results.Summary) (results.Finding, bool) {
+	f := results.Finding{Topic: "the laboratory's learner, priced",
+		Expect: fmt.Sprintf("against the same run reading the members directly (<variant>%s), reading pods through the learner moves "+
+			"the laboratory's two pod watches out of the apiserver's embedded member and adds one follower for it to send every write "+
+			"to: the apiserver's CPU and the time to all running should each stay within %.2f × either way, and the learner's own "+
+			"process is its price, in the laboratory's share below.", readingMembers, LearnerPriceLimit)}
+	saturated := map[string]bool{}
+	learnerCPU := map[string][]float64{}
+	for _, l := range sum.Lab {
+		key := l.Scenario + " " + l.Size + " " + l.Variant
+		if l.Saturated != "" {
+			saturated[key] = true
+		}
+		if l.Reader == results.ReaderLearner {
+			learnerCPU[key] = append(learnerCPU[key], l.LearnerCPU)
+		}
+	}
+	var c checks
+	var parts, verdicts []string
+	for _, sc := range sum.Scenarios {
+		for _, sz := range sc.Sizes {
+			for _, control := range sz.Variants {
+				base, ok := strings.CutSuffix(control.Variant, readingMembers)
+				if !ok {
+					continue
+				}
+				v, ok := sz.Variant(base)
+				if !ok || v.Runs == 0 || control.Runs == 0 {
+					continue
+				}
+				where := fmt.Sprintf("%s %s %s", sc.Name, sz.Label, base)
+				if saturated[sc.Name+" "+sz.Label+" "+control.Variant] {
+					parts = append(parts, where+": not priced, its control run's pod watches fell out of etcd's window and listed "+
+						"every pod again, at the apiserver's cost, which is why the laboratory reads a learner")
+					continue
+				}
+				var figs []string
+				for _, fig := range []string{"apiserver_cpu", "time_to_running"} {
+					with, ok1 := v.Figure(fig)
+					without, ok2 := control.Figure(fig)
+					if !ok1 || !ok2 || without.Median <= 0 {
+						continue
+					}
+					ratio := with.Median / without.Median
+					figs = append(figs, fmt.Sprintf("%s %s against %s %s (%.2f ×)", fig, rangeText(with), rangeText(without), with.Unit, ratio))
+					c.check(ratio <= LearnerPriceLimit && ratio >= 1/LearnerPriceLimit,
+						"at %s the learner's run took %.2f × the %s of the run reading the members", where, ratio, fig)
+					if fig == "apiserver_cpu" {
+						verdicts = append(verdicts, fmt.Sprintf("%s apiserver CPU %.2f ×", where, ratio))
+					}
+				}
+				if cpu := learnerCPU[sc.Name+" "+sz.Label+" "+base]; len(cpu) > 0 {
+					med := results.Summarize(cpu).Median
+					figs = append(figs, fmt.Sprintf("the learner's own CPU %s CPU s", results.FormatNumber(med)))
+				}
+				parts = append(parts, where+": "+strings.Join(figs, ", "))
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return results.Finding{}, false
+	}
+	f.Measured = strings.Join(parts, "; ") + "."
+	if len(verdicts) == 0 {
+		f.Verdict = "not priced: every control run fell out of etcd's window"
+		return f, true
+	}
+	c.settle(&f, strings.Join(verdicts, ", ")+", with the learner against reading the members", "")
+	return f, true
+}
+
+// LearnerPriceText says what the calibration measured the learner to cost
+// the bare apiserver.
+func LearnerPriceText(price float64, with, without results.Level) string {
+	return fmt.Sprintf("costs the bare apiserver %.0f %% of its creates at %d clients (%s pods/s with it, %s without), "+
+		"and every scenario runs with one: the apiserver's CPU and times in every scenario include that share",
+		100*price, results.FloorClients, results.FormatNumber(with.PerSecond), results.FormatNumber(without.PerSecond))
+}
