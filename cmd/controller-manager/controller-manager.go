@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/golang/glog"
-	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/controller"
 	"github.com/kube-rewind/kube-rewind/pkg/service"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
@@ -41,23 +40,13 @@ func main() {
 	defer util.FlushLogs()
 	verflag.PrintAndExitIfRequested()
 
-	// As in v0.4: a fatal log line and every goroutine's stack, then exit
-	// (255 in 2014, 2 with today's glog; see pkg/util/logs.go).
-	if *master == "" {
-		glog.Fatal("usage: controller-manager -master <master>")
-	}
-
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	controller.RegisterMetrics(registry)
 	service.RegisterMetrics(registry)
 	serveHTTP(registry)
 
-	kubeClient, err := client.New(clientConfig())
-	if err != nil {
-		glog.Fatalf("invalid API configuration: %v", err)
-	}
-	run(kubeClient, registry)
+	run(newClient(), registry)
 }
 
 // serveHTTP starts the /healthz and /metrics server.

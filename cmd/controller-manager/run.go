@@ -8,12 +8,27 @@ package main
 // and fight (history: leader-election).
 
 import (
+	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/controller"
 	"github.com/kube-rewind/kube-rewind/pkg/service"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
 	"github.com/prometheus/client_golang/prometheus"
 )
+
+// newClient returns the client of -master.
+func newClient() client.Interface {
+	// As in v0.4: a fatal log line and every goroutine's stack, then exit
+	// (255 in 2014, 2 with today's glog; see pkg/util/logs.go).
+	if *master == "" {
+		glog.Fatal("usage: controller-manager -master <master>")
+	}
+	kubeClient, err := client.New(clientConfig())
+	if err != nil {
+		glog.Fatalf("invalid API configuration: %v", err)
+	}
+	return kubeClient
+}
 
 // clientConfig returns the 2014 client configuration: no rate limit, and
 // v0.4's asynchronous operations polled every 2 s.

@@ -19,7 +19,6 @@ import (
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/controller"
-	"github.com/kube-rewind/kube-rewind/pkg/modern/informers"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/leaderelection"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/queuemetrics"
 	"github.com/kube-rewind/kube-rewind/pkg/service"
@@ -90,7 +89,7 @@ func run(kubeClient client.Interface, registry *prometheus.Registry) {
 	// first queue is made.
 	workqueue.SetProvider(queuemetrics.NewProvider(registry))
 
-	factory := informers.NewSharedInformerFactory(kubeClient, resyncPeriod())
+	factory := newInformers(kubeClient, resyncPeriod())
 	sw, w := switches()
 	rm := controller.NewReplicationManager(factory.Pods(), factory.ReplicationControllers(), kubeClient, w.burstReplicas)
 	rm.Without = sw
@@ -120,13 +119,7 @@ func run(kubeClient client.Interface, registry *prometheus.Registry) {
 
 	// A client of its own, named for the apiserver's per-component
 	// request counts (see leaderelection.Lead).
-	electionConfig := clientConfig()
-	electionConfig.UserAgent = "leader-election"
-	electionClient, err := client.New(electionConfig)
-	if err != nil {
-		glog.Fatalf("invalid API configuration: %v", err)
-	}
-	leaderelection.Lead(electionClient, election, runControllers)
+	leaderelection.Lead(newElectionClient(), election, runControllers)
 }
 
 // resyncPeriod picks the informers' resync period at random between

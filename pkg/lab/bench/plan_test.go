@@ -250,3 +250,33 @@ func TestTodaysStackRunsOnlyItsScenariosAndNeedsMakeToday(t *testing.T) {
 		}
 	}
 }
+
+// modern-today needs both today's binaries and our modern manager: without
+// ours the plan leaves it out and names the binary.
+func TestOurManagerOnTodaysStackNeedsBothBuilds(t *testing.T) {
+	todayDir := benchtest.BinDir(t, "etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "kwok-stages.yaml")
+	opts := runner.Options{TodayDir: todayDir, Scenarios: []string{"scale-up"}, Variants: []string{"legacy", "modern-today"}}
+	opts.BinDir = benchtest.BothDesigns(t)
+	p, err := BuildPlan(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) == 0 || len(p.Items[0].Variants) != 2 || len(p.Notes) != 0 {
+		t.Errorf("with both builds: items %+v, notes %q; want legacy and modern-today, no note", p.Items, p.Notes)
+	}
+	opts.BinDir = benchtest.BinDir(t, "apiserver", "hollow-node", "controller-manager")
+	p, err = BuildPlan(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range p.Items {
+		for _, v := range it.Variants {
+			if v.Name == "modern-today" {
+				t.Errorf("modern-today runs without controller-manager-modern")
+			}
+		}
+	}
+	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "controller-manager-modern") {
+		t.Errorf("notes = %q, want one naming controller-manager-modern", p.Notes)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 )
 
@@ -67,6 +68,59 @@ func TestAScaleUpOnTodaysStackIsCountedAsOursAre(t *testing.T) {
 	}
 	if _, ok := got["kwok_cpu"]; !ok {
 		t.Errorf("KWOK's CPU is not reported: %v", got)
+	}
+}
+
+// TestOurModernManagerOnTodaysStackIsCountedAsUpstreamsIs: modern-today
+// runs our port of today's design against kube-apiserver, beside a
+// kube-controller-manager of the other controllers, and the run is counted
+// as stack-today's: our manager's pod creates, requests and status writes
+// through the meter, and not kube-controller-manager's.
+func TestOurModernManagerOnTodaysStackIsCountedAsUpstreamsIs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts today's whole control plane")
+	}
+	bin := today.Dir()
+	if missing := today.Missing(bin); missing != "" {
+		if os.Getenv(requireToday) != "" {
+			t.Fatalf("%s (%s is set)", missing, requireToday)
+		}
+		t.Skip(missing)
+	}
+	sc, err := scripts.Get("scale-up")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runner.New(runner.Options{BinDir: stacktest.BinDir(t), TodayDir: bin, Out: t.TempDir()}, io.Discard)
+	p := &runner.Plan{RunsEach: 1, Items: []runner.Item{{
+		Scenario: sc, Size: scenario.Size{Label: "N=20", Replicas: 20, Period: 10 * time.Second},
+		Variants: []scenario.Variant{scenario.ModernToday}, Runs: 1,
+	}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	runs, _ := r.RunItems(ctx, dir, p, 2)
+	if len(runs) != 1 || runs[0].Outcome == nil {
+		logTails(t, dir)
+		t.Fatalf("the run did not finish: %+v", runs)
+	}
+	got := scenario.ResultMap(runs[0].Outcome.Results)
+	if err := sc.Script.Expect(scenario.ModernToday.Name, p.Items[0].Size, got); err != nil {
+		t.Error(err)
+	}
+	if got["pod_creates"] != 20 || got["extra_pods"] != 0 {
+		logTails(t, dir)
+		t.Errorf("our manager sent %v pod creates, %v pods too many; want 20 and none", got["pod_creates"], got["extra_pods"])
+	}
+	if got["manager_requests"] < 20 || got["status_writes"] < 1 || got["peak_goroutines"] <= 0 {
+		t.Errorf("the meter or the sampler did not count our manager's run: %v", got)
+	}
+	// kube-controller-manager's endpointslice, service account, namespace
+	// and node controllers are not the manager's: counted with them, the
+	// manager would send far more than its 20 creates, a status write or
+	// two and its lease renewals.
+	if got["manager_requests"] > 200 {
+		t.Errorf("the manager's requests (%v) include kube-controller-manager's: %v", got["manager_requests"], got)
 	}
 }
 

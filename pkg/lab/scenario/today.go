@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -46,10 +48,13 @@ func runsOnToday(sc *Scenario, sz Size, where string) error {
 }
 
 // Processes of today's stack whose CPU the sampler records besides the
-// apiserver's and the managers': the laboratory's share there.
+// apiserver's and the managers': the laboratory's share there (KWOK and
+// the scheduler), and, beside our managers, the kube-controller-manager
+// of the other controllers.
 const (
 	KWOKCPU      = "kwok.cpu_seconds"
 	SchedulerCPU = "scheduler.cpu_seconds"
+	OthersCPU    = "kube_controller_manager_others.cpu_seconds"
 )
 
 // startToday starts today's stack for sc at size sz, with v's
@@ -70,12 +75,24 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		pods *= sz.Controllers
 	}
 	nodes := max(sc.Cluster.Nodes, (pods+99)/100)
+	ours := ""
+	if v.Ours() {
+		path, err := filepath.Abs(filepath.Join(opts.BinDir, v.Binary()))
+		if err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("%s runs our manager, %s, which is not built (%s): %v", v.Name, v.Binary(), v.Build, err)
+		}
+		ours = path
+	}
 	st, err := today.Start(today.Config{
 		BinDir:                bin,
 		Dir:                   opts.Dir,
 		Nodes:                 nodes,
 		ControllerManagers:    sc.Cluster.ControllerManagers,
 		ControllerManagerArgs: v.ManagerArgs,
+		OurManager:            ours,
 		Meter:                 true,
 	})
 	if err != nil {
@@ -183,7 +200,7 @@ func (t todayCluster) HollowNode() (int, string) { return 0, "" }
 func (t todayCluster) Managers() []sampler.Endpoint {
 	var out []sampler.Endpoint
 	for _, c := range t.st.Components() {
-		if strings.HasPrefix(c.Name, today.ControllerManager) {
+		if c.Manager {
 			out = append(out, sampler.Endpoint{URL: c.URL, Pid: c.Pid()})
 		}
 	}
@@ -198,6 +215,8 @@ func (t todayCluster) Others() map[string]int {
 			out[strings.TrimSuffix(KWOKCPU, "cpu_seconds")] = c.Pid()
 		case today.Scheduler:
 			out[strings.TrimSuffix(SchedulerCPU, "cpu_seconds")] = c.Pid()
+		case today.OthersName:
+			out[strings.TrimSuffix(OthersCPU, "cpu_seconds")] = c.Pid()
 		}
 	}
 	return out

@@ -78,13 +78,32 @@ var (
 // beside legacy and modern-unthrottled. Their Design is the one
 // kube-controller-manager's replication manager follows.
 var (
-	StackTodayDefaults    = Variant{Name: "stack-today", Design: "modern", Stack: StackToday, Manager: today.ControllerManager, Build: "make today"}
+	StackTodayDefaults = Variant{Name: "stack-today", Design: "modern", Stack: StackToday, Manager: today.ControllerManager, Build: "make today",
+		Checks: ModernToday.Name}
 	StackTodayUnthrottled = Variant{Name: "stack-today-unthrottled", Design: "modern", Stack: StackToday, Manager: today.ControllerManager, Build: "make today",
-		ManagerArgs: []string{"--kube-api-qps=100000", "--kube-api-burst=100000"}}
+		Checks: ModernTodayUnthrottled.Name, ManagerArgs: []string{"--kube-api-qps=100000", "--kube-api-burst=100000"}}
 )
 
+// Our port of today's design on today's whole control plane: our modern
+// controller-manager against kube-apiserver, its informers client-go's and
+// its writes through client-go's clientset (its -kubeconfig), beside a
+// kube-controller-manager of the controllers ours has no port of
+// (today.Config.OurManager). stack-today is its original: upstream's
+// manager on the same read path. modern-today keeps our binary's
+// defaults, kube-controller-manager's client limit of 20 requests a
+// second with bursts of 30; modern-today-unthrottled lifts it.
+var (
+	ModernToday            = Variant{Name: "modern-today", Design: "modern", Stack: StackToday, Build: "make build and make today"}
+	ModernTodayUnthrottled = Variant{Name: "modern-today-unthrottled", Design: "modern", Stack: StackToday, Build: "make build and make today",
+		ManagerArgs: []string{"-kube_api_qps=0"}}
+)
+
+// Ours says whether the variant runs our manager on today's stack.
+func (v Variant) Ours() bool { return v.Stack == StackToday && v.Manager == "" }
+
 // Variants lists every variant above, in the order reports show them.
-var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUnthrottled, LegacyOriginal, StackOriginal, StackTodayDefaults, StackTodayUnthrottled, External}
+var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUnthrottled, LegacyOriginal, StackOriginal, StackTodayDefaults, StackTodayUnthrottled,
+	ModernToday, ModernTodayUnthrottled, External}
 
 // OnToday says whether the variant runs on today's control plane: the
 // stack make today builds, or an external cluster (External).

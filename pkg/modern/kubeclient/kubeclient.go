@@ -125,9 +125,22 @@ func podToServer(pod *api.Pod) *v1.Pod {
 	return p
 }
 
+// CreatePod creates pod.
+//
+// Ours: v0.4's apiserver named a pod it was sent without an id, and our
+// managers send theirs so; today's refuses a pod with neither a name nor
+// a generateName. A nameless pod here asks for a name generated from its
+// controller's, "<controller>-" and five characters, as upstream's
+// manager asks for one (or "pod-" for a pod no controller owns).
 func (c *Client) CreatePod(ctx api.Context, pod *api.Pod) (*api.Pod, error) {
 	p := podToServer(pod)
 	p.ResourceVersion = ""
+	if p.Name == "" && p.GenerateName == "" {
+		p.GenerateName = "pod-"
+		if ref := metav1.GetControllerOf(p); ref != nil {
+			p.GenerateName = ref.Name + "-"
+		}
+	}
 	got, e := c.cs.CoreV1().Pods(ns(ctx)).Create(ctx, p, metav1.CreateOptions{})
 	if e != nil {
 		return nil, err(e)

@@ -153,3 +153,24 @@ func TestAWatchRelaysConvertedEvents(t *testing.T) {
 	for range w.ResultChan() {
 	}
 }
+
+// Today's apiserver names no pod for its client: one sent without a name
+// asks for one generated from its controller's, as upstream's manager's
+// do.
+func TestANamelessPodIsNamedAfterItsController(t *testing.T) {
+	cs := fake.NewClientset()
+	p := pod("")
+	p.OwnerReferences = []api.OwnerReference{{Kind: "ReplicationController", Name: "web", UID: "u1", Controller: ptr(true)}}
+	if _, err := New(cs).CreatePod(api.NewDefaultContext(), p); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range cs.Actions() {
+		if ca, ok := a.(k8stesting.CreateAction); ok {
+			if got := ca.GetObject().(*v1.Pod).GenerateName; got != "web-" {
+				t.Errorf("generateName %q, want web-", got)
+			}
+			return
+		}
+	}
+	t.Error("no create sent")
+}

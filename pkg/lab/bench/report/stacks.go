@@ -79,7 +79,10 @@ func stacksSection(d *document, sum *results.Summary) {
 	d.list(
 		"controller-manager is kube-controller-manager's whole process: besides the replication manager and the endpoints "+
 			"controllers (ours run those two), it runs the garbage collector, the endpoint-slice, service-account, namespace and node "+
-			"lifecycle controllers that today's cluster needs; its requests, goroutines, memory and CPU are all of theirs.",
+			"lifecycle controllers that today's cluster needs; its requests, goroutines, memory and CPU are all of theirs. "+
+			"On modern-today and modern-today-unthrottled it is our modern controller-manager alone, against kube-apiserver "+
+			"through client-go, in place of those three controllers; a kube-controller-manager of the others runs beside it "+
+			"and is counted apart, so its figures leave them out.",
 		"apiserver is kube-apiserver with the etcd member it stores in, as ours is counted with its embedded etcd.",
 		"– marks a figure not measured the same way on that stack, and so left out: hollow_node_cpu on today's stack, which has "+
 			"no hollow nodes; kwok_cpu and scheduler_cpu on 2014's, which has neither (its hollow nodes do both jobs).",

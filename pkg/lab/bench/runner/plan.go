@@ -97,11 +97,18 @@ func (m *MissingBinaries) Skip(v scenario.Variant) bool {
 		return false
 	}
 	if v.OnToday() {
-		// Today's stack needs every binary of make today.
-		if today.Missing(m.today) == "" {
+		// Today's stack needs every binary of make today, and our
+		// manager on it ours too.
+		switch {
+		case today.Missing(m.today) != "":
+			bin = filepath.Join(m.today, today.ControllerManager)
+			if v.Ours() {
+				bin = filepath.Join(m.today, today.APIServer)
+			}
+		case v.Ours() && !haveBinary(m.dir, bin):
+		default:
 			return false
 		}
-		bin = filepath.Join(m.today, v.Binary())
 	} else if v.Original != "" {
 		if original.Available(m.originals) == nil {
 			return false

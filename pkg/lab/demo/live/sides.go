@@ -23,6 +23,10 @@ var sideNames = map[string]demo.Design{
 		Short: "today's stack"},
 	scenario.StackTodayUnthrottled.Name: {Heading: "Today, the whole real one, unthrottled", Sub: "today's control plane (make today), kube-controller-manager's client limit raised out of reach",
 		Short: "today's stack, unthrottled"},
+	scenario.ModernToday.Name: {Heading: "Our port of today, on today's stack", Sub: "our modern controller-manager against kube-apiserver v1.37 through client-go, KWOK's nodes (make build, make today)",
+		Short: "our port on today's stack"},
+	scenario.ModernTodayUnthrottled.Name: {Heading: "Our port of today, on today's stack, unthrottled", Sub: "our modern controller-manager on today's control plane, its client limit lifted",
+		Short: "our port on today's stack, unthrottled"},
 }
 
 // sideOf returns the column of the variant named name, checked against
@@ -107,7 +111,9 @@ func haveBinaries(dir string, ds []demo.Design) error {
 			if missing := today.Missing(today.DirBeside(dir)); missing != "" {
 				return fmt.Errorf("%s plays on today's control plane: %s", d.Short, missing)
 			}
-			continue
+			if !d.Variant.Ours() {
+				continue
+			}
 		}
 		if d.Variant.Original != "" {
 			if err := original.Available(original.DirBeside(dir)); err != nil {

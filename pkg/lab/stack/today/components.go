@@ -26,6 +26,9 @@ type Component struct {
 	// Token is the bearer token its paths need ("" for none: only the
 	// apiserver asks for one).
 	Token string
+	// Manager says it is one of the stack's controller managers: a
+	// kube-controller-manager, or ours (Config.OurManager).
+	Manager bool
 }
 
 // Components returns every running component with its addresses, in the
@@ -41,8 +44,12 @@ func (s *Stack) Components() []Component {
 	}
 	add(s.Etcd, s.EtcdURL, "/health", "")
 	add(s.APIServer, s.DirectURL, "/readyz", s.pki.tokens["admin"])
+	add(s.Others, s.OthersURL, "/healthz", "")
 	for i, m := range s.Managers {
 		add(m, s.ManagerURLs[i], "/healthz", "")
+		if m != nil {
+			out[len(out)-1].Manager = true
+		}
 	}
 	add(s.Scheduler, s.SchedulerURL, "/healthz", "")
 	add(s.KWOK, s.KWOKURL, "/healthz", "")
@@ -152,6 +159,72 @@ var Controllers = []string{
 	"node-lifecycle-controller",
 }
 
+// OurManagerName names our managers' processes (Config.OurManager):
+// controller-manager-0, -1, ...
+const OurManagerName = "controller-manager"
+
+// OurManagerClient is the kubeconfig our managers reach the apiserver
+// with.
+const OurManagerClient = "kube-rewind-controller-manager"
+
+// OtherControllers are what kube-controller-manager runs beside our
+// managers: Controllers but those ours replaces (the replication manager,
+// the garbage collector, the endpoints controller).
+var OtherControllers = []string{
+	"endpointslice-controller",
+	"serviceaccount-controller",
+	"namespace-controller",
+	"node-lifecycle-controller",
+}
+
+// OthersName names the kube-controller-manager of OtherControllers.
+const OthersName = "kube-controller-manager-others"
+
+// startOthers runs kube-controller-manager with OtherControllers only,
+// leader election and all, beside our managers, started again when it
+// exits by itself as the managers are.
+func (s *Stack) startOthers() error {
+	p, url, err := s.start(OthersName, ControllerManager, "https", "/healthz", func(port int) []string {
+		args := s.managerArgs(port)
+		for i, a := range args {
+			if strings.HasPrefix(a, "--controllers=") {
+				args[i] = "--controllers=" + strings.Join(OtherControllers, ",")
+			}
+		}
+		// Ours sets its own client limits; these are upstream's.
+		return args[:len(args)-len(s.cfg.ControllerManagerArgs)]
+	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		p.Kill(syscall.SIGKILL, 0)
+		return fmt.Errorf("the stack stopped while %s started", OthersName)
+	}
+	s.Others, s.OthersURL = p, url
+	go s.supervise(OthersName, p, s.startOthers)
+	return nil
+}
+
+// ourManagerArgs are our controller-manager's flags on today's stack: its
+// kubeconfig, and /healthz and /metrics served on loopback.
+//
+// Unlike kube-controller-manager here: it authenticates as a member of
+// system:masters, which RBAC lets through before any rule is looked up,
+// where each of kube-controller-manager's controllers authorizes as its
+// own service account; that spares the apiserver a little work per
+// request that upstream's manager pays.
+func (s *Stack) ourManagerArgs(port int) []string {
+	return append([]string{
+		"-logtostderr",
+		"-kubeconfig=" + s.kubeconfigs[OurManagerClient],
+		"-address=127.0.0.1",
+		"-port=" + strconv.Itoa(port),
+	}, s.cfg.ControllerManagerArgs...)
+}
+
 // managerArgs are a kube-controller-manager's flags. Beyond the
 // controllers and serving, it runs on its own defaults: leader election
 // on, a client limit of 20 requests a second with bursts of 30 (--kube-
@@ -246,7 +319,11 @@ func (s *Stack) start(name, binary, scheme, health string, args func(port int) [
 		if err != nil {
 			return nil, "", err
 		}
-		p, err := stack.StartProcess(name, filepath.Join(s.cfg.BinDir, binary), args(port), out)
+		path := binary
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(s.cfg.BinDir, binary)
+		}
+		p, err := stack.StartProcess(name, path, args(port), out)
 		if err != nil {
 			return nil, "", err
 		}

@@ -40,7 +40,7 @@ func (s *Stack) startMeter(direct string) (*stack.Meter, error) {
 		Transport: transport,
 		TLS:       &tls.Config{Certificates: []tls.Certificate{cert}},
 		Classify:  classifyV1,
-		Component: componentOf,
+		Component: s.componentOf,
 	})
 }
 
@@ -139,11 +139,27 @@ func methodVerb(method string, collection bool) string {
 // original v0.4 manager's and which nothing of today's stack sends:
 // "other".
 func componentOf(userAgent string) string {
+	return componentBeside(userAgent, false)
+}
+
+// componentOf is componentOf for this stack: where our managers run
+// (Config.OurManager), they are "controller-manager" and
+// "leader-election", and the kube-controller-manager of the other
+// controllers beside them is "kube-controller-manager", leader election
+// and all, counted apart.
+func (s *Stack) componentOf(userAgent string) string {
+	return componentBeside(userAgent, s.cfg.OurManager != "")
+}
+
+func componentBeside(userAgent string, ours bool) string {
 	first, _, _ := strings.Cut(strings.TrimSpace(userAgent), " ")
 	word, _, _ := strings.Cut(first, "/")
 	word = strings.ToLower(word)
 	switch word {
 	case ControllerManager:
+		if ours {
+			return ControllerManager
+		}
 		if strings.HasSuffix(userAgent, "/leader-election") {
 			return "leader-election"
 		}

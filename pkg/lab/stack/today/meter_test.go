@@ -64,3 +64,21 @@ func TestTheMeterNamesEachProcessOfTodaysStack(t *testing.T) {
 		}
 	}
 }
+
+// Where our managers run on today's stack, they are "controller-manager"
+// and "leader-election", and the kube-controller-manager of the other
+// controllers is counted apart, so that the managers' figures are ours
+// alone.
+func TestBesideOurManagersKubeControllerManagerIsCountedApart(t *testing.T) {
+	for agent, want := range map[string]string{
+		"controller-manager": "controller-manager",
+		"leader-election":    "leader-election",
+		"kube-controller-manager/v1.37.2 (linux/amd64) kubernetes/abc/system:serviceaccount:kube-system:endpointslice-controller": "kube-controller-manager",
+		"kube-controller-manager/v1.37.2 (linux/amd64) kubernetes/abc/leader-election":                                            "kube-controller-manager",
+		"kube-scheduler/v1.37.2 (linux/amd64) kubernetes/abc/leader-election":                                                     "scheduler",
+	} {
+		if got := componentBeside(agent, true); got != want {
+			t.Errorf("beside ours, %q is counted as %q, want %q", agent, got, want)
+		}
+	}
+}

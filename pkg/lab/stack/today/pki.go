@@ -46,6 +46,7 @@ var clients = []client{
 	{name: ControllerManager, user: "system:kube-controller-manager"},
 	{name: Scheduler, user: "system:kube-scheduler"},
 	{name: KWOK, user: "kwok", groups: []string{"system:masters"}},
+	{name: OurManagerClient, user: OurManagerClient, groups: []string{"system:masters"}},
 }
 
 // pki is what one run generated: its credentials in runDir/pki, its

@@ -29,6 +29,14 @@ type Config struct {
 	// ControllerManagers is how many kube-controller-managers to start
 	// (0: none; two or more elect a leader).
 	ControllerManagers int
+	// OurManager, when set, is the path of our controller-manager of
+	// today's design (make build's controller-manager-modern): the
+	// stack's ControllerManagers are then that binary, run against
+	// kube-apiserver through client-go (its -kubeconfig), with
+	// ControllerManagerArgs, in place of kube-controller-manager's
+	// replication manager, garbage collector and endpoints controller;
+	// one kube-controller-manager runs the others (OtherControllers).
+	OurManager string
 	// Extra flags for each component, after the stack's own; a flag
 	// given twice takes its last value, so these override.
 	EtcdArgs, APIServerArgs, ControllerManagerArgs, SchedulerArgs, KWOKArgs []string
@@ -59,6 +67,10 @@ type Stack struct {
 	// The processes, each a child of this one.
 	Etcd, APIServer, Scheduler, KWOK *stack.Process
 	Managers                         []*stack.Process
+	// Others is the kube-controller-manager that runs the controllers
+	// ours does not, when Config.OurManager is set; OthersURL its base.
+	Others    *stack.Process
+	OthersURL string
 	// Their base URLs: etcd's client URL (http), the apiserver's own
 	// (https), the controller managers' and scheduler's secure ports
 	// (https), and KWOK's server (http). Components says which path of
@@ -106,6 +118,9 @@ func Start(cfg Config) (*Stack, error) {
 	}
 	s := &Stack{cfg: cfg, pki: p, kubeconfigs: map[string]string{}}
 	steps := []func() error{s.startEtcd, s.startAPIServer, s.writeKubeconfigs}
+	if cfg.OurManager != "" {
+		steps = append(steps, s.startOthers)
+	}
 	for i := 0; i < cfg.ControllerManagers; i++ {
 		steps = append(steps, func() error { _, err := s.StartManager(); return err })
 	}
@@ -229,7 +244,12 @@ func (s *Stack) StartManager() (int, error) {
 
 func (s *Stack) startManager(i int) error {
 	name := fmt.Sprintf("%s-%d", ControllerManager, i)
-	p, url, err := s.start(name, ControllerManager, "https", "/healthz", s.managerArgs)
+	binary, scheme, args := ControllerManager, "https", s.managerArgs
+	if s.cfg.OurManager != "" {
+		name = fmt.Sprintf("%s-%d", OurManagerName, i)
+		binary, scheme, args = s.cfg.OurManager, "http", s.ourManagerArgs
+	}
+	p, url, err := s.start(name, binary, scheme, "/healthz", args)
 	if err != nil {
 		return err
 	}
