@@ -34,6 +34,8 @@ func demoCommand(args []string) int {
 	without := fs.String("without", "", "Play today's manager without these changes of pkg/history (comma-separated, e.g. leader-election) on the left, instead of the 2014 one.")
 	left := fs.String("left", "", "The variant on the left (default legacy, the 2014 manager): "+strings.Join(variantNames(), ", ")+".")
 	commit := fs.String("commit", "", "The commit the binaries were built from, which a recording names (make publish gives it).")
+	kubeconfig := fs.String("kubeconfig", "", "With -left or -right=cluster: play that side on the cluster this kubeconfig names, in a namespace of its own (-namespace), as rcbench bench -kubeconfig does: it refuses a namespace holding anything it did not create, and deletes only what it created.")
+	namespace := fs.String("namespace", scenario.DefaultNamespace, "With -kubeconfig: the namespace the cluster side keeps to.")
 	right := fs.String("right", "", "The variant on the right (default modern, today's design), as -left.")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -71,23 +73,25 @@ func demoCommand(args []string) int {
 	defer stop()
 
 	_, err := live.Run(ctx, live.Options{
-		Scenario: *name,
-		Size:     *size,
-		Replicas: *replicas,
-		Period:   *period,
-		Window:   *window,
-		Auto:     *auto,
-		Hold:     *hold,
-		Record:   *record,
-		Commit:   *commit,
-		Without:  splitList(*without),
-		Left:     *left,
-		Right:    *right,
-		Addr:     fmt.Sprintf("127.0.0.1:%d", *port),
-		BinDir:   *bin,
-		Dir:      *dir,
-		Out:      os.Stdout,
-		In:       os.Stdin,
+		Scenario:   *name,
+		Size:       *size,
+		Replicas:   *replicas,
+		Period:     *period,
+		Window:     *window,
+		Auto:       *auto,
+		Hold:       *hold,
+		Record:     *record,
+		Commit:     *commit,
+		Without:    splitList(*without),
+		Left:       *left,
+		Right:      *right,
+		Kubeconfig: *kubeconfig,
+		Namespace:  *namespace,
+		Addr:       fmt.Sprintf("127.0.0.1:%d", *port),
+		BinDir:     *bin,
+		Dir:        *dir,
+		Out:        os.Stdout,
+		In:         os.Stdin,
 	})
 	switch {
 	case err == nil:

@@ -191,8 +191,12 @@ func Run(ctx context.Context, sc *Scenario, v Variant, sz Size, opts Options) (*
 	// A step can finish between two scrapes (the modern manager deletes 30
 	// pods in about 0.1 s); take the last samples before reading results.
 	e.StopSampling()
-	return outcome(e.forExternal(sc.Script.Results(e))), nil
+	return outcome(e.Results(sc)), nil
 }
+
+// Results are sc's figures of the run in e, less those its cluster does
+// not let the laboratory measure (an external cluster's managers).
+func (e *Env) Results(sc *Scenario) []Result { return e.forExternal(sc.Script.Results(e)) }
 
 func (e *Env) marksSeconds() map[string]float64 {
 	e.mu.Lock()

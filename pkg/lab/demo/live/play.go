@@ -79,8 +79,8 @@ func (d *show) play(ctx context.Context) (*Report, error) {
 	for _, e := range d.envs {
 		e.StopSampling()
 	}
-	rep.Legacy = d.sc.Script.Results(d.envs[0])
-	rep.Modern = d.sc.Script.Results(d.envs[1])
+	rep.Legacy = d.envs[0].Results(d.sc)
+	rep.Modern = d.envs[1].Results(d.sc)
 	rep.Rows = demo.CompareAs([2]string{d.talk.Designs[0].Short, d.talk.Designs[1].Short}, rep.Legacy, rep.Modern)
 	demo.MarkMissing(rep.Rows, d.talk.Designs[0])
 	d.page.Update(func(f *demo.Frame) {

@@ -64,6 +64,10 @@ type Options struct {
 	// Left and Right name the variants of the two sides (pkg/lab/scenario's
 	// Variants); empty means 2014 on the left and today on the right.
 	Left, Right string
+	// Kubeconfig names the cluster the variant cluster plays on, and
+	// Namespace the namespace of its own it keeps to there (as rcbench
+	// bench -kubeconfig and -namespace).
+	Kubeconfig, Namespace string
 }
 
 // Report is what a demo leaves behind.
@@ -126,7 +130,7 @@ func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := haveBinaries(opts.BinDir, designs); err != nil {
+	if err := haveBinaries(opts.BinDir, opts.Kubeconfig, designs); err != nil {
 		return nil, err
 	}
 	if opts.Out == nil {
@@ -230,7 +234,8 @@ func (d *show) start(dir string) error {
 		wg.Add(1)
 		go func(i int, v scenario.Variant) {
 			defer wg.Done()
-			e, err := scenario.Start(d.sc, v, d.size, scenario.Options{BinDir: d.opts.BinDir, OriginalDir: original.DirBeside(d.opts.BinDir), TodayDir: today.DirBeside(d.opts.BinDir), Dir: filepath.Join(dir, v.Name)})
+			e, err := scenario.Start(d.sc, v, d.size, scenario.Options{BinDir: d.opts.BinDir, OriginalDir: original.DirBeside(d.opts.BinDir), TodayDir: today.DirBeside(d.opts.BinDir), Dir: filepath.Join(dir, v.Name),
+				Kubeconfig: d.opts.Kubeconfig, Namespace: d.opts.Namespace})
 			if err != nil {
 				errs[i] = fmt.Errorf("starting the %s cluster: %v", v.Name, err)
 				return

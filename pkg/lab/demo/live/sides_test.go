@@ -63,7 +63,7 @@ func TestEitherSideCanPlayAnyVariant(t *testing.T) {
 	if _, err := designsFor([]string{"leader-election"}, "upstream", ""); err == nil {
 		t.Error("-without with -left was accepted; both choose the left side")
 	}
-	err = haveBinaries(t.TempDir(), ds)
+	err = haveBinaries(t.TempDir(), "", ds)
 	if err == nil || !strings.Contains(err.Error(), "make upstream") && !strings.Contains(err.Error(), "make build") {
 		t.Errorf("missing binaries gave %v, want how to build them", err)
 	}
@@ -81,7 +81,7 @@ func TestTheOriginalBinariesPlayOnASideWhenBuilt(t *testing.T) {
 		t.Errorf("left = %+v, want v0.4's stack under its own heading, held to the 2014 design's expectations", ds[0])
 	}
 	bin := t.TempDir()
-	if err := haveBinaries(bin, ds[:1]); err == nil || !strings.Contains(err.Error(), "make original V04_SRC=") {
+	if err := haveBinaries(bin, "", ds[:1]); err == nil || !strings.Contains(err.Error(), "make original V04_SRC=") {
 		t.Errorf("without _output/v0.4: %v, want how to build it", err)
 	}
 }
@@ -99,14 +99,17 @@ func TestTodaysStackPlaysOnASideWhenBuilt(t *testing.T) {
 	if !ds[1].Variant.OnToday() || ds[1].Expect != "stack-today" || ds[1].Heading == "stack-today" {
 		t.Errorf("right = %+v, want today's stack under its own heading, held to its own expectations", ds[1])
 	}
-	if err := haveBinaries(filepath.Join(t.TempDir(), "bin"), ds[1:]); err == nil || !strings.Contains(err.Error(), "make today") {
+	if err := haveBinaries(filepath.Join(t.TempDir(), "bin"), "", ds[1:]); err == nil || !strings.Contains(err.Error(), "make today") {
 		t.Errorf("without _output/today: %v, want how to build it", err)
 	}
 	ds, err = designsFor(nil, "", "cluster")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := haveBinaries(t.TempDir(), ds[1:]); err == nil || !strings.Contains(err.Error(), "-kubeconfig") {
-		t.Errorf("the variant cluster in talk mode: %v, want a refusal naming rcbench bench -kubeconfig", err)
+	if err := haveBinaries(t.TempDir(), "", ds[1:]); err == nil || !strings.Contains(err.Error(), "-kubeconfig") {
+		t.Errorf("the variant cluster in talk mode without a kubeconfig: %v, want a refusal naming -kubeconfig", err)
+	}
+	if err := haveBinaries(t.TempDir(), "some.kubeconfig", ds[1:]); err != nil {
+		t.Errorf("the variant cluster in talk mode with a kubeconfig: %v", err)
 	}
 }
