@@ -259,3 +259,36 @@ func TestARunThatFailedWithTheLaboratorySaturatedIsNoBreak(t *testing.T) {
 		}
 	}
 }
+
+// With make today's binaries, a sweep sets today's whole control plane,
+// unthrottled, beside the two designs in every scale-up on our etcd, and
+// leaves it out of idle, whose pods come before the manager, and of the
+// points on an external etcd cluster of ours, saying so once.
+func TestASweepRunsTodaysStackInItsScaleUps(t *testing.T) {
+	todayDir := benchtest.BinDir(t, "etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "kwok-stages.yaml")
+	p, err := BuildPlan(runner.Options{Quick: true, Etcd3: true, BinDir: benchtest.BothDesigns(t), TodayDir: todayDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ups := 0
+	for _, it := range p.Items {
+		var onToday bool
+		for _, v := range it.Variants {
+			onToday = onToday || v.Name == "stack-today-unthrottled"
+		}
+		want := it.Scenario.Name == "scale-up" && it.EtcdMembers == 0
+		if onToday != want {
+			t.Errorf("%s %s: stack-today-unthrottled runs: %v, want %v", it.Scenario.Name, it.Size.Label, onToday, want)
+		}
+		if want {
+			ups++
+		}
+	}
+	if ups == 0 {
+		t.Error("no scale-up in the plan")
+	}
+	notes := strings.Join(p.Notes, "\n")
+	if !strings.Contains(notes, "stack-today-unthrottled ran scale-up only") {
+		t.Errorf("notes %q do not say today's stack ran scale-up only", notes)
+	}
+}
