@@ -92,6 +92,7 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		Nodes:                 nodes,
 		ControllerManagers:    sc.Cluster.ControllerManagers,
 		ControllerManagerArgs: v.ManagerArgs,
+		SchedulerArgs:         v.SchedulerArgs,
 		OurManager:            ours,
 		Meter:                 true,
 	})

@@ -39,6 +39,8 @@ type Variant struct {
 	// plane (pkg/lab/stack/today) instead of ours; Manager is then
 	// kube-controller-manager and ManagerArgs are its flags.
 	Stack string
+	// SchedulerArgs are extra kube-scheduler flags, on today's stack.
+	SchedulerArgs []string
 	// LabReader, when set, is how the laboratory reads pods in this
 	// variant's runs (stack.Config.LabReader), whatever the benchmark's
 	// -lab_reader: a control run of the laboratory's learner,
@@ -74,15 +76,23 @@ var (
 // other side of "stack against stack". stack-today is
 // kube-controller-manager on its own defaults, which are what a real
 // cluster runs, its client limit of 20 requests a second with bursts of 30
-// included; stack-today-unthrottled raises that limit out of reach, to set
-// beside legacy and modern-unthrottled. Their Design is the one
+// included; stack-today-unthrottled raises that limit out of reach, and
+// kube-scheduler's (schedulerUnthrottled), to set beside legacy and
+// modern-unthrottled. Their Design is the one
 // kube-controller-manager's replication manager follows.
 var (
 	StackTodayDefaults = Variant{Name: "stack-today", Design: "modern", Stack: StackToday, Manager: today.ControllerManager, Build: "make today",
 		Checks: ModernToday.Name}
 	StackTodayUnthrottled = Variant{Name: "stack-today-unthrottled", Design: "modern", Stack: StackToday, Manager: today.ControllerManager, Build: "make today",
-		Checks: ModernTodayUnthrottled.Name, ManagerArgs: []string{"--kube-api-qps=100000", "--kube-api-burst=100000"}}
+		Checks: ModernTodayUnthrottled.Name, ManagerArgs: []string{"--kube-api-qps=100000", "--kube-api-burst=100000"}, SchedulerArgs: schedulerUnthrottled}
 )
+
+// schedulerUnthrottled lifts kube-scheduler's client limit (50 requests a
+// second, bursts of 100, one request a binding) as kwokctl's
+// --disable-qps-limits does, for the unthrottled variants on today's
+// stack: our hollow nodes bind without a limit, and at the default a
+// scale-up of 10 000 would wait 200 s on the scheduler's binds alone.
+var schedulerUnthrottled = []string{"--kube-api-qps=5000", "--kube-api-burst=10000"}
 
 // Our port of today's design on today's whole control plane: our modern
 // controller-manager against kube-apiserver, its informers client-go's and
@@ -95,7 +105,7 @@ var (
 var (
 	ModernToday            = Variant{Name: "modern-today", Design: "modern", Stack: StackToday, Build: "make build and make today"}
 	ModernTodayUnthrottled = Variant{Name: "modern-today-unthrottled", Design: "modern", Stack: StackToday, Build: "make build and make today",
-		ManagerArgs: []string{"-kube_api_qps=0"}}
+		ManagerArgs: []string{"-kube_api_qps=0"}, SchedulerArgs: schedulerUnthrottled}
 )
 
 // Ours says whether the variant runs our manager on today's stack.

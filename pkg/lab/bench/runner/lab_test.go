@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -76,5 +77,23 @@ func TestOnTodaysStackKWOKAndTheSchedulerAreTheLaboratorysNodes(t *testing.T) {
 	}
 	if l.Saturated != "one of KWOK and kube-scheduler used a full core for 60 % of the run" {
 		t.Errorf("saturated %q", l.Saturated)
+	}
+}
+
+// On today's stack the benchmark's pod watch is of the apiserver, with no
+// window to fall out of: its ending before the run and the relist that
+// follows saturate the run all the same.
+func TestOnTodaysStackARelistOfTheBenchmarksWatchSaturatesTheRun(t *testing.T) {
+	start := time.Now()
+	rec := sampler.NewRecorder(start)
+	at := func(s float64) time.Time { return start.Add(time.Duration(s * float64(time.Second))) }
+	for i := 0; i <= 10; i++ {
+		rec.Add(scenario.KWOKCPU, at(float64(i)), 0.1*float64(i))
+		rec.Add(scenario.SchedulerCPU, at(float64(i)), 0.1*float64(i))
+		rec.Add(sampler.SelfRelists, at(float64(i)), float64(i/4))
+	}
+	l := labShare(&scenario.Outcome{Rec: rec})
+	if !strings.Contains(l.Saturated, "the benchmark's pod watch of the apiserver ended 2 times before the run did") {
+		t.Errorf("saturated %q, want the benchmark's two relists named", l.Saturated)
 	}
 }
