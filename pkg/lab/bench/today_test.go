@@ -26,37 +26,7 @@ const requireToday = "KUBE_REWIND_REQUIRE_TODAY"
 // status writes through the meter, the apiserver's CPU, KWOK's and the
 // scheduler's CPU in place of the hollow nodes', and not one extra pod.
 func TestAScaleUpOnTodaysStackIsCountedAsOursAre(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts today's whole control plane")
-	}
-	bin := today.Dir()
-	if missing := today.Missing(bin); missing != "" {
-		if os.Getenv(requireToday) != "" {
-			t.Fatalf("%s (%s is set)", missing, requireToday)
-		}
-		t.Skip(missing)
-	}
-	sc, err := scripts.Get("scale-up")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := runner.New(runner.Options{BinDir: t.TempDir(), TodayDir: bin, Out: t.TempDir()}, io.Discard)
-	p := &runner.Plan{RunsEach: 1, Items: []runner.Item{{
-		Scenario: sc, Size: scenario.Size{Label: "N=20", Replicas: 20, Period: 10 * time.Second},
-		Variants: []scenario.Variant{scenario.StackTodayDefaults}, Runs: 1,
-	}}}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	dir := t.TempDir()
-	runs, _ := r.RunItems(ctx, dir, p, 2)
-	if len(runs) != 1 || runs[0].Outcome == nil {
-		logTails(t, dir)
-		t.Fatalf("the run did not finish: %+v", runs)
-	}
-	got := scenario.ResultMap(runs[0].Outcome.Results)
-	if err := sc.Script.Expect(scenario.StackTodayDefaults.Name, p.Items[0].Size, got); err != nil {
-		t.Error(err)
-	}
+	got := scaleUpOnToday(t, scenario.StackTodayDefaults, func() string { return t.TempDir() })
 	if got["pod_creates"] != 20 || got["extra_pods"] != 0 {
 		t.Errorf("kube-controller-manager sent %v pod creates, %v pods too many; want 20 and none", got["pod_creates"], got["extra_pods"])
 	}
@@ -77,39 +47,8 @@ func TestAScaleUpOnTodaysStackIsCountedAsOursAre(t *testing.T) {
 // as stack-today's: our manager's pod creates, requests and status writes
 // through the meter, and not kube-controller-manager's.
 func TestOurModernManagerOnTodaysStackIsCountedAsUpstreamsIs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts today's whole control plane")
-	}
-	bin := today.Dir()
-	if missing := today.Missing(bin); missing != "" {
-		if os.Getenv(requireToday) != "" {
-			t.Fatalf("%s (%s is set)", missing, requireToday)
-		}
-		t.Skip(missing)
-	}
-	sc, err := scripts.Get("scale-up")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := runner.New(runner.Options{BinDir: stacktest.BinDir(t), TodayDir: bin, Out: t.TempDir()}, io.Discard)
-	p := &runner.Plan{RunsEach: 1, Items: []runner.Item{{
-		Scenario: sc, Size: scenario.Size{Label: "N=20", Replicas: 20, Period: 10 * time.Second},
-		Variants: []scenario.Variant{scenario.ModernToday}, Runs: 1,
-	}}}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	dir := t.TempDir()
-	runs, _ := r.RunItems(ctx, dir, p, 2)
-	if len(runs) != 1 || runs[0].Outcome == nil {
-		logTails(t, dir)
-		t.Fatalf("the run did not finish: %+v", runs)
-	}
-	got := scenario.ResultMap(runs[0].Outcome.Results)
-	if err := sc.Script.Expect(scenario.ModernToday.Name, p.Items[0].Size, got); err != nil {
-		t.Error(err)
-	}
+	got := scaleUpOnToday(t, scenario.ModernToday, func() string { return stacktest.BinDir(t) })
 	if got["pod_creates"] != 20 || got["extra_pods"] != 0 {
-		logTails(t, dir)
 		t.Errorf("our manager sent %v pod creates, %v pods too many; want 20 and none", got["pod_creates"], got["extra_pods"])
 	}
 	if got["manager_requests"] < 20 || got["status_writes"] < 1 || got["peak_goroutines"] <= 0 {
@@ -122,6 +61,47 @@ func TestOurModernManagerOnTodaysStackIsCountedAsUpstreamsIs(t *testing.T) {
 	if got["manager_requests"] > 200 {
 		t.Errorf("the manager's requests (%v) include kube-controller-manager's: %v", got["manager_requests"], got)
 	}
+}
+
+// scaleUpOnToday runs scale-up at 20 pods on v, a variant on today's
+// stack, with our binaries from bin (asked for only once today's are
+// found), and returns its figures, held to the scenario's expectations;
+// it skips where make today has not been run, unless requireToday is set.
+func scaleUpOnToday(t *testing.T, v scenario.Variant, bin func() string) map[string]float64 {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts today's whole control plane")
+	}
+	todayBin := today.Dir()
+	if missing := today.Missing(todayBin); missing != "" {
+		if os.Getenv(requireToday) != "" {
+			t.Fatalf("%s (%s is set)", missing, requireToday)
+		}
+		t.Skip(missing)
+	}
+	sc, err := scripts.Get("scale-up")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runner.New(runner.Options{BinDir: bin(), TodayDir: todayBin, Out: t.TempDir()}, io.Discard)
+	p := &runner.Plan{RunsEach: 1, Items: []runner.Item{{
+		Scenario: sc, Size: scenario.Size{Label: "N=20", Replicas: 20, Period: 10 * time.Second},
+		Variants: []scenario.Variant{v}, Runs: 1,
+	}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	runs, _ := r.RunItems(ctx, dir, p, 2)
+	if len(runs) != 1 || runs[0].Outcome == nil {
+		logTails(t, dir)
+		t.Fatalf("the run did not finish: %+v", runs)
+	}
+	got := scenario.ResultMap(runs[0].Outcome.Results)
+	if err := sc.Script.Expect(v.Name, p.Items[0].Size, got); err != nil {
+		logTails(t, dir)
+		t.Error(err)
+	}
+	return got
 }
 
 // logTails logs the end of every component's log of the runs under dir,

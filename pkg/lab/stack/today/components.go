@@ -197,15 +197,7 @@ func (s *Stack) startOthers() error {
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.stopped {
-		p.Kill(syscall.SIGKILL, 0)
-		return fmt.Errorf("the stack stopped while %s started", OthersName)
-	}
-	s.Others, s.OthersURL = p, url
-	go s.supervise(OthersName, p, s.startOthers)
-	return nil
+	return s.keep(OthersName, p, s.startOthers, func() { s.Others, s.OthersURL = p, url })
 }
 
 // ourManagerArgs are our controller-manager's flags on today's stack: its
@@ -257,15 +249,7 @@ func (s *Stack) startScheduler() error {
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.stopped {
-		p.Kill(syscall.SIGKILL, 0)
-		return fmt.Errorf("the stack stopped while %s started", Scheduler)
-	}
-	s.Scheduler, s.SchedulerURL = p, url
-	go s.supervise(Scheduler, p, s.startScheduler)
-	return nil
+	return s.keep(Scheduler, p, s.startScheduler, func() { s.Scheduler, s.SchedulerURL = p, url })
 }
 
 // PodCIDR is where KWOK gives pods their IPs from, kind's pod range, clear

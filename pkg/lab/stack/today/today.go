@@ -253,14 +253,21 @@ func (s *Stack) startManager(i int) error {
 	if err != nil {
 		return err
 	}
+	return s.keep(name, p, func() error { return s.startManager(i) }, func() { s.Managers[i], s.ManagerURLs[i] = p, url })
+}
+
+// keep takes p, the component name just started, into the stack (set,
+// under the stack's lock) and supervises it, start starting it again; if
+// the stack stopped meanwhile, it kills p instead.
+func (s *Stack) keep(name string, p *stack.Process, start func() error, set func()) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopped {
 		p.Kill(syscall.SIGKILL, 0)
 		return fmt.Errorf("the stack stopped while %s started", name)
 	}
-	s.Managers[i], s.ManagerURLs[i] = p, url
-	go s.supervise(name, p, func() error { return s.startManager(i) })
+	set()
+	go s.supervise(name, p, start)
 	return nil
 }
 
