@@ -52,8 +52,8 @@ func newClient() client.Interface {
 	return kubeclient.New(cs)
 }
 
-// clientsetFor is a clientset of -kubeconfig named userAgent, with the
-// client limits of -kube_api_qps and -kube_api_burst, as
+// clientsetFor is a clientset of -kubeconfig named userAgent, speaking
+// protobuf, with the client limits of -kube_api_qps and -kube_api_burst, as
 // kube-controller-manager's --kube-api-qps and --kube-api-burst set its
 // own (a limit of 0 is none, which client-go spells -1).
 func clientsetFor(userAgent string) (kubernetes.Interface, error) {
@@ -62,6 +62,10 @@ func clientsetFor(userAgent string) (kubernetes.Interface, error) {
 		return nil, err
 	}
 	cfg.UserAgent = userAgent
+	// Protobuf, as kube-controller-manager's --kube-api-content-type
+	// defaults to.
+	cfg.ContentType = "application/vnd.kubernetes.protobuf"
+	cfg.AcceptContentTypes = "application/vnd.kubernetes.protobuf,application/json"
 	// The leader election's lock is an Endpoints object, as in 2015, and
 	// today's apiserver warns of v1 Endpoints' deprecation on every
 	// renewal; the log would be nothing else.

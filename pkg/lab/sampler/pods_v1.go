@@ -63,14 +63,20 @@ func (p v1Pods) WatchPods(ctx api.Context, label, field labels.Selector, resourc
 		cancel()
 		return nil, err
 	}
-	out := &v1Watch{result: make(chan watch.Event), cancel: cancel}
+	out := &v1Watch{result: make(chan watch.Event), ctx: ctx, cancel: cancel}
 	go out.run(w)
 	return out, nil
 }
 
-// v1Watch passes a client-go watch on as the counter's events.
+// v1Watch passes a client-go watch on as the counter's events. It reads
+// the apiserver's stream as fast as it comes and holds what the counter
+// has not taken yet, however much: kube-apiserver closes a watch whose
+// reader falls behind its buffer, and a counter that then lists every pod
+// again costs the apiserver and itself far more than the events held
+// (the tail of the laboratory's etcd learner does the same, pkg/etcd).
 type v1Watch struct {
 	result chan watch.Event
+	ctx    context.Context
 	cancel context.CancelFunc
 }
 
@@ -81,29 +87,56 @@ func (w *v1Watch) Stop() { w.cancel() }
 func (w *v1Watch) run(in kwatch.Interface) {
 	defer close(w.result)
 	defer in.Stop()
-	for e := range in.ResultChan() {
-		var out watch.Event
-		switch obj := e.Object.(type) {
-		case *v1.Pod:
-			out = watch.Event{Type: watch.EventType(e.Type), Object: PodOfV1(obj)}
-		default:
-			if e.Type != kwatch.Error {
+	var held []watch.Event
+	events := in.ResultChan()
+	for events != nil || len(held) > 0 {
+		var out chan<- watch.Event
+		var next watch.Event
+		if len(held) > 0 {
+			out, next = w.result, held[0]
+		}
+		select {
+		case <-w.ctx.Done():
+			return
+		case e, ok := <-events:
+			if !ok {
+				events = nil
 				continue
 			}
-			// A watch too old to resume (410) is counted as the
-			// counter counts etcd's.
-			code := http.StatusInternalServerError
-			if status, ok := obj.(*metav1.Status); ok {
-				code = int(status.Code)
-			} else if apierrors.IsResourceExpired(apierrors.FromObject(obj)) {
-				code = http.StatusGone
+			if ev, keep := eventOfV1(e); keep {
+				held = append(held, ev)
+				if ev.Type == watch.Error {
+					// An ERROR ends the stream; what came before it is
+					// still delivered.
+					events = nil
+				}
 			}
-			out = watch.Event{Type: watch.Error, Object: &api.Status{Status: "Failure", Code: code}}
+		case out <- next:
+			held[0] = watch.Event{}
+			held = held[1:]
 		}
-		w.result <- out
-		if out.Type == watch.Error {
-			return
+	}
+}
+
+// eventOfV1 is the counter's event of a v1 watch event, and whether the
+// counter takes it.
+func eventOfV1(e kwatch.Event) (watch.Event, bool) {
+	switch obj := e.Object.(type) {
+	case *v1.Pod:
+		return watch.Event{Type: watch.EventType(e.Type), Object: PodOfV1(obj)}, true
+	default:
+		if e.Type != kwatch.Error {
+			return watch.Event{}, false
 		}
+		// A watch too old to resume (410) is counted as the counter
+		// counts etcd's.
+		code := http.StatusInternalServerError
+		if status, ok := obj.(*metav1.Status); ok {
+			code = int(status.Code)
+		} else if apierrors.IsResourceExpired(apierrors.FromObject(obj)) {
+			code = http.StatusGone
+		}
+		return watch.Event{Type: watch.Error, Object: &api.Status{Status: "Failure", Code: code}}, true
 	}
 }
 

@@ -2,10 +2,15 @@ package sampler
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
+	kwatch "k8s.io/apimachinery/pkg/watch"
+
+	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/watch"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/fake"
@@ -73,5 +78,41 @@ func eventually(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("%s: not seen within 30 s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestTheV1WatchNeverHoldsTheApiserverBack: the counter's watch of
+// today's apiserver takes every event as it comes, however far behind
+// the counter is, and delivers each once and in order: 3 000 events, three
+// times what a reader could leave waiting in a buffer of 1 000, are all
+// sent before the counter reads the first. Delivering each event as it is
+// read instead (the stream waiting on the counter) fails it.
+func TestTheV1WatchNeverHoldsTheApiserverBack(t *testing.T) {
+	fw := kwatch.NewFake()
+	w := &v1Watch{result: make(chan watch.Event), ctx: context.Background(), cancel: func() {}}
+	go w.run(fw)
+	const n = 3000
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		for i := 0; i < n; i++ {
+			fw.Add(&v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("p%d", i)}})
+		}
+		fw.Stop()
+	}()
+	select {
+	case <-sent:
+	case <-time.After(time.Minute):
+		t.Fatal("the apiserver's stream waited on a counter that had read nothing")
+	}
+	i := 0
+	for e := range w.ResultChan() {
+		if got, want := e.Object.(*api.Pod).ID, fmt.Sprintf("p%d", i); got != want {
+			t.Fatalf("event %d is %s, want %s", i, got, want)
+		}
+		i++
+	}
+	if i != n {
+		t.Errorf("delivered %d events, want %d", i, n)
 	}
 }
