@@ -6,6 +6,7 @@ package controller
 // as of v1.3x: the status a sync writes, and when it writes none.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -243,6 +244,42 @@ func TestAFailureConditionNamesWhatFailedAndGoesWhenTheFailuresStop(t *testing.T
 		rc.Status = st
 		if cond := failure(calculateStatus(rc, newPods(3, rc), nil)); cond != nil {
 			t.Errorf("%s: a sync without a failure kept the condition %+v", tc.name, cond)
+		}
+	}
+}
+
+// TestAFailureThatPersistsWritesNoStatus: a controller whose status
+// already carries the failure condition, synced into the same failure,
+// costs no request, its conditions compared field by field; conditions
+// that differ in any field are not equal. Every comparison of
+// conditionsEqual negated went uncovered before this test.
+func TestAFailureThatPersistsWritesNoStatus(t *testing.T) {
+	refused := errors.New("the apiserver refused")
+	rc := newRC(3)
+	pods := newPods(1, rc)
+	rc.Status = calculateStatus(rc, pods, refused)
+	rc.Status.ObservedGeneration = rc.Generation
+	fake := &client.Fake{}
+	if _, err := updateReplicationControllerStatus(context.Background(), fake, rc, calculateStatus(rc, pods, refused)); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(fake.Actions()); n != 0 {
+		t.Errorf("a failure that persists cost %d requests: %+v", n, fake.Actions())
+	}
+	base := *getCondition(rc.Status, v1.ReplicationControllerReplicaFailure)
+	for field, change := range map[string]func(*v1.ReplicationControllerCondition){
+		"type":    func(c *v1.ReplicationControllerCondition) { c.Type = "Other" },
+		"status":  func(c *v1.ReplicationControllerCondition) { c.Status = v1.ConditionFalse },
+		"reason":  func(c *v1.ReplicationControllerCondition) { c.Reason = "FailedDelete" },
+		"message": func(c *v1.ReplicationControllerCondition) { c.Message = "another" },
+		"time": func(c *v1.ReplicationControllerCondition) {
+			c.LastTransitionTime.Time = c.LastTransitionTime.Add(time.Second)
+		},
+	} {
+		c := base
+		change(&c)
+		if conditionsEqual([]v1.ReplicationControllerCondition{base}, []v1.ReplicationControllerCondition{c}) {
+			t.Errorf("conditions that differ in their %s are taken as equal", field)
 		}
 	}
 }
