@@ -202,7 +202,7 @@ var Comparisons = []Comparison{
 					{Dir: "pkg/util", Name: "Forever"},
 				},
 				Modern: []annotate.Ref{
-					{Dir: "cmd/controller-manager", Name: "run", Mark: []string{"leaderelection.Lead(electionClient, election, runControllers)"}},
+					{Dir: "cmd/controller-manager", Name: "run", Mark: []string{"leaderelection.Lead(newElectionClient(), election, runControllers)"}},
 					{Dir: "pkg/modern/leaderelection", Name: "Lead", Mark: []string{"leaderelection.RunOrDie(", "OnStartedLeading: func(ctx context.Context) {", "run(ctx)"}},
 				},
 			},

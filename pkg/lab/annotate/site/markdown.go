@@ -44,9 +44,11 @@ var mdConverter = goldmark.New(goldmark.WithExtensions(extension.GFM))
 // them apart: the benchmark heads every report it writes the same way.
 // The index lists them, and their window title reads, by these.
 var MarkdownTitles = map[string]string{
-	"examples/bench/RESULTS.md":           "Benchmark results: the published make bench",
-	"examples/bench/originals/RESULTS.md": "Benchmark results beside the original v0.4 binaries",
-	"examples/sweep/RESULTS.md":           "Benchmark results: the sweep, 100 to 100 000 pods",
+	"examples/bench/RESULTS.md":               "Benchmark results: the published make bench",
+	"examples/bench/originals/RESULTS.md":     "Benchmark results beside the original v0.4 binaries",
+	"examples/sweep/RESULTS.md":               "Benchmark results: the sweep, 100 to 100 000 pods",
+	"examples/bench/status-writes/RESULTS.md": "Benchmark results: the sweep's gap, with and without status writes",
+	"examples/bench/learner/RESULTS.md":       "Benchmark results: the laboratory's learner, priced",
 }
 
 // mdPage is one Markdown file of the tree.
