@@ -17,7 +17,7 @@ import (
 
 func TestAQuickSweepDrawsCostAgainstSizeAndNamesEachDesignsBreakingPoint(t *testing.T) {
 	f := &benchtest.Runs{Fail: map[string]bool{"idle/legacy/0": true}}
-	r, _ := benchtest.Runner(t, runner.Options{Quick: true}, f)
+	r, _ := benchtest.Runner(t, runner.Options{TodayDir: noToday(t), Quick: true}, f)
 	dir, sum, err := Run(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +56,7 @@ func TestASweepStopsRunningADesignsLargerSizesOnceItsIdleApiserverNeedsMoreThanT
 		}
 		return 5
 	}}
-	r, _ := benchtest.Runner(t, runner.Options{}, f)
+	r, _ := benchtest.Runner(t, runner.Options{TodayDir: noToday(t)}, f)
 	dir, sum, err := Run(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +93,7 @@ func TestASweepStopsRunningADesignsLargerSizesOnceItsIdleApiserverNeedsMoreThanT
 }
 
 func TestEverySweepRunHasALimitThatGrowsWithItsPods(t *testing.T) {
-	p, err := BuildPlan(runner.Options{BinDir: benchtest.BothDesigns(t)})
+	p, err := BuildPlan(runner.Options{TodayDir: noToday(t), BinDir: benchtest.BothDesigns(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestEverySweepRunHasALimitThatGrowsWithItsPods(t *testing.T) {
 	if expected <= 0 || expected > atMost || atMost > p.Budget {
 		t.Errorf("estimate %v, at most %v, budget %v", expected, atMost, p.Budget)
 	}
-	quick, err := BuildPlan(runner.Options{Quick: true, BinDir: benchtest.BothDesigns(t)})
+	quick, err := BuildPlan(runner.Options{TodayDir: noToday(t), Quick: true, BinDir: benchtest.BothDesigns(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestEverySweepRunHasALimitThatGrowsWithItsPods(t *testing.T) {
 
 func TestASweepPastItsBudgetNamesTheRunsItLeftOut(t *testing.T) {
 	f := &benchtest.Runs{}
-	r, _ := benchtest.Runner(t, runner.Options{Quick: true}, f)
+	r, _ := benchtest.Runner(t, runner.Options{TodayDir: noToday(t), Quick: true}, f)
 	clock := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	r.Now = func() time.Time { clock = clock.Add(time.Minute); return clock }
 	_, sum, err := Run(context.Background(), r)
@@ -152,7 +152,7 @@ func TestTheEtcd3PointRunsBothDesignsOnThreeExternalMembers(t *testing.T) {
 	etcdBinary = func() (string, string) { return "/usr/bin/etcd", "" }
 	defer func() { etcdBinary = etcdtest.Binary }()
 	f := &benchtest.Runs{}
-	r, _ := benchtest.Runner(t, runner.Options{Quick: true, Etcd3: true}, f)
+	r, _ := benchtest.Runner(t, runner.Options{TodayDir: noToday(t), Quick: true, Etcd3: true}, f)
 	dir, _, err := Run(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
@@ -173,7 +173,7 @@ func TestTheEtcd3PointRunsBothDesignsOnThreeExternalMembers(t *testing.T) {
 
 	// In a full sweep the point comes last, after both designs' 100 000
 	// pods: a budget cut takes it first.
-	full, err := BuildPlan(runner.Options{Etcd3: true, BinDir: benchtest.BothDesigns(t)})
+	full, err := BuildPlan(runner.Options{TodayDir: noToday(t), Etcd3: true, BinDir: benchtest.BothDesigns(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestTheEtcd3PointRunsBothDesignsOnThreeExternalMembers(t *testing.T) {
 	}
 
 	etcdBinary = func() (string, string) { return "", "no etcd binary" }
-	p, err := BuildPlan(runner.Options{Quick: true, Etcd3: true, BinDir: benchtest.BothDesigns(t)})
+	p, err := BuildPlan(runner.Options{TodayDir: noToday(t), Quick: true, Etcd3: true, BinDir: benchtest.BothDesigns(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestSizesRunsOnePointOfASweepAlone(t *testing.T) {
 	if p.Budget != 0 {
 		t.Errorf("a point run alone has the sweep's budget %v", p.Budget)
 	}
-	idle, err := BuildPlan(runner.Options{SweepSizes: []int{100000}, Scenarios: []string{"idle"}, BinDir: benchtest.BothDesigns(t)})
+	idle, err := BuildPlan(runner.Options{TodayDir: noToday(t), SweepSizes: []int{100000}, Scenarios: []string{"idle"}, BinDir: benchtest.BothDesigns(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestSizesRunsOnePointOfASweepAlone(t *testing.T) {
 // sizes, names it, and the page says so.
 func TestARunThatFailedWithTheLaboratorySaturatedIsNoBreak(t *testing.T) {
 	f := &benchtest.Runs{Saturate: map[string]bool{"scale-up/N=100/modern-unthrottled": true}}
-	r, _ := benchtest.Runner(t, runner.Options{Quick: true}, f)
+	r, _ := benchtest.Runner(t, runner.Options{TodayDir: noToday(t), Quick: true}, f)
 	// The quick sweep's scale-up sizes are 100, 300 and 1 000: fail the
 	// first, which must not stop the other two.
 	dir, sum, err := Run(context.Background(), r)
@@ -292,3 +292,8 @@ func TestASweepRunsTodaysStackInItsScaleUps(t *testing.T) {
 		t.Errorf("notes %q do not say today's stack ran scale-up only", notes)
 	}
 }
+
+// noToday is a directory without make today's binaries, so that a sweep's
+// default variants are the two designs on our stack wherever the test
+// runs (make test points $KUBE_REWIND_TODAY at today's).
+func noToday(t *testing.T) string { return t.TempDir() }
