@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/golang/glog"
+	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/controller"
 	"github.com/kube-rewind/kube-rewind/pkg/service"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
@@ -40,13 +41,29 @@ func main() {
 	defer util.FlushLogs()
 	verflag.PrintAndExitIfRequested()
 
+	kubeClient := newClient()
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	controller.RegisterMetrics(registry)
 	service.RegisterMetrics(registry)
 	serveHTTP(registry)
 
-	run(newClient(), registry)
+	run(kubeClient, registry)
+}
+
+// masterClient returns the client of -master, built from the build's
+// clientConfig, or exits printing usage when -master is not set.
+func masterClient(usage string) client.Interface {
+	// As in v0.4: a fatal log line and every goroutine's stack, then exit
+	// (255 in 2014, 2 with today's glog; see pkg/util/logs.go).
+	if *master == "" {
+		glog.Fatal(usage)
+	}
+	kubeClient, err := client.New(clientConfig())
+	if err != nil {
+		glog.Fatalf("invalid API configuration: %v", err)
+	}
+	return kubeClient
 }
 
 // serveHTTP starts the /healthz and /metrics server.

@@ -8,7 +8,6 @@ package main
 // and fight (history: leader-election).
 
 import (
-	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/controller"
 	"github.com/kube-rewind/kube-rewind/pkg/service"
@@ -18,16 +17,7 @@ import (
 
 // newClient returns the client of -master.
 func newClient() client.Interface {
-	// As in v0.4: a fatal log line and every goroutine's stack, then exit
-	// (255 in 2014, 2 with today's glog; see pkg/util/logs.go).
-	if *master == "" {
-		glog.Fatal("usage: controller-manager -master <master>")
-	}
-	kubeClient, err := client.New(clientConfig())
-	if err != nil {
-		glog.Fatalf("invalid API configuration: %v", err)
-	}
-	return kubeClient
+	return masterClient("usage: controller-manager -master <master>")
 }
 
 // clientConfig returns the 2014 client configuration: no rate limit, and

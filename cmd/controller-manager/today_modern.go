@@ -35,14 +35,7 @@ var todayClientset kubernetes.Interface
 // client of -master, or the same interface over -kubeconfig's clientset.
 func newClient() client.Interface {
 	if *kubeconfig == "" {
-		if *master == "" {
-			glog.Fatal("usage: controller-manager -master <master>, or -kubeconfig <file> for today's apiserver")
-		}
-		kubeClient, err := client.New(clientConfig())
-		if err != nil {
-			glog.Fatalf("invalid API configuration: %v", err)
-		}
-		return kubeClient
+		return masterClient("usage: controller-manager -master <master>, or -kubeconfig <file> for today's apiserver")
 	}
 	cs, err := clientsetFor("controller-manager")
 	if err != nil {
