@@ -10,11 +10,13 @@ package live
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"image/png"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,10 +47,14 @@ func TestTheLivePageShowsRunningPodsOnBothSides(t *testing.T) {
 		_, err := Run(ctx, opts)
 		result <- err
 	}()
+	ended := false
 	defer func() {
 		press.Close()
-		cancel()
-		if err := <-result; err != nil {
+		if !ended {
+			// The test failed on the way: stop the demo where it is.
+			cancel()
+		}
+		if err := <-result; err != nil && (ended || !errors.Is(err, context.Canceled)) {
 			t.Errorf("Run: %v\n%s", err, out)
 		}
 		assertNoChildren(t)
@@ -90,7 +96,22 @@ func TestTheLivePageShowsRunningPodsOnBothSides(t *testing.T) {
 		t.Errorf("running pods are not on both sides of the page: %d pixels left, %d right", left, right)
 	}
 
-	// The results; then Enter ends the demo.
+	// The results; then Enter ends the demo. A press made before the demo
+	// asks for it is dropped (waitEnter), so the test waits for the prompt,
+	// and then for the demo to stop both clusters by itself.
 	waitFrame(t, url, "the results", func(f demo.Frame) bool { return f.Phase == demo.PhaseDone && len(f.Results) > 0 })
+	waitOutput(t, out, "[Enter] stops both clusters")
 	fmt.Fprintln(press)
+	ended = true
+}
+
+// waitOutput waits for the demo's console to print want.
+func waitOutput(t *testing.T, out *testutil.Buffer, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if strings.Contains(out.String(), want) {
+			return
+		}
+	}
+	t.Fatalf("the demo never printed %q:\n%s", want, out)
 }
