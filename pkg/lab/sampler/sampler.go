@@ -112,6 +112,10 @@ const (
 	// SelfRelists counts the lists of every pod the measuring side's pod
 	// watch made after its first; cumulative.
 	SelfRelists = "self.relists"
+	// SelfResumes counts the measuring side's pod watches of today's
+	// apiserver that the apiserver ended and it took up again from their
+	// last version, without a list; cumulative.
+	SelfResumes = "self.watch_resumes"
 	// SelfExpired counts the measuring side's pod watches that fell out of
 	// etcd's window (410 Gone); cumulative.
 	SelfExpired = "self.watch_expired"
@@ -368,6 +372,9 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 	}
 	s.Rec.Add(SelfRelists, now, float64(s.Pods.Lists()-1))
 	s.Rec.Add(SelfExpired, now, float64(s.Pods.Expired()))
+	if r, ok := s.Pods.source.(interface{ Resumes() int }); ok {
+		s.Rec.Add(SelfResumes, now, float64(r.Resumes()))
+	}
 	s.sampleHollowNode(now)
 }
 

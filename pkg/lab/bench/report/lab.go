@@ -29,7 +29,9 @@ func labSection(d *document, runs []results.LabRun) {
 		"half of it or more, or when either pod watch fell out of etcd's window: it measured the laboratory as much as the "+
 		"design, and a sweep does not count its failure as the design's breaking point. On today's stack KWOK and kube-scheduler "+
 		"play the nodes: their CPU is summed in the first column, the busier of the two gives its share, and the hollow nodes' "+
-		"own counters, which they have no counterpart of, are marked –. %d of %d runs here were saturated.",
+		"own counters, which they have no counterpart of, are marked –; the benchmark's watch is of kube-apiserver, which ends "+
+		"a watch that does not take its events in time, and one taken up again where it ended is counted as taken up, not "+
+		"listed (in brackets there: its version gone from the apiserver's watch cache, 410). %d of %d runs here were saturated.",
 		saturated, len(runs)))
 	d.p(learnerNote(learners, len(runs)))
 	t := table{header: []string{"run", "hollow-node CPU", "rcbench CPU", "learner CPU (share of the run)", "relists hollow-node", "relists rcbench", "waiting at end", "watch lag", "laboratory"},
@@ -46,16 +48,19 @@ func labSection(d *document, runs []results.LabRun) {
 		nodes := fmt.Sprintf("%s CPU s (%.0f %% busy)", results.FormatNumber(r.HollowCPU), 100*r.HollowBusy)
 		relists := fmt.Sprintf("%s (%s)", results.FormatNumber(r.HollowRelists), results.FormatNumber(r.HollowExpired))
 		queue, lag := results.FormatNumber(r.QueueEnd), results.FormatNumber(r.WatchLag)
+		own := fmt.Sprintf("%s (%s)", results.FormatNumber(r.RcbenchRelists), results.FormatNumber(r.RcbenchExpired))
 		if r.Nodes != "" {
 			nodes += " " + r.Nodes
 			relists, queue, lag = "–", "–", "–"
+			if r.RcbenchResumes > 0 {
+				own += fmt.Sprintf(", %s taken up", results.FormatNumber(r.RcbenchResumes))
+			}
 		}
 		t.rows = append(t.rows, []string{name, nodes,
 			fmt.Sprintf("%s CPU s (%.0f %% busy)", results.FormatNumber(r.RcbenchCPU), 100*r.RcbenchBusy),
 			learnerCell(r.LabShare),
 			relists,
-			fmt.Sprintf("%s (%s)", results.FormatNumber(r.RcbenchRelists), results.FormatNumber(r.RcbenchExpired)),
-			queue, lag, verdict})
+			own, queue, lag, verdict})
 	}
 	d.table(t)
 }

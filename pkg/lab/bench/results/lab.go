@@ -26,6 +26,10 @@ type LabShare struct {
 	HollowExpired  float64 `json:"hollowExpired"`
 	RcbenchRelists float64 `json:"rcbenchRelists"`
 	RcbenchExpired float64 `json:"rcbenchExpired"`
+	// RcbenchResumes counts, on today's stack, the benchmark's pod
+	// watches kube-apiserver ended that it took up again where they
+	// were, without a list, as today's clients do.
+	RcbenchResumes float64 `json:"rcbenchResumes,omitempty"`
 	// Reader is how the laboratory read pods: ReaderLearner, through the
 	// learner in a process of its own, or ReaderMembers, from the
 	// members the apiserver stores in.
