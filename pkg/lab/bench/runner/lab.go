@@ -41,7 +41,6 @@ func labShare(o *scenario.Outcome) *results.LabShare {
 		l.LearnerCPU = rec.Last(sampler.LearnerCPU)
 		l.LearnerBusy, _ = busy(learner)
 	}
-	l.AllCPU = rec.Last(sampler.APIServerCPU) + grown(rec.Series(sampler.ManagerCPU)) + l.HollowCPU + l.LearnerCPU + l.RcbenchCPU
 	var hollowSeconds float64
 	l.HollowBusy, hollowSeconds = busy(rec.Series(sampler.HollowNodeCPU))
 	if kwok := rec.Series(scenario.KWOKCPU); len(kwok) > 0 {
@@ -52,6 +51,9 @@ func labShare(o *scenario.Outcome) *results.LabShare {
 		schedBusy, _ := busy(rec.Series(scenario.SchedulerCPU))
 		l.HollowBusy, hollowSeconds = max(kwokBusy, schedBusy), kwokSeconds
 	}
+	// After the nodes' CPU is known, KWOK's and kube-scheduler's on
+	// today's stack.
+	l.AllCPU = rec.Last(sampler.APIServerCPU) + grown(rec.Series(sampler.ManagerCPU)) + l.HollowCPU + l.LearnerCPU + l.RcbenchCPU
 	l.RcbenchBusy, l.Seconds = busy(rec.Series(sampler.SelfCPU))
 	if hollowSeconds > l.Seconds {
 		l.Seconds = hollowSeconds
@@ -86,6 +88,21 @@ func labShare(o *scenario.Outcome) *results.LabShare {
 	}
 	l.Saturated = strings.Join(why, "; ")
 	return l
+}
+
+// machineUse says, for a run stopped at its limit, how far it had come
+// and how much of the machine its processes had used: a run whose
+// processes kept every core busy was stopped by what the machine gives,
+// which the sweep's breaking point then names.
+func machineUse(rec *sampler.Recorder, l *results.LabShare, sz scenario.Size, cores int) string {
+	if rec == nil || l == nil || l.Seconds <= 0 || cores <= 0 {
+		return ""
+	}
+	pods := sz.Replicas * max(1, sz.Controllers)
+	have := float64(cores) * l.Seconds
+	return fmt.Sprintf("; by then %s of %s pods ran, and the run's processes had used %s CPU s of the %s its %d cores had in %s s (%.0f %%)",
+		results.FormatNumber(rec.Last(sampler.PodsRunning)), results.FormatNumber(float64(pods)), results.FormatNumber(l.AllCPU),
+		results.FormatNumber(have), cores, results.FormatNumber(l.Seconds), 100*l.AllCPU/have)
 }
 
 func times(n float64) string {

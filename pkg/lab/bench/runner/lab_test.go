@@ -97,3 +97,26 @@ func TestOnTodaysStackARelistOfTheBenchmarksWatchSaturatesTheRun(t *testing.T) {
 		t.Errorf("saturated %q, want the benchmark's two relists named", l.Saturated)
 	}
 }
+
+// A run stopped at its limit says how far it came and how much of the
+// machine its processes had used, the nodes' and the laboratory's
+// included: today's stack's KWOK and kube-scheduler count in it.
+func TestARunStoppedAtItsLimitSaysHowBusyTheMachineWas(t *testing.T) {
+	start := time.Now()
+	rec := sampler.NewRecorder(start)
+	at := func(s float64) time.Time { return start.Add(time.Duration(s * float64(time.Second))) }
+	for i := 0; i <= 100; i += 10 {
+		s := float64(i)
+		rec.Add(sampler.APIServerCPU, at(s), s)
+		rec.Add(sampler.SelfCPU, at(s), 0.2*s)
+		rec.Add(scenario.KWOKCPU, at(s), 0.2*s)
+		rec.Add(scenario.SchedulerCPU, at(s), 0.4*s)
+		rec.Add(sampler.PodsRunning, at(s), 40*s)
+	}
+	l := labShare(&scenario.Outcome{Rec: rec})
+	got := machineUse(rec, l, scenario.Size{Replicas: 10000}, 2)
+	want := "; by then 4000 of 10000 pods ran, and the run's processes had used 180 CPU s of the 200 its 2 cores had in 100 s (90 %)"
+	if got != want {
+		t.Errorf("machineUse:\n got %q\nwant %q", got, want)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -125,6 +126,9 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 		err = fmt.Errorf("not finished within its limit of %s: %v", results.FormatDuration(limit), err)
 	}
 	rec.Lab = labShare(out)
+	if rec.TimedOut && out != nil {
+		err = fmt.Errorf("%v%s", err, machineUse(out.Rec, rec.Lab, it.Size, runtime.NumCPU()))
+	}
 	if profiles, perr := summarizeProfiles(rec, out, dir); perr != nil {
 		r.Say("        cannot read the profiles: %v", perr)
 	} else {
