@@ -15,6 +15,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/report"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/sweep"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
@@ -122,10 +123,18 @@ func benchCommand(args []string) int {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "\nreport: %s\n        %s\n        %s\n", filepath.Join(dir, "report.html"), filepath.Join(dir, "report.md"), filepath.Join(dir, report.ResultsFile))
-	if sum.Interrupted {
+	return exitCode(sum)
+}
+
+// exitCode is the benchmark's exit status: 130 when interrupted, 1 when
+// a run failed, 0 otherwise. In a sweep a failed run is how a design's
+// breaking point shows, which the page names with its cause: the sweep
+// did what it was asked, and exits 0.
+func exitCode(sum *results.Summary) int {
+	switch {
+	case sum.Interrupted:
 		return 130
-	}
-	if len(sum.Failures) > 0 {
+	case len(sum.Failures) > 0 && !sum.Options.Sweep:
 		return 1
 	}
 	return 0

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 )
 
@@ -143,5 +144,28 @@ func TestSplitListDropsBlanks(t *testing.T) {
 	got := strings.Join(splitList(" scale-up, ,idle,"), "|")
 	if got != "scale-up|idle" {
 		t.Errorf("splitList = %q", got)
+	}
+}
+
+// A benchmark with a failed run exits 1; a sweep whose failed run is a
+// design's breaking point exits 0, since that break is what it measures
+// (make publish would otherwise take a finished sweep for a failed one).
+func TestASweepThatFoundABreakingPointSucceeds(t *testing.T) {
+	failed := []results.Failure{{Scenario: "scale-up", Size: "N=10000", Variant: "stack-today-unthrottled", Run: 1}}
+	for _, tc := range []struct {
+		name  string
+		sum   results.Summary
+		sweep bool
+		want  int
+	}{
+		{"bench, all finished", results.Summary{}, false, 0},
+		{"bench, a run failed", results.Summary{Failures: failed}, false, 1},
+		{"sweep, a design broke", results.Summary{Failures: failed}, true, 0},
+		{"sweep, interrupted", results.Summary{Interrupted: true}, true, 130},
+	} {
+		tc.sum.Options.Sweep = tc.sweep
+		if got := exitCode(&tc.sum); got != tc.want {
+			t.Errorf("%s: exit %d, want %d", tc.name, got, tc.want)
+		}
 	}
 }
