@@ -92,6 +92,8 @@ func learnerCell(l results.LabShare) string {
 		return "not recorded apart: in rcbench's CPU"
 	case results.ReaderMembers:
 		return "none: read the members"
+	case results.ReaderAPIServer:
+		return "none: read through kube-apiserver"
 	}
 	cell := fmt.Sprintf("%s CPU s (%.0f %% busy)", results.FormatNumber(l.LearnerCPU), 100*l.LearnerBusy)
 	if share := l.LearnerShare(); share > 0 {

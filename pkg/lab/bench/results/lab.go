@@ -31,8 +31,9 @@ type LabShare struct {
 	// were, without a list, as today's clients do.
 	RcbenchResumes float64 `json:"rcbenchResumes,omitempty"`
 	// Reader is how the laboratory read pods: ReaderLearner, through the
-	// learner in a process of its own, or ReaderMembers, from the
-	// members the apiserver stores in.
+	// learner in a process of its own, ReaderMembers, from the
+	// members the apiserver stores in, or ReaderAPIServer, through
+	// today's kube-apiserver.
 	Reader string `json:"reader,omitempty"`
 	// LearnerCPU is the CPU seconds the learner's process used over the
 	// run, LearnerBusy the share of the run it used 90 % of a core or
@@ -66,6 +67,9 @@ type LabShare struct {
 const (
 	ReaderLearner = "learner"
 	ReaderMembers = "members"
+	// ReaderAPIServer is today's stack's: the pods read through
+	// kube-apiserver, as any of its clients reads them.
+	ReaderAPIServer = "apiserver"
 )
 
 // LearnerShare is the learner's share of all the CPU the run's processes

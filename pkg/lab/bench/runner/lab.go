@@ -46,6 +46,7 @@ func labShare(o *scenario.Outcome) *results.LabShare {
 	if kwok := rec.Series(scenario.KWOKCPU); len(kwok) > 0 {
 		// Today's stack: KWOK and the scheduler play the nodes.
 		l.Nodes = "KWOK and kube-scheduler"
+		l.Reader = results.ReaderAPIServer
 		l.HollowCPU = rec.Last(scenario.KWOKCPU) + rec.Last(scenario.SchedulerCPU)
 		kwokBusy, kwokSeconds := busy(kwok)
 		schedBusy, _ := busy(rec.Series(scenario.SchedulerCPU))

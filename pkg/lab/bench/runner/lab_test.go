@@ -96,6 +96,9 @@ func TestOnTodaysStackARelistOfTheBenchmarksWatchSaturatesTheRun(t *testing.T) {
 	if !strings.Contains(l.Saturated, "the benchmark's pod watch of the apiserver could not be taken up where it ended 2 times") {
 		t.Errorf("saturated %q, want the benchmark's two relists named", l.Saturated)
 	}
+	if l.Reader != results.ReaderAPIServer {
+		t.Errorf("today's stack's pods read by %q, want through kube-apiserver (%q)", l.Reader, results.ReaderAPIServer)
+	}
 }
 
 // A run stopped at its limit says how far it came and how much of the
