@@ -14,7 +14,7 @@ import (
 func Findings(sum *results.Summary) []results.Finding {
 	sum = DesignAloneSummary(sum)
 	out := []results.Finding{ceilingFinding(sum)}
-	for _, f := range []func(*results.Summary) (results.Finding, bool){goroutineFinding, idleFinding, extraPodsFinding, referenceFinding, learnerFinding} {
+	for _, f := range []func(*results.Summary) (results.Finding, bool){goroutineFinding, idleFinding, extraPodsFinding, referenceFinding, learnerFinding, statusWritesFinding} {
 		if fd, ok := f(sum); ok {
 			out = append(out, fd)
 		}
