@@ -11,6 +11,7 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
 	v1 "k8s.io/api/core/v1"
@@ -47,12 +48,7 @@ func TestAV1PodIsCountedInTheStateItsStatusSays(t *testing.T) {
 // pods as it does ours, and sees a pod created and then running.
 func TestTheCounterFollowsTodaysPods(t *testing.T) {
 	c := fake.NewSimpleClientset(&v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "a", Namespace: "default"}, Spec: v1.PodSpec{NodeName: "n"}, Status: v1.PodStatus{Phase: v1.PodRunning}})
-	counter := NewPodCounter(nil, labels.Everything()).readingFrom(V1Pods(c, "default"))
-	stopCh := make(chan struct{})
-	done := make(chan struct{})
-	go func() { defer close(done); counter.Run(stopCh) }()
-	defer func() { close(stopCh); <-done }()
-	eventually(t, "the first list", func() bool { return counter.Synced() })
+	counter := runCounter(t, V1Pods(c, "default"))
 	if got := counter.Counts(); got.Running != 1 || got.Active != 1 {
 		t.Fatalf("after the list: %+v, want the one pod running", got)
 	}
@@ -71,6 +67,18 @@ func TestTheCounterFollowsTodaysPods(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "pod a deleted", func() bool { c := counter.Counts(); return c.Deleted == 1 && c.Active == 1 })
+}
+
+// runCounter runs a pod counter of src until the test ends, once it has
+// read its first list.
+func runCounter(t *testing.T, src etcdpods.Pods) *PodCounter {
+	counter := NewPodCounter(nil, labels.Everything()).readingFrom(src)
+	stopCh := make(chan struct{})
+	done := make(chan struct{})
+	go func() { defer close(done); counter.Run(stopCh) }()
+	t.Cleanup(func() { close(stopCh); <-done })
+	eventually(t, "the first list", func() bool { return counter.Synced() })
+	return counter
 }
 
 func eventually(t *testing.T, what string, cond func() bool) {
@@ -171,12 +179,7 @@ func TestAWatchTheApiserverEndsIsTakenUpWhereItWas(t *testing.T) {
 	first, second := kwatch.NewFakeWithChanSize(10, false), kwatch.NewFakeWithChanSize(10, false)
 	from := watchesOf(c, first, second)
 	src := V1Pods(c, "default")
-	counter := NewPodCounter(nil, labels.Everything()).readingFrom(src)
-	stopCh := make(chan struct{})
-	done := make(chan struct{})
-	go func() { defer close(done); counter.Run(stopCh) }()
-	defer func() { close(stopCh); <-done }()
-	eventually(t, "the first list", func() bool { return counter.Synced() })
+	counter := runCounter(t, src)
 
 	first.Add(v1Pod("a", "5", "Running"))
 	first.Action(kwatch.Bookmark, &v1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: "7"}})
@@ -204,12 +207,7 @@ func TestAWatchTooOldToTakeUpListsAgain(t *testing.T) {
 	c := fake.NewSimpleClientset()
 	first := kwatch.NewFakeWithChanSize(10, false)
 	watchesOf(c, first, nil)
-	counter := NewPodCounter(nil, labels.Everything()).readingFrom(V1Pods(c, "default"))
-	stopCh := make(chan struct{})
-	done := make(chan struct{})
-	go func() { defer close(done); counter.Run(stopCh) }()
-	defer func() { close(stopCh); <-done }()
-	eventually(t, "the first list", func() bool { return counter.Synced() })
+	counter := runCounter(t, V1Pods(c, "default"))
 	first.Stop()
 	eventually(t, "a second list", func() bool { return counter.Lists() == 2 })
 	if counter.Expired() != 1 {

@@ -143,3 +143,46 @@ func TestMachinePathsAreFound(t *testing.T) {
 		}
 	}
 }
+
+// A page is older than its code when a file it depends on changed since
+// its commit; a test changes none of its figures and leaves it current.
+func TestAChangeToTestsAloneLeavesAPageCurrent(t *testing.T) {
+	root := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		out, err := Git(root, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	write := func(name, text string) {
+		t.Helper()
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	commit := func(msg string) string {
+		git("add", "-A")
+		git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", msg)
+		return git("rev-parse", "--short", "HEAD")
+	}
+	git("init", "-q")
+	write("pkg/x/x.go", "package x\n")
+	write("pkg/x/x_test.go", "package x\n")
+	st := Stamp{Page: "p", Commit: commit("first"), Inputs: []string{"pkg/x", "go.mod"}}
+	write("pkg/x/x_test.go", "package x\n\n// changed\n")
+	commit("a test")
+	if changed, err := Changed(root, st); err != nil || len(changed) != 0 {
+		t.Errorf("after a change to a test: changed %v (%v), want none", changed, err)
+	}
+	write("pkg/x/x.go", "package x\n\n// changed\n")
+	commit("the code")
+	if changed, err := Changed(root, st); err != nil || len(changed) != 1 || changed[0] != "pkg/x" {
+		t.Errorf("after a change to the code: changed %v (%v), want pkg/x", changed, err)
+	}
+}
