@@ -26,6 +26,7 @@ import (
 // ends with. Two-managers must show 40 created by the 2014 pair and 20 by
 // today's. A screenshot mid-way must show running pods on both sides.
 func TestARecordingOpenedFromDiskPlaysToItsLastStep(t *testing.T) {
+	pagetest.ShippedOnce(t)
 	if !testutil.ChromiumWanted() {
 		t.Skip("set KUBE_REWIND_CHROMIUM=1 to play the recordings in headless Chromium")
 	}
@@ -117,6 +118,7 @@ const playerDriver = `<script>
 // skips to the next pause, ← goes back to the one before, a click and the
 // on-screen button go on, and the footer says when it is over.
 func TestThePlayerPausesGoesSlowerSkipsAndGoesBack(t *testing.T) {
+	pagetest.ShippedOnce(t)
 	if !testutil.ChromiumWanted() {
 		t.Skip("set KUBE_REWIND_CHROMIUM=1 to drive the player in headless Chromium")
 	}

@@ -5,6 +5,8 @@ package testutil
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -27,12 +29,42 @@ func Chromium(t testing.TB) string {
 	return bin
 }
 
+// chromiumLimit is how long one Chromium run may take once it has the
+// browser to itself (lockChromium). A deck played at 16× took 4 min 12 s
+// of a loaded make test beside others, and two killed at 2 min failed it.
+const chromiumLimit = 8 * time.Minute
+
+// lockChromium makes the tests' Chromium runs take turns across every
+// test process of the machine (make test runs both builds' packages and
+// more at once, each with its own browsers), so that none is starved by
+// the others into its limit. It returns the unlock.
+func lockChromium(t testing.TB) func() {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(os.TempDir(), "kube-rewind-chromium.lock"), os.O_CREATE|os.O_RDWR, 0o666)
+	if err != nil {
+		t.Fatalf("the Chromium lock: %v", err)
+	}
+	began := time.Now()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		t.Fatalf("the Chromium lock: %v", err)
+	}
+	if waited := time.Since(began); waited > time.Second {
+		t.Logf("waited %v for another test's Chromium", waited.Round(time.Second))
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}
+}
+
 // Screenshot has headless Chromium render url in a window of width×height
 // into the PNG file out. A budget above zero lets the page's own clock
 // (timers, streams) run that many milliseconds first.
 func Screenshot(t testing.TB, bin, url, out string, width, height, budget int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer lockChromium(t)()
+	ctx, cancel := context.WithTimeout(context.Background(), chromiumLimit)
 	defer cancel()
 	if err := chromium.Screenshot(ctx, bin, url, out, chromium.Page{Width: width, Height: height, Budget: budget}); err != nil {
 		t.Fatal(err)
@@ -65,7 +97,8 @@ func DumpDOM(t testing.TB, bin, url string, budget int) string {
 // scripts measure their layout.
 func DumpDOMAt(t testing.TB, bin, url string, width, height, budget int) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer lockChromium(t)()
+	ctx, cancel := context.WithTimeout(context.Background(), chromiumLimit)
 	defer cancel()
 	dom, err := chromium.DumpDOM(ctx, bin, url, chromium.Page{Width: width, Height: height, Budget: budget})
 	if err != nil {

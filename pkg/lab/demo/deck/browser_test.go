@@ -34,6 +34,7 @@ import (
 // size with room to be seen, and no text under 3.3 % of the window's
 // height.
 func TestEverySlideAndStepOfTheShippedDeckFitsAtEverySizeAndZoom(t *testing.T) {
+	pagetest.ShippedOnce(t)
 	b := pagetest.Browser(t)
 	url := pagetest.FileURL(t, filepath.Join(talkDir, shippedDeck))
 	for _, size := range [][2]int{{1280, 720}, {1024, 768}, {1920, 1080}, {3840, 2160}} {
@@ -75,6 +76,7 @@ func TestEverySlideAndStepOfTheShippedDeckFitsAtEverySizeAndZoom(t *testing.T) {
 // where the projected page is. The pace chosen on one recording stays for
 // the next.
 func TestThePresenterViewStaysInStepWithTheProjectedPage(t *testing.T) {
+	pagetest.ShippedOnce(t)
 	b := pagetest.Browser(t)
 	projected := pagetest.Tab(t, b, pagetest.FileURL(t, filepath.Join(talkDir, shippedDeck)), 1280, 720)
 	presenter, err := projected.Opened(func() error { return projected.Key("s") })
@@ -141,6 +143,7 @@ func TestThePresenterViewStaysInStepWithTheProjectedPage(t *testing.T) {
 // TestPrintingTheDeckGivesOnePagePerSlide prints the shipped deck as
 // Chromium's Print to PDF does, and counts the pages.
 func TestPrintingTheDeckGivesOnePagePerSlide(t *testing.T) {
+	pagetest.ShippedOnce(t)
 	b := pagetest.Browser(t)
 	d, _ := shippedDeckOf(t)
 	tb := pagetest.Tab(t, b, pagetest.FileURL(t, filepath.Join(talkDir, shippedDeck)), 1280, 720)
