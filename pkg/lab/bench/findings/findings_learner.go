@@ -48,45 +48,34 @@ func learnerFinding(sum *results.Summary) (results.Finding, bool) {
 	}
 	var c checks
 	var parts, verdicts []string
-	for _, sc := range sum.Scenarios {
-		for _, sz := range sc.Sizes {
-			for _, control := range sz.Variants {
-				base, ok := strings.CutSuffix(control.Variant, readingMembers)
-				if !ok {
-					continue
-				}
-				v, ok := sz.Variant(base)
-				if !ok || v.Runs == 0 || control.Runs == 0 {
-					continue
-				}
-				where := fmt.Sprintf("%s %s %s", sc.Name, sz.Label, base)
-				if saturated[sc.Name+" "+sz.Label+" "+control.Variant] {
-					parts = append(parts, where+": not priced, its control run's pod watches fell out of etcd's window and listed "+
-						"every pod again, at the apiserver's cost, which is why the laboratory reads a learner")
-					continue
-				}
-				var figs []string
-				for _, fig := range []string{"apiserver_cpu", "time_to_running"} {
-					with, ok1 := v.Figure(fig)
-					without, ok2 := control.Figure(fig)
-					if !ok1 || !ok2 || without.Median <= 0 {
-						continue
-					}
-					ratio := with.Median / without.Median
-					figs = append(figs, fmt.Sprintf("%s %s against %s %s (%.2f ×)", fig, rangeText(with), rangeText(without), with.Unit, ratio))
-					c.check(ratio <= LearnerPriceLimit && ratio >= 1/LearnerPriceLimit,
-						"at %s the learner's run took %.2f × the %s of the run reading the members", where, ratio, fig)
-					if fig == "apiserver_cpu" {
-						verdicts = append(verdicts, fmt.Sprintf("%s apiserver CPU %.2f ×", where, ratio))
-					}
-				}
-				if cpu := learnerCPU[sc.Name+" "+sz.Label+" "+base]; len(cpu) > 0 {
-					med := results.Summarize(cpu).Median
-					figs = append(figs, fmt.Sprintf("the learner's own CPU %s CPU s", results.FormatNumber(med)))
-				}
-				parts = append(parts, where+": "+strings.Join(figs, ", "))
+	for _, pair := range controlPairs(sum, readingMembers) {
+		sc, sz, v, control := pair.scenario, pair.size, pair.variant, pair.control
+		where := pair.where()
+		if saturated[sc.Name+" "+sz.Label+" "+control.Variant] {
+			parts = append(parts, where+": not priced, its control run's pod watches fell out of etcd's window and listed "+
+				"every pod again, at the apiserver's cost, which is why the laboratory reads a learner")
+			continue
+		}
+		var figs []string
+		for _, fig := range []string{"apiserver_cpu", "time_to_running"} {
+			with, ok1 := v.Figure(fig)
+			without, ok2 := control.Figure(fig)
+			if !ok1 || !ok2 || without.Median <= 0 {
+				continue
+			}
+			ratio := with.Median / without.Median
+			figs = append(figs, fmt.Sprintf("%s %s against %s %s (%.2f ×)", fig, rangeText(with), rangeText(without), with.Unit, ratio))
+			c.check(ratio <= LearnerPriceLimit && ratio >= 1/LearnerPriceLimit,
+				"at %s the learner's run took %.2f × the %s of the run reading the members", where, ratio, fig)
+			if fig == "apiserver_cpu" {
+				verdicts = append(verdicts, fmt.Sprintf("%s apiserver CPU %.2f ×", where, ratio))
 			}
 		}
+		if cpu := learnerCPU[sc.Name+" "+sz.Label+" "+v.Variant]; len(cpu) > 0 {
+			med := results.Summarize(cpu).Median
+			figs = append(figs, fmt.Sprintf("the learner's own CPU %s CPU s", results.FormatNumber(med)))
+		}
+		parts = append(parts, where+": "+strings.Join(figs, ", "))
 	}
 	if len(parts) == 0 {
 		return results.Finding{}, false
@@ -106,4 +95,39 @@ func LearnerPriceText(price float64, with, without results.Level) string {
 	return fmt.Sprintf("costs the bare apiserver %.0f %% of its creates at %d clients (%s pods/s with it, %s without), "+
 		"and every scenario runs with one: the apiserver's CPU and times in every scenario include that share",
 		100*price, results.FloorClients, results.FormatNumber(with.PerSecond), results.FormatNumber(without.PerSecond))
+}
+
+// controlPair is a variant beside its control run at one size: the
+// variant's name with a suffix after it.
+type controlPair struct {
+	scenario         *results.ScenarioSummary
+	size             *results.SizeSummary
+	variant, control *results.VariantSummary
+}
+
+func (p controlPair) where() string {
+	return fmt.Sprintf("%s %s %s", p.scenario.Name, p.size.Label, p.variant.Variant)
+}
+
+// controlPairs finds, at every size, each variant that ran beside its
+// control run "<variant><suffix>", both with runs that finished.
+func controlPairs(sum *results.Summary, suffix string) []controlPair {
+	var out []controlPair
+	for i := range sum.Scenarios {
+		sc := &sum.Scenarios[i]
+		for j := range sc.Sizes {
+			sz := &sc.Sizes[j]
+			for k := range sz.Variants {
+				control := &sz.Variants[k]
+				base, ok := strings.CutSuffix(control.Variant, suffix)
+				if !ok {
+					continue
+				}
+				if v, ok := sz.Variant(base); ok && v.Runs > 0 && control.Runs > 0 {
+					out = append(out, controlPair{sc, sz, v, control})
+				}
+			}
+		}
+	}
+	return out
 }

@@ -30,42 +30,30 @@ func statusWritesFinding(sum *results.Summary) (results.Finding, bool) {
 			"(<variant>" + withoutStatusWrites + ", history: status-writes): " + statusWriteCPU.Text(statusWriteSides) + "."}
 	var c checks
 	var parts, verdicts []string
-	for _, sc := range sum.Scenarios {
-		for _, sz := range sc.Sizes {
-			for _, control := range sz.Variants {
-				base, ok := strings.CutSuffix(control.Variant, withoutStatusWrites)
-				if !ok {
-					continue
-				}
-				v, ok := sz.Variant(base)
-				if !ok || v.Runs == 0 || control.Runs == 0 {
-					continue
-				}
-				where := fmt.Sprintf("%s %s %s", sc.Name, sz.Label, base)
-				with, ok1 := v.Figure("apiserver_cpu")
-				without, ok2 := control.Figure("apiserver_cpu")
-				if !ok1 || !ok2 || without.Median <= 0 {
-					continue
-				}
-				writes, _ := v.Figure("status_writes")
-				part := fmt.Sprintf("%s: %s status writes, apiserver CPU %s with them against %s without (%.2f ×)", where,
-					rangeText(writes), rangeText(with), rangeText(without), with.Median/without.Median)
-				if t1, ok := v.Figure("time_to_running"); ok {
-					if t2, ok := control.Figure("time_to_running"); ok {
-						part += fmt.Sprintf("; time to all running %s s against %s s", rangeText(t1), rangeText(t2))
-						if l, ok := sz.Variant("legacy"); ok {
-							if t3, ok := l.Figure("time_to_running"); ok {
-								part += fmt.Sprintf(" (legacy %s s)", rangeText(t3))
-							}
-						}
+	for _, pair := range controlPairs(sum, withoutStatusWrites) {
+		v, control, where := pair.variant, pair.control, pair.where()
+		with, ok1 := v.Figure("apiserver_cpu")
+		without, ok2 := control.Figure("apiserver_cpu")
+		if !ok1 || !ok2 || without.Median <= 0 {
+			continue
+		}
+		writes, _ := v.Figure("status_writes")
+		part := fmt.Sprintf("%s: %s status writes, apiserver CPU %s with them against %s without (%.2f ×)", where,
+			rangeText(writes), rangeText(with), rangeText(without), with.Median/without.Median)
+		if t1, ok := v.Figure("time_to_running"); ok {
+			if t2, ok := control.Figure("time_to_running"); ok {
+				part += fmt.Sprintf("; time to all running %s s against %s s", rangeText(t1), rangeText(t2))
+				if l, ok := pair.size.Variant("legacy"); ok {
+					if t3, ok := l.Figure("time_to_running"); ok {
+						part += fmt.Sprintf(" (legacy %s s)", rangeText(t3))
 					}
 				}
-				parts = append(parts, part)
-				j := statusWriteCPU.Judge(statusWriteSides, with.Unit, without.Median, with.Median)
-				c.check(j.Holds, "at %s, predicted %s; measured %s", where, j.Predicted, j.Measured)
-				verdicts = append(verdicts, fmt.Sprintf("%s %.2f ×", where, with.Median/without.Median))
 			}
 		}
+		parts = append(parts, part)
+		j := statusWriteCPU.Judge(statusWriteSides, with.Unit, without.Median, with.Median)
+		c.check(j.Holds, "at %s, predicted %s; measured %s", where, j.Predicted, j.Measured)
+		verdicts = append(verdicts, fmt.Sprintf("%s %.2f ×", where, with.Median/without.Median))
 	}
 	if len(parts) == 0 {
 		return results.Finding{}, false
