@@ -134,7 +134,7 @@ func busyMachineText(sum *results.Summary, scenarioName, label, variant string) 
 		if r.Scenario != scenarioName || r.Size != label || r.Variant != variant || !r.Failed || r.Seconds <= 0 || cores <= 0 {
 			continue
 		}
-		share, found = max(share, 100*r.AllCPU/(float64(cores)*r.Seconds)), true
+		share, found = max(share, 100*r.CoresShare(cores)), true
 	}
 	if !found {
 		return ""

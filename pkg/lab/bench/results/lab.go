@@ -81,6 +81,15 @@ func (l LabShare) LearnerShare() float64 {
 	return l.LearnerCPU / l.AllCPU
 }
 
+// CoresShare is the share of what cores gave over the run that all the
+// run's processes used (AllCPU), or 0 when either is unknown.
+func (l LabShare) CoresShare(cores int) float64 {
+	if l.Seconds <= 0 || cores <= 0 {
+		return 0
+	}
+	return l.AllCPU / (float64(cores) * l.Seconds)
+}
+
 // LabRun is the laboratory's share of one run, as the summary keeps it.
 type LabRun struct {
 	Scenario string `json:"scenario"`

@@ -103,7 +103,7 @@ func machineUse(rec *sampler.Recorder, l *results.LabShare, sz scenario.Size, co
 	have := float64(cores) * l.Seconds
 	return fmt.Sprintf("; by then %s of %s pods ran, and the run's processes had used %s CPU s of the %s its %d cores had in %s s (%.0f %%)",
 		results.FormatNumber(rec.Last(sampler.PodsRunning)), results.FormatNumber(float64(pods)), results.FormatNumber(l.AllCPU),
-		results.FormatNumber(have), cores, results.FormatNumber(l.Seconds), 100*l.AllCPU/have)
+		results.FormatNumber(have), cores, results.FormatNumber(l.Seconds), 100*l.CoresShare(cores))
 }
 
 func times(n float64) string {
