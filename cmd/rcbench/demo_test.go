@@ -81,17 +81,24 @@ func TestASignalStopsTheDemoAndEveryProcessItStarted(t *testing.T) {
 
 			waitFor := func(what string, cond func(demo.Frame) bool) {
 				t.Helper()
-				deadline := time.Now().Add(2 * time.Minute)
+				deadline := time.Now().Add(3 * time.Minute)
+				var last demo.Frame
 				for time.Now().Before(deadline) {
-					if f, err := pageFrame(url); err == nil && cond(f) {
+					f, err := pageFrame(url)
+					if err == nil && cond(f) {
 						return
+					}
+					if err == nil {
+						last = f
 					}
 					time.Sleep(100 * time.Millisecond)
 				}
-				t.Fatalf("gave up waiting for %s", what)
+				t.Fatalf("gave up waiting for %s; the page last showed step %d, phase %q, waiting for Enter %v, sides %+v",
+					what, last.Step, last.Phase, last.Wait, last.Sides)
 			}
+			// The page asks for Enter: a press from then on runs the step.
 			waitFor("both clusters", func(f demo.Frame) bool {
-				return f.Phase == demo.PhaseReady && len(f.Sides) == 2 && f.Sides[0].Ready && f.Sides[1].Ready
+				return f.Phase == demo.PhaseReady && f.Wait && len(f.Sides) == 2 && f.Sides[0].Ready && f.Sides[1].Ready
 			})
 			if tc.step {
 				fmt.Fprintln(stdin)

@@ -34,6 +34,7 @@ func (d *show) play(ctx context.Context) (*Report, error) {
 		first, step := i, d.steps[i]
 		// The page says "press Enter" only when the demo waits for it.
 		wait := d.lines != nil
+		d.ask()
 		d.page.Update(func(f *demo.Frame) {
 			f.Phase, f.Step, f.From, f.Title, f.Say, f.Then, f.Note, f.Wait = demo.PhaseReady, i+1, 0, step.Title, step.Say, then, "", wait
 		})
@@ -83,6 +84,7 @@ func (d *show) play(ctx context.Context) (*Report, error) {
 	rep.Modern = d.envs[1].Results(d.sc)
 	rep.Rows = demo.CompareAs([2]string{d.talk.Designs[0].Short, d.talk.Designs[1].Short}, rep.Legacy, rep.Modern)
 	demo.MarkMissing(rep.Rows, d.talk.Designs[0])
+	d.ask()
 	d.page.Update(func(f *demo.Frame) {
 		f.Phase, f.Results, f.Then, f.Wait = demo.PhaseDone, rep.Rows, then, false
 		f.Note = "Done. The table compares both designs; the counters show where each ended."
@@ -252,8 +254,14 @@ func (d *show) showCounters(force bool) {
 	d.con.setLive([]string{d.con.counterLine(d.talk.Designs, 0, f.Sides[0]), d.con.counterLine(d.talk.Designs, 1, f.Sides[1])}, force)
 }
 
-// waitEnter waits for a line on the input unless the demo runs by itself.
-// When the input ends, the demo goes on by itself.
+// ask marks the moment the demo asks for Enter, just before the page
+// shows the question: a press from then on answers it, one from before
+// (made while a step ran, say) does not.
+func (d *show) ask() { d.asked = time.Now() }
+
+// waitEnter waits for a press of Enter made since the demo last asked
+// (ask), unless the demo runs by itself. When the input ends, the demo
+// goes on by itself.
 func (d *show) waitEnter(ctx context.Context, prompt string) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -261,45 +269,41 @@ func (d *show) waitEnter(ctx context.Context, prompt string) error {
 	if d.lines == nil {
 		return nil
 	}
-	// Presses made while a step ran do not count for the next one.
-	for drained := false; !drained; {
+	d.con.printf("%s\n", d.con.style(prompt, dim))
+	for {
 		select {
-		case _, ok := <-d.lines:
+		case <-ctx.Done():
+			return ctx.Err()
+		case at, ok := <-d.lines:
+			if ok && at.Before(d.asked) {
+				continue
+			}
 			if !ok {
 				d.lines = nil
-				return nil
+				// At the end a hold still runs its course (holdEnd).
+				if d.opts.Hold <= 0 || !d.ending {
+					d.con.printf("  (no more input: going on without pausing)\n")
+				}
 			}
-		default:
-			drained = true
+			return nil
 		}
-	}
-	d.con.printf("%s\n", d.con.style(prompt, dim))
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case _, ok := <-d.lines:
-		if !ok {
-			d.lines = nil
-			// At the end a hold still runs its course (holdEnd).
-			if d.opts.Hold <= 0 || !d.ending {
-				d.con.printf("  (no more input: going on without pausing)\n")
-			}
-		}
-		return nil
 	}
 }
 
-// readLines delivers the lines of r until it ends or done closes. The
-// goroutine is blocked in Read until r ends; os.Stdin ends with the
+// readLines delivers the time each line of r was read, until r ends or
+// done closes. A line is stamped as it arrives, not when the demo gets to
+// it, so that waitEnter can tell a press made before it asked from one
+// made after; the buffer holds a speaker's presses while the demo is busy.
+// The goroutine is blocked in Read until r ends; os.Stdin ends with the
 // process.
-func readLines(r io.Reader, done <-chan struct{}) <-chan string {
-	ch := make(chan string)
+func readLines(r io.Reader, done <-chan struct{}) <-chan time.Time {
+	ch := make(chan time.Time, 64)
 	go func() {
 		defer close(ch)
 		s := bufio.NewScanner(r)
 		for s.Scan() {
 			select {
-			case ch <- s.Text():
+			case ch <- time.Now():
 			case <-done:
 				return
 			}

@@ -81,6 +81,7 @@ func Replay(ctx context.Context, rec *demo.Recording, opts ReplayOptions) error 
 		if f.Phase == demo.PhaseReady && f.Step != step {
 			step = f.Step
 			f.T -= offset
+			d.ask()
 			d.page.Publish(f)
 			con.printf("\n%s %s\n", con.style(fmt.Sprintf("Step %d of %d:", f.Step, f.Steps), bold), con.style(f.Title, bold))
 			con.printf("%s\n", wrap(f.Say, 78, "  "))
@@ -115,6 +116,9 @@ func Replay(ctx context.Context, rec *demo.Recording, opts ReplayOptions) error 
 		}
 		prev = f.T
 		f.T -= offset
+		if f.Phase == demo.PhaseDone {
+			d.ask()
+		}
 		d.page.Publish(f)
 		// A note grows by "; " and news as each design finishes a step.
 		if f.Note != note && f.Phase == demo.PhaseRunning && f.Note != "" {

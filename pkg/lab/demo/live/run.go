@@ -207,7 +207,13 @@ type show struct {
 	con    *console
 	page   *demo.LivePage
 	envs   [2]*scenario.Env
-	lines  <-chan string
+	// lines delivers the time each line of input was read: a press of
+	// Enter.
+	lines <-chan time.Time
+	// asked is when the demo last asked for Enter: on the page, and then
+	// in the terminal. A press from before it was meant for an earlier
+	// question and does not count.
+	asked time.Time
 	// ending is set once the results are up and only the hold is left.
 	ending bool
 }
