@@ -40,7 +40,6 @@ func TestWhatTwoManagersDoToOneController(t *testing.T) {
 // Related: (history: burst-cap, slow-start).
 func TestHowManyGoroutinesAScaleUpTakes(t *testing.T) {
 	t.Parallel()
-	heavy(t)
 	runScenario(t, "scale-up")
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/designtest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
@@ -98,7 +98,7 @@ func resize(t *testing.T, c client.Interface, id string, replicas int) {
 
 func TestAControllerKeepsItsPodsThroughDeletesAndResizes(t *testing.T) {
 	t.Parallel()
-	st := stacktest.Start(t, stack.Config{
+	st := designtest.Start(t, stack.Config{
 		Nodes:              5,
 		StartDelay:         100 * time.Millisecond,
 		ControllerManagers: 1,

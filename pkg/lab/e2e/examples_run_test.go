@@ -9,7 +9,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/designtest"
 	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
@@ -54,7 +54,7 @@ func TestExampleREADMEWalkthrough(t *testing.T) {
 	// even once the controller is gone; today's, which reads the
 	// controller from its cache, may find it removed first (the README
 	// says so).
-	if stacktest.Design == "legacy" {
+	if designtest.Design == "legacy" {
 		c.eventually(t, "the frontends gone", "kubecfg -l name=frontend list pods", func(out string) bool {
 			return len(tableRows(out)) == 0
 		})
@@ -118,13 +118,13 @@ func TestExampleScale(t *testing.T) {
 		n, _ := strconv.Atoi(m[1])
 		peak = max(peak, n)
 	}
-	t.Logf("%s: highest of the samples %d", stacktest.Design, peak)
+	t.Logf("%s: highest of the samples %d", designtest.Design, peak)
 	// The 2014 manager holds a goroutine per missing pod; today's creates
 	// at most 500 per sync under a 20 requests/s limit.
-	if stacktest.Design == "legacy" && peak <= 1000 {
+	if designtest.Design == "legacy" && peak <= 1000 {
 		t.Errorf("the 2014 manager's goroutines peaked at %d, not into the thousands", peak)
 	}
-	if stacktest.Design == "modern" && peak >= 1000 {
+	if designtest.Design == "modern" && peak >= 1000 {
 		t.Errorf("today's manager's goroutines reached %d, not staying in the hundreds", peak)
 	}
 }
@@ -136,7 +136,7 @@ func TestExampleKillAPod(t *testing.T) {
 	c := startExample(t, true)
 	const readme = "examples/kill-a-pod/README.md"
 	// make run's hint for this step is worded for the design that runs.
-	hint := map[string]string{"legacy": "# replaced at the next tick, within 10s", "modern": "# replaced at once: the manager watches pods"}[stacktest.Design]
+	hint := map[string]string{"legacy": "# replaced at the next tick, within 10s", "modern": "# replaced at once: the manager watches pods"}[designtest.Design]
 	if !strings.Contains(c.hints, hint) {
 		t.Errorf("the hints do not say %q:\n%s", hint, c.hints)
 	}
@@ -176,7 +176,7 @@ func TestExampleEndpoints(t *testing.T) {
 			t.Errorf("endpoint %q is not podIP:80", ep)
 		}
 	}
-	if stacktest.Design == "modern" {
+	if designtest.Design == "modern" {
 		c.documented(t, readme, "`kube-controller-manager` is no service: it is the leader-election lock of")
 		out := c.mustRun(t, c.documented(t, readme, "$ kubecfg list endpoints")[2:])
 		if eps := endpointsOf(out, "kube-controller-manager"); eps == nil || len(eps) != 0 {
@@ -200,7 +200,7 @@ func TestExampleTwoManagers(t *testing.T) {
 	t.Parallel()
 	c := startExample(t, true)
 	const readme = "examples/two-managers/README.md"
-	second := c.documented(t, readme, "_output/bin/"+stack.ManagerBinary(stacktest.Design)+" -master=http://127.0.0.1:8080 -port=10299 -logtostderr &")
+	second := c.documented(t, readme, "_output/bin/"+stack.ManagerBinary(designtest.Design)+" -master=http://127.0.0.1:8080 -port=10299 -logtostderr &")
 	port, err := stack.FreePort()
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +234,7 @@ func TestExampleTwoManagers(t *testing.T) {
 		}
 		return n
 	}
-	if stacktest.Design == "legacy" {
+	if designtest.Design == "legacy" {
 		// Both act: each runs syncs of its own (of the new controller,
 		// on its watch event or its next tick), where today's standby
 		// runs none.

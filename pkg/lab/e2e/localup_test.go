@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/designtest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
 	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
@@ -32,7 +33,7 @@ func startLocalUp(t *testing.T, flags ...string) (string, *testutil.Buffer) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		args := append([]string{"-bin=" + stacktest.BinDir(t), "-dir=" + t.TempDir(), "-design=" + stacktest.Design,
+		args := append([]string{"-bin=" + stacktest.BinDir(t), "-dir=" + t.TempDir(), "-design=" + designtest.Design,
 			"-port=" + strconv.Itoa(port), "-sync_period=10s"}, flags...)
 		_, out := command(t, stacktest.Binary(t, "local-up"), args...)
 		taken := false
@@ -111,7 +112,7 @@ func TestLocalUpServesTheManagerOnItsPortAndPrintsEveryAddress(t *testing.T) {
 	if !strings.Contains(text, fmt.Sprintf(`alias kubecfg="%s/kubecfg -h %s"`, stacktest.BinDir(t), apiURL)) {
 		t.Errorf("the hints give no kubecfg alias for %s:\n%s", apiURL, text)
 	}
-	if stacktest.Design == "modern" && !strings.Contains(text, "kube-controller-manager in it is the leader-election lock") {
+	if designtest.Design == "modern" && !strings.Contains(text, "kube-controller-manager in it is the leader-election lock") {
 		t.Errorf("the modern hints do not explain the lock in list endpoints:\n%s", text)
 	}
 	if !strings.Contains(text, "curl -s "+want+"/metrics") {
@@ -155,7 +156,7 @@ func TestLocalUpRefusesATakenAPIPortAndSaysHowToMoveIt(t *testing.T) {
 	heldPort := held.Addr().(*net.TCPAddr).Port
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, stacktest.Binary(t, "local-up"), "-bin="+stacktest.BinDir(t), "-dir="+t.TempDir(), "-design="+stacktest.Design,
+	out, err := exec.CommandContext(ctx, stacktest.Binary(t, "local-up"), "-bin="+stacktest.BinDir(t), "-dir="+t.TempDir(), "-design="+designtest.Design,
 		"-port="+strconv.Itoa(heldPort), "-example=", "-nodes=1").CombinedOutput()
 	if err == nil || ctx.Err() != nil {
 		t.Fatalf("local-up on a taken port: %v (want a failure of its own)\n%s", err, out)

@@ -10,7 +10,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/designtest"
 	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
@@ -25,7 +25,7 @@ import (
 // node, and nothing here plays that part.
 func TestDeletingAMinionMakesTheManagerReplaceItsPods(t *testing.T) {
 	t.Parallel()
-	st := stacktest.Start(t, stack.Config{
+	st := designtest.Start(t, stack.Config{
 		Nodes:              3,
 		StartDelay:         100 * time.Millisecond,
 		ControllerManagers: 1,

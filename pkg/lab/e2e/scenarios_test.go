@@ -2,11 +2,13 @@ package e2e
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/designtest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 )
 
@@ -55,19 +57,11 @@ var cpuBound = map[string]bool{"scale-up": true, "scale-down": true, "restart": 
 // converge, and make test runs up to -parallel of them at once.
 var heavySlot = make(chan struct{}, 1)
 
-// heavy makes t wait for the heavy slot and hold it until t ends. Call it
-// after t.Parallel, before starting any cluster.
-func heavy(t *testing.T) {
-	t.Helper()
-	heavySlot <- struct{}{}
-	t.Cleanup(func() { <-heavySlot })
-}
-
 // testVariant is the variant this test binary's build runs. The modern one
 // runs unthrottled here so that the tests stay short; the throttle is the
 // benchmark's business.
 func testVariant() scenario.Variant {
-	if stacktest.Design == "modern" {
+	if designtest.Design == "modern" {
 		return scenario.ModernUnthrottled
 	}
 	return scenario.Legacy
@@ -91,26 +85,77 @@ func runScenarioAt(t *testing.T, name string, sz scenario.Size) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	results := sharedRun(t, name, testVariant(), sz)
+	for _, r := range results {
+		t.Logf("%s %s = %.2f %s", designtest.Design, r.Name, r.Value, r.Unit)
+	}
+	design := scenario.Legacy.Name
+	if designtest.Design == "modern" {
+		design = scenario.Modern.Name
+	}
+	if err := sc.Script.Expect(design, sz, scenario.ResultMap(results)); err != nil {
+		t.Error(err)
+	}
+}
+
+// runKey names one run of a scenario: the scenario, the variant, the size.
+type runKey struct {
+	scenario, variant string
+	size              scenario.Size
+}
+
+// aRun is one run that several tests may ask for.
+type aRun struct {
+	once    sync.Once
+	results []scenario.Result
+	err     error
+}
+
+// runs holds the runs this test binary has made (runKey → *aRun).
+var runs sync.Map
+
+// sharedRun runs a scenario of variant v at size sz once for every test of
+// the binary that asks for that run: the pairs of two changes of
+// pkg/history whose effects one scenario shows ask for the same run with
+// the change. What they check of it are counts the run shows or does not,
+// and make test's length is the clusters it starts. The first test to ask
+// runs it, on the heavy slot when the scenario is CPU-bound; the others
+// wait for it and read the same results. A run that failed fails them
+// all.
+func sharedRun(t *testing.T, name string, v scenario.Variant, sz scenario.Size) []scenario.Result {
+	t.Helper()
+	r, _ := runs.LoadOrStore(runKey{name, v.Name, sz}, &aRun{})
+	run := r.(*aRun)
+	run.once.Do(func() {
+		if cpuBound[name] {
+			heavySlot <- struct{}{}
+			defer func() { <-heavySlot }()
+		}
+		run.results, run.err = runOnce(t, name, v, sz)
+	})
+	if run.err != nil {
+		t.Fatalf("%s of %s at %s: %v", name, v.Name, sz.Label, run.err)
+	}
+	return run.results
+}
+
+// runOnce runs a scenario on real processes and returns its results.
+func runOnce(t *testing.T, name string, v scenario.Variant, sz scenario.Size) ([]scenario.Result, error) {
+	sc, err := scripts.Get(name)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), scenarioLimit)
 	defer cancel()
-	out, err := scenario.Run(ctx, sc, testVariant(), sz, scenario.Options{
+	out, err := scenario.Run(ctx, sc, v, sz, scenario.Options{
 		BinDir: stacktest.BinDir(t),
 		Dir:    t.TempDir(),
 		Say:    t.Logf,
 	})
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	for _, r := range out.Results {
-		t.Logf("%s %s = %.2f %s", stacktest.Design, r.Name, r.Value, r.Unit)
-	}
-	design := scenario.Legacy.Name
-	if stacktest.Design == "modern" {
-		design = scenario.Modern.Name
-	}
-	if err := sc.Script.Expect(design, sz, scenario.ResultMap(out.Results)); err != nil {
-		t.Error(err)
-	}
+	return out.Results, nil
 }
 
 // TestEveryOtherScenarioShowsTheOutcomeItsDesignMust runs the scenarios
@@ -124,9 +169,6 @@ func TestEveryOtherScenarioShowsTheOutcomeItsDesignMust(t *testing.T) {
 		name := sc.Name
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if cpuBound[name] {
-				heavy(t)
-			}
 			runScenario(t, name)
 		})
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/designtest"
 	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
@@ -20,7 +20,7 @@ import (
 // resize that it carries out.
 func TestWatchesEndAtTheServerTimeoutAndTheManagerWatchesAgain(t *testing.T) {
 	t.Parallel()
-	st := stacktest.Start(t, stack.Config{
+	st := designtest.Start(t, stack.Config{
 		Nodes:              3,
 		StartDelay:         100 * time.Millisecond,
 		ControllerManagers: 1,

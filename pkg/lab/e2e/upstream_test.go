@@ -48,7 +48,7 @@ func TestUpstreamsManagerConvergesAsOurPortDoes(t *testing.T) {
 			// Unthrottled, as this build's other scenario tests run
 			// today's manager: the throttle is the benchmark's business.
 			v := scenario.UpstreamUnthrottled
-			results := runVariant(t, name, v)
+			results := runVariant(t, name, v, false)
 			t.Logf("%s: %v", v.Name, results)
 			if err := sc.Script.Expect(v.Design, variantSize(name), results); err != nil {
 				t.Error(err)

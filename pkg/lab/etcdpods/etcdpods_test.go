@@ -11,6 +11,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/tools"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
 	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
@@ -21,6 +22,24 @@ func put(t *testing.T, base, key, value string) {
 	if err := putTo(base, key, value); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// newMember starts an embedded member for the test and returns its client
+// URL. At the end the clients' idle connections are closed before the
+// member is: etcd's Close waits for a connection that was dialed and never
+// used (tools.CloseIdleConnections), and in make test, where the transport
+// dials such connections more often, a test waited 90 s for it.
+func newMember(t *testing.T) string {
+	member := etcdtest.New(t)
+	t.Cleanup(closeIdleConnections)
+	return member.ClientURL()
+}
+
+// closeIdleConnections closes the idle connections of the test's clients:
+// the Sources' go-etcd clients and their HTTP client, and put's.
+func closeIdleConnections() {
+	tools.CloseIdleConnections()
+	http.DefaultClient.CloseIdleConnections()
 }
 
 func putTo(base, key, value string) error {
@@ -55,7 +74,7 @@ func podJSON(id, app string) string {
 // before the stream opened included, with their types and versions, and
 // only pods matching its label selector.
 func TestTheWatchSendsEveryChangeAfterTheListInOrder(t *testing.T) {
-	member := etcdtest.New(t).ClientURL()
+	member := newMember(t)
 	ns := fmt.Sprintf("/a%d", time.Now().UnixNano())
 	src := New([]string{member})
 	put(t, member, Prefix+ns+"-1", podJSON("a-1", "web"))
@@ -89,7 +108,7 @@ func TestTheWatchSendsEveryChangeAfterTheListInOrder(t *testing.T) {
 // A watch from a version etcd has forgotten ends with a 410, as the
 // apiserver's does.
 func TestAWatchFromBeyondEtcdsWindowEndsWithGone(t *testing.T) {
-	member := etcdtest.New(t).ClientURL()
+	member := newMember(t)
 	src := New([]string{member})
 	list, err := src.ListPods(api.NewDefaultContext(), labels.Everything())
 	if err != nil {
@@ -114,6 +133,7 @@ func TestAWatchFromBeyondEtcdsWindowEndsWithGone(t *testing.T) {
 // member without losing or repeating an event.
 func TestTheWatchMovesToAnotherMemberWhenItsMemberDies(t *testing.T) {
 	cluster := etcdtest.StartCluster(t, 3)
+	t.Cleanup(closeIdleConnections)
 	src := New(cluster.ClientURLs())
 	other := cluster.ClientURLs()[1]
 	// A write can fail while the members elect a new leader: it is sent
@@ -153,7 +173,7 @@ func TestTheWatchMovesToAnotherMemberWhenItsMemberDies(t *testing.T) {
 // changes it saw while the list was read, and are in the list, are left
 // out.
 func TestListAndWatchSendsOnlyWhatChangedAfterTheList(t *testing.T) {
-	member := etcdtest.New(t).ClientURL()
+	member := newMember(t)
 	ns := fmt.Sprintf("/b%d", time.Now().UnixNano())
 	put(t, member, Prefix+ns+"-1", podJSON("b-1", "web"))
 	list, w, err := New([]string{member}).ListAndWatch(api.NewDefaultContext(), labels.Everything())

@@ -16,7 +16,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/acked"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/designtest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
 	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
@@ -85,7 +85,7 @@ func startFaultCluster(t *testing.T, cfg stack.Config) *faultCluster {
 	if cfg.EndpointsPeriod == 0 {
 		cfg.EndpointsPeriod = time.Second
 	}
-	st := stacktest.Start(t, cfg)
+	st := designtest.Start(t, cfg)
 	c := client.NewOrDie(&client.Config{Host: st.APIURL, Sync: true, UserAgent: "e2e"})
 	fc := &faultCluster{t: t, st: st, c: c, want: map[string]int{}, uids: map[string]string{}}
 	fc.created = startPodCounter(t, c)
@@ -268,11 +268,11 @@ func (fc *faultCluster) checkCreations(fault string, answersLost bool) {
 	if answersLost {
 		allowed = fc.managerCreateErrors()
 	}
-	fc.t.Logf("%s (%s): %d pods created for %d replicas", fault, stacktest.Design, created, want)
+	fc.t.Logf("%s (%s): %d pods created for %d replicas", fault, designtest.Design, created, want)
 	if created < want {
 		fc.t.Errorf("%d pods created for %d replicas: the counter missed some", created, want)
 	}
-	if stacktest.Design == "modern" && created > want+allowed {
+	if designtest.Design == "modern" && created > want+allowed {
 		fc.t.Errorf("the modern manager created %d pods for %d replicas: %d extra (allowed: %d, its creates that failed while answers could be lost)",
 			created, want, created-want, allowed)
 	}

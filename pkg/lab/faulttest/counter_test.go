@@ -6,7 +6,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/designtest"
 	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
 )
 
@@ -19,7 +19,7 @@ import (
 // first.
 func TestThePodCounterCountsAPodThatChangedBeforeItStarted(t *testing.T) {
 	t.Parallel()
-	st := stacktest.Start(t, stack.Config{NoHollowNodes: true, APIServerArgs: fastEtcd()})
+	st := designtest.Start(t, stack.Config{NoHollowNodes: true, APIServerArgs: fastEtcd()})
 	c := client.NewOrDie(&client.Config{Host: st.APIURL, Sync: true, UserAgent: "e2e"})
 	ctx := api.NewDefaultContext()
 	template := appController("web", 1).DesiredState.PodTemplate

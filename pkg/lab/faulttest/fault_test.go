@@ -12,7 +12,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/acked"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/designtest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 )
 
@@ -64,7 +64,7 @@ func (fc *faultCluster) checkAcknowledged() {
 	if err != nil {
 		fc.t.Fatal(err)
 	}
-	fc.t.Logf("%s: %s", stacktest.Design, report)
+	fc.t.Logf("%s: %s", designtest.Design, report)
 	if len(report.Lost)+len(report.BindsLost)+len(report.Unreadable) > 0 {
 		fc.t.Errorf("%s", report)
 	}
@@ -236,6 +236,6 @@ func TestTheEmbeddedEtcdKeepsEveryObjectAcrossAnAPIServerRestart(t *testing.T) {
 	if again := fc.snapshot(); fmt.Sprint(again) != fmt.Sprint(before) {
 		t.Errorf("objects changed after the restart:\nbefore %v\nafter  %v", before, again)
 	}
-	t.Logf("%d objects kept across the restart (%s)", len(before), stacktest.Design)
+	t.Logf("%d objects kept across the restart (%s)", len(before), designtest.Design)
 	fc.checkAcknowledged()
 }

@@ -40,6 +40,21 @@ func covers(input, file string) bool {
 	return file == input || strings.HasPrefix(file, strings.TrimSuffix(input, "/")+"/")
 }
 
+// fromThePages are the files under pages' inputs that are read off the
+// published pages and alter none of them: talk mode's list of how long
+// each scenario plays holds the talk recordings' lengths
+// (TestTheTalkLengthsAreTheRecordings in pkg/lab/demo/live keeps them
+// equal), so recording the talk again changes it, and only make demo's
+// list of scenarios reads it.
+var fromThePages = []string{"pkg/lab/demo/live/lengths.go"}
+
+// testHelpers are the packages under pages' inputs that only tests import
+// (TestTheTestHelpersAreImportedByTestsAlone holds that): like a test, a
+// change to one alters no page. Moving which design a test binary drives
+// out of stacktest into designtest changed no figure, and would otherwise
+// have marked every page.
+var testHelpers = []string{"pkg/lab/stack/stacktest", "pkg/lab/stack/designtest", "pkg/lab/demo/pagetest"}
+
 // Changed returns the inputs of st, in their order, that a commit after
 // st.Commit up to HEAD changed.
 func Changed(root string, st Stamp) ([]string, error) { return ChangedBy(root, st, "HEAD") }
@@ -60,9 +75,13 @@ func ChangedBy(root string, st Stamp, rev string) ([]string, error) {
 		return nil, err
 	}
 	var changed []string
-	// A test changes no page's figures: a change to tests alone leaves
-	// the pages current.
-	files := slices.DeleteFunc(strings.Fields(out), func(f string) bool { return strings.HasSuffix(f, "_test.go") })
+	// A test or a test helper changes no page's figures, nor does a file
+	// made from the pages: a change to those alone leaves the pages
+	// current.
+	files := slices.DeleteFunc(strings.Fields(out), func(f string) bool {
+		return strings.HasSuffix(f, "_test.go") || slices.Contains(fromThePages, f) ||
+			slices.ContainsFunc(testHelpers, func(dir string) bool { return covers(dir, f) })
+	})
 	for _, in := range st.Inputs {
 		for _, f := range files {
 			if covers(in, f) {

@@ -2,7 +2,9 @@ package publish
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -145,7 +147,8 @@ func TestMachinePathsAreFound(t *testing.T) {
 }
 
 // A page is older than its code when a file it depends on changed since
-// its commit; a test changes none of its figures and leaves it current.
+// its commit; a test changes none of its figures and leaves it current,
+// as does a file read off the pages (talk mode's lengths).
 func TestAChangeToTestsAloneLeavesAPageCurrent(t *testing.T) {
 	root := t.TempDir()
 	git := func(args ...string) string {
@@ -180,9 +183,48 @@ func TestAChangeToTestsAloneLeavesAPageCurrent(t *testing.T) {
 	if changed, err := Changed(root, st); err != nil || len(changed) != 0 {
 		t.Errorf("after a change to a test: changed %v (%v), want none", changed, err)
 	}
+	for _, f := range fromThePages {
+		write(f, "package live\n")
+		commit("a file read off the pages")
+		write(f, "package live\n\n// changed\n")
+		commit("the same, changed")
+	}
+	if changed, err := Changed(root, Stamp{Page: "talk", Commit: st.Commit, Inputs: []string{"pkg/lab/demo"}}); err != nil || len(changed) != 0 {
+		t.Errorf("after a change to %v: changed %v (%v), want none", fromThePages, changed, err)
+	}
+	base := git("rev-parse", "--short", "HEAD")
+	for _, dir := range testHelpers {
+		write(dir+"/helper.go", "package helper\n")
+	}
+	commit("test helpers")
+	if changed, err := Changed(root, Stamp{Page: "bench", Commit: base, Inputs: []string{"pkg/lab"}}); err != nil || len(changed) != 0 {
+		t.Errorf("after a change to the test helpers %v: changed %v (%v), want none", testHelpers, changed, err)
+	}
 	write("pkg/x/x.go", "package x\n\n// changed\n")
 	commit("the code")
 	if changed, err := Changed(root, st); err != nil || len(changed) != 1 || changed[0] != "pkg/x" {
 		t.Errorf("after a change to the code: changed %v (%v), want pkg/x", changed, err)
+	}
+}
+
+// The packages left out of the pages' inputs as test helpers are imported
+// by tests alone: a package that a command or a library imported could
+// change a figure.
+func TestTheTestHelpersAreImportedByTestsAlone(t *testing.T) {
+	list := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...")
+	list.Dir = repoRoot
+	out, err := list.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		for _, imp := range fields[1:] {
+			for _, dir := range testHelpers {
+				if strings.HasSuffix(imp, "/"+dir) && !slices.Contains(testHelpers, strings.TrimPrefix(fields[0], "github.com/kube-rewind/kube-rewind/")) {
+					t.Errorf("%s imports %s, which the pages' staleness leaves out as a test helper", fields[0], imp)
+				}
+			}
+		}
 	}
 }

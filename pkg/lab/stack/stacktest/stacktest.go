@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
@@ -22,7 +23,7 @@ var commands = []string{"apiserver", "controller-manager", "hollow-node", "kubec
 
 // BinDir returns a directory holding every binary a stack needs. It uses
 // $KUBE_REWIND_BIN when that holds them all; otherwise it builds them once
-// per test binary into a temporary directory.
+// per test binary into the module's _output/testbin (build).
 func BinDir(tb testing.TB) string {
 	tb.Helper()
 	if dir := os.Getenv("KUBE_REWIND_BIN"); dir != "" && complete(dir) {
@@ -44,26 +45,75 @@ func complete(dir string) bool {
 	return true
 }
 
+// build builds the stack's commands into the module's _output/testbin,
+// which every test binary of the module shares: a temporary directory of
+// each test binary's own was never removed, and left 150 MB behind in the
+// system's for every package a plain go test ran (make test sets
+// KUBE_REWIND_BIN and builds none).
 func build() (string, error) {
-	root, err := moduleRoot()
+	root, dir, err := sharedDir()
 	if err != nil {
 		return "", err
 	}
-	dir, err := os.MkdirTemp("", "kube-rewind-bin-")
+	err = install(root, dir, func(tmp string) error {
+		args := []string{"build", "-o", tmp + "/"}
+		for _, c := range commands {
+			args = append(args, "./cmd/"+c)
+		}
+		if out, err := run(root, args...); err != nil {
+			return fmt.Errorf("%v\n%s", err, out)
+		}
+		if out, err := run(root, "build", "-tags", "modern", "-o", filepath.Join(tmp, stack.ManagerBinary("modern")), "./cmd/controller-manager"); err != nil {
+			return fmt.Errorf("%v\n%s", err, out)
+		}
+		return nil
+	})
+	return dir, err
+}
+
+// sharedDir returns the module's root and its _output/testbin, made if
+// need be.
+func sharedDir() (root, dir string, err error) {
+	if root, err = ModuleRoot(); err != nil {
+		return "", "", err
+	}
+	dir = filepath.Join(root, "_output", "testbin")
+	return root, dir, os.MkdirAll(dir, 0o755)
+}
+
+// install runs build, in the module at root, into a directory of its own
+// inside dir (build's argument), and renames what it built into
+// dir, under a lock that the module's other test binaries take too. A
+// rename never writes over a binary that another test is running: that
+// one keeps the file it opened.
+func install(root, dir string, build func(tmp string) error) error {
+	lock, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
-		return "", err
+		return err
 	}
-	args := []string{"build", "-o", dir + "/"}
-	for _, c := range commands {
-		args = append(args, "./cmd/"+c)
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return err
 	}
-	if out, err := run(root, args...); err != nil {
-		return "", fmt.Errorf("%v\n%s", err, out)
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	tmp, err := os.MkdirTemp(dir, ".build-")
+	if err != nil {
+		return err
 	}
-	if out, err := run(root, "build", "-tags", "modern", "-o", filepath.Join(dir, stack.ManagerBinary("modern")), "./cmd/controller-manager"); err != nil {
-		return "", fmt.Errorf("%v\n%s", err, out)
+	defer os.RemoveAll(tmp)
+	if err := build(tmp); err != nil {
+		return err
 	}
-	return dir, nil
+	built, err := os.ReadDir(tmp)
+	if err != nil {
+		return err
+	}
+	for _, b := range built {
+		if err := os.Rename(filepath.Join(tmp, b.Name()), filepath.Join(dir, b.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 var (
@@ -73,7 +123,7 @@ var (
 
 // Binary returns the path of cmd/<name>: from BinDir when it holds it (make
 // test's _output/bin holds every command), else built once per test binary
-// into a temporary directory.
+// into the module's _output/testbin.
 func Binary(tb testing.TB, name string) string {
 	tb.Helper()
 	if path := filepath.Join(BinDir(tb), name); fileExists(path) {
@@ -84,18 +134,20 @@ func Binary(tb testing.TB, name string) string {
 	if path, ok := extraBuilt[name]; ok {
 		return path
 	}
-	root, err := moduleRoot()
+	root, dir, err := sharedDir()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	dir, err := os.MkdirTemp("", "kube-rewind-bin-")
+	err = install(root, dir, func(tmp string) error {
+		if out, err := run(root, "build", "-o", filepath.Join(tmp, name), "./cmd/"+name); err != nil {
+			return fmt.Errorf("go build ./cmd/%s: %v\n%s", name, err, out)
+		}
+		return nil
+	})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	path := filepath.Join(dir, name)
-	if out, err := run(root, "build", "-o", path, "./cmd/"+name); err != nil {
-		tb.Fatalf("go build ./cmd/%s: %v\n%s", name, err, out)
-	}
 	extraBuilt[name] = path
 	return path
 }
@@ -111,7 +163,8 @@ func run(dir string, args ...string) ([]byte, error) {
 	return cmd.CombinedOutput()
 }
 
-func moduleRoot() (string, error) {
+// ModuleRoot is the directory of the kube-rewind module the test runs in.
+func ModuleRoot() (string, error) {
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
 		return "", err
@@ -123,17 +176,19 @@ func moduleRoot() (string, error) {
 	return filepath.Dir(mod), nil
 }
 
-// Start starts a stack of this test binary's design in a temporary
-// directory and stops it when the test ends. On failure the components'
-// logs are attached to the test output.
+// Start starts a stack of the design cfg names in a temporary directory
+// and stops it when the test ends. On failure the components' logs are
+// attached to the test output. A stack of the design the test binary was
+// built for is designtest.Start's: this package is the same in both
+// builds, so that a test that names its binaries runs once.
 func Start(tb testing.TB, cfg stack.Config) *stack.Stack {
 	tb.Helper()
+	if cfg.Design == "" {
+		tb.Fatalf("stacktest.Start: the stack's design is not named (designtest.Start starts this build's)")
+	}
 	cfg.BinDir = BinDir(tb)
 	if cfg.Dir == "" {
 		cfg.Dir = tb.TempDir()
-	}
-	if cfg.Design == "" {
-		cfg.Design = Design
 	}
 	st, err := stack.Start(cfg)
 	if err != nil {

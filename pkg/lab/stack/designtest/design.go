@@ -1,6 +1,6 @@
-//go:build modern
+//go:build !modern
 
-package stacktest
+package designtest
 
 // Design is the controller-manager design this test binary drives.
-const Design = "modern"
+const Design = "legacy"

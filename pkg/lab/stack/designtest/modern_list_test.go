@@ -1,4 +1,4 @@
-package stacktest
+package designtest
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 )
 
 // listed is what go list -json says of one package: enough to name every
@@ -85,7 +87,7 @@ func TestTheModernListHoldsEveryPackageTheTagChanges(t *testing.T) {
 	if Design == "modern" {
 		t.Skip("the untagged build checks the list for both builds")
 	}
-	root, err := moduleRoot()
+	root, err := stacktest.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
