@@ -1,4 +1,4 @@
-//go:build unix && !modern
+//go:build unix
 
 package demo
 
@@ -12,7 +12,8 @@ import (
 )
 
 // The results tables of the shipped recordings laid out in headless
-// Chromium, in the default build only: either build makes the same pages.
+// Chromium. This package builds the same in both builds, so make test runs
+// it once.
 
 // TestEveryResultsTableFitsWithItsUnits lays out each shipped recording,
 // at the end of its first step and on its results (each page of them), in

@@ -1,4 +1,4 @@
-//go:build unix && !modern
+//go:build unix
 
 package deck
 
@@ -9,8 +9,8 @@ package deck
 // gives a page a slide; a deck made from a Markdown outline plays from
 // disk. They run where KUBE_REWIND_CHROMIUM=1 asks for them, as .ci/run
 // does (Chromium's absence is then a failure), and skip in a line
-// elsewhere. The pages are made the same way by either build, so the
-// tests run in the default build only.
+// elsewhere. The package builds the same in both builds, so make test runs
+// them once.
 
 import (
 	"fmt"
@@ -34,7 +34,6 @@ import (
 // size with room to be seen, and no text under 3.3 % of the window's
 // height.
 func TestEverySlideAndStepOfTheShippedDeckFitsAtEverySizeAndZoom(t *testing.T) {
-	pagetest.ShippedOnce(t)
 	b := pagetest.Browser(t)
 	url := pagetest.FileURL(t, filepath.Join(talkDir, shippedDeck))
 	for _, size := range [][2]int{{1280, 720}, {1024, 768}, {1920, 1080}, {3840, 2160}} {
@@ -76,7 +75,6 @@ func TestEverySlideAndStepOfTheShippedDeckFitsAtEverySizeAndZoom(t *testing.T) {
 // where the projected page is. The pace chosen on one recording stays for
 // the next.
 func TestThePresenterViewStaysInStepWithTheProjectedPage(t *testing.T) {
-	pagetest.ShippedOnce(t)
 	b := pagetest.Browser(t)
 	projected := pagetest.Tab(t, b, pagetest.FileURL(t, filepath.Join(talkDir, shippedDeck)), 1280, 720)
 	presenter, err := projected.Opened(func() error { return projected.Key("s") })
@@ -143,7 +141,6 @@ func TestThePresenterViewStaysInStepWithTheProjectedPage(t *testing.T) {
 // TestPrintingTheDeckGivesOnePagePerSlide prints the shipped deck as
 // Chromium's Print to PDF does, and counts the pages.
 func TestPrintingTheDeckGivesOnePagePerSlide(t *testing.T) {
-	pagetest.ShippedOnce(t)
 	b := pagetest.Browser(t)
 	d, _ := shippedDeckOf(t)
 	tb := pagetest.Tab(t, b, pagetest.FileURL(t, filepath.Join(talkDir, shippedDeck)), 1280, 720)

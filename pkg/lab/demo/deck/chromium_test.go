@@ -27,7 +27,6 @@ import (
 // from disk by itself (?auto=1, sixteen times the recorded pace) and
 // checks that it ends on its last card, laid out within the window.
 func TestTheDeckOpensFromDiskAndReachesItsLastSlide(t *testing.T) {
-	pagetest.ShippedOnce(t)
 	if !testutil.ChromiumWanted() {
 		t.Skip("set KUBE_REWIND_CHROMIUM=1 to play the deck in headless Chromium")
 	}
