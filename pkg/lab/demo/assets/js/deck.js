@@ -153,8 +153,16 @@ function Deck(deck, opts) {
       var rec = deck.recordings[s.rec];
       setTalk(rec.talk);
       $("controls").hidden = preview;
+      var here = k;
+      var end = function () {
+        if (!moreResults(true)) { show(cur + 1); return; }
+        changed();
+        // ?auto=1 plays the whole deck: each page of the results stays
+        // up as a card does.
+        if (auto && !opts.still && !preview) setTimeout(function () { if (cur === here) end(); }, AUTO_CARD);
+      };
       player = Player(rec, {
-        end: function () { if (!moreResults(true)) show(cur + 1); else changed(); },
+        end: end,
         before: function () { show(cur - 1, true); },
         changed: footer,
         quiet: function () { return preview || !!opts.still; },
