@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -60,9 +61,14 @@ func TestMakeDemoListsHowLongEachScenarioPlays(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rcbench demo -list: %v\n%s", err, out)
 	}
-	for _, want := range []string{"two-managers", "plays 33 s at N=20", "The audience sees: "} {
+	for _, want := range []string{"two-managers", "The audience sees: "} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("rcbench demo -list lacks %q:\n%s", want, out)
 		}
+	}
+	// The length is the shipped recording's (pkg/lab/demo/live keeps them
+	// equal), which a recording made again changes.
+	if !regexp.MustCompile(`two-managers +plays [0-9]+ s at N=20`).Match(out) {
+		t.Errorf("rcbench demo -list gives two-managers no length at N=20:\n%s", out)
 	}
 }

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -150,8 +151,43 @@ func TestAFigureIsNoneBeforeItsStepAndStaysAfter(t *testing.T) {
 	}
 }
 
+// oldRecording writes the shipped recording file as one made before the
+// frames carried the scenario's figure (version 0: no version, no figure
+// in a frame) and returns its path.
+func oldRecording(t *testing.T, file string) string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inside, err := embedded(data, recordingID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(inside, &rec); err != nil {
+		t.Fatal(err)
+	}
+	delete(rec, "version")
+	delete(rec, "derived")
+	for _, f := range rec["frames"].([]any) {
+		for _, side := range f.(map[string]any)["sides"].([]any) {
+			delete(side.(map[string]any), "f")
+		}
+	}
+	out, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(t.TempDir(), "old.json")
+	if err := os.WriteFile(old, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return old
+}
+
 func TestAnOldRecordingsFiguresComeFromItsFrames(t *testing.T) {
-	rec, err := ReadRecording(filepath.Join(talkDir, "idle.html"))
+	rec, err := ReadRecording(oldRecording(t, filepath.Join(talkDir, "idle.html")))
 	if err != nil {
 		t.Fatal(err)
 	}

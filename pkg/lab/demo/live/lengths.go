@@ -21,17 +21,17 @@ import (
 // (rcbench demo -auto -record) on a busy 2-core machine, in which both
 // designs showed what the scenario expects of them.
 var talkLength = map[string]float64{
-	"scale-up":           104,
-	"scale-down":         179,
+	"scale-up":           51,
+	"scale-down":         100,
 	"partial-scale-down": 15,
-	"idle":               55,
-	"churn":              39,
-	"api-errors":         64,
-	"watch-drop":         42,
-	"two-managers":       33,
-	"restart":            33,
+	"idle":               58,
+	"churn":              30,
+	"api-errors":         40,
+	"watch-drop":         19,
+	"two-managers":       23,
+	"restart":            30,
 	"crash":              90,
-	"overlap":            31,
+	"overlap":            30,
 	"recreate":           4,
 	"watch-window":       23,
 }
