@@ -3,6 +3,7 @@ package sampler
 import (
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
@@ -37,12 +38,23 @@ type Cluster interface {
 	Others() map[string]int
 	// HTTPClient reads the managers' and hollow nodes' metrics.
 	HTTPClient() *http.Client
+	// CountsFromZero says that the apiserver's request counts began with
+	// the cluster, before any controller-manager of it started: the
+	// managers' request figures then count every request their
+	// processes sent, start-up included. Where it is false (a cluster
+	// that ran before the laboratory came), they count from the
+	// sampler's first scrape, as every other counter does.
+	CountsFromZero() bool
 }
 
 // Endpoint is a process and where its metrics are served.
 type Endpoint struct {
 	URL string
 	Pid int
+	// Every is how often the process is read at most; zero: at the
+	// sampler's Intervals.Managers. Between two reads the sampler counts
+	// the process with its last.
+	Every time.Duration
 }
 
 // OfStack returns our stack as the sampler reads it.
@@ -99,3 +111,7 @@ func (o ours) Others() map[string]int {
 }
 
 func (o ours) HTTPClient() *http.Client { return scrapeClient }
+
+// CountsFromZero: the stack started its apiserver (or the meter in front
+// of the original one) before its controller-managers.
+func (o ours) CountsFromZero() bool { return true }

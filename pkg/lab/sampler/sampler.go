@@ -175,6 +175,11 @@ type Sampler struct {
 	mu       sync.Mutex
 	lastErr  error
 	baseline map[string]float64
+
+	// readMu serialises the managers' reads (the periodic one and
+	// SampleNow's); readings holds each manager's last, by its URL.
+	readMu   sync.Mutex
+	readings map[string]*managerReading
 }
 
 // New returns a sampler of st that follows the pods matching selector
@@ -233,7 +238,7 @@ func (s *Sampler) SampleNow() {
 	now := time.Now()
 	s.samplePods(now)
 	s.sampleAPIServer(now)
-	s.sampleManagers(now)
+	s.readManagers(now, true)
 }
 
 // Err returns the last scrape error, if any.
@@ -286,6 +291,20 @@ func (s *Sampler) relative(name string, now time.Time, v float64) {
 	s.Rec.Add(name, now, v-base)
 }
 
+// managers records a count of the controller-managers' requests: from
+// zero where the cluster counts from zero (Cluster.CountsFromZero), so a
+// figure holds every request of their processes, their start-up LISTs
+// and WATCHes included, and not only those after the sampler's first
+// scrape, which a manager's start-up lands on either side of as the
+// machine is busy or not; relative to the first scrape elsewhere.
+func (s *Sampler) managers(name string, now time.Time, v float64) {
+	if s.cluster.CountsFromZero() {
+		s.Rec.Add(name, now, v)
+		return
+	}
+	s.relative(name, now, v)
+}
+
 func (s *Sampler) fail(err error) {
 	s.mu.Lock()
 	s.lastErr = err
@@ -293,38 +312,18 @@ func (s *Sampler) fail(err error) {
 }
 
 func (s *Sampler) sampleAPIServer(now time.Time) {
-	m, err := ScrapeWith(s.cluster.HTTPClient(), s.cluster.RequestsURL())
-	if err != nil {
-		s.fail(err)
-		return
-	}
-	now = answered(now)
-	for resource, n := range m.By("apiserver_watch_events_total", "resource", nil) {
-		s.relative(APIWatchEvents+resource, now, n)
-	}
-	all := m.By("apiserver_request_total", "verb", nil)
-	cm := CountManagerRequests(m)
-	for _, verb := range Verbs {
-		s.relative(APIRequests+verb, now, all[verb])
-		s.relative(ManagerRequests+verb, now, cm.ByVerb[verb])
-	}
-	for _, p := range Purposes {
-		s.relative(ManagerPurpose+p, now, cm.ByPurpose[p])
-	}
-	total, ok := 0.0, 0.0
-	for _, component := range ManagerComponents {
-		posts := m.By("apiserver_request_total", "code", map[string]string{"component": component, "verb": "POST", "resource": "pods"})
-		for code, v := range posts {
-			total += v
-			if len(code) == 3 && code[0] == '2' {
-				ok += v
-			}
+	// Without a meter (a control run of it) nothing counts the requests:
+	// their series are not recorded, and the processes are still read.
+	m := Metrics{}
+	if url := s.cluster.RequestsURL(); url != "" {
+		var err error
+		if m, err = ScrapeWith(s.cluster.HTTPClient(), url); err != nil {
+			s.fail(err)
+			return
 		}
+		now = answered(now)
+		s.recordRequests(now, m)
 	}
-	s.relative(ManagerPodPosts, now, total)
-	s.relative(ManagerPodPostsOK, now, ok)
-	s.relative(ManagerBytes, now, ManagerBodyBytes(m))
-	s.relative(ManagerWatchErrors, now, m.Sum("apiserver_watch_errors_total", map[string]string{"component": "controller-manager"}))
 	apiRSS := m.Sum("process_resident_memory_bytes", nil)
 	apiCPU := m.Sum("process_cpu_seconds_total", nil)
 	apiPid, etcdPids := s.cluster.APIServer()
@@ -378,6 +377,36 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 	s.sampleHollowNode(now)
 }
 
+// recordRequests records the request counts of a scrape of RequestsURL.
+func (s *Sampler) recordRequests(now time.Time, m Metrics) {
+	for resource, n := range m.By("apiserver_watch_events_total", "resource", nil) {
+		s.relative(APIWatchEvents+resource, now, n)
+	}
+	all := m.By("apiserver_request_total", "verb", nil)
+	cm := CountManagerRequests(m)
+	for _, verb := range Verbs {
+		s.relative(APIRequests+verb, now, all[verb])
+		s.managers(ManagerRequests+verb, now, cm.ByVerb[verb])
+	}
+	for _, p := range Purposes {
+		s.managers(ManagerPurpose+p, now, cm.ByPurpose[p])
+	}
+	total, ok := 0.0, 0.0
+	for _, component := range ManagerComponents {
+		posts := m.By("apiserver_request_total", "code", map[string]string{"component": component, "verb": "POST", "resource": "pods"})
+		for code, v := range posts {
+			total += v
+			if len(code) == 3 && code[0] == '2' {
+				ok += v
+			}
+		}
+	}
+	s.managers(ManagerPodPosts, now, total)
+	s.managers(ManagerPodPostsOK, now, ok)
+	s.managers(ManagerBytes, now, ManagerBodyBytes(m))
+	s.managers(ManagerWatchErrors, now, m.Sum("apiserver_watch_errors_total", map[string]string{"component": "controller-manager"}))
+}
+
 // sampleHollowNode reads the hollow nodes' own counters: their relists,
 // the work they have waiting and how far their watch fell behind.
 func (s *Sampler) sampleHollowNode(now time.Time) {
@@ -395,75 +424,122 @@ func (s *Sampler) sampleHollowNode(now time.Time) {
 	s.Rec.Add(HollowWatchLag, now, m.Sum("hollow_node_watch_lag_max", nil))
 }
 
-func (s *Sampler) sampleManagers(now time.Time) {
-	var goroutines, rss, cpu, sockets, syncs float64
-	var ticks, creates float64
-	reportsTicks, reportsCreates := false, false
-	syncsBy, createsBy := map[string]float64{}, map[string]float64{}
+func (s *Sampler) sampleManagers(now time.Time) { s.readManagers(now, false) }
+
+// managerReading is what one read of a manager gave.
+type managerReading struct {
+	at                                                   time.Time
+	goroutines, rss, cpu, sockets, syncs, ticks, creates float64
+	reportsTicks, reportsCreates                         bool
+	syncsBy, createsBy                                   map[string]float64
+}
+
+// readManagers records the managers' figures, summed over them. A manager
+// whose Endpoint.Every has not passed since its last read counts with
+// that read, unless fresh asks for a new read of every one.
+func (s *Sampler) readManagers(now time.Time, fresh bool) {
+	s.readMu.Lock()
+	defer s.readMu.Unlock()
+	if s.readings == nil {
+		s.readings = map[string]*managerReading{}
+	}
+	var sum managerReading
+	sum.syncsBy, sum.createsBy = map[string]float64{}, map[string]float64{}
 	seen := 0
 	for _, ep := range s.cluster.Managers() {
-		m, err := ScrapeWith(s.cluster.HTTPClient(), ep.URL+"/metrics")
-		if err != nil {
-			// A manager being restarted is not an error worth reporting.
-			continue
+		r := s.readings[ep.URL]
+		if fresh || r == nil || ep.Every <= 0 || now.Sub(r.at) >= ep.Every {
+			if r = s.readManager(ep); r == nil {
+				// A manager being restarted is not an error worth reporting.
+				delete(s.readings, ep.URL)
+				continue
+			}
+			r.at = now
+			s.readings[ep.URL] = r
 		}
 		seen++
-		goroutines += m.Sum("go_goroutines", nil)
-		syncs += m.Sum("replication_manager_syncs_total", nil)
-		for cause, n := range m.By("replication_manager_syncs_total", "cause", nil) {
-			if cause != "" {
-				syncsBy[cause] += n
-			}
+		sum.goroutines += r.goroutines
+		sum.rss += r.rss
+		sum.cpu += r.cpu
+		sum.sockets += r.sockets
+		sum.syncs += r.syncs
+		sum.ticks += r.ticks
+		sum.creates += r.creates
+		sum.reportsTicks = sum.reportsTicks || r.reportsTicks
+		sum.reportsCreates = sum.reportsCreates || r.reportsCreates
+		for cause, n := range r.syncsBy {
+			sum.syncsBy[cause] += n
 		}
-		for cause, n := range m.By("replication_manager_sync_pod_creates_total", "cause", nil) {
-			if cause != "" {
-				createsBy[cause] += n
-			}
-		}
-		if _, ok := m["replication_manager_pod_creates_total"]; ok {
-			creates += m.Sum("replication_manager_pod_creates_total", nil)
-			reportsCreates = true
-		}
-		if _, ok := m["replication_manager_ticks_total"]; ok {
-			ticks += m.Sum("replication_manager_ticks_total", nil)
-			reportsTicks = true
-		}
-		rss += m.Sum("process_resident_memory_bytes", nil)
-		pid := ep.Pid
-		// The process's own CPU counter is read in 10 ms ticks; the
-		// scheduler's is finer, where /proc has it.
-		if c, ok := ProcessCPU(pid); pid > 0 && ok {
-			cpu += c
-		} else {
-			cpu += m.Sum("process_cpu_seconds_total", nil)
-		}
-		if pid > 0 {
-			if n := OpenSockets(pid); n >= 0 {
-				sockets += float64(n)
-			}
+		for cause, n := range r.createsBy {
+			sum.createsBy[cause] += n
 		}
 	}
 	if seen == 0 {
 		return
 	}
 	now = answered(now)
-	s.Rec.Add(ManagerGoroutines, now, goroutines)
-	s.Rec.Add(ManagerRSS, now, rss)
-	s.Rec.Add(ManagerCPU, now, cpu)
-	s.Rec.Add(ManagerSockets, now, sockets)
-	s.Rec.Add(ManagerSyncs, now, syncs)
-	for cause, n := range syncsBy {
+	s.Rec.Add(ManagerGoroutines, now, sum.goroutines)
+	s.Rec.Add(ManagerRSS, now, sum.rss)
+	s.Rec.Add(ManagerCPU, now, sum.cpu)
+	s.Rec.Add(ManagerSockets, now, sum.sockets)
+	s.Rec.Add(ManagerSyncs, now, sum.syncs)
+	for cause, n := range sum.syncsBy {
 		s.Rec.Add(ManagerSyncsBy+cause, now, n)
 	}
-	for cause, n := range createsBy {
+	for cause, n := range sum.createsBy {
 		s.Rec.Add(ManagerCreatesBy+cause, now, n)
 	}
-	if reportsTicks {
-		s.Rec.Add(ManagerTicks, now, ticks)
+	if sum.reportsTicks {
+		s.Rec.Add(ManagerTicks, now, sum.ticks)
 	}
-	if reportsCreates {
-		s.Rec.Add(ManagerCreates, now, creates)
+	if sum.reportsCreates {
+		s.Rec.Add(ManagerCreates, now, sum.creates)
 	}
+}
+
+// readManager reads one manager's metrics and /proc; nil if its metrics
+// do not answer.
+func (s *Sampler) readManager(ep Endpoint) *managerReading {
+	m, err := ScrapeWith(s.cluster.HTTPClient(), ep.URL+"/metrics")
+	if err != nil {
+		return nil
+	}
+	r := &managerReading{syncsBy: map[string]float64{}, createsBy: map[string]float64{}}
+	r.goroutines = m.Sum("go_goroutines", nil)
+	r.syncs = m.Sum("replication_manager_syncs_total", nil)
+	for cause, n := range m.By("replication_manager_syncs_total", "cause", nil) {
+		if cause != "" {
+			r.syncsBy[cause] += n
+		}
+	}
+	for cause, n := range m.By("replication_manager_sync_pod_creates_total", "cause", nil) {
+		if cause != "" {
+			r.createsBy[cause] += n
+		}
+	}
+	if _, ok := m["replication_manager_pod_creates_total"]; ok {
+		r.creates = m.Sum("replication_manager_pod_creates_total", nil)
+		r.reportsCreates = true
+	}
+	if _, ok := m["replication_manager_ticks_total"]; ok {
+		r.ticks = m.Sum("replication_manager_ticks_total", nil)
+		r.reportsTicks = true
+	}
+	r.rss = m.Sum("process_resident_memory_bytes", nil)
+	pid := ep.Pid
+	// The process's own CPU counter is read in 10 ms ticks; the
+	// scheduler's is finer, where /proc has it.
+	if c, ok := ProcessCPU(pid); pid > 0 && ok {
+		r.cpu = c
+	} else {
+		r.cpu = m.Sum("process_cpu_seconds_total", nil)
+	}
+	if pid > 0 {
+		if n := OpenSockets(pid); n >= 0 {
+			r.sockets = float64(n)
+		}
+	}
+	return r
 }
 
 // answered dates a scrape by the time its answer came, not the time it was

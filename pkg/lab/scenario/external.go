@@ -254,6 +254,9 @@ func (x *externalCluster) Others() map[string]int { return nil }
 
 func (x *externalCluster) HTTPClient() *http.Client { return x.http }
 
+// CountsFromZero: the cluster's managers ran before the run came.
+func (x *externalCluster) CountsFromZero() bool { return false }
+
 // External is the variant of the cluster a kubeconfig names, run as it
 // is: its own managers, scheduler and nodes (rcbench bench -kubeconfig).
 // Its Design is today's, which a cluster of today runs.
@@ -287,13 +290,22 @@ func (e *Env) forExternal(rs []Result) []Result {
 	if e.Variant.Stack != StackExternal {
 		return rs
 	}
-	var out []Result
-	for _, r := range rs {
+	return keep(rs, func(r Result) bool {
 		switch r.Process {
 		case sampler.ProcessManager, sampler.ProcessHollowNode, "kwok", "kube-scheduler":
-			continue
+			return false
 		}
-		out = append(out, r)
+		return true
+	})
+}
+
+// keep returns the figures of rs that measured says a run measures.
+func keep(rs []Result, measured func(Result) bool) []Result {
+	var out []Result
+	for _, r := range rs {
+		if measured(r) {
+			out = append(out, r)
+		}
 	}
 	return out
 }

@@ -94,7 +94,7 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		ControllerManagerArgs: v.ManagerArgs,
 		SchedulerArgs:         v.SchedulerArgs,
 		OurManager:            ours,
-		Meter:                 true,
+		Meter:                 !v.Unmetered,
 	})
 	if err != nil {
 		return nil, err
@@ -203,11 +203,23 @@ func (t todayCluster) APIServer() (int, []int) {
 
 func (t todayCluster) HollowNode() (int, string) { return 0, "" }
 
+// kubeControllerManagerEvery is how often the sampler reads a
+// kube-controller-manager, not every 25 ms as it reads our managers to
+// catch their goroutine storms: its metrics are some 300 kB, which cost it
+// about 4 ms of CPU a read. Its goroutines are its whole process's, which
+// no bound of ours holds (scale-up's Expect), and its CPU is cumulative,
+// so the rarer reads lose nothing the laboratory asserts.
+const kubeControllerManagerEvery = 250 * time.Millisecond
+
 func (t todayCluster) Managers() []sampler.Endpoint {
 	var out []sampler.Endpoint
 	for _, c := range t.st.Components() {
 		if c.Manager {
-			out = append(out, sampler.Endpoint{URL: c.URL, Pid: c.Pid()})
+			ep := sampler.Endpoint{URL: c.URL, Pid: c.Pid()}
+			if strings.HasPrefix(c.Name, today.ControllerManager) {
+				ep.Every = kubeControllerManagerEvery
+			}
+			out = append(out, ep)
 		}
 	}
 	return out
@@ -230,6 +242,10 @@ func (t todayCluster) Others() map[string]int {
 
 func (t todayCluster) HTTPClient() *http.Client { return t.st.HTTPClient() }
 
+// CountsFromZero: the meter the requests are counted by starts before
+// today's stack's controller-managers.
+func (t todayCluster) CountsFromZero() bool { return true }
+
 // onToday says whether the env runs on today's stack.
 func (e *Env) onToday() bool { return e.Variant.OnToday() }
 
@@ -241,13 +257,36 @@ func (e *Env) ForToday(rs []Result, from float64) []Result {
 	if !e.onToday() {
 		return rs
 	}
-	var out []Result
-	for _, r := range rs {
-		if r.Process != sampler.ProcessHollowNode {
-			out = append(out, r)
-		}
-	}
+	out := keep(rs, func(r Result) bool { return r.Process != sampler.ProcessHollowNode })
 	return append(out,
 		Result{Name: "kwok_cpu", Process: "kwok", Unit: "CPU s", Value: e.Sampler.Rec.Between(KWOKCPU, from, math.Inf(1)), LowerIsBetter: true},
 		Result{Name: "scheduler_cpu", Process: "kube-scheduler", Unit: "CPU s", Value: e.Sampler.Rec.Between(SchedulerCPU, from, math.Inf(1)), LowerIsBetter: true})
+}
+
+// NotMetered says which figures a run on today's stack without the
+// laboratory's meter (Variant.Unmetered) leaves out, for the pages that
+// show them.
+const NotMetered = "the figures the meter counts: every request figure of the managers (requests, pod creates, status " +
+	"writes, lists, bytes, and each by purpose)"
+
+// meterCounted says whether the meter counts a figure: a count or rate of
+// the managers' requests, or of their bytes.
+func meterCounted(r Result) bool {
+	if r.Process != sampler.ProcessManager {
+		return false
+	}
+	switch r.Unit {
+	case "requests", "req/min", "MB", "kB/min":
+		return true
+	}
+	return false
+}
+
+// forUnmetered keeps, of a run's figures without the meter
+// (Variant.Unmetered), those it measures: none the meter counts.
+func (e *Env) forUnmetered(rs []Result) []Result {
+	if !e.Variant.Unmetered {
+		return rs
+	}
+	return keep(rs, func(r Result) bool { return !meterCounted(r) })
 }

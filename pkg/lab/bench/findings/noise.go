@@ -30,9 +30,8 @@ const (
 	whyCPU      = "CPU time is read in 10 ms kernel ticks: the small totals of a mostly idle process move by whole ticks"
 	whyWatchCut = "the apiserver cuts watches every 3 s on its own clock, so the cuts fall at a different point of the " +
 		"manager's work in each run"
-	whyStartup = "the manager's start-up LISTs, one per informer, land just before or just after the sampler's first " +
-		"scrape, which is the zero of every request counter; and a watch that ends during a large scale-up (as one that " +
-		"falls behind etcd's 1 000-event window does) costs one more LIST"
+	whyRelist = "a watch that ends during a large scale-up (as one that falls behind etcd's 1 000-event window " +
+		"does) costs its informer one more LIST and WATCH, and whether one ends depends on how far the watch fell behind"
 	whyStatusWrites = "status writes: the modern manager writes the controller's status as its pods come up, tens " +
 		"to hundreds of times in a scale-up of 1 000, and reads it again after each conflict; this apiserver, like v0.4's, " +
 		"fills a controller's currentState.replicas on every read and every watch event by listing its pods, all 1 000, " +
@@ -51,7 +50,7 @@ func ExplainNoise(scenarioName, variant string, f results.Figure) string {
 	legacy := Is2014(variant)
 	if f.Spread == nil {
 		if strings.HasPrefix(f.Name, "manager_") && !legacy {
-			return whyStartup + "; " + WhyZero
+			return whyRelist + "; " + WhyZero
 		}
 		return WhyZero
 	}
@@ -76,7 +75,7 @@ func ExplainNoise(scenarioName, variant string, f results.Figure) string {
 	case name == "requests_leader_election":
 		return whyLease
 	case (name == "manager_lists" || name == "manager_requests" || name == "manager_watches") && !legacy:
-		return whyStartup
+		return whyRelist
 	case strings.HasPrefix(name, "peak_"):
 		return whyPeak
 	case name == "cpu_per_min":

@@ -30,7 +30,8 @@ func sizeN(n int) scenario.Size {
 // scaleResults are the figures of a scale-up: how long, how many requests,
 // how many goroutines and how much memory it took, and what it cost the
 // apiserver and the hollow nodes. Request figures count every request of
-// the controller-manager process, lease renewals included; CPU figures
+// the controller-manager process since it started, its informers' first
+// LISTs and its lease renewals included (sampler.Cluster.CountsFromZero); CPU figures
 // count from the controller's creation to the run's last sample, so the
 // processes' start-up work is left out.
 func scaleResults(e *scenario.Env) []scenario.Result {

@@ -56,15 +56,21 @@ func (s *Stack) Components() []Component {
 	return out
 }
 
-// HTTPClient returns a client that trusts the stack's authority, for its
-// components' health and metrics paths.
+// HTTPClient returns the client that trusts the stack's authority, for its
+// components' health and metrics paths. It is one client, made once, so
+// that its connections are kept: the sampler reads each manager's metrics
+// every 25 ms, and a client made for each read paid a TLS handshake for
+// each, on both sides, the component's CPU counting it.
 func (s *Stack) HTTPClient() *http.Client {
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(s.pki.caPEM)
-	return &http.Client{
-		Timeout:   5 * time.Second,
-		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}},
-	}
+	s.httpOnce.Do(func() {
+		pool := x509.NewCertPool()
+		pool.AppendCertsFromPEM(s.pki.caPEM)
+		s.httpClient = &http.Client{
+			Timeout:   5 * time.Second,
+			Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, MaxIdleConnsPerHost: 4},
+		}
+	})
+	return s.httpClient
 }
 
 // servingFlags are the secure-serving flags of the apiserver, the

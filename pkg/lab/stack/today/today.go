@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -86,6 +87,9 @@ type Stack struct {
 	kubeconfigs map[string]string
 	logs        []io.Closer
 	meter       *stack.Meter
+	// httpClient is HTTPClient's, made once.
+	httpOnce   sync.Once
+	httpClient *http.Client
 	// stopped is set once Stop begins: nothing is started again after.
 	stopped bool
 }
@@ -327,6 +331,7 @@ func (s *Stack) Stop() {
 	for _, l := range logs {
 		l.Close()
 	}
+	s.HTTPClient().CloseIdleConnections()
 }
 
 // output returns where a component's output goes.
