@@ -120,3 +120,27 @@ func logTails(t *testing.T, dir string) {
 		t.Logf("the end of %s:\n%s", filepath.Base(log), strings.Join(lines, "\n"))
 	}
 }
+
+// TestWithoutTheMeterTodaysStackIsMeasuredButItsRequestsAreNot: the
+// meter's control run (stack-today-unthrottled-unmetered) starts today's
+// stack without the meter and still reads its processes: times, the
+// apiserver's, KWOK's and the scheduler's CPU, the manager's peaks and not
+// one extra pod, with no request figure, since nothing counts them.
+func TestWithoutTheMeterTodaysStackIsMeasuredButItsRequestsAreNot(t *testing.T) {
+	v, err := scenario.VariantByName("stack-today-unthrottled-unmetered")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := scaleUpOnToday(t, v, func() string { return t.TempDir() })
+	if got["extra_pods"] != 0 || got["time_to_running"] <= 0 {
+		t.Errorf("without the meter the run made %v pods too many in %v s; want none, in some time", got["extra_pods"], got["time_to_running"])
+	}
+	if got["apiserver_cpu"] <= 0 || got["kwok_cpu"] <= 0 || got["peak_goroutines"] <= 0 {
+		t.Errorf("without the meter the processes were not read: %v", got)
+	}
+	for _, name := range []string{"pod_creates", "manager_requests", "manager_lists", "status_writes", "manager_bytes", "requests_sync"} {
+		if v, ok := got[name]; ok {
+			t.Errorf("%s = %v is reported, though without the meter nothing counts it", name, v)
+		}
+	}
+}

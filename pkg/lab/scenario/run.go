@@ -195,8 +195,11 @@ func Run(ctx context.Context, sc *Scenario, v Variant, sz Size, opts Options) (*
 }
 
 // Results are sc's figures of the run in e, less those its cluster does
-// not let the laboratory measure (an external cluster's managers).
-func (e *Env) Results(sc *Scenario) []Result { return e.forExternal(sc.Script.Results(e)) }
+// not let the laboratory measure (an external cluster's managers, or
+// what the meter counts in a run without it).
+func (e *Env) Results(sc *Scenario) []Result {
+	return e.forUnmetered(e.forExternal(sc.Script.Results(e)))
+}
 
 func (e *Env) marksSeconds() map[string]float64 {
 	e.mu.Lock()

@@ -47,6 +47,13 @@ type Variant struct {
 	// "<variant>-reading-members", is the same variant reading the
 	// members directly.
 	LabReader string
+	// Unmetered, on today's stack, runs it without the laboratory's meter
+	// in front of kube-apiserver (today.Config.Meter): a control run of
+	// the meter, "<variant>-unmetered", which prices the hop every
+	// client's requests take through it. Nothing counts the requests
+	// then, and the run leaves out the figures the meter counts
+	// (NotMetered).
+	Unmetered bool
 }
 
 // StackToday names today's stack (Variant.Stack).
@@ -108,6 +115,11 @@ var (
 		ManagerArgs: []string{"-kube_api_qps=0"}, SchedulerArgs: schedulerUnthrottled}
 )
 
+// CountsRequests says whether the variant's runs count the managers'
+// requests: not on an external cluster (NotMeasuredOutside), nor on
+// today's stack without its meter (NotMetered).
+func (v Variant) CountsRequests() bool { return v.Stack != StackExternal && !v.Unmetered }
+
 // Ours says whether the variant runs our manager on today's stack.
 func (v Variant) Ours() bool { return v.Stack == StackToday && v.Manager == "" }
 
@@ -131,6 +143,17 @@ func VariantByName(name string) (Variant, error) {
 			return v, nil
 		}
 		names = append(names, v.Name)
+	}
+	if base, ok := strings.CutSuffix(name, "-unmetered"); ok {
+		v, err := VariantByName(base)
+		if err != nil {
+			return Variant{}, err
+		}
+		if v.Stack != StackToday || v.Unmetered {
+			return Variant{}, fmt.Errorf("variant %q: only a variant on today's stack has the laboratory's meter to run without, and %s is not one", name, base)
+		}
+		v.Name, v.Unmetered = name, true
+		return v, nil
 	}
 	if base, reader, ok := strings.Cut(name, "-reading-"); ok {
 		return readingVariant(name, base, reader)
