@@ -284,7 +284,7 @@ unit:
 # rest), TEST_P at a time, and in the alphabet's order these two, among
 # the longest, started last and ran on after everything else had
 # finished. Only two: the longest packages of both builds started first
-# all at once put the load at 120 and made make test longer (2f9a60b).
+# all at once put the load at 120 and made make test longer.
 TEST_FIRST_2014 := ./pkg/lab/stack/today ./pkg/lab/original
 
 unit-2014:
