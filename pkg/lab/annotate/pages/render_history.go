@@ -86,6 +86,27 @@ func upstream(refs []string, kind string) []refLink {
 	return out
 }
 
+// priced is the table of changes' "better" for a change whose figure is
+// better without it: what the change buys at that price is its entry's
+// "its price".
+const priced = "without it: a price (see its entry)"
+
+// betterSide is a run's "better" cell as the table of changes shows it:
+// the side alone. The run's page follows "without it" with what the
+// change buys at that price, the catalogue's Cost, which the change's
+// entry gives in full; in the table, one column of seven, the sentence
+// pushed the page past a phone's edge.
+func betterSide(cell string) string {
+	side, why, ok := strings.Cut(cell, ":")
+	if !ok || strings.TrimSpace(why) == "" {
+		return cell
+	}
+	if strings.TrimSpace(side) == "without it" {
+		return priced
+	}
+	return strings.TrimSpace(side)
+}
+
 // WriteHistory writes the history page; markdown are the Markdown pages
 // of the site, by path, so that the page links the history run's report
 // when it is one of them.
@@ -126,14 +147,14 @@ func WriteHistory(w *annotate.Writer, markdown []string) error {
 			// Every figure of the catalogue counts a cost: lower is better.
 			cv.Better = "with it"
 			if !c.WithoutMore {
-				cv.Better = "without it: a price (see its entry)"
+				cv.Better = priced
 			}
 		}
 		if run != nil {
 			if m, ok := run.Changes[c.Name]; ok {
 				cv.Measured = &m
 				if m.Better != "" {
-					cv.Better = m.Better
+					cv.Better = betterSide(m.Better)
 				}
 			}
 			if note := run.Notes[c.Name]; note != "" {
