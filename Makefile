@@ -30,7 +30,7 @@ TODAY   := _output/today
 export KUBE_REWIND_BIN := $(abspath $(BIN))
 export KUBE_REWIND_TODAY := $(abspath $(TODAY))
 
-.PHONY: all build run bench history test test-run test-vet vet unit unit-2014 unit-modern race clean docs demo upstream vet-upstream test-upstream original mutate today publish
+.PHONY: all build run bench history test test-run test-vet vet unit unit-2014 unit-modern race testrunner clean docs demo upstream vet-upstream test-upstream original mutate today publish
 
 all: build
 
@@ -144,7 +144,7 @@ vet-upstream:
 # test-upstream builds controller-manager-upstream, vets it, runs its
 # adapter's tests and the end-to-end tests that run it (make test runs it
 # beside the others).
-test-upstream: upstream vet-upstream
+test-upstream: upstream vet-upstream testrunner
 	@mkdir -p $(TEST_OUT)
 	@cd $(UPSTREAM) && $(call gotestsum,[upstr] ,$(abspath $(TEST_OUT))/upstream-adapter.json,-count=1 -timeout=$(TEST_TIMEOUT) -tags=modern ./...)
 	@export KUBE_REWIND_REQUIRE_UPSTREAM=1 && $(call gotestsum,[upstr] ,$(abspath $(TEST_OUT))/upstream.json,$(TESTS) -tags=modern -run=$(UPSTREAM_TESTS) ./pkg/lab/e2e)
@@ -243,7 +243,19 @@ TEST_TIMEOUT  ?= 45m
 GOTESTSUM     := $(GO) run gotest.tools/gotestsum@v1.13.0
 TESTS         := -count=1 -timeout=$(TEST_TIMEOUT) -p=$(TEST_P) -parallel=$(TEST_PARALLEL) $(TEST_FLAGS)
 # gotestsum LABEL JSONFILE GO-TEST-ARGS: one line a package, prefixed.
-gotestsum = set -o pipefail; $(GOTESTSUM) --format=pkgname --format-hide-empty-pkg --jsonfile=$(2) -- $(3) 2>&1 | sed -u 's/^/$(1) /'
+# The tests run as go test -json runs them, through testreport run, which
+# keeps each package's test binary in $(TEST_OUT)/bin/<the JSON file's
+# name> from one make test to the next: go test links every test binary
+# again each time, and on two cores that was about a third of make test
+# (cmd/testreport says how). A binary whose code and flags did not change
+# is not linked again.
+TESTRUN       := $(abspath $(BIN))/testreport run
+gotestsum = set -o pipefail; $(GOTESTSUM) --format=pkgname --format-hide-empty-pkg --jsonfile=$(2) --raw-command -- \
+  $(TESTRUN) -bin=$(abspath $(TEST_OUT))/bin/$(basename $(notdir $(2))) $(3) 2>&1 | sed -u 's/^/$(1) /'
+
+# testrunner builds the command the test runs go through (gotestsum above).
+testrunner:
+	@$(GO) build -o $(BIN)/testreport ./cmd/testreport
 
 # test ends on the one line that names what failed: make's own last word,
 # an error raised from test-run's verdict.
@@ -287,13 +299,13 @@ unit:
 # all at once put the load at 120 and made make test longer.
 TEST_FIRST_2014 := ./pkg/lab/stack/today ./pkg/lab/original
 
-unit-2014:
+unit-2014: testrunner
 	@$(call gotestsum,[2014]  ,$(TEST_OUT)/2014.json,$(TESTS) $(TEST_FIRST_2014) ./...)
 
-unit-modern:
+unit-modern: testrunner
 	@pkgs=$$(GO=$(GO) .ci/modern-packages) && $(call gotestsum,[modern],$(TEST_OUT)/modern.json,$(TESTS) -tags=modern -skip=$(UPSTREAM_TESTS) $$pkgs)
 
-race:
+race: testrunner
 	@$(call gotestsum,[race]  ,$(TEST_OUT)/race.json,-count=1 -timeout=$(TEST_TIMEOUT) -race ./pkg/controller/... ./pkg/service/...)
 	@$(call gotestsum,[race]  ,$(TEST_OUT)/race-modern.json,-count=1 -timeout=$(TEST_TIMEOUT) -race -tags=modern ./pkg/controller/... ./pkg/service/...)
 

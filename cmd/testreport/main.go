@@ -4,24 +4,31 @@
 // skip that no other file ran and the allow-list does not name (.ci/run
 // runs it so). `testreport mutate` runs gremlins over the subject packages
 // and writes the page of their mutation scores (make mutate runs it).
+// `testreport run -bin=DIR [go test flags] packages...` runs tests as
+// `go test -json` does, keeping each package's test binary in DIR so that
+// the next run links only what changed (make test runs its builds so).
 //
 // Ours: not part of 2014.
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/testreport"
 )
 
 func usage() {
-	fmt.Fprintf(os.Stderr, "usage: testreport skips [-allowed=FILE] FILE.json...\n       testreport mutate [flags] (testreport mutate -h lists them)\n")
+	fmt.Fprintf(os.Stderr, "usage: testreport skips [-allowed=FILE] FILE.json...\n       testreport mutate [flags] (testreport mutate -h lists them)\n"+
+		"       testreport run -bin=DIR [go test flags] [packages]\n")
 	os.Exit(2)
 }
 
@@ -34,6 +41,8 @@ func main() {
 		os.Exit(skips(os.Args[2:]))
 	case "mutate":
 		os.Exit(mutate(os.Args[2:]))
+	case "run":
+		os.Exit(run(os.Args[2:]))
 	default:
 		usage()
 	}
@@ -79,6 +88,30 @@ func skips(args []string) int {
 	if *allowedFile != "" && len(bad) > 0 {
 		fmt.Printf("== %d skipped where no other run ran them and %s does not allow it:\n", len(bad), *allowedFile)
 		testreport.WriteSkips(os.Stdout, bad)
+		return 1
+	}
+	return 0
+}
+
+// run runs tests as go test -json does, the test binaries kept in -bin
+// (testreport.Run): its first argument is -bin=DIR, the rest go test's.
+func run(args []string) int {
+	if len(args) == 0 || !strings.HasPrefix(args[0], "-bin=") {
+		usage()
+	}
+	o, err := testreport.SplitFlags(args[1:])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "testreport run: %v\n", err)
+		return 2
+	}
+	o.Bin, o.Go, o.Out, o.Log = strings.TrimPrefix(args[0], "-bin="), "go", os.Stdout, os.Stderr
+	if g := os.Getenv("GO"); g != "" {
+		o.Go = g
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := testreport.Run(ctx, o); err != nil {
+		fmt.Fprintf(os.Stderr, "testreport run: %v\n", err)
 		return 1
 	}
 	return 0
