@@ -104,7 +104,7 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "testreport run: %v\n", err)
 		return 2
 	}
-	o.Bin, o.Go, o.Out, o.Log = strings.TrimPrefix(args[0], "-bin="), "go", os.Stdout, os.Stderr
+	o.Bin, o.Go, o.Out = strings.TrimPrefix(args[0], "-bin="), "go", os.Stdout
 	if g := os.Getenv("GO"); g != "" {
 		o.Go = g
 	}

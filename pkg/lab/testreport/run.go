@@ -46,10 +46,9 @@ type RunOptions struct {
 	Packages []string
 	// P is how many test binaries run at once (go test -p).
 	P int
-	// Out receives go test -json's events, one a line.
+	// Out receives go test -json's events, one a line; a package that
+	// does not build has the build's words as its output.
 	Out io.Writer
-	// Log receives what the build says.
-	Log io.Writer
 }
 
 // testPackage is a package that has tests.
@@ -211,13 +210,11 @@ func buildAll(ctx context.Context, o RunOptions, pkgs []*testPackage) {
 		for i, p := range group {
 			paths[i] = p.ImportPath
 		}
-		if out, err := goTestC(ctx, o, dir+string(filepath.Separator), paths...); err == nil {
+		if _, err := goTestC(ctx, o, dir+string(filepath.Separator), paths...); err == nil {
 			for _, p := range group {
 				p.binary = filepath.Join(dir, path.Base(p.ImportPath)+".test")
 			}
 			continue
-		} else {
-			fmt.Fprintf(o.Log, "%s", out)
 		}
 		for _, p := range group {
 			bin := filepath.Join(dir, path.Base(p.ImportPath)+".test")

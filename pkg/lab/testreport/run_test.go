@@ -80,9 +80,9 @@ func writeFile(t *testing.T, name, content string) {
 // package, its last package-level action ("pass", "fail") and its output.
 func runEvents(t *testing.T, root, bin string) (map[string]string, map[string]string, error) {
 	t.Helper()
-	var out, log bytes.Buffer
+	var out bytes.Buffer
 	err := Run(context.Background(), RunOptions{Go: "go", Dir: root, Bin: bin, Test: []string{"-test.count=1"},
-		Packages: []string{"./..."}, P: 2, Out: &out, Log: &log})
+		Packages: []string{"./..."}, P: 2, Out: &out})
 	actions, output := map[string]string{}, map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		var e struct{ Action, Package, Test, Output string }
