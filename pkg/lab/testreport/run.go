@@ -244,8 +244,7 @@ func runPackage(ctx context.Context, o RunOptions, p *testPackage, out *lineWrit
 		event := func(action, output string) {
 			e := struct {
 				Time                    time.Time
-				Action, Package, Output string  `json:",omitempty"`
-				Elapsed                 float64 `json:",omitempty"`
+				Action, Package, Output string `json:",omitempty"`
 			}{Time: time.Now(), Action: action, Package: p.ImportPath, Output: output}
 			data, _ := json.Marshal(e)
 			out.Write(append(data, '\n'))

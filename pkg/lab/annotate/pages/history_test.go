@@ -21,7 +21,9 @@ func TestTheTableOfChangesNamesTheBetterSideAlone(t *testing.T) {
 			t.Errorf("betterSide(%q) = %q, want %q", cell, got, want)
 		}
 	}
-	// The published history run: every cell its table shows is short.
+	// The published history run: every cell its table shows is short. It
+	// is read from a folder of its own, since LoadHistoryRun prefers a
+	// local make history's report where there is one.
 	root := t.TempDir()
 	published, err := os.ReadFile(filepath.Join(repoRoot, "examples/history/RESULTS.md"))
 	if err != nil {
