@@ -2,6 +2,7 @@ package etcdpods
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -61,10 +62,17 @@ func startLearner(members []string, dir string, peerPort, clientPort int, handle
 	var added *clientv3.MemberAddResponse
 	var refused error
 	// A cluster that has just started, or just lost a member, refuses a
-	// new one for a moment: it is asked again for up to 30 s.
+	// new one for a moment: it is asked again for up to 30 s. A member
+	// that joins before the cluster has decided its version refuses to
+	// start ("incompatible with current running cluster": it finds no
+	// member with a version to check its own against), so the cluster is
+	// first asked for its version, as long.
 	wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
 		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
+		if refused = versionDecided(ctx, members); refused != nil {
+			return false, nil
+		}
 		added, refused = c.MemberAddAsLearner(ctx, []string{peer})
 		return refused == nil, nil
 	})
@@ -91,6 +99,34 @@ func startLearner(members []string, dir string, peerPort, clientPort int, handle
 		return nil, err
 	}
 	return &learner{Server: srv, leave: func() { removeMember(members, added.Member.ID) }}, nil
+}
+
+// versionDecided says whether a member of members answers with the
+// cluster's version, which a single member decides a moment after it
+// starts; before that it answers "not_decided".
+func versionDecided(ctx context.Context, members []string) error {
+	var last error
+	for _, m := range members {
+		req, err := http.NewRequestWithContext(ctx, "GET", strings.TrimSuffix(m, "/")+"/version", nil)
+		if err != nil {
+			return err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			last = err
+			continue
+		}
+		var v struct {
+			Cluster string `json:"etcdcluster"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&v)
+		resp.Body.Close()
+		if err == nil && v.Cluster != "" && v.Cluster != "not_decided" {
+			return nil
+		}
+		last = fmt.Errorf("%s: the cluster's version is not decided yet (%q, %v)", m, v.Cluster, err)
+	}
+	return last
 }
 
 // Close stops the learner and takes it out of its cluster.
