@@ -81,6 +81,7 @@ func NewEndpointController(podInformer coreinformers.PodInformer, serviceInforme
 
 	// Someone deleting an Endpoints object gets it recreated.
 	endpointsInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		UpdateFunc: e.onEndpointsUpdate,
 		DeleteFunc: e.onServiceUpdate,
 	})
 	e.endpointsLister = endpointsInformer.Lister()
@@ -118,6 +119,34 @@ func (e *EndpointController) onServiceUpdate(obj interface{}) {
 		return
 	}
 	e.queue.Add(key)
+}
+
+// onEndpointsUpdate queues the service of an Endpoints object that changed
+// in the cache while the service waits out a failed sync.
+//
+// Ours: upstream watches Endpoints for deletions only. A service whose
+// update failed because the cache was behind (a 409 from the apiserver)
+// waits out its backoff, 5 ms doubling with every failure, and upstream
+// drops it after 15; it is synced again when a pod it selects changes or
+// the informers resync, every 12 to 24 hours. After an apiserver restart
+// the endpoints informer can trail for seconds, its relist backing off,
+// while every pod turning running queues the service again: each sync
+// conflicts, and twenty conflicts put the next try an hour away, with the
+// last pods running and no event left to come. Here the cache catching up
+// ends the wait at once. A write that succeeded leaves no failure behind,
+// so its echo in the cache costs no sync, as upstream.
+func (e *EndpointController) onEndpointsUpdate(old, cur interface{}) {
+	oldEndpoints, curEndpoints := old.(*v1.Endpoints), cur.(*v1.Endpoints)
+	if oldEndpoints.ResourceVersion == curEndpoints.ResourceVersion {
+		return
+	}
+	key, err := cache.MetaNamespaceKeyFunc(curEndpoints)
+	if err != nil {
+		return
+	}
+	if e.queue.NumRequeues(key) > 0 {
+		e.queue.Add(key)
+	}
 }
 
 // getPodServiceMemberships returns the keys of the services selecting pod.

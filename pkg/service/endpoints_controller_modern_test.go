@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/modern/informers"
 	v1 "k8s.io/api/core/v1"
@@ -183,5 +184,56 @@ func TestPodChangesQueueTheServicesThatSelectThem(t *testing.T) {
 	f.e.deletePod(other)
 	if keys := drain(); len(keys) != 0 {
 		t.Errorf("an unrelated pod queued %v", keys)
+	}
+}
+
+// TestAServiceStuckOnAStaleCacheIsSyncedWhenTheCacheCatchesUp plants what an
+// apiserver restart did to a scale-up: the endpoints cache trails the
+// store, so every PUT conflicts, and twenty conflicts push the service's
+// next retry about 45 minutes away. The cache catching up must queue it at
+// once, and the sync must then write the endpoints at the fresh version.
+// An update of the cache after a sync that succeeded queues nothing.
+func TestAServiceStuckOnAStaleCacheIsSyncedWhenTheCacheCatchesUp(t *testing.T) {
+	f := newFixture(t)
+	stale := existingEndpoints("30", "1.2.3.4:8080")
+	f.add(t, service(intstr.FromInt32(0)), stale, servingPod("a", "1.2.3.4", true), servingPod("b", "1.2.3.5", true))
+	const key = "default/foo"
+	f.client.Err = apierrors.NewConflict("endpoints", "foo", fmt.Errorf("101: Compare failed ([30 != 140])"))
+	for i := 0; i < 20; i++ {
+		f.e.queue.Add(key)
+		f.e.processNextWorkItem(context.Background())
+	}
+	if n := f.e.queue.NumRequeues(key); n != 20 {
+		t.Fatalf("%d failures counted, want 20", n)
+	}
+	if n := f.e.queue.Len(); n != 0 {
+		t.Fatalf("%d keys ready after the failures, want the service waiting out its backoff", n)
+	}
+
+	f.client.Err = nil
+	fresh := existingEndpoints("140", "1.2.3.4:8080")
+	f.add(t, fresh)
+	f.e.onEndpointsUpdate(stale, fresh)
+	if n := f.e.queue.Len(); n != 1 {
+		t.Fatalf("%d keys ready once the cache caught up, want the service", n)
+	}
+	before := len(f.client.Actions())
+	f.e.processNextWorkItem(context.Background())
+	actions := f.client.Actions()[before:]
+	if len(actions) != 1 || actions[0].Action != "update-endpoints" {
+		t.Fatalf("actions %+v, want one update-endpoints", actions)
+	}
+	if eps := actions[0].Value.(*api.Endpoints); eps.ResourceVersion != 140 || len(eps.Endpoints) != 2 {
+		t.Errorf("wrote %v at rv %d, want both pods at rv 140", eps.Endpoints, eps.ResourceVersion)
+	}
+	if n := f.e.queue.NumRequeues(key); n != 0 {
+		t.Errorf("%d failures still counted after the sync succeeded", n)
+	}
+
+	// The echo of that write: nothing failed, nothing to do.
+	echo := existingEndpoints("141", "1.2.3.4:8080", "1.2.3.5:8080")
+	f.e.onEndpointsUpdate(fresh, echo)
+	if n := f.e.queue.Len(); n != 0 {
+		t.Errorf("the echo of a successful write queued %d keys", n)
 	}
 }
