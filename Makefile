@@ -273,6 +273,7 @@ test-run: build
 	  done; \
 	  $(GO) run ./cmd/testreport skips $(TEST_OUT)/*.json || status=1; \
 	  if [ $$status -ne 0 ]; then \
+	    $(GO) run ./cmd/testreport failures $(TEST_OUT)/*.json; \
 	    failed=$$(.ci/failed-tests $(TEST_OUT)/*.json); \
 	    test ! -e $(TEST_OUT)/vet.failed || failed="vet$${failed:+; }$$failed"; \
 	    echo "$${failed:-see the output above}" > $(TEST_OUT)/FAILED; \

@@ -4,7 +4,10 @@
 // skip that no other file ran and the allow-list does not name (.ci/run
 // runs it so). `testreport mutate` runs gremlins over the subject packages
 // and writes the page of their mutation scores (make mutate runs it).
-// `testreport run -bin=DIR [go test flags] packages...` runs tests as
+// `testreport failures FILE.json...` prints each test that failed with
+// its last messages from before the logs it attached (make test prints
+// them just before its last line). `testreport run -bin=DIR [go test
+// flags] packages...` runs tests as
 // `go test -json` does, keeping each package's test binary in DIR so that
 // the next run links only what changed (make test runs its builds so).
 //
@@ -27,7 +30,7 @@ import (
 )
 
 func usage() {
-	fmt.Fprintf(os.Stderr, "usage: testreport skips [-allowed=FILE] FILE.json...\n       testreport mutate [flags] (testreport mutate -h lists them)\n"+
+	fmt.Fprintf(os.Stderr, "usage: testreport skips [-allowed=FILE] FILE.json...\n       testreport failures FILE.json...\n       testreport mutate [flags] (testreport mutate -h lists them)\n"+
 		"       testreport run -bin=DIR [go test flags] [packages]\n")
 	os.Exit(2)
 }
@@ -39,6 +42,8 @@ func main() {
 	switch os.Args[1] {
 	case "skips":
 		os.Exit(skips(os.Args[2:]))
+	case "failures":
+		os.Exit(failures(os.Args[2:]))
 	case "mutate":
 		os.Exit(mutate(os.Args[2:]))
 	case "run":
@@ -89,6 +94,22 @@ func skips(args []string) int {
 		fmt.Printf("== %d skipped where no other run ran them and %s does not allow it:\n", len(bad), *allowedFile)
 		testreport.WriteSkips(os.Stdout, bad)
 		return 1
+	}
+	return 0
+}
+
+func failures(files []string) int {
+	if len(files) == 0 {
+		usage()
+	}
+	failed, err := testreport.Failures(module(), files)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "testreport: %v\n", err)
+		return 1
+	}
+	if len(failed) > 0 {
+		fmt.Printf("== what the %d failed test(s) said last, before their logs\n", len(failed))
+		testreport.WriteFailures(os.Stdout, failed)
 	}
 	return 0
 }
