@@ -131,7 +131,7 @@ func (e *EndpointController) onServiceUpdate(obj interface{}) {
 // the informers resync, every 12 to 24 hours. After an apiserver restart
 // the endpoints informer can trail for seconds, its relist backing off,
 // while every pod turning running queues the service again: each sync
-// conflicts, and twenty conflicts put the next try an hour away, with the
+// conflicts, and twenty conflicts put the next try 44 minutes away, with the
 // last pods running and no event left to come. Here the cache catching up
 // ends the wait at once. A write that succeeded leaves no failure behind,
 // so its echo in the cache costs no sync, as upstream.
