@@ -49,11 +49,20 @@ func (r Report) String() string {
 // unless a DELETE was sent for it since; each acknowledged binding's pod
 // must be on its host; and every object must pass the apiserver's own
 // validation (a LIST fails outright on an object it cannot decode).
+//
+// The cluster may still be writing while it reads: a create the
+// apiserver acknowledges after the LIST of pods was answered is not in
+// it, and a pod deleted before that LIST is not either. So the creates
+// and bindings checked are those acknowledged before the reads began,
+// and the deletes that excuse a missing object are those sent before the
+// reads ended.
 func Check(c client.Interface, rec *stack.WriteRecorder) (Report, error) {
 	var r Report
 	if rec == nil {
 		return r, fmt.Errorf("the stack records no writes")
 	}
+	r.Sent = rec.Sent()
+	creates, binds, _ := rec.Acknowledged()
 	ctx := api.NewDefaultContext()
 	everything := labels.Everything()
 	stored := map[string]string{}
@@ -107,8 +116,7 @@ func Check(c client.Interface, rec *stack.WriteRecorder) (Report, error) {
 		invalid("minion", minions.Items[i].ID, validation.ValidateMinion(&minions.Items[i]))
 	}
 
-	r.Sent = rec.Sent()
-	creates, binds, deleted := rec.Acknowledged()
+	_, _, deleted := rec.Acknowledged()
 	for _, w := range creates {
 		key := w.Resource + "/" + w.ID
 		if deleted[key] {
