@@ -79,8 +79,11 @@ func NewEndpointController(podInformer coreinformers.PodInformer, serviceInforme
 	e.podLister = podInformer.Lister()
 	e.podsSynced = podInformer.Informer().HasSynced
 
-	// Someone deleting an Endpoints object gets it recreated.
+	// Someone deleting an Endpoints object gets it recreated; one that
+	// reaches the cache while its service waits out a failure is synced
+	// (onEndpointsUpdate).
 	endpointsInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    e.onEndpointsAdd,
 		UpdateFunc: e.onEndpointsUpdate,
 		DeleteFunc: e.onServiceUpdate,
 	})
@@ -121,26 +124,42 @@ func (e *EndpointController) onServiceUpdate(obj interface{}) {
 	e.queue.Add(key)
 }
 
-// onEndpointsUpdate queues the service of an Endpoints object that changed
-// in the cache while the service waits out a failed sync.
+// onEndpointsAdd and onEndpointsUpdate queue the service of an Endpoints
+// object that appeared or changed in the cache while the service waits out
+// a failed sync.
 //
 // Ours: upstream watches Endpoints for deletions only. A service whose
-// update failed because the cache was behind (a 409 from the apiserver)
-// waits out its backoff, 5 ms doubling with every failure, and upstream
-// drops it after 15; it is synced again when a pod it selects changes or
-// the informers resync, every 12 to 24 hours. After an apiserver restart
-// the endpoints informer can trail for seconds, its relist backing off,
-// while every pod turning running queues the service again: each sync
-// conflicts, and twenty conflicts put the next try 44 minutes away, with the
-// last pods running and no event left to come. Here the cache catching up
+// write failed because the cache was behind (a PUT at an old
+// resourceVersion, or a POST of an object the cache had not seen yet)
+// waits out its backoff, 5 ms doubling with every failure up to 1000 s.
+// Upstream retries it 15 times, the last after 82 s, then drops it; ours
+// never drops it. Either way it is synced sooner only when a pod it
+// selects changes, or the informers resync, every 12 to 24 hours. After
+// an apiserver restart the endpoints informer can trail for seconds, its
+// relist backing off, while every pod turning running queues the service
+// again: each sync conflicts, the seventeenth failure puts the next try
+// more than five minutes away and the nineteenth 1000 s, and with the
+// last pods running no event is left to come. Here the cache catching up
 // ends the wait at once. A write that succeeded leaves no failure behind,
-// so its echo in the cache costs no sync, as upstream.
+// so its echo in the cache costs no sync, as upstream (one that arrives
+// before the worker has forgotten the failures costs a sync that writes
+// nothing). At start the informer adds every object before any sync has
+// failed, and queues nothing.
+func (e *EndpointController) onEndpointsAdd(obj interface{}) {
+	e.queueIfFailed(obj.(*v1.Endpoints))
+}
+
 func (e *EndpointController) onEndpointsUpdate(old, cur interface{}) {
 	oldEndpoints, curEndpoints := old.(*v1.Endpoints), cur.(*v1.Endpoints)
 	if oldEndpoints.ResourceVersion == curEndpoints.ResourceVersion {
 		return
 	}
-	key, err := cache.MetaNamespaceKeyFunc(curEndpoints)
+	e.queueIfFailed(curEndpoints)
+}
+
+// queueIfFailed queues the service of endpoints if its last sync failed.
+func (e *EndpointController) queueIfFailed(endpoints *v1.Endpoints) {
+	key, err := cache.MetaNamespaceKeyFunc(endpoints)
 	if err != nil {
 		return
 	}

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
@@ -21,6 +22,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/util/workqueue"
+	clocktesting "k8s.io/utils/clock/testing"
 )
 
 type fixture struct {
@@ -187,18 +190,25 @@ func TestPodChangesQueueTheServicesThatSelectThem(t *testing.T) {
 	}
 }
 
-// TestAServiceStuckOnAStaleCacheIsSyncedWhenTheCacheCatchesUp plants what an
-// apiserver restart did to a scale-up: the endpoints cache trails the
-// store, so every PUT conflicts, and twenty conflicts push the service's
-// next retry about 45 minutes away. The cache catching up must queue it at
-// once, and the sync must then write the endpoints at the fresh version.
-// An update of the cache after a sync that succeeded queues nothing.
-func TestAServiceStuckOnAStaleCacheIsSyncedWhenTheCacheCatchesUp(t *testing.T) {
-	f := newFixture(t)
-	stale := existingEndpoints("30", "1.2.3.4:8080")
-	f.add(t, service(intstr.FromInt32(0)), stale, servingPod("a", "1.2.3.4", true), servingPod("b", "1.2.3.5", true))
+// stuckService loads f's caches with service foo, its endpoints as given
+// (nil: none yet) and two serving pods, gives its controller a queue on a
+// clock that stands still, and fails twenty syncs of foo with err, as an
+// apiserver does while the cache trails it. It returns the key, waiting
+// out its backoff: on a real clock the first failure's 5 ms retry would
+// come back by itself in the middle of the test.
+func stuckService(t *testing.T, f *fixture, endpoints *v1.Endpoints, err error) string {
+	t.Helper()
+	f.e.queue = workqueue.NewTypedRateLimitingQueueWithConfig(
+		workqueue.DefaultTypedControllerRateLimiter[string](),
+		workqueue.TypedRateLimitingQueueConfig[string]{Name: "endpoint", Clock: clocktesting.NewFakeClock(time.Now())},
+	)
+	t.Cleanup(f.e.queue.ShutDown)
+	f.add(t, service(intstr.FromInt32(0)), servingPod("a", "1.2.3.4", true), servingPod("b", "1.2.3.5", true))
+	if endpoints != nil {
+		f.add(t, endpoints)
+	}
 	const key = "default/foo"
-	f.client.Err = apierrors.NewConflict("endpoints", "foo", fmt.Errorf("101: Compare failed ([30 != 140])"))
+	f.client.Err = err
 	for i := 0; i < 20; i++ {
 		f.e.queue.Add(key)
 		f.e.processNextWorkItem(context.Background())
@@ -209,17 +219,37 @@ func TestAServiceStuckOnAStaleCacheIsSyncedWhenTheCacheCatchesUp(t *testing.T) {
 	if n := f.e.queue.Len(); n != 0 {
 		t.Fatalf("%d keys ready after the failures, want the service waiting out its backoff", n)
 	}
-
 	f.client.Err = nil
-	fresh := existingEndpoints("140", "1.2.3.4:8080")
-	f.add(t, fresh)
-	f.e.onEndpointsUpdate(stale, fresh)
+	return key
+}
+
+// syncedOnce processes the one key that must be ready and returns the
+// requests its sync sent.
+func (f *fixture) syncedOnce(t *testing.T) []client.FakeAction {
+	t.Helper()
 	if n := f.e.queue.Len(); n != 1 {
 		t.Fatalf("%d keys ready once the cache caught up, want the service", n)
 	}
 	before := len(f.client.Actions())
 	f.e.processNextWorkItem(context.Background())
-	actions := f.client.Actions()[before:]
+	return f.client.Actions()[before:]
+}
+
+// TestAServiceStuckOnAStaleCacheIsSyncedWhenTheCacheCatchesUp plants what an
+// apiserver restart did to a scale-up: the endpoints cache trails the
+// store, so every PUT conflicts, and twenty conflicts push the service's
+// next retry 1000 s away. The cache catching up must queue it at once,
+// and the sync must then write the endpoints at the fresh version. An
+// update of the cache after a sync that succeeded queues nothing.
+func TestAServiceStuckOnAStaleCacheIsSyncedWhenTheCacheCatchesUp(t *testing.T) {
+	f := newFixture(t)
+	stale := existingEndpoints("30", "1.2.3.4:8080")
+	key := stuckService(t, f, stale, apierrors.NewConflict("endpoints", "foo", fmt.Errorf("101: Compare failed ([30 != 140])")))
+
+	fresh := existingEndpoints("140", "1.2.3.4:8080")
+	f.add(t, fresh)
+	f.e.onEndpointsUpdate(stale, fresh)
+	actions := f.syncedOnce(t)
 	if len(actions) != 1 || actions[0].Action != "update-endpoints" {
 		t.Fatalf("actions %+v, want one update-endpoints", actions)
 	}
@@ -235,5 +265,29 @@ func TestAServiceStuckOnAStaleCacheIsSyncedWhenTheCacheCatchesUp(t *testing.T) {
 	f.e.onEndpointsUpdate(fresh, echo)
 	if n := f.e.queue.Len(); n != 0 {
 		t.Errorf("the echo of a successful write queued %d keys", n)
+	}
+}
+
+// TestAServiceStuckOnAnObjectItsCacheHadNotSeenIsSyncedWhenItArrives is the
+// same with the endpoints missing from the trailing cache: every POST
+// finds them already there, until the cache adds them.
+func TestAServiceStuckOnAnObjectItsCacheHadNotSeenIsSyncedWhenItArrives(t *testing.T) {
+	f := newFixture(t)
+	stuckService(t, f, nil, apierrors.NewAlreadyExists("endpoints", "foo"))
+
+	arrived := existingEndpoints("140", "1.2.3.4:8080")
+	f.add(t, arrived)
+	f.e.onEndpointsAdd(arrived)
+	actions := f.syncedOnce(t)
+	if len(actions) != 1 || actions[0].Action != "update-endpoints" || actions[0].Value.(*api.Endpoints).ResourceVersion != 140 {
+		t.Fatalf("actions %+v, want one update-endpoints at rv 140", actions)
+	}
+
+	// At start the informer adds every object before any sync failed.
+	other := existingEndpoints("7")
+	other.Name = "bar"
+	f.e.onEndpointsAdd(other)
+	if n := f.e.queue.Len(); n != 0 {
+		t.Errorf("an object added with no failure behind it queued %d keys", n)
 	}
 }
