@@ -55,7 +55,7 @@ func (r Report) String() string {
 // it, and a pod deleted before that LIST is not either. So the creates
 // and bindings checked are those acknowledged before the reads began,
 // and the deletes that excuse a missing object are those sent before the
-// reads ended.
+// LIST of its kind was answered.
 func Check(c client.Interface, rec *stack.WriteRecorder) (Report, error) {
 	var r Report
 	if rec == nil {
@@ -65,6 +65,12 @@ func Check(c client.Interface, rec *stack.WriteRecorder) (Report, error) {
 	creates, binds, _ := rec.Acknowledged()
 	ctx := api.NewDefaultContext()
 	everything := labels.Everything()
+	// deletedBy holds, for pods, controllers and services, the deletes
+	// sent before the LIST of that kind was answered.
+	deletedBy := map[string]map[string]bool{}
+	listed := func(resource string) {
+		_, _, deletedBy[resource] = rec.Acknowledged()
+	}
 	stored := map[string]string{}
 	hosts := map[string]string{}
 	invalid := func(kind, id string, errs []error) {
@@ -77,6 +83,7 @@ func Check(c client.Interface, rec *stack.WriteRecorder) (Report, error) {
 	if err != nil {
 		return r, fmt.Errorf("reading the pods back: %v", err)
 	}
+	listed("pods")
 	for i := range pods.Items {
 		p := &pods.Items[i]
 		stored["pods/"+p.ID] = p.UID
@@ -87,6 +94,7 @@ func Check(c client.Interface, rec *stack.WriteRecorder) (Report, error) {
 	if err != nil {
 		return r, fmt.Errorf("reading the controllers back: %v", err)
 	}
+	listed("replicationControllers")
 	for i := range rcs.Items {
 		rc := &rcs.Items[i]
 		stored["replicationControllers/"+rc.ID] = rc.UID
@@ -96,6 +104,7 @@ func Check(c client.Interface, rec *stack.WriteRecorder) (Report, error) {
 	if err != nil {
 		return r, fmt.Errorf("reading the services back: %v", err)
 	}
+	listed("services")
 	for i := range services.Items {
 		svc := &services.Items[i]
 		stored["services/"+svc.ID] = svc.UID
@@ -116,10 +125,9 @@ func Check(c client.Interface, rec *stack.WriteRecorder) (Report, error) {
 		invalid("minion", minions.Items[i].ID, validation.ValidateMinion(&minions.Items[i]))
 	}
 
-	_, _, deleted := rec.Acknowledged()
 	for _, w := range creates {
 		key := w.Resource + "/" + w.ID
-		if deleted[key] {
+		if deletedBy[w.Resource][key] {
 			continue
 		}
 		r.Creates++
@@ -133,7 +141,7 @@ func Check(c client.Interface, rec *stack.WriteRecorder) (Report, error) {
 		}
 	}
 	for pod, host := range binds {
-		if deleted["pods/"+pod] {
+		if deletedBy["pods"]["pods/"+pod] {
 			continue
 		}
 		r.Binds++

@@ -397,11 +397,19 @@ func TestThePodCreatesAcknowledgedAreCountedBeforeTheCrash(t *testing.T) {
 }
 
 // racingStore is the store read while the cluster still writes: right
-// before its pods are listed, before runs, and right after, after.
+// before its pods are listed, before runs, right after, after, and
+// before its controllers are listed, next (when set).
 type racingStore struct {
 	*client.Fake
-	s             *ackStore
-	before, after func()
+	s                   *ackStore
+	before, after, next func()
+}
+
+func (r racingStore) ListReplicationControllers(ctx api.Context, selector labels.Selector) (*api.ReplicationControllerList, error) {
+	if r.next != nil {
+		r.next()
+	}
+	return r.Fake.ListReplicationControllers(ctx, selector)
 }
 
 func (r racingStore) ListPods(ctx api.Context, selector labels.Selector) (*api.PodList, error) {
@@ -448,5 +456,36 @@ func TestWritesWhileTheCheckerReadsAreNeitherLostNorMissed(t *testing.T) {
 	// web-3 deleted and late acknowledged too late: three pods checked.
 	if report.Pods != 3 || report.Binds != 3 {
 		t.Errorf("%d pods and %d bindings checked, want 3 and 3:\n%v", report.Pods, report.Binds, report)
+	}
+}
+
+// TestADeleteSentAfterTheListExcusesNothing plants a pod the store lost
+// before the checker listed the pods, deleted only after that LIST was
+// answered, while the checker lists the controllers: the delete came too
+// late to explain its absence, and the checker must report the loss.
+func TestADeleteSentAfterTheListExcusesNothing(t *testing.T) {
+	a := ackedCluster(t, true)
+	c := client.NewOrDie(&client.Config{Host: a.rec.URL(), Sync: true, UserAgent: "racing"})
+	ctx := api.NewDefaultContext()
+	store := racingStore{Fake: a.s.store, s: a.s,
+		before: func() {
+			a.s.mu.Lock()
+			a.s.store.Pods.Items = without(a.s.store.Pods.Items, "web-2")
+			a.s.mu.Unlock()
+		},
+		after: func() {},
+		next: func() {
+			if err := c.DeletePod(ctx, "web-2"); err != nil {
+				t.Fatal(err)
+			}
+		},
+	}
+	report, err := Check(store, a.rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[pods/web-2 (uid uid-web-2, acknowledged to test) is missing] [pod web-2 is missing, its binding to node-2 was acknowledged]"
+	if got := fmt.Sprint(report.Lost, " ", report.BindsLost); got != want {
+		t.Errorf("lost %s, want %s", got, want)
 	}
 }
