@@ -5,11 +5,11 @@
 // runs it so). `testreport mutate` runs gremlins over the subject packages
 // and writes the page of their mutation scores (make mutate runs it).
 // `testreport failures FILE.json...` prints each test that failed with
-// its last messages from before the logs it attached (make test prints
-// them just before its last line). `testreport run -bin=DIR [go test
-// flags] packages...` runs tests as
-// `go test -json` does, keeping each package's test binary in DIR so that
-// the next run links only what changed (make test runs its builds so).
+// its last messages, the logs it attached left out (make test prints them
+// just before its last line). `testreport run -bin=DIR [go test flags]
+// packages...` runs tests as `go test -json` does, keeping each package's
+// test binary in DIR so that the next run links only what changed (make
+// test runs its builds so).
 //
 // Ours: not part of 2014.
 package main
@@ -108,7 +108,7 @@ func failures(files []string) int {
 		return 1
 	}
 	if len(failed) > 0 {
-		fmt.Printf("== what the %d failed test(s) said last, before their logs\n", len(failed))
+		fmt.Printf("== what the %d failed test(s) and package(s) said last, their logs left out\n", len(failed))
 		testreport.WriteFailures(os.Stdout, failed)
 	}
 	return 0
