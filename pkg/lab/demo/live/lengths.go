@@ -29,9 +29,9 @@ var talkLength = map[string]float64{
 	"api-errors":         40,
 	"watch-drop":         19,
 	"two-managers":       23,
-	"restart":            30,
+	"restart":            29,
 	"crash":              90,
-	"overlap":            30,
+	"overlap":            31,
 	"recreate":           4,
 	"watch-window":       23,
 }
