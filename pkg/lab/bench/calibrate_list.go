@@ -16,6 +16,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stats"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 )
 
@@ -86,7 +87,7 @@ func calibrateList(ctx context.Context, binDir, dir, readPath string, seed int64
 		ReadPath:         readPath,
 		Pods:             runner.ListPods,
 		Lists:            len(latencies),
-		P50Ms:            results.PercentileOf(latencies, 50),
+		P50Ms:            stats.Percentile(latencies, 50),
 		MaxMs:            latencies[len(latencies)-1],
 		Bytes:            bytes,
 		CPUMs:            delta("process_cpu_seconds_total", nil) * 1000,

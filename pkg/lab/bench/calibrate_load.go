@@ -2,11 +2,11 @@ package bench
 
 import (
 	"context"
-	"sort"
 	"sync"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stats"
 )
 
 // load runs op from clients goroutines at once: for warmup unmeasured, so
@@ -49,7 +49,6 @@ func load(ctx context.Context, target string, clients int, warmup, d time.Durati
 		}(w)
 	}
 	wg.Wait()
-	sort.Float64s(latencies)
 	l := results.Level{
 		Target:     target,
 		Clients:    clients,
@@ -57,9 +56,9 @@ func load(ctx context.Context, target string, clients int, warmup, d time.Durati
 		Errors:     errs,
 		Seconds:    d.Seconds(),
 		PerSecond:  float64(len(latencies)) / d.Seconds(),
-		P50Ms:      results.PercentileOf(latencies, 50),
-		P90Ms:      results.PercentileOf(latencies, 90),
-		P99Ms:      results.PercentileOf(latencies, 99),
+		P50Ms:      stats.Percentile(latencies, 50),
+		P90Ms:      stats.Percentile(latencies, 90),
+		P99Ms:      stats.Percentile(latencies, 99),
 		FirstError: firstErr,
 	}
 	return l

@@ -2,12 +2,12 @@ package demo
 
 import (
 	"math"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stats"
 )
 
 // Each scenario is about one figure: the goroutines of a scale-up, the
@@ -136,14 +136,6 @@ func FormatFigure(v float64) string {
 		return "–"
 	}
 	return formatValue(v)
-}
-
-// median is the middle of ds, as the scenarios' percentile(…, 50) takes
-// it: the lower middle of an even count.
-func median(ds []float64) float64 {
-	s := append([]float64(nil), ds...)
-	sort.Float64s(s)
-	return s[(len(s)-1)/2]
 }
 
 // figurer fills in the figure of each side of each frame, from the frames
@@ -344,6 +336,6 @@ func (st *figureSide) derive(t float64, s *Side) {
 	}
 	s.Replacement = none
 	if len(lat) > 0 {
-		s.Replacement = median(lat)
+		s.Replacement = stats.Median(lat)
 	}
 }

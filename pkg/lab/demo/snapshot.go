@@ -9,6 +9,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stats"
 )
 
 // Side is what the page and the terminal show of one design at one moment.
@@ -261,7 +262,7 @@ func (s *side) snapshot() Side {
 		for i, d := range lat {
 			secs[i] = d.Seconds()
 		}
-		out.Replacement = median(secs)
+		out.Replacement = stats.Median(secs)
 	}
 	posts := rec.Last(sampler.ManagerPodPosts)
 	out.PodPosts = int(posts)

@@ -10,6 +10,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/charts"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stats"
 )
 
 // WriteHistory writes history.json, the timeline chart and the
@@ -85,7 +86,7 @@ func historyDocument(hs *results.HistorySummary, chart charts.Chart, haveChart b
 	d.p("One row per change, in the order they landed: the figure its scenario shows, medians over the runs " +
 		"(lowest–highest in brackets), with the change and without it. \"Better\" says which side is better on " +
 		"that figure, and where that is without the change, what the change buys at that price. \"Within noise\" " +
-		"means the medians moved the expected way but the runs overlap.")
+		"means the medians moved the expected way but the runs overlap. " + stats.Definition)
 	d.table(changeTable(hs.Changes))
 	var notes []string
 	for _, r := range hs.Changes {

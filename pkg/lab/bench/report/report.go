@@ -6,6 +6,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/charts"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stats"
 )
 
 // buildDocument lays out the report: header, findings, calibration, then
@@ -85,6 +86,7 @@ func readingSection(d *document) {
 	d.h(2, "reading", "How to read this report")
 	d.list(
 		"Every cell is the median over the runs of that variant, then the lowest and highest run in brackets, then the spread (max−min)/median. A single run shows its value alone.",
+		stats.Definition,
 		fmt.Sprintf("⚠ flags a spread of %.0f %% or more; the note under the table says why that figure varies. A spread next to a median of 0 means nothing and is shown as n/a.", results.NoisySpread*100),
 		"legacy is the 2014 controller-manager; modern is today's design with kube-controller-manager's client limit (20 QPS, burst 30); modern-unthrottled is the same binary with no client limit, to tell the design from the throttle.",
 		"Each run starts a fresh cluster (apiserver with embedded etcd, hollow nodes, controller-manager) in its own directory; variants alternate run by run so that a slow spell of the machine is shared out.",

@@ -7,6 +7,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/charts"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stats"
 )
 
 // ResultsFile is the compact results page written beside the report,
@@ -34,7 +35,7 @@ func buildResults(sum *results.Summary, chart, sweep *charts.Chart) *document {
 	d.h(2, "headline", "Headline figures")
 	d.p("Each cell: the median over the variant's runs, the lowest and highest run in brackets, then the spread " +
 		"(max−min)/median; ⚠ flags a spread of " + fmt.Sprintf("%.0f %%", results.NoisySpread*100) + " or more, explained under the " +
-		"scenario's table in `report.md`. " + whoseText)
+		"scenario's table in `report.md`. " + stats.Definition + " " + whoseText)
 	if line := comparisonLine(sum); line != "" {
 		d.p(line)
 	}

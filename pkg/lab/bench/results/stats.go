@@ -3,6 +3,8 @@ package results
 import (
 	"math"
 	"sort"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stats"
 )
 
 // NoisySpread is the spread from which a figure is flagged as noisy.
@@ -19,11 +21,12 @@ type Stats struct {
 	Spread *float64 `json:"spread"`
 }
 
-// Summarize returns the stats of values, which must not be empty.
+// Summarize returns the stats of values, which must not be empty; the
+// median is stats.Median's.
 func Summarize(values []float64) Stats {
 	s := append([]float64(nil), values...)
 	sort.Float64s(s)
-	st := Stats{Values: append([]float64(nil), values...), Min: s[0], Max: s[len(s)-1], Median: median(s)}
+	st := Stats{Values: append([]float64(nil), values...), Min: s[0], Max: s[len(s)-1], Median: stats.Median(values)}
 	switch {
 	case st.Max == st.Min:
 		zero := 0.0
@@ -33,16 +36,6 @@ func Summarize(values []float64) Stats {
 		st.Spread = &spread
 	}
 	return st
-}
-
-// median returns the middle of sorted values, or the mean of the two
-// middle ones.
-func median(sorted []float64) float64 {
-	n := len(sorted)
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
 // Noisy reports whether the spread reaches NoisySpread, or cannot be
@@ -55,28 +48,14 @@ func (s Stats) Noisy() bool {
 	return s.Spread == nil || *s.Spread >= NoisySpread
 }
 
-// MedianIndex returns the index in Values of the run whose value is the
-// median (the lower middle one for an even count).
-func (s Stats) MedianIndex() int {
+// MedianRun returns the index in Values of the run that stands for the
+// set: the one whose value is the median, or the lower of the middle two
+// for an even count, whose median is no run's value.
+func (s Stats) MedianRun() int {
 	idx := make([]int, len(s.Values))
 	for i := range idx {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return s.Values[idx[a]] < s.Values[idx[b]] })
 	return idx[(len(idx)-1)/2]
-}
-
-// PercentileOf returns the p-th percentile (0..100) of values by the
-// nearest-rank method; zero for no values.
-func PercentileOf(values []float64, p float64) float64 {
-	if len(values) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), values...)
-	sort.Float64s(s)
-	rank := int(math.Ceil(p / 100 * float64(len(s))))
-	if rank < 1 {
-		rank = 1
-	}
-	return s[rank-1]
 }

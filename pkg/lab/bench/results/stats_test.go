@@ -7,22 +7,22 @@ import (
 
 func TestSummarizeGivesMinMedianMaxAndSpread(t *testing.T) {
 	for _, tc := range []struct {
-		name               string
-		values             []float64
-		min, median, max   float64
-		spread             float64
-		spreadUndefined    bool
-		noisy              bool
-		medianIndexIsOneOf []int
+		name             string
+		values           []float64
+		min, median, max float64
+		spread           float64
+		spreadUndefined  bool
+		noisy            bool
+		medianRunIsOneOf []int
 	}{
-		{name: "odd count takes the middle", values: []float64{12, 10, 11}, min: 10, median: 11, max: 12, spread: 2.0 / 11, noisy: true, medianIndexIsOneOf: []int{2}},
-		{name: "even count averages the middle two", values: []float64{4, 1, 3, 2}, min: 1, median: 2.5, max: 4, spread: 3 / 2.5, noisy: true, medianIndexIsOneOf: []int{3}},
-		{name: "equal values have no spread", values: []float64{5, 5, 5}, min: 5, median: 5, max: 5, spread: 0, medianIndexIsOneOf: []int{0, 1, 2}},
-		{name: "a tight set is not noisy", values: []float64{100, 104, 98}, min: 98, median: 100, max: 104, spread: 0.06, medianIndexIsOneOf: []int{0}},
-		{name: "a zero median makes the spread undefined", values: []float64{0, 0, 3}, min: 0, median: 0, max: 3, spreadUndefined: true, noisy: true, medianIndexIsOneOf: []int{0, 1}},
-		{name: "all zero is exact", values: []float64{0, 0}, min: 0, median: 0, max: 0, spread: 0, medianIndexIsOneOf: []int{0, 1}},
-		{name: "one run is never noisy", values: []float64{7}, min: 7, median: 7, max: 7, spread: 0, medianIndexIsOneOf: []int{0}},
-		{name: "a negative median spreads by its size", values: []float64{-10, -12, -11}, min: -12, median: -11, max: -10, spread: 2.0 / 11, noisy: true, medianIndexIsOneOf: []int{2}},
+		{name: "odd count takes the middle", values: []float64{12, 10, 11}, min: 10, median: 11, max: 12, spread: 2.0 / 11, noisy: true, medianRunIsOneOf: []int{2}},
+		{name: "even count averages the middle two", values: []float64{4, 1, 3, 2}, min: 1, median: 2.5, max: 4, spread: 3 / 2.5, noisy: true, medianRunIsOneOf: []int{3}},
+		{name: "equal values have no spread", values: []float64{5, 5, 5}, min: 5, median: 5, max: 5, spread: 0, medianRunIsOneOf: []int{0, 1, 2}},
+		{name: "a tight set is not noisy", values: []float64{100, 104, 98}, min: 98, median: 100, max: 104, spread: 0.06, medianRunIsOneOf: []int{0}},
+		{name: "a zero median makes the spread undefined", values: []float64{0, 0, 3}, min: 0, median: 0, max: 3, spreadUndefined: true, noisy: true, medianRunIsOneOf: []int{0, 1}},
+		{name: "all zero is exact", values: []float64{0, 0}, min: 0, median: 0, max: 0, spread: 0, medianRunIsOneOf: []int{0, 1}},
+		{name: "one run is never noisy", values: []float64{7}, min: 7, median: 7, max: 7, spread: 0, medianRunIsOneOf: []int{0}},
+		{name: "a negative median spreads by its size", values: []float64{-10, -12, -11}, min: -12, median: -11, max: -10, spread: 2.0 / 11, noisy: true, medianRunIsOneOf: []int{2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := Summarize(tc.values)
@@ -38,29 +38,17 @@ func TestSummarizeGivesMinMedianMaxAndSpread(t *testing.T) {
 			if s.Noisy() != tc.noisy {
 				t.Errorf("noisy = %v, want %v", s.Noisy(), tc.noisy)
 			}
-			got := s.MedianIndex()
+			got := s.MedianRun()
 			ok := false
-			for _, i := range tc.medianIndexIsOneOf {
+			for _, i := range tc.medianRunIsOneOf {
 				ok = ok || got == i
 			}
 			if !ok {
-				t.Errorf("median index = %d, want one of %v", got, tc.medianIndexIsOneOf)
+				t.Errorf("median run = %d, want one of %v", got, tc.medianRunIsOneOf)
 			}
 			if len(s.Values) != len(tc.values) || s.Values[0] != tc.values[0] {
 				t.Errorf("values = %v, want them in run order %v", s.Values, tc.values)
 			}
 		})
-	}
-}
-
-func TestPercentileUsesTheNearestRank(t *testing.T) {
-	values := []float64{5, 1, 4, 2, 3, 6, 7, 8, 9, 10}
-	for _, tc := range []struct{ p, want float64 }{{50, 5}, {90, 9}, {99, 10}, {0, 1}, {100, 10}} {
-		if got := PercentileOf(values, tc.p); got != tc.want {
-			t.Errorf("p%.0f = %v, want %v", tc.p, got, tc.want)
-		}
-	}
-	if got := PercentileOf(nil, 50); got != 0 {
-		t.Errorf("p50 of nothing = %v, want 0", got)
 	}
 }

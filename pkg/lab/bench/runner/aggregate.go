@@ -101,10 +101,10 @@ func summarizeVariant(scenarioName, variant string, runs []results.RunRecord) re
 	if len(okRuns) > 0 {
 		vs.MedianRun = okRuns[0]
 	}
-	// The run drawn in the charts is the median of the scenario's first
-	// figure, its headline, when every run has that figure.
+	// The run drawn in the charts is the median run by the scenario's
+	// first figure, its headline, when every run has that figure.
 	if len(vs.Figures) > 0 && len(vs.Figures[0].Values) == len(okRuns) {
-		vs.MedianRun = okRuns[vs.Figures[0].MedianIndex()]
+		vs.MedianRun = okRuns[vs.Figures[0].MedianRun()]
 	}
 	return vs
 }

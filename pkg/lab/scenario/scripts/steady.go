@@ -3,12 +3,12 @@ package scripts
 import (
 	"context"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stats"
 )
 
 // Scenarios about a cluster that is being hurt.
@@ -67,7 +67,7 @@ func (churnScript) Steps(sz scenario.Size) []scenario.Step {
 }
 
 func (churnScript) Results(e *scenario.Env) []scenario.Result {
-	lat := e.Sampler.Pods.ReplacementLatencies()
+	lat := seconds(e.Sampler.Pods.ReplacementLatencies())
 	minRunning := float64(e.Size.Replicas)
 	a, b := e.At("churn-start"), e.At("churn-end")
 	for _, p := range e.Sampler.Rec.Series(sampler.PodsRunning) {
@@ -76,8 +76,8 @@ func (churnScript) Results(e *scenario.Env) []scenario.Result {
 		}
 	}
 	return append([]scenario.Result{
-		{Name: "replacement_p50", Unit: "s", Value: percentile(lat, 50), LowerIsBetter: true},
-		{Name: "replacement_p99", Unit: "s", Value: percentile(lat, 99), LowerIsBetter: true},
+		{Name: "replacement_p50", Unit: "s", Value: stats.Percentile(lat, 50), LowerIsBetter: true},
+		{Name: "replacement_p99", Unit: "s", Value: stats.Percentile(lat, 99), LowerIsBetter: true},
 		{Name: "replacements", Unit: "pods", Value: float64(len(lat))},
 		{Name: "min_running", Unit: "pods", Value: minRunning},
 		{Name: "posts_during_churn", Process: sampler.ProcessManager, Unit: "requests", Value: e.Between(sampler.ManagerPodPosts, "churn-start", "churn-end")},
@@ -288,13 +288,11 @@ func (watchDropScript) Expect(variant string, sz scenario.Size, r map[string]flo
 	return nil
 }
 
-// percentile returns the p-th percentile (0..100) of ds in seconds.
-func percentile(ds []time.Duration, p float64) float64 {
-	if len(ds) == 0 {
-		return 0
+// seconds returns ds in seconds, in their order.
+func seconds(ds []time.Duration) []float64 {
+	out := make([]float64, len(ds))
+	for i, d := range ds {
+		out[i] = d.Seconds()
 	}
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	i := int(p / 100 * float64(len(s)-1))
-	return s[i].Seconds()
+	return out
 }
