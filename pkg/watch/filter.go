@@ -33,6 +33,9 @@ func (fw *filteredWatch) Stop() {
 
 // loop forwards events until the incoming watch ends. A Stop while an event
 // waits for a reader ends it too, so the goroutine never outlives its watch.
+//
+// Ours: v0.4's loop blocked on the send for ever when its reader stopped the
+// watch with an event in hand, keeping one goroutine per stopped watch.
 func (fw *filteredWatch) loop() {
 	defer close(fw.result)
 	for event := range fw.incoming.ResultChan() {

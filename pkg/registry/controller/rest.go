@@ -4,8 +4,6 @@ package controller
 // (October 2014).
 
 import (
-	"sync"
-
 	"github.com/golang/glog"
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
@@ -145,7 +143,9 @@ func (rs *REST) Update(ctx api.Context, obj api.Object) (<-chan api.Object, erro
 
 // Watch watches the controllers whose own labels match label. Every event
 // sent carries the controller's current replica count, which costs a pod
-// LIST per event.
+// LIST per event. A controller relabeled into the selection arrives as
+// MODIFIED and one relabeled out of it is never DELETED: watch.Filter sees
+// one event at a time and cannot tell.
 func (rs *REST) Watch(ctx api.Context, label, field labels.Selector, resourceVersion uint64) (watch.Interface, error) {
 	if err := registry.CheckFields("replicationControllers", field); err != nil {
 		return nil, err
@@ -154,7 +154,7 @@ func (rs *REST) Watch(ctx api.Context, label, field labels.Selector, resourceVer
 	if err != nil {
 		return nil, err
 	}
-	return newFilteredWatch(incoming, func(e watch.Event) (watch.Event, bool) {
+	return watch.Filter(incoming, func(e watch.Event) (watch.Event, bool) {
 		controller, ok := e.Object.(*api.ReplicationController)
 		if !ok {
 			// An ERROR event: pass it on.
@@ -181,51 +181,4 @@ func (rs *REST) fillCurrentState(ctx api.Context, controller *api.ReplicationCon
 		return
 	}
 	controller.CurrentState.Replicas = len(list.Items)
-}
-
-// filteredWatch passes the events of a watch through a function that may
-// change or drop them.
-//
-// Ours: v0.4 used watch.Filter here, whose goroutine stays blocked for ever
-// when the reader stops the watch while an event waits to be taken. This
-// one gives up the event when stopped.
-type filteredWatch struct {
-	incoming watch.Interface
-	result   chan watch.Event
-	stopCh   chan struct{}
-	stopOnce sync.Once
-	f        watch.FilterFunc
-}
-
-func newFilteredWatch(incoming watch.Interface, f watch.FilterFunc) watch.Interface {
-	fw := &filteredWatch{incoming: incoming, result: make(chan watch.Event), stopCh: make(chan struct{}), f: f}
-	go fw.loop()
-	return fw
-}
-
-func (fw *filteredWatch) ResultChan() <-chan watch.Event {
-	return fw.result
-}
-
-func (fw *filteredWatch) Stop() {
-	fw.stopOnce.Do(func() { close(fw.stopCh) })
-	fw.incoming.Stop()
-}
-
-func (fw *filteredWatch) loop() {
-	defer close(fw.result)
-	for event := range fw.incoming.ResultChan() {
-		out, keep := fw.f(event)
-		if !keep {
-			continue
-		}
-		select {
-		case fw.result <- out:
-		case <-fw.stopCh:
-			fw.incoming.Stop()
-			for range fw.incoming.ResultChan() {
-			}
-			return
-		}
-	}
 }
