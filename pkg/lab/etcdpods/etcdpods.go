@@ -42,6 +42,10 @@ type Source struct {
 	// tailURL, from NewTailReader, is the tail of another process's
 	// learner.
 	tailURL string
+
+	// listing, if set, runs in ListAndWatch between the start of the
+	// watch and the list, to let tests write there.
+	listing func()
 }
 
 // New returns a source reading the etcd cluster at servers (client URLs).
@@ -495,6 +499,9 @@ func (s *Source) ListAndWatch(ctx api.Context, selector labels.Selector) (*api.P
 	}
 	b := &bufferedWatch{inner: inner, result: make(chan watch.Event), stop: make(chan struct{}), listed: make(chan uint64, 1)}
 	go b.run()
+	if s.listing != nil {
+		s.listing()
+	}
 	list, err := s.ListPods(ctx, selector)
 	if err != nil {
 		b.Stop()

@@ -54,12 +54,15 @@ type tail struct {
 	covered uint64
 	subs    map[*subscription]bool
 	err     error
+	// keep is how many events kept is cut to once it holds twice as
+	// many: tailKept, which tests lower.
+	keep int
 }
 
 // followTail starts following the keys of srv under prefix (a key of the
 // v2 API, such as /registry/pods) from this moment.
 func followTail(srv *etcd.Server, prefix string) (*tail, error) {
-	t := &tail{srv: srv, prefix: prefix, stop: make(chan struct{}), done: make(chan struct{}), subs: map[*subscription]bool{}}
+	t := &tail{srv: srv, prefix: prefix, stop: make(chan struct{}), done: make(chan struct{}), keep: tailKept, subs: map[*subscription]bool{}}
 	now, err := t.index()
 	if err != nil {
 		return nil, err
@@ -158,12 +161,16 @@ func (t *tail) add(e *v2store.Event) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.kept = append(t.kept, e)
-	if len(t.kept) > 2*tailKept {
-		t.covered = t.kept[len(t.kept)-tailKept-1].Index()
-		t.kept = append([]*v2store.Event(nil), t.kept[len(t.kept)-tailKept:]...)
+	if len(t.kept) > 2*t.keep {
+		t.covered = t.kept[len(t.kept)-t.keep-1].Index()
+		t.kept = append([]*v2store.Event(nil), t.kept[len(t.kept)-t.keep:]...)
 	}
+	// A subscription can begin after an index the tail has not reached:
+	// the store the caller read its index from runs ahead of the tail.
 	for s := range t.subs {
-		s.push(e)
+		if e.Index() > s.after {
+			s.push(e)
+		}
 	}
 }
 
@@ -200,7 +207,7 @@ func (t *tail) Subscribe(after uint64) (*subscription, error) {
 	if after < t.covered {
 		return nil, errTailLost
 	}
-	s := &subscription{t: t, ready: make(chan struct{}, 1)}
+	s := &subscription{t: t, after: after, ready: make(chan struct{}, 1)}
 	for _, e := range t.kept {
 		if e.Index() > after {
 			s.push(e)
@@ -218,6 +225,8 @@ type subscription struct {
 	queue []*v2store.Event
 	err   error
 	ready chan struct{}
+	// after is the index the subscription began after.
+	after uint64
 }
 
 func (s *subscription) push(e *v2store.Event) {
