@@ -9,6 +9,8 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/util/retry"
 )
 
 // Cluster is the control plane a scenario's steps act on, whichever stack
@@ -71,16 +73,30 @@ func (o ourCluster) Stop() { o.st.Stop() }
 
 func (o ourCluster) Processes() []*stack.Process { return o.st.Processes() }
 
+// conflictBackoff spaces the writes of a Resize that keeps conflicting:
+// 21 writes, 50 ms apart, about a second in all.
+var conflictBackoff = wait.Backoff{Steps: 21, Duration: 50 * time.Millisecond, Factor: 1}
+
 // retryConflicts runs write until it succeeds, fails otherwise than by a
-// conflict, or has conflicted 20 times, 50 ms apart.
+// conflict, has run conflictBackoff.Steps times, or ctx ends, and returns
+// the last error. Each write says itself whether its error was a conflict:
+// ours is a pkg/api/errors status and today's an apimachinery one, and
+// neither package's IsConflict knows the other's.
 func retryConflicts(ctx context.Context, write func() (conflict bool, err error)) error {
-	for attempt := 0; ; attempt++ {
-		conflict, err := write()
-		if err == nil || !conflict || attempt >= 20 {
-			return err
+	var conflict bool
+	var err error
+	// OnError returns the last error too, except one that wraps a
+	// cancelled context, which it swaps for the conflict before it; err
+	// keeps what the write said.
+	retry.OnError(conflictBackoff, func(error) bool { return conflict }, func() error {
+		// The backoff sleeps without ctx: a cancelled run stops at the
+		// next write instead, 50 ms late at most.
+		if conflict && ctx.Err() != nil {
+			conflict, err = false, ctx.Err()
+		} else {
+			conflict, err = write()
 		}
-		if err := Sleep(ctx, 50*time.Millisecond); err != nil {
-			return err
-		}
-	}
+		return err
+	})
+	return err
 }

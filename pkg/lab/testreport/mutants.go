@@ -8,7 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/mdtable"
 )
 
 // A Target is what one mutation run covers: a package folder and the
@@ -282,6 +285,11 @@ func Merge(old, runs []Result) []Result {
 	return out
 }
 
+// figures is how the page has always ruled the columns it aligns right:
+// --:, which renders as mdtable.Right does; a new run then changes the
+// published page only where its figures change.
+const figures mdtable.Align = "--:"
+
 // WritePage writes the page of the results: the share of mutants caught
 // per package and build, then each survivor that must be explained, with
 // its reason.
@@ -290,8 +298,11 @@ func WritePage(w io.Writer, results []Result, explanations []Explanation) {
 	fmt.Fprintf(w, "Written by `make mutate`: [github.com/go-gremlins/gremlins](https://github.com/go-gremlins/gremlins) v0.6.0 changed one\n")
 	fmt.Fprintf(w, "operator at a time in each package (its default mutators) and ran the package's tests\n")
 	fmt.Fprintf(w, "against each change; [README.md](README.md) says how to read it and how to rerun it.\n\n")
-	fmt.Fprintf(w, "| package | build | mutants | killed | hung | lived | not covered | not viable | caught | commit, date | minutes | hung after | load (cores) |\n")
-	fmt.Fprintf(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|---|\n")
+	score := mdtable.Table{
+		Header: []string{"package", "build", "mutants", "killed", "hung", "lived", "not covered", "not viable", "caught", "commit, date", "minutes", "hung after", "load (cores)"},
+		Align: []mdtable.Align{mdtable.Left, mdtable.Left, figures, figures, figures, figures, figures, figures, figures,
+			mdtable.Left, figures, figures, mdtable.Left},
+	}
 	for _, r := range results {
 		total := 0
 		for _, n := range r.Counts {
@@ -301,28 +312,33 @@ func WritePage(w io.Writer, results []Result, explanations []Explanation) {
 		if timeout == "" {
 			timeout = "–"
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %d | %d | %.0f %% | `%s`, %s | %.0f | %s | %s (%d) |\n",
-			r.Name(), r.Build, total, r.Counts[Killed], r.Counts[TimedOut], r.Counts[Lived], r.Counts[NotCovered], r.Counts[NotViable],
-			100*r.Caught(), r.Commit, r.Date, r.Minutes, timeout, r.Load, r.Cores)
+		score.Rows = append(score.Rows, []string{
+			r.Name(), r.Build, strconv.Itoa(total), strconv.Itoa(r.Counts[Killed]), strconv.Itoa(r.Counts[TimedOut]),
+			strconv.Itoa(r.Counts[Lived]), strconv.Itoa(r.Counts[NotCovered]), strconv.Itoa(r.Counts[NotViable]),
+			fmt.Sprintf("%.0f %%", 100*r.Caught()), fmt.Sprintf("`%s`, %s", r.Commit, r.Date), fmt.Sprintf("%.0f", r.Minutes),
+			timeout, fmt.Sprintf("%s (%d)", r.Load, r.Cores),
+		})
 	}
-	fmt.Fprintf(w, "\n## Every mutant that lives in the managers and the crash checker\n\n")
+	mdtable.Write(w, score)
+	fmt.Fprintf(w, "## Every mutant that lives in the managers and the crash checker\n\n")
 	n := 0
 	for _, r := range results {
 		if !r.Explain || len(r.Survivors) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "### %s, %s build\n\n", r.Name(), r.Build)
-		fmt.Fprintf(w, "| where | mutator | status | code | why it lives |\n|---|---|---|---|---|\n")
+		survivors := mdtable.Table{Header: []string{"where", "mutator", "status", "code", "why it lives"}}
 		for _, m := range r.Survivors {
 			why := Explain(explanations, m)
 			if why == "" {
 				why = "**unexplained**"
 			}
-			fmt.Fprintf(w, "| %s:%d:%d | %s | %s | `%s` | %s |\n", m.File, m.Line, m.Column, m.Mutator, m.Status,
-				strings.ReplaceAll(m.Code, "|", `\|`), strings.ReplaceAll(why, "|", `\|`))
+			survivors.Rows = append(survivors.Rows, []string{
+				fmt.Sprintf("%s:%d:%d", m.File, m.Line, m.Column), m.Mutator, m.Status, "`" + m.Code + "`", why,
+			})
 			n++
 		}
-		fmt.Fprintln(w)
+		mdtable.Write(w, survivors)
 	}
 	if n == 0 {
 		fmt.Fprintf(w, "None.\n")

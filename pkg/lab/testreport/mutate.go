@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/prometheus/procfs"
 )
 
 // MutateOptions say what Mutate runs, and where.
@@ -360,18 +362,17 @@ func (l *loadSampler) stop() (mean, max float64) {
 	return mean, max
 }
 
-// loadAverage is the one-minute load average of /proc/loadavg.
+// loadAverage is the one-minute load average the kernel reports.
 func loadAverage() (float64, bool) {
-	data, err := os.ReadFile("/proc/loadavg")
+	fs, err := procfs.NewDefaultFS()
 	if err != nil {
 		return 0, false
 	}
-	f := strings.Fields(string(data))
-	if len(f) == 0 {
+	load, err := fs.LoadAvg()
+	if err != nil {
 		return 0, false
 	}
-	v, err := strconv.ParseFloat(f[0], 64)
-	return v, err == nil
+	return load.Load1, true
 }
 
 // arithmetic is gremlins' ARITHMETIC_BASE: each operator and what it

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,8 +19,10 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/report"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/mdtable"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stats"
 )
 
 // Options say what "rcbench listcost" measures.
@@ -223,19 +226,26 @@ func Page(rep *Report) string {
 	fmt.Fprintf(&b, "Written by `rcbench listcost` (built from %s) on %s, %d cores, load average %.2f before and %.2f after; %s in all.\n\n",
 		orUnknown(rep.Commit), rep.Date.UTC().Format("2006-01-02 15:04 MST"), rep.Cores, rep.LoadBefore[0], rep.LoadAfter[0], results.FormatDuration(time.Duration(rep.WallSeconds*float64(time.Second))))
 	fmt.Fprintf(&b, "%s\n\n", listCostSetup)
-	fmt.Fprintf(&b, "| apiserver | pods | answer | LISTs | median | min | max | CPU / LIST | allocated / LIST | objects / LIST | minor faults / LIST | RSS after |\n")
-	fmt.Fprintf(&b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "The median is over each apiserver's LISTs. %s\n\n", stats.Definition)
+	costs := mdtable.Table{
+		Header: []string{"apiserver", "pods", "answer", "LISTs", "median", "min", "max", "CPU / LIST", "allocated / LIST", "objects / LIST", "minor faults / LIST", "RSS after"},
+		Align:  append([]mdtable.Align{mdtable.Left}, slices.Repeat([]mdtable.Align{mdtable.Right}, 11)...),
+	}
 	for _, res := range rep.Results {
 		s := append([]float64(nil), res.Seconds...)
 		sort.Float64s(s)
 		if len(s) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | %d | %.1f MB | %d | %.2f s | %.2f s | %.2f s | %.2f s | %.0f MB | %.0f k | %.0f k | %.0f MB |\n",
-			res.Name, res.Pods, float64(res.Bytes)/1e6, len(s), results.PercentileOf(s, 50), s[0], s[len(s)-1],
-			res.CPUSeconds, res.AllocBytes/1e6, res.Allocs/1e3, res.MinorFaults/1e3, res.RSSBytes/1e6)
+		costs.Rows = append(costs.Rows, []string{
+			res.Name, strconv.Itoa(res.Pods), fmt.Sprintf("%.1f MB", float64(res.Bytes)/1e6), strconv.Itoa(len(s)),
+			fmt.Sprintf("%.2f s", stats.Median(s)), fmt.Sprintf("%.2f s", s[0]), fmt.Sprintf("%.2f s", s[len(s)-1]),
+			fmt.Sprintf("%.2f s", res.CPUSeconds), fmt.Sprintf("%.0f MB", res.AllocBytes/1e6),
+			fmt.Sprintf("%.0f k", res.Allocs/1e3), fmt.Sprintf("%.0f k", res.MinorFaults/1e3), fmt.Sprintf("%.0f MB", res.RSSBytes/1e6),
+		})
 	}
-	fmt.Fprintf(&b, "\nEach LIST in order, in seconds:\n\n")
+	mdtable.Write(&b, costs)
+	fmt.Fprintf(&b, "Each LIST in order, in seconds:\n\n")
 	for _, res := range rep.Results {
 		var each []string
 		for _, s := range res.Seconds {
