@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/mdtable"
 )
 
 // writeMarkdown writes the document as Markdown; charts are the SVG files
@@ -13,45 +15,43 @@ func writeMarkdown(w io.Writer, d *document) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# %s\n\n", d.title)
 	for _, b := range d.blocks {
-		switch b := b.(type) {
-		case heading:
-			fmt.Fprintf(bw, "%s %s\n\n", strings.Repeat("#", b.level), b.text)
-		case paragraph:
-			fmt.Fprintf(bw, "%s\n\n", b.text)
-		case note:
-			fmt.Fprintf(bw, "> **Note:** %s\n\n", b.text)
-		case bullets:
-			for _, it := range b.items {
-				fmt.Fprintf(bw, "- %s\n", it)
-			}
-			fmt.Fprintln(bw)
-		case table:
-			writeMarkdownTable(bw, b)
-		case figure:
-			fmt.Fprintf(bw, "![%s](charts/%s.svg)\n\n*%s*\n\n", b.chart.Title, b.chart.Name, b.chart.Caption)
-		}
+		writeMarkdownBlock(bw, b)
 	}
 	return bw.Flush()
 }
 
+// writeMarkdownBlock writes one block of the document and the blank line
+// that ends it; the HTML report renders each block's Markdown from here.
+func writeMarkdownBlock(bw *bufio.Writer, b block) {
+	switch b := b.(type) {
+	case heading:
+		fmt.Fprintf(bw, "%s %s\n\n", strings.Repeat("#", b.level), b.text)
+	case paragraph:
+		fmt.Fprintf(bw, "%s\n\n", b.text)
+	case note:
+		fmt.Fprintf(bw, "> **Note:** %s\n\n", b.text)
+	case bullets:
+		for _, it := range b.items {
+			fmt.Fprintf(bw, "- %s\n", it)
+		}
+		fmt.Fprintln(bw)
+	case table:
+		writeMarkdownTable(bw, b)
+	case figure:
+		fmt.Fprintf(bw, "![%s](charts/%s.svg)\n\n*%s*\n\n", b.chart.Title, b.chart.Name, b.chart.Caption)
+	}
+}
+
+// writeMarkdownTable writes t as Markdown, its numeric columns aligned
+// right.
 func writeMarkdownTable(w io.Writer, t table) {
-	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
-	var head, rule []string
-	for i, h := range t.header {
-		head = append(head, cell(h))
-		if i < len(t.numeric) && t.numeric[i] {
-			rule = append(rule, "---:")
-		} else {
-			rule = append(rule, "---")
+	md := mdtable.Table{Header: t.header, Rows: t.rows}
+	for _, numeric := range t.numeric {
+		align := mdtable.Left
+		if numeric {
+			align = mdtable.Right
 		}
+		md.Align = append(md.Align, align)
 	}
-	fmt.Fprintf(w, "| %s |\n|%s|\n", strings.Join(head, " | "), strings.Join(rule, "|"))
-	for _, row := range t.rows {
-		var cells []string
-		for _, c := range row {
-			cells = append(cells, cell(c))
-		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
-	}
-	fmt.Fprintln(w)
+	mdtable.Write(w, md)
 }
