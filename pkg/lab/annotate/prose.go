@@ -1,10 +1,12 @@
 package annotate
 
 // Prose: comment lines grouped into paragraphs, lists and preformatted
-// blocks, and the little inline markup the pages understand — backtick
-// code spans, issue and PR references, and URLs.
+// blocks by Go's doc comment parser, and the little inline markup the
+// pages understand — backtick code spans, issue and PR references, and
+// URLs.
 
 import (
+	"go/doc/comment"
 	"html"
 	"html/template"
 	"regexp"
@@ -41,75 +43,139 @@ type Paragraph struct {
 	Items []string
 }
 
-var listItem = regexp.MustCompile(`^\s*(?:[-*•]|\d{1,2}[.)])\s+(.*)$`)
-
-// Paragraphs groups comment lines (without their //) into blocks; blank
-// lines separate paragraphs.
+// Paragraphs groups comment lines (without their //) into blocks by Go's
+// doc comment syntax, as go/doc/comment parses it: blank lines separate
+// paragraphs, and an indented span is a list when it opens with a bullet
+// or a number and preformatted text otherwise. Three habits of the
+// comments here that the parser would read otherwise are kept (see
+// prepare).
+//
+// The parser's inline reading is set aside: Paragraphs keeps the text and
+// Inline reads it, because the pages understand what Go doc comments do
+// not (backtick code, issue references, history citations, the markers)
+// and give a bracketed name no link to Go documentation.
 func Paragraphs(lines []string) []Paragraph {
+	var parser comment.Parser
+	doc := parser.Parse(strings.Join(prepare(lines), "\n"))
 	var out []Paragraph
-	var cur *Paragraph
-	var buf []string
-	closeText := func() {
-		if len(buf) == 0 {
-			return
-		}
-		p := Paragraph{Kind: Text, Text: strings.Join(buf, " ")}
-		p.Marker = markerAt(p.Text)
-		out = append(out, p)
-		buf = nil
-	}
-	end := func() {
-		closeText()
-		if cur != nil {
-			out = append(out, *cur)
-			cur = nil
-		}
-	}
-	for i, line := range lines {
-		indented := strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")
-		blockStart := i == 0 || strings.TrimSpace(lines[i-1]) == ""
-		switch {
-		case strings.TrimSpace(line) == "":
-			end()
-		case listItem.MatchString(line) && (indented || (blockStart && strings.HasPrefix(line, "- ")) || (cur != nil && cur.Kind == List)):
-			closeText()
-			if cur != nil && cur.Kind != List {
-				end()
+	for _, b := range doc.Content {
+		switch b := b.(type) {
+		case *comment.Paragraph:
+			if text := plainText(b.Text); text != closer {
+				out = append(out, Paragraph{Kind: Text, Text: text, Marker: markerAt(text)})
 			}
-			if cur == nil {
-				cur = &Paragraph{Kind: List}
+		case *comment.Heading:
+			// Go's older rule makes a short capitalised line between
+			// two paragraphs a heading, and such lines are common in
+			// narrative: it stays the paragraph its author wrote.
+			text := plainText(b.Text)
+			out = append(out, Paragraph{Kind: Text, Text: text, Marker: markerAt(text)})
+		case *comment.List:
+			l := Paragraph{Kind: List}
+			for _, item := range b.Items {
+				var parts []string
+				for _, c := range item.Content {
+					if p, ok := c.(*comment.Paragraph); ok {
+						parts = append(parts, plainText(p.Text))
+					}
+				}
+				l.Items = append(l.Items, strings.Join(parts, " "))
 			}
-			cur.Items = append(cur.Items, strings.TrimSpace(listItem.FindStringSubmatch(line)[1]))
-		case indented && cur != nil && cur.Kind == List:
-			n := len(cur.Items) - 1
-			cur.Items[n] += " " + strings.TrimSpace(line)
-		case indented && len(buf) == 0:
-			if cur != nil && cur.Kind != Pre {
-				end()
-			}
-			if cur == nil {
-				cur = &Paragraph{Kind: Pre}
-				cur.Text = dedent(line)
-			} else {
-				cur.Text += "\n" + dedent(line)
-			}
-		default:
-			if cur != nil {
-				end()
-			}
-			buf = append(buf, strings.TrimSpace(line))
+			out = append(out, l)
+		case *comment.Code:
+			out = append(out, Paragraph{Kind: Pre, Text: strings.TrimSuffix(b.Text, "\n")})
 		}
 	}
-	end()
+	// A paragraph of "[name]: URL" lines defines links in Go's syntax
+	// and leaves the text; the pages have no such links, so the
+	// definitions are shown rather than lost.
+	for _, l := range doc.Links {
+		text := "[" + l.Text + "]: " + l.URL
+		out = append(out, Paragraph{Kind: Text, Text: text})
+	}
 	return out
 }
 
-// dedent removes the indentation that marks a preformatted line.
-func dedent(line string) string {
-	if strings.HasPrefix(line, "\t") {
-		return line[1:]
+// closer is a line with no indentation that prepare puts where the parser
+// must close what is open; its paragraph is dropped.
+const closer = "\x00"
+
+var (
+	// goListItem opens a list item by Go's rule: a bullet, or a number
+	// and "." or ")", then space.
+	goListItem = regexp.MustCompile(`^[ \t]*(?:[-*+•]|[0-9]+[.)])[ \t]+\S`)
+	// markdownItem opens a list written as in Markdown: "- item" with no
+	// indentation.
+	markdownItem = regexp.MustCompile(`^- +\S`)
+)
+
+// prepare readies comment lines for the parser, which reads a whole doc
+// comment. Three habits of the comments here differ from that:
+//   - A run of // lines keeps its indentation's meaning even when every
+//     line is indented (a list or an example alone), where the parser
+//     would first remove the indentation the lines share: the text opens
+//     with a closer.
+//   - A list may be written as in Markdown, "- item" lines with no
+//     indentation opening a block, and more items after them: they are
+//     indented, as Go's syntax wants a list.
+//   - A blank line ends a list, and indented text after it is an example,
+//     where Go's syntax would run the list to the end of the indented
+//     span and make the example more of the last item: a closer goes
+//     between. Comments inside functions, which gofmt leaves as written,
+//     are written this way.
+func prepare(lines []string) []string {
+	out := []string{closer, ""}
+	inSpan, inList := false, false
+	for i, line := range lines {
+		afterBlank := i == 0 || lines[i-1] == ""
+		switch {
+		case line == "":
+		case !isIndented(line) && (inList && goListItem.MatchString(line) || afterBlank && markdownItem.MatchString(line)):
+			// An example before it would take the list in.
+			if inSpan && !inList {
+				out = append(out, closer, "")
+			}
+			line = "  " + line
+			inSpan, inList = true, true
+		case !isIndented(line):
+			inSpan, inList = false, false
+		case !inSpan:
+			inSpan, inList = true, goListItem.MatchString(line)
+		case inList && afterBlank && !goListItem.MatchString(line):
+			out = append(out, closer, "")
+			inList = false
+		}
+		out = append(out, line)
 	}
-	return strings.TrimPrefix(strings.TrimPrefix(line, "  "), " ")
+	return out
+}
+
+func isIndented(line string) bool {
+	return strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")
+}
+
+// plainText is parsed text as it was written, its lines joined by
+// spaces: a URL the parser linked is its address again, and a name it
+// took for a link to Go documentation keeps its brackets.
+func plainText(ts []comment.Text) string {
+	var b strings.Builder
+	for _, t := range ts {
+		switch t := t.(type) {
+		case comment.Plain:
+			b.WriteString(string(t))
+		case comment.Italic:
+			b.WriteString(string(t))
+		case *comment.Link:
+			if t.Auto {
+				b.WriteString(plainText(t.Text))
+			} else {
+				b.WriteString("[" + plainText(t.Text) + "]")
+			}
+		case *comment.DocLink:
+			b.WriteString("[" + plainText(t.Text) + "]")
+		}
+	}
+	return strings.ReplaceAll(b.String(), "\n", " ")
 }
 
 // Issue and PR links. A bare #NNNN is a kubernetes/kubernetes number, as
