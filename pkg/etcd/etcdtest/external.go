@@ -1,11 +1,13 @@
 package etcdtest
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -73,10 +75,42 @@ func StartCluster(t testing.TB, size int) *Cluster {
 	return c
 }
 
+// freePorts picks the members' ports; a test replaces it to hand out a
+// port that another process holds.
+var freePorts = FreePorts
+
 // NewCluster starts size members of binary under dir and waits until every
-// member answers. On error the members already started are killed.
+// member answers. A port picked for a member can be taken by another
+// process before the member binds it; the member then stops and says so,
+// and the cluster starts again on other ports, up to three times. On error
+// the members already started are killed.
 func NewCluster(binary, dir string, size int) (*Cluster, error) {
-	ports, err := FreePorts(2 * size)
+	for attempt := 1; ; attempt++ {
+		c, err := startMembers(binary, dir, size)
+		if err == nil {
+			return c, nil
+		}
+		if c == nil {
+			return nil, err
+		}
+		c.Close()
+		if attempt == 3 || !c.portTaken() {
+			return nil, err
+		}
+		// The members' data names this attempt's peer URLs, so the next
+		// attempt starts from empty directories.
+		for _, m := range c.Members {
+			os.RemoveAll(m.Dir)
+			os.Remove(m.Dir + ".log")
+		}
+	}
+}
+
+// startMembers picks ports for size members, starts them and waits until
+// each answers. Once the ports are picked it returns the cluster, with the
+// error if any, so that the caller can read the members' logs.
+func startMembers(binary, dir string, size int) (*Cluster, error) {
+	ports, err := freePorts(2 * size)
 	if err != nil {
 		return nil, err
 	}
@@ -95,17 +129,26 @@ func NewCluster(binary, dir string, size int) (*Cluster, error) {
 	c.initialCluster = strings.Join(peers, ",")
 	for i := range c.Members {
 		if err := c.Start(i); err != nil {
-			c.Close()
-			return nil, err
+			return c, err
 		}
 	}
-	for _, m := range c.Members {
-		if err := waitHealthy(m, 30*time.Second); err != nil {
-			c.Close()
-			return nil, err
+	for i := range c.Members {
+		if err := c.WaitHealthy(i, 30*time.Second); err != nil {
+			return c, err
 		}
 	}
 	return c, nil
+}
+
+// portTaken reports whether a member's log says that one of its ports was
+// held by another process.
+func (c *Cluster) portTaken() bool {
+	for _, m := range c.Members {
+		if log, err := os.ReadFile(m.Dir + ".log"); err == nil && AddressInUse(string(log)) {
+			return true
+		}
+	}
+	return false
 }
 
 // ClientURLs returns the client URL of every member.
@@ -193,9 +236,27 @@ func (c *Cluster) Pids() []int {
 	return pids
 }
 
-// WaitHealthy waits until member i answers v2 requests.
+// WaitHealthy waits until member i answers v2 requests. It gives up at
+// once when the member exits.
 func (c *Cluster) WaitHealthy(i int, timeout time.Duration) error {
-	return waitHealthy(c.Members[i], timeout)
+	c.mu.Lock()
+	m, exited := c.Members[i], c.Members[i].exited
+	c.mu.Unlock()
+	client := &http.Client{Timeout: time.Second}
+	deadline := time.Now().Add(timeout)
+	var last error
+	for time.Now().Before(deadline) {
+		select {
+		case <-exited:
+			return fmt.Errorf("member %s exited before serving: %s", m.Name, lastLine(m.Dir+".log"))
+		default:
+		}
+		if last = m.serving(client); last == nil {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("member %s at %s not serving v2 after %v (last: %v; see %s.log)", m.Name, m.ClientURL, timeout, last, m.Dir)
 }
 
 // Close kills every member.
@@ -205,21 +266,46 @@ func (c *Cluster) Close() {
 	}
 }
 
-func waitHealthy(m *Member, timeout time.Duration) error {
-	client := &http.Client{Timeout: time.Second}
-	deadline := time.Now().Add(timeout)
-	var last error
-	for time.Now().Before(deadline) {
-		resp, err := client.Get(m.ClientURL + "/v2/keys/")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-			err = fmt.Errorf("status %d", resp.StatusCode)
-		}
-		last = err
-		time.Sleep(50 * time.Millisecond)
+// serving returns nil when m answers v2 requests at its client URL and the
+// cluster answering there lists m's peer URL. Another etcd that took m's
+// client port first would answer too, for a cluster without m, while m
+// fails to listen.
+func (m *Member) serving(client *http.Client) error {
+	resp, err := client.Get(m.ClientURL + "/v2/keys/")
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("member %s at %s not serving v2 after %v (last: %v; see %s.log)", m.Name, m.ClientURL, timeout, last, m.Dir)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("status %d", resp.StatusCode)
+	}
+	resp, err = client.Get(m.ClientURL + "/v2/members")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	var list struct {
+		Members []struct {
+			PeerURLs []string `json:"peerURLs"`
+		} `json:"members"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
+		return fmt.Errorf("/v2/members: %v", err)
+	}
+	for _, member := range list.Members {
+		if slices.Contains(member.PeerURLs, m.PeerURL) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s answers for a cluster without %s", m.ClientURL, m.PeerURL)
+}
+
+// lastLine returns the last line of the file at path, or why there is none.
+func lastLine(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	return lines[len(lines)-1]
 }

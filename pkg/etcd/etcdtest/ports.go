@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"net"
 	"strconv"
+	"strings"
+	"syscall"
 
 	"github.com/prometheus/procfs"
 )
@@ -45,6 +47,15 @@ func FreePorts(n int) ([]int, error) {
 		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
 	return ports, nil
+}
+
+// AddressInUse reports whether output, a server's log or error, says that
+// a port it was told to listen on is held by another process. Go's
+// net.Listen, and so every server here and etcd, reports the kernel's
+// EADDRINUSE in its words; a caller that picked the port with FreePorts
+// then picks again.
+func AddressInUse(output string) bool {
+	return strings.Contains(output, syscall.EADDRINUSE.Error())
 }
 
 const (

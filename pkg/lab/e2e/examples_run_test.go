@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -201,14 +202,22 @@ func TestExampleTwoManagers(t *testing.T) {
 	c := startExample(t, true)
 	const readme = "examples/two-managers/README.md"
 	second := c.documented(t, readme, "_output/bin/"+stack.ManagerBinary(designtest.Design)+" -master=http://127.0.0.1:8080 -port=10299 -logtostderr &")
-	port, err := stack.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	second = strings.TrimSuffix(strings.Replace(second, "-port=10299", "-port="+strconv.Itoa(port), 1), " &")
-	c.background(t, "exec "+second)
-	c.eventually(t, "the second manager healthy", "curl -sf http://127.0.0.1:"+strconv.Itoa(port)+"/healthz", func(out string) bool { return out == "ok" })
-	managers := []string{"http://" + c.manager, "http://127.0.0.1:" + strconv.Itoa(port)}
+	// The second manager listens on a port of its own choosing and logs
+	// it: a port picked here could be taken before it listens, by a server
+	// whose /healthz answers too.
+	second = strings.TrimSuffix(strings.Replace(second, "-port=10299", "-port=0", 1), " &")
+	secondOut := c.background(t, "exec "+second)
+	serving := regexp.MustCompile(`serving /healthz and /metrics on (http://127\.0\.0\.1:\d+)`)
+	var secondURL string
+	watchtest.Within(t, deadline, "the second manager's address in its log", func() (bool, error) {
+		m := serving.FindStringSubmatch(secondOut.String())
+		if m != nil {
+			secondURL = m[1]
+		}
+		return m != nil, fmt.Errorf("its log so far:\n%s", secondOut)
+	})
+	c.eventually(t, "the second manager healthy", "curl -sf "+secondURL+"/healthz", func(out string) bool { return out == "ok" })
+	managers := []string{"http://" + c.manager, secondURL}
 	// syncs is each manager's count of the syncs it ran.
 	syncs := func() []float64 {
 		var n []float64

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/testutil"
 	"github.com/kube-rewind/kube-rewind/pkg/watch/watchtest"
@@ -45,15 +44,13 @@ func repoRoot(t *testing.T) string {
 func startExample(t *testing.T, guestbook bool) *exampleCluster {
 	t.Helper()
 	root := repoRoot(t)
-	mgrPort, err := stack.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
 	example := "-example="
 	if guestbook {
 		example += filepath.Join(root, "examples", "guestbook")
 	}
-	api, out := startLocalUp(t, example, fmt.Sprintf("-manager_port=%d", mgrPort))
+	// The manager listens on a port of its own choosing, which the hints
+	// give: a port picked here could be taken before it listens.
+	_, api, out := startLocalUp(t, example, "-manager_port=0")
 	c := &exampleCluster{root: root, bin: stacktest.BinDir(t), api: api, hints: out.String(),
 		manager: strings.TrimPrefix(hintedURL(t, out.String(), "controller-manager"), "http://")}
 	if guestbook {

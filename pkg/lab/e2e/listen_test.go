@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -118,11 +117,7 @@ func TestEveryCommandListensOnLoopbackOnlyByDefault(t *testing.T) {
 	hn, hnOut := command(t, filepath.Join(dir, "hollow-node"), "-master="+master, "-port=0", "-nodes=1")
 	expectLoopbackOnly(t, "hollow-node", waitListening(t, hn.Process.Pid, 1, hnOut))
 
-	port, err := stack.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	up, upOut := command(t, stacktest.Binary(t, "local-up"), "-bin="+dir, "-dir="+t.TempDir(), "-port="+strconv.Itoa(port), "-manager_port=0", "-example=", "-nodes=1")
+	up, _, upOut := startLocalUp(t, "-manager_port=0", "-example=", "-nodes=1")
 	// The apiserver with its etcd, the hollow nodes and a manager.
 	expectLoopbackOnly(t, "local-up and its children", waitListening(t, up.Process.Pid, 5, upOut))
 

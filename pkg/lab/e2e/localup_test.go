@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -22,8 +23,9 @@ import (
 
 // startLocalUp runs local-up, as make run does, for this test binary's
 // design on a free apiserver port, with extra flags, and waits for its
-// hints. It returns the apiserver's URL and everything printed so far.
-func startLocalUp(t *testing.T, flags ...string) (string, *testutil.Buffer) {
+// hints. It returns local-up's process, the apiserver's URL and everything
+// printed so far.
+func startLocalUp(t *testing.T, flags ...string) (*exec.Cmd, string, *testutil.Buffer) {
 	t.Helper()
 	// A free port can be taken between its pick and local-up's bind by a
 	// test running beside this one (the two builds' tests run at once);
@@ -35,11 +37,11 @@ func startLocalUp(t *testing.T, flags ...string) (string, *testutil.Buffer) {
 		}
 		args := append([]string{"-bin=" + stacktest.BinDir(t), "-dir=" + t.TempDir(), "-design=" + designtest.Design,
 			"-port=" + strconv.Itoa(port), "-sync_period=10s"}, flags...)
-		_, out := command(t, stacktest.Binary(t, "local-up"), args...)
+		cmd, out := command(t, stacktest.Binary(t, "local-up"), args...)
 		taken := false
 		watchtest.Within(t, deadline, "local-up's hints", func() (bool, error) {
 			if regexp.MustCompile(`(?m)^local-up: `).MatchString(out.String()) {
-				if attempt < 3 && strings.Contains(out.String(), "address already in use") {
+				if attempt < 3 && stack.PortTaken(out.String()) {
 					taken = true
 					return true, nil
 				}
@@ -48,10 +50,16 @@ func startLocalUp(t *testing.T, flags ...string) (string, *testutil.Buffer) {
 			return strings.Contains(out.String(), "Press Ctrl-C to stop everything."), nil
 		})
 		if !taken {
-			return fmt.Sprintf("http://127.0.0.1:%d", port), out
+			return cmd, fmt.Sprintf("http://127.0.0.1:%d", port), out
 		}
-		t.Logf("port %d was taken before local-up could listen on it; trying another", port)
+		t.Logf("port %d was taken before local-up could listen on it; trying another:\n%s", port, out)
 	}
+}
+
+// managerMoved is the notice local-up prints when the controller-manager's
+// port was taken and it serves at url instead.
+func managerMoved(port int, url string) string {
+	return fmt.Sprintf("Port %d was taken, so the controller-manager serves on %s instead", port, strings.TrimPrefix(url, "http://"))
 }
 
 // hintedURL returns the address local-up printed for component.
@@ -85,12 +93,25 @@ func getBody(t *testing.T, url string) string {
 // collide), and a working address for every component in the hints.
 func TestLocalUpServesTheManagerOnItsPortAndPrintsEveryAddress(t *testing.T) {
 	t.Parallel()
-	mgrPort, err := stack.FreePort()
-	if err != nil {
-		t.Fatal(err)
+	// The manager's port, too, can be taken before the manager listens on
+	// it; local-up then moves the manager and says so, and the test starts
+	// again on another port.
+	var apiURL, text string
+	var mgrPort int
+	for attempt := 1; ; attempt++ {
+		var err error
+		if mgrPort, err = stack.FreePort(); err != nil {
+			t.Fatal(err)
+		}
+		up, url, out := startLocalUp(t, "-example=", "-nodes=1", "-manager_port="+strconv.Itoa(mgrPort))
+		apiURL, text = url, out.String()
+		got := hintedURL(t, text, "controller-manager")
+		if attempt == 3 || !strings.Contains(text, managerMoved(mgrPort, got)) {
+			break
+		}
+		t.Logf("port %d was taken before the manager could listen on it; trying another", mgrPort)
+		up.Process.Signal(syscall.SIGTERM)
 	}
-	apiURL, out := startLocalUp(t, "-example=", "-nodes=1", "-manager_port="+strconv.Itoa(mgrPort))
-	text := out.String()
 	if got := hintedURL(t, text, "apiserver"); got != apiURL {
 		t.Errorf("hints give the apiserver as %s, want %s", got, apiURL)
 	}
@@ -130,13 +151,13 @@ func TestLocalUpFallsBackToAFreeManagerPortAndSaysSo(t *testing.T) {
 	}
 	defer held.Close()
 	heldPort := held.Addr().(*net.TCPAddr).Port
-	_, out := startLocalUp(t, "-example=", "-nodes=1", "-manager_port="+strconv.Itoa(heldPort))
+	_, _, out := startLocalUp(t, "-example=", "-nodes=1", "-manager_port="+strconv.Itoa(heldPort))
 	text := out.String()
 	got := hintedURL(t, text, "controller-manager")
 	if got == fmt.Sprintf("http://127.0.0.1:%d", heldPort) {
 		t.Fatalf("the manager claims the held port %d:\n%s", heldPort, text)
 	}
-	if !strings.Contains(text, fmt.Sprintf("Port %d was taken, so the controller-manager serves on %s instead", heldPort, strings.TrimPrefix(got, "http://"))) {
+	if !strings.Contains(text, managerMoved(heldPort, got)) {
 		t.Errorf("local-up does not say that port %d was taken:\n%s", heldPort, text)
 	}
 	if body := getBody(t, got+"/metrics"); !strings.Contains(body, "go_goroutines") {
@@ -161,9 +182,10 @@ func TestLocalUpRefusesATakenAPIPortAndSaysHowToMoveIt(t *testing.T) {
 	if err == nil || ctx.Err() != nil {
 		t.Fatalf("local-up on a taken port: %v (want a failure of its own)\n%s", err, out)
 	}
-	for _, want := range []string{fmt.Sprintf("port %d on 127.0.0.1 is taken", heldPort), "make run RUN_FLAGS=-port="} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("local-up's failure does not say %q:\n%s", want, out)
-		}
+	if !stack.PortTaken(string(out)) || !strings.Contains(string(out), strconv.Itoa(heldPort)) {
+		t.Errorf("local-up's failure does not say that port %d is taken:\n%s", heldPort, out)
+	}
+	if !strings.Contains(string(out), "make run RUN_FLAGS=-port=") {
+		t.Errorf("local-up's failure does not say how to move the port:\n%s", out)
 	}
 }

@@ -8,8 +8,11 @@
 // designs legacy-original and stack-original run the original v0.4
 // binaries of make original instead of ours (original.go), the second
 // behind a counting proxy (meter.go). Today's real control plane is
-// started by the sub-package today, its processes this package's Process
-// (spawn.go).
+// started by the sub-package today. Both stacks start their processes
+// through one Supervisor (supervisor.go): each with its log, waited for
+// until it is healthy, started again when it must stay up and exits by
+// itself; and both embed one ManagerSet (managers.go), through which a
+// scenario kills and restarts a controller manager of either.
 //
 // Ours: 2014 had hack/local-up-cluster.sh for this.
 package stack

@@ -1,11 +1,9 @@
 package stack
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -17,7 +15,6 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/prometheus/procfs"
-	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // Process is one running component.
@@ -116,30 +113,6 @@ func ExitedByItself(ps []*Process) string {
 	return ""
 }
 
-// Restart waits for p to exit and, if it exited by itself (not through
-// Kill) while stopped() is false, writes why in its log through note and
-// calls start, which starts it again and restarts the watch on the new
-// process. It stands in for the supervisor a component of today's design
-// counts on (the kubelet of a static pod, systemd): a controller manager
-// or scheduler that loses its leader election exits, and an apiserver
-// slow for longer than the lease's renew deadline (10 s), as a killed one
-// or a starved machine makes it, ends it. Without a supervisor the
-// cluster is left without the component for good.
-//
-// Ours: a component that cannot start again is left dead, and says why in
-// its log.
-func Restart(p *Process, stopped func() bool, note func(format string, args ...interface{}), start func() error) {
-	<-p.Done()
-	if stopped() || p.Killed() {
-		return
-	}
-	_, exit := p.Exited()
-	note("%s exited by itself (%v); the stack starts it again, as its supervisor would", p.Name, exit)
-	if err := start(); err != nil {
-		note("%s could not be started again: %v", p.Name, err)
-	}
-}
-
 // Killed reports whether the process was stopped through Kill.
 func (p *Process) Killed() bool {
 	p.mu.Lock()
@@ -186,29 +159,6 @@ func PortFree(port int) bool {
 	}
 	l.Close()
 	return true
-}
-
-// waitHealthy polls url until it answers 200, the process exits, or the
-// deadline passes.
-func waitHealthy(p *Process, url string, deadline time.Duration) error {
-	client := &http.Client{Timeout: 2 * time.Second}
-	err := wait.PollUntilContextTimeout(context.Background(), 50*time.Millisecond, deadline, true, func(context.Context) (bool, error) {
-		if exited, err := p.Exited(); exited {
-			return false, fmt.Errorf("%s exited before becoming healthy: %v", p.Name, err)
-		}
-		resp, err := client.Get(url)
-		if err != nil {
-			return false, nil
-		}
-		resp.Body.Close()
-		// Another process may hold the port p was told to serve on,
-		// and answer for it while p dies failing to bind.
-		return resp.StatusCode == http.StatusOK && listensOn(p.Pid(), url), nil
-	})
-	if wait.Interrupted(err) {
-		return fmt.Errorf("%s did not become healthy at %s within %v", p.Name, url, deadline)
-	}
-	return err
 }
 
 // listensOn reports whether process pid holds the listening socket of

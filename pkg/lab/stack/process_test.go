@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -40,7 +41,8 @@ func TestAProcessIsHealthyOnlyOnAPortItHolds(t *testing.T) {
 		t.Errorf("a process holding no socket is said to listen on %d", port)
 	}
 	go serveOK(l)
-	if err := waitHealthy(p, url, time.Second); err == nil {
+	sv := NewSupervisor(SupervisorOptions{Lock: new(sync.Mutex), Ready: time.Second})
+	if err := sv.waitHealthy(p, url); err == nil {
 		t.Errorf("another server's 200 on port %d made the sleeper healthy", port)
 	}
 }

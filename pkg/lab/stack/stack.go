@@ -115,16 +115,15 @@ type Stack struct {
 	// learner is the laboratory's learner of the cluster, a process of
 	// its own, with its client URL; labPods reads pods for the benchmark
 	// from it (LabPods).
-	learner     *Process
-	learnerURL  string
-	labPods     *etcdpods.Source
-	HollowNode  *Process
-	HollowURL   string
-	Managers    []*Process
-	ManagerURLs []string
-	logs        []io.Closer
-	// stopped is set once Stop begins: no manager is started again after.
-	stopped bool
+	learner    *Process
+	learnerURL string
+	labPods    *etcdpods.Source
+	HollowNode *Process
+	HollowURL  string
+	// sv starts every process, each with its log, and keeps the
+	// managers, which the embedded ManagerSet holds.
+	sv *Supervisor
+	*ManagerSet
 
 	// What a stack-original runs besides its processes (original.go).
 	etcd        *etcdtest.Cluster
@@ -169,6 +168,8 @@ func Start(cfg Config) (*Stack, error) {
 	}
 	RaiseFileLimit()
 	s := &Stack{cfg: cfg}
+	s.sv = NewSupervisor(SupervisorOptions{Lock: &s.mu, BinDir: cfg.BinDir, Dir: cfg.Dir, Output: cfg.Output, Ready: cfg.Ready})
+	s.ManagerSet = NewManagerSet(s.sv, s.startManager)
 	if err := s.checkOriginal(); err != nil {
 		return nil, err
 	}
@@ -217,63 +218,21 @@ func Start(cfg Config) (*Stack, error) {
 	return s, nil
 }
 
-func (s *Stack) output(component string) (io.Writer, error) {
-	if s.cfg.Output != nil {
-		return s.cfg.Output(component), nil
-	}
-	f, err := os.OpenFile(filepath.Join(s.cfg.Dir, component+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	s.logs = append(s.logs, f)
-	s.mu.Unlock()
-	return f, nil
-}
-
 // start runs one component and waits for its /healthz, retrying with a new
-// port if the one picked was taken in the meantime. A fixed port is tried
-// once; when it fails, a preferred one (fallback) gives way to free ports
-// and a required one ends the start.
+// port if the one picked was taken in the meantime (Supervisor.Start). A
+// fixed port is tried once; when it fails, a preferred one (fallback)
+// gives way to free ports and a required one ends the start.
 func (s *Stack) start(component, binary string, fixedPort int, fallback bool, args func(port int) []string, healthz func(port int) string) (*Process, int, error) {
-	out, err := s.output(component)
-	if err != nil {
-		return nil, 0, err
-	}
 	// A fixed port held by another process is caught before starting: its
 	// owner (another cluster's component, say) could answer the /healthz
 	// meant for this one.
 	if fixedPort != 0 && !PortFree(fixedPort) {
 		if !fallback {
-			return nil, 0, fmt.Errorf("%s: port %d on 127.0.0.1 is taken", component, fixedPort)
+			return nil, 0, portTakenError(component, fixedPort)
 		}
 		fixedPort = 0
 	}
-	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ {
-		port := fixedPort
-		if attempt > 0 || port == 0 {
-			if port, err = FreePort(); err != nil {
-				return nil, 0, err
-			}
-		}
-		path := binary
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(s.cfg.BinDir, binary)
-		}
-		p, err := startProcess(component, path, args(port), out)
-		if err != nil {
-			return nil, 0, err
-		}
-		if lastErr = waitHealthy(p, healthz(port), s.cfg.Ready); lastErr == nil {
-			return p, port, nil
-		}
-		p.Kill(syscall.SIGKILL, 0)
-		if fixedPort != 0 && !fallback {
-			break
-		}
-	}
-	return nil, 0, lastErr
+	return s.sv.Start(component, binary, fixedPort, fixedPort != 0 && !fallback, args, healthz)
 }
 
 func (s *Stack) startAPIServer() error {
@@ -361,43 +320,15 @@ func (s *Stack) managerArgs(port int) []string {
 	return append(args, s.cfg.ControllerManagerArgs...)
 }
 
-// StartManager starts one more controller-manager and returns its index.
-func (s *Stack) StartManager() (int, error) {
-	s.mu.Lock()
-	i := len(s.Managers)
-	s.mu.Unlock()
+// startManager starts controller-manager i, a first time or again (the
+// embedded ManagerSet's StartManager, KillManager and RestartManager).
+func (s *Stack) startManager(i int) (*Process, string, error) {
 	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), s.managerBinary(), s.managerPort(i), true, s.managerArgs,
 		func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
-		return 0, err
+		return nil, "", err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.Managers = append(s.Managers, p)
-	s.ManagerURLs = append(s.ManagerURLs, fmt.Sprintf("http://127.0.0.1:%d", port))
-	go s.supervise(i, p)
-	return i, nil
-}
-
-// supervise starts controller-manager i again when p, its process, exits
-// by itself, as Restart says.
-func (s *Stack) supervise(i int, p *Process) {
-	component := fmt.Sprintf("controller-manager-%d", i)
-	Restart(p, s.isStopped, func(format string, args ...interface{}) { s.note(component, format, args...) },
-		func() error { return s.RestartManager(i) })
-}
-
-func (s *Stack) isStopped() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stopped
-}
-
-// note writes a line of the stack's own into a component's log.
-func (s *Stack) note(component, format string, args ...interface{}) {
-	if out, err := s.output(component); err == nil {
-		fmt.Fprintf(out, "stack: "+format+"\n", args...)
-	}
+	return p, fmt.Sprintf("http://127.0.0.1:%d", port), nil
 }
 
 // managerBinary is the controller-manager binary this stack runs.
@@ -414,37 +345,6 @@ func (s *Stack) managerPort(i int) int {
 		return s.cfg.ManagerPort
 	}
 	return 0
-}
-
-// KillManager stops controller-manager i with sig (SIGKILL: no goodbye).
-func (s *Stack) KillManager(i int, sig syscall.Signal) {
-	s.mu.Lock()
-	p := s.Managers[i]
-	s.mu.Unlock()
-	p.Kill(sig, 5*time.Second)
-}
-
-// RestartManager starts controller-manager i again (after KillManager).
-func (s *Stack) RestartManager(i int) error {
-	s.mu.Lock()
-	old := s.Managers[i]
-	s.mu.Unlock()
-	old.Kill(syscall.SIGKILL, 0)
-	p, port, err := s.start(fmt.Sprintf("controller-manager-%d", i), s.managerBinary(), s.managerPort(i), true, s.managerArgs,
-		func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
-	if err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.stopped {
-		p.Kill(syscall.SIGKILL, 0)
-		return fmt.Errorf("the stack stopped while controller-manager-%d started", i)
-	}
-	s.Managers[i] = p
-	s.ManagerURLs[i] = fmt.Sprintf("http://127.0.0.1:%d", port)
-	go s.supervise(i, p)
-	return nil
 }
 
 // RestartAPIServer stops the apiserver (its embedded etcd with it) and
@@ -488,13 +388,11 @@ func (s *Stack) Processes() []*Process {
 // Stop stops every component this stack started: managers first, then the
 // hollow nodes, then the apiserver, each with SIGTERM and a grace period.
 func (s *Stack) Stop() {
+	s.sv.Halt()
 	s.mu.Lock()
-	s.stopped = true
 	procs := append([]*Process{}, s.Managers...)
 	procs = append(procs, s.HollowNode)
 	apiserver := s.APIServer
-	logs := s.logs
-	s.logs = nil
 	learner := s.learner
 	s.mu.Unlock()
 	for _, p := range procs {
@@ -518,9 +416,7 @@ func (s *Stack) Stop() {
 	if s.Etcd != nil {
 		s.Etcd.Close()
 	}
-	for _, l := range logs {
-		l.Close()
-	}
+	s.sv.Close()
 }
 
 // externalEtcd returns the external etcd members the apiserver uses, from
@@ -631,18 +527,4 @@ func StartEtcdCluster(dir string, members int) (*etcdtest.Cluster, error) {
 		return nil, fmt.Errorf("starting an etcd cluster of %d: %v", members, err)
 	}
 	return c, nil
-}
-
-// ManagerURLList returns the controller-managers' base URLs.
-func (s *Stack) ManagerURLList() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.ManagerURLs...)
-}
-
-// ManagerList returns the controller-manager processes.
-func (s *Stack) ManagerList() []*Process {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]*Process(nil), s.Managers...)
 }

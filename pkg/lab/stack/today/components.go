@@ -7,11 +7,9 @@ import (
 	"crypto/x509"
 	"fmt"
 	"net/http"
-	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
@@ -203,7 +201,7 @@ func (s *Stack) startOthers() error {
 	if err != nil {
 		return err
 	}
-	return s.keep(OthersName, p, s.startOthers, func() { s.Others, s.OthersURL = p, url })
+	return s.sv.Keep(p, func() { s.Others, s.OthersURL = p, url }, s.startOthers)
 }
 
 // ourManagerArgs are our controller-manager's flags on today's stack: its
@@ -243,7 +241,7 @@ func (s *Stack) managerArgs(port int) []string {
 
 // startScheduler runs kube-scheduler on its defaults: leader election on,
 // 50 requests a second with bursts of 100. Like the managers, it is
-// started again when it exits by itself (supervise).
+// started again when it exits by itself (stack.Supervisor.Keep).
 func (s *Stack) startScheduler() error {
 	p, url, err := s.start(Scheduler, Scheduler, "https", "/healthz", func(port int) []string {
 		return append(append([]string{
@@ -255,7 +253,7 @@ func (s *Stack) startScheduler() error {
 	if err != nil {
 		return err
 	}
-	return s.keep(Scheduler, p, s.startScheduler, func() { s.Scheduler, s.SchedulerURL = p, url })
+	return s.sv.Keep(p, func() { s.Scheduler, s.SchedulerURL = p, url }, s.startScheduler)
 }
 
 // PodCIDR is where KWOK gives pods their IPs from, kind's pod range, clear
@@ -297,76 +295,13 @@ func (s *Stack) startKWOK() error {
 
 // start runs one component on a free port and waits until health answers
 // 200 from that process, trying another port when the one picked was
-// taken in the meantime. It returns the process and its base URL.
+// taken in the meantime (stack.Supervisor.Start). It returns the process
+// and its base URL.
 func (s *Stack) start(name, binary, scheme, health string, args func(port int) []string) (*stack.Process, string, error) {
-	out, err := s.output(name)
+	base := func(port int) string { return fmt.Sprintf("%s://127.0.0.1:%d", scheme, port) }
+	p, port, err := s.sv.Start(name, binary, 0, false, args, func(port int) string { return base(port) + health })
 	if err != nil {
 		return nil, "", err
 	}
-	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ {
-		port, err := stack.FreePort()
-		if err != nil {
-			return nil, "", err
-		}
-		path := binary
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(s.cfg.BinDir, binary)
-		}
-		p, err := stack.StartProcess(name, path, args(port), out)
-		if err != nil {
-			return nil, "", err
-		}
-		base := fmt.Sprintf("%s://127.0.0.1:%d", scheme, port)
-		if lastErr = s.waitHealthy(p, base+health); lastErr == nil {
-			return p, base, nil
-		}
-		p.Kill(syscall.SIGKILL, 0)
-	}
-	return nil, "", lastErr
-}
-
-// waitHealthy polls rawURL until it answers 200 from a port p listens on,
-// p exits, or Config.Ready passes.
-func (s *Stack) waitHealthy(p *stack.Process, rawURL string) error {
-	client := s.HTTPClient()
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return err
-	}
-	port, _ := strconv.Atoi(u.Port())
-	stop := time.Now().Add(s.cfg.Ready)
-	var last string
-	for time.Now().Before(stop) {
-		if exited, err := p.Exited(); exited {
-			return fmt.Errorf("%s exited before becoming healthy: %v (its log is in %s)", p.Name, err, s.cfg.Dir)
-		}
-		req, _ := http.NewRequest("GET", rawURL, nil)
-		if p.Name == APIServer {
-			req.Header.Set("Authorization", "Bearer "+s.pki.tokens["admin"])
-		}
-		resp, err := client.Do(req)
-		if err == nil {
-			resp.Body.Close()
-			last = resp.Status
-			// Another process may hold the port p was told to serve on,
-			// and answer for it while p dies failing to bind.
-			if resp.StatusCode == http.StatusOK && listens(p, port) {
-				return nil
-			}
-		} else {
-			last = err.Error()
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return fmt.Errorf("%s did not become healthy at %s within %v (last answer: %s)", p.Name, rawURL, s.cfg.Ready, last)
-}
-
-func listens(p *stack.Process, port int) bool {
-	for _, addr := range stack.Listening(p.Pid()) {
-		if addr.Port == port {
-			return true
-		}
-	}
-	return false
+	return p, base(port), nil
 }

@@ -27,7 +27,8 @@
 //     /metrics without a token (scrapeable);
 //   - no kubelet runs them as static pods: the stack itself starts a
 //     manager or the scheduler again when it exits by itself, as each
-//     does on losing its leader election (today.go, supervise).
+//     does on losing its leader election (package stack's Supervisor,
+//     which starts and keeps the processes of both stacks).
 //
 // Ours: 2014 had no such thing; kube-up and kind start today's clusters
 // with containers, which this machine-sized laboratory does without.

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -67,17 +66,20 @@ type Stack struct {
 	mu sync.Mutex
 	// The processes, each a child of this one.
 	Etcd, APIServer, Scheduler, KWOK *stack.Process
-	Managers                         []*stack.Process
+	// The controller managers, Managers with their base URLs in
+	// ManagerURLs, kept by sv like every process that is started
+	// again when it exits by itself.
+	*stack.ManagerSet
 	// Others is the kube-controller-manager that runs the controllers
 	// ours does not, when Config.OurManager is set; OthersURL its base.
 	Others    *stack.Process
 	OthersURL string
 	// Their base URLs: etcd's client URL (http), the apiserver's own
-	// (https), the controller managers' and scheduler's secure ports
-	// (https), and KWOK's server (http). Components says which path of
-	// each to ask for health and metrics.
+	// (https), the scheduler's secure port (https), and KWOK's server
+	// (http); a kube-controller-manager's is its secure port (https),
+	// ours serves http. Components says which path of each to ask for
+	// health and metrics.
 	EtcdURL, DirectURL, SchedulerURL, KWOKURL string
-	ManagerURLs                               []string
 	// APIURL is where clients reach the apiserver: DirectURL, or what
 	// Config.Front returned.
 	APIURL string
@@ -85,13 +87,12 @@ type Stack struct {
 	// kubectl; KubeconfigOf has every client's.
 	Kubeconfig  string
 	kubeconfigs map[string]string
-	logs        []io.Closer
 	meter       *stack.Meter
+	// sv starts every process, each with its log.
+	sv *stack.Supervisor
 	// httpClient is HTTPClient's, made once.
 	httpOnce   sync.Once
 	httpClient *http.Client
-	// stopped is set once Stop begins: nothing is started again after.
-	stopped bool
 }
 
 // Start brings up etcd, kube-apiserver, the controller managers, the
@@ -121,6 +122,11 @@ func Start(cfg Config) (*Stack, error) {
 		return nil, err
 	}
 	s := &Stack{cfg: cfg, pki: p, kubeconfigs: map[string]string{}}
+	s.sv = stack.NewSupervisor(stack.SupervisorOptions{
+		Lock: &s.mu, BinDir: cfg.BinDir, Dir: cfg.Dir, Output: cfg.Output, Ready: cfg.Ready,
+		Client: s.HTTPClient(), Token: s.healthToken,
+	})
+	s.ManagerSet = stack.NewManagerSet(s.sv, s.startManager)
 	steps := []func() error{s.startEtcd, s.startAPIServer, s.writeKubeconfigs}
 	if cfg.OurManager != "" {
 		steps = append(steps, s.startOthers)
@@ -235,118 +241,47 @@ func (s *Stack) Died() string {
 	return ""
 }
 
-// StartManager starts one more kube-controller-manager and returns its
-// index; with another running, it waits for the lease as a standby.
-func (s *Stack) StartManager() (int, error) {
-	s.mu.Lock()
-	i := len(s.Managers)
-	s.Managers = append(s.Managers, nil)
-	s.ManagerURLs = append(s.ManagerURLs, "")
-	s.mu.Unlock()
-	return i, s.startManager(i)
-}
-
-func (s *Stack) startManager(i int) error {
+// startManager starts controller manager i, a first time or again (the
+// embedded ManagerSet's StartManager, KillManager and RestartManager): a
+// kube-controller-manager, which waits for the lease as a standby while
+// another holds it, or ours (Config.OurManager).
+func (s *Stack) startManager(i int) (*stack.Process, string, error) {
 	name := fmt.Sprintf("%s-%d", ControllerManager, i)
 	binary, scheme, args := ControllerManager, "https", s.managerArgs
 	if s.cfg.OurManager != "" {
 		name = fmt.Sprintf("%s-%d", OurManagerName, i)
 		binary, scheme, args = s.cfg.OurManager, "http", s.ourManagerArgs
 	}
-	p, url, err := s.start(name, binary, scheme, "/healthz", args)
-	if err != nil {
-		return err
+	return s.start(name, binary, scheme, "/healthz", args)
+}
+
+// healthToken is the bearer token the health check of a component needs:
+// the apiserver's /readyz asks for one, the others' paths for none.
+func (s *Stack) healthToken(component string) string {
+	if component == APIServer {
+		return s.pki.tokens["admin"]
 	}
-	return s.keep(name, p, func() error { return s.startManager(i) }, func() { s.Managers[i], s.ManagerURLs[i] = p, url })
-}
-
-// keep takes p, the component name just started, into the stack (set,
-// under the stack's lock) and supervises it, start starting it again; if
-// the stack stopped meanwhile, it kills p instead.
-func (s *Stack) keep(name string, p *stack.Process, start func() error, set func()) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.stopped {
-		p.Kill(syscall.SIGKILL, 0)
-		return fmt.Errorf("the stack stopped while %s started", name)
-	}
-	set()
-	go s.supervise(name, p, start)
-	return nil
-}
-
-// supervise starts a component again when p, its process, exits by
-// itself, as stack.Restart says: kube-controller-manager and
-// kube-scheduler exit when they lose their leader election.
-func (s *Stack) supervise(name string, p *stack.Process, start func() error) {
-	stack.Restart(p, s.isStopped, func(format string, args ...interface{}) {
-		if out, err := s.output(name); err == nil {
-			fmt.Fprintf(out, "stack: "+format+"\n", args...)
-		}
-	}, start)
-}
-
-func (s *Stack) isStopped() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stopped
-}
-
-// KillManager stops kube-controller-manager i with sig (SIGKILL: it
-// leaves its lease to expire; SIGTERM: it may give it up).
-func (s *Stack) KillManager(i int, sig syscall.Signal) {
-	s.mu.Lock()
-	p := s.Managers[i]
-	s.mu.Unlock()
-	p.Kill(sig, 5*time.Second)
-}
-
-// RestartManager starts kube-controller-manager i again, on a new port.
-func (s *Stack) RestartManager(i int) error {
-	s.mu.Lock()
-	old := s.Managers[i]
-	s.mu.Unlock()
-	old.Kill(syscall.SIGKILL, 0)
-	return s.startManager(i)
+	return ""
 }
 
 // Stop stops every process this stack started, in the reverse of their
 // order, each with SIGTERM and then, after a grace period, SIGKILL; its
 // data and logs stay in Dir.
 func (s *Stack) Stop() {
-	s.mu.Lock()
-	s.stopped = true
-	s.mu.Unlock()
+	s.sv.Halt()
 	procs := s.Processes()
 	for i := len(procs) - 1; i >= 0; i-- {
 		procs[i].Kill(syscall.SIGTERM, 10*time.Second)
 	}
 	s.mu.Lock()
-	logs, meter := s.logs, s.meter
-	s.logs, s.meter = nil, nil
+	meter := s.meter
+	s.meter = nil
 	s.mu.Unlock()
 	if meter != nil {
 		meter.Close()
 	}
-	for _, l := range logs {
-		l.Close()
-	}
+	s.sv.Close()
 	s.HTTPClient().CloseIdleConnections()
-}
-
-// output returns where a component's output goes.
-func (s *Stack) output(component string) (io.Writer, error) {
-	if s.cfg.Output != nil {
-		return s.cfg.Output(component), nil
-	}
-	f, err := os.OpenFile(filepath.Join(s.cfg.Dir, component+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	s.logs = append(s.logs, f)
-	s.mu.Unlock()
-	return f, nil
 }
 
 // context returns a context for one of the stack's own requests.
