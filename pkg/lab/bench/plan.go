@@ -129,7 +129,7 @@ func BuildPlan(opts runner.Options) (*runner.Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		if v.Stack == scenario.StackExternal && opts.Kubeconfig == "" {
+		if v.Runs(scenario.ExternalCluster) && opts.Kubeconfig == "" {
 			return nil, fmt.Errorf("the variant %s runs on the cluster of a kubeconfig: give one with -kubeconfig=FILE", name)
 		}
 	}

@@ -45,11 +45,22 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"rate":      func(v float64) string { return FormatRate(v) },
 }).Parse(pageHTML))
 
-// Designs are the headings of the two columns and the names the
-// terminal gives them.
+// Designs are the two columns of a talk, 2014 and today, each held to
+// its design's expectations.
 var Designs = []Design{
-	{Heading: "2014", Sub: "v0.4: a watch, a LIST every 10 s, a goroutine per pod", Short: "2014", Variant: scenario.Legacy, Expect: scenario.Legacy.Name},
-	{Heading: "Today", Sub: "informers, workqueue, expectations, slow start", Short: "today", Variant: scenario.Modern, Expect: scenario.Modern.Name},
+	withExpect(DesignOf(scenario.Legacy), scenario.Legacy.Name),
+	withExpect(DesignOf(scenario.Modern), scenario.Modern.Name),
+}
+
+// DesignOf is the column of variant v, named as v's description names it.
+func DesignOf(v scenario.Variant) Design {
+	heading, sub, short := v.Describe()
+	return Design{Heading: heading, Sub: sub, Short: short, Variant: v}
+}
+
+func withExpect(d Design, expect string) Design {
+	d.Expect = expect
+	return d
 }
 
 // Design is how the page and the terminal name one side.

@@ -257,15 +257,6 @@ func (x *externalCluster) HTTPClient() *http.Client { return x.http }
 // CountsFromZero: the cluster's managers ran before the run came.
 func (x *externalCluster) CountsFromZero() bool { return false }
 
-// External is the variant of the cluster a kubeconfig names, run as it
-// is: its own managers, scheduler and nodes (rcbench bench -kubeconfig).
-// Its Design is today's, which a cluster of today runs.
-var External = Variant{Name: "cluster", Design: "modern", Stack: StackExternal}
-
-// StackExternal names a cluster the laboratory did not start
-// (Variant.Stack).
-const StackExternal = "external"
-
 // ExternalScrape is how often a run on an external cluster reads the
 // apiserver's /metrics, besides once at each of the scenario's marks:
 // kube-apiserver's is megabytes (3.6 MB on a cluster of ten KWOK nodes),
@@ -287,7 +278,7 @@ const NotMeasuredOutside = "the managers' figures (requests, pod creates, status
 // cluster measures as the laboratory does on its own stacks: none of a
 // process it cannot read (NotMeasuredOutside).
 func (e *Env) forExternal(rs []Result) []Result {
-	if e.Variant.Stack != StackExternal {
+	if !e.Variant.Runs(ExternalCluster) {
 		return rs
 	}
 	return keep(rs, func(r Result) bool {

@@ -69,12 +69,12 @@ func (opts Options) say() func(format string, args ...interface{}) {
 // Start brings up the cluster sc needs for variant v at size sz and starts
 // sampling it. Close stops both.
 func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
-	switch v.Stack {
-	case StackToday:
-		return startToday(sc, v, sz, opts)
-	case StackExternal:
-		return startExternal(sc, v, sz, opts)
-	}
+	return v.launcher().start(sc, v, sz, opts)
+}
+
+// startOurs starts our stack for sc at size sz with v's manager, or the
+// original v0.4 binaries v names (Variant.Original).
+func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	cfg := sc.Cluster
 	if sz.PodsFirst {
 		// Started once the pods run.

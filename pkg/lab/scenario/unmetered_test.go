@@ -13,7 +13,7 @@ func TestAVariantOnTodaysStackRunsWithoutTheMeterAsAControl(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !v.Unmetered || v.Stack != StackToday || v.Name != "stack-today-unthrottled-unmetered" || v.CountsRequests() {
+	if !v.Unmetered || !v.Runs(TodayStack) || v.Name != "stack-today-unthrottled-unmetered" || v.CountsRequests() {
 		t.Errorf("stack-today-unthrottled-unmetered is %+v; want today's stack without its meter, counting no requests", v)
 	}
 	if base, _ := VariantByName("stack-today-unthrottled"); !base.CountsRequests() || base.Unmetered {

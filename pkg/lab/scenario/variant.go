@@ -11,10 +11,25 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 )
 
-// Variant is one way of running the controller-manager.
+// Variant is one way of running the controller-manager, described once:
+// what it runs, what starts it, which comparison it belongs to and how
+// every page, chart and talk names it. Nothing else keeps a list of
+// variants or a table keyed by their names.
 type Variant struct {
 	// Name labels results: legacy, modern, modern-unthrottled, upstream.
 	Name string
+	// Heading and Sub name the variant's column on the live page and in
+	// a talk, and Short names it in the terminal's counters and notes;
+	// Name stands in for an empty one.
+	Heading, Sub, Short string
+	// Color is the variant's colour in every chart and its column's in
+	// the HTML report, as #rrggbb (the Okabe–Ito palette, which readers
+	// with colour-blindness can tell apart); empty for the grey of a
+	// variant without one.
+	Color string
+	// Comparison is the comparison the variant belongs to: DesignAlone
+	// or StackAgainstStack.
+	Comparison string
 	// Design is the design the manager follows, legacy or modern: what a
 	// scenario may expect of it (pods owned by selector or by
 	// ControllerRef, a leader election), and the binary it runs unless
@@ -23,22 +38,22 @@ type Variant struct {
 	// Manager, when set, is the controller-manager binary to run instead
 	// of the design's (stack.ManagerBinary).
 	Manager string
-	// Build says how to build Manager, for the note of a run that finds
-	// it missing.
+	// Build says how to build the variant's binaries, for the note of a
+	// run that finds them missing.
 	Build string
 	// Checks names the variant of ours this one is the original of: the
 	// benchmark sets the two side by side (upstream checks modern).
 	Checks string
 	// ManagerArgs are extra controller-manager flags.
 	ManagerArgs []string
-	// Original, when set, runs original v0.4 binaries instead of ours
-	// (stack.OriginalManager or stack.OriginalStack), from the directory
-	// of make original; Design is then the design they must show, legacy.
+	// Launcher starts the variant's cluster: ours (nil stands for it),
+	// the originals', today's or an external one.
+	Launcher *Launcher
+	// Original, with the originals' launcher, names which of make
+	// original's v0.4 binaries run (stack.OriginalManager or
+	// stack.OriginalStack), from its directory; Design is then the
+	// design they must show, legacy.
 	Original string
-	// Stack, when StackToday, runs the scenario on today's whole control
-	// plane (pkg/lab/stack/today) instead of ours; Manager is then
-	// kube-controller-manager and ManagerArgs are its flags.
-	Stack string
 	// SchedulerArgs are extra kube-scheduler flags, on today's stack.
 	SchedulerArgs []string
 	// LabReader, when set, is how the laboratory reads pods in this
@@ -56,27 +71,117 @@ type Variant struct {
 	Unmetered bool
 }
 
-// StackToday names today's stack (Variant.Stack).
-const StackToday = "today"
+// The two comparisons a variant belongs to (Variant.Comparison): every
+// manager on our v0.4 apiserver and hollow nodes, where only the
+// controller changes, or a whole control plane against another.
+const (
+	DesignAlone       = "design alone"
+	StackAgainstStack = "stack against stack"
+)
+
+// Launcher is what starts a variant's cluster, and what that cluster lets
+// the laboratory do.
+type Launcher struct {
+	// Name names the launcher in messages.
+	Name string
+	// OnToday says the cluster is today's control plane: the scenarios
+	// that need more of our stack do not run there (NotOnToday).
+	OnToday bool
+	// Metered says a meter in front of the apiserver counts the requests
+	// and can be left out (Variant.Unmetered).
+	Metered bool
+	// ReadsEtcd says the laboratory reads the pods from our etcd and may
+	// choose how (Variant.LabReader).
+	ReadsEtcd bool
+	// Counts says the laboratory counts the managers' requests there.
+	Counts bool
+	start  func(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error)
+}
+
+// The launchers. Each variant names one; a variant of another stack is a
+// launcher here and its description in Variants.
+var (
+	// OurStack starts our v0.4 apiserver, hollow nodes and the variant's
+	// manager (pkg/lab/stack).
+	OurStack = &Launcher{Name: "our stack", ReadsEtcd: true, Counts: true}
+	// Originals starts make original's v0.4 binaries, the manager alone
+	// on our apiserver or the whole of them (Variant.Original).
+	Originals = &Launcher{Name: "the original v0.4 binaries", ReadsEtcd: true, Counts: true}
+	// TodayStack starts today's whole control plane (pkg/lab/stack/today).
+	TodayStack = &Launcher{Name: "today's stack", OnToday: true, Metered: true, Counts: true}
+	// ExternalCluster runs on the cluster a kubeconfig names, as it is.
+	ExternalCluster = &Launcher{Name: "an external cluster", OnToday: true}
+)
+
+func init() {
+	OurStack.start = startOurs
+	Originals.start = startOurs
+	TodayStack.start = startToday
+	ExternalCluster.start = startExternal
+}
+
+// launcher is the variant's launcher, ours when it names none.
+func (v Variant) launcher() *Launcher {
+	if v.Launcher == nil {
+		return OurStack
+	}
+	return v.Launcher
+}
+
+// Runs says whether l starts the variant's cluster.
+func (v Variant) Runs(l *Launcher) bool { return v.launcher() == l }
+
+// Describe returns what pages call the variant: its heading, sub-heading
+// and short name, Name standing in for those it lacks.
+func (v Variant) Describe() (heading, sub, short string) {
+	heading, sub, short = v.Heading, v.Sub, v.Short
+	if heading == "" {
+		heading = v.Name
+	}
+	if short == "" {
+		short = v.Name
+	}
+	return heading, sub, short
+}
+
+// InComparison is the variant's comparison: its own, else stack against
+// stack on today's control plane, else the design alone.
+func (v Variant) InComparison() string {
+	switch {
+	case v.Comparison != "":
+		return v.Comparison
+	case v.launcher().OnToday:
+		return StackAgainstStack
+	}
+	return DesignAlone
+}
 
 // The variants the benchmark compares. The modern design runs once with
 // kube-controller-manager's client limits (20 QPS, burst 30) and once
 // without, so that the design and the throttle can be told apart; today's
-// upstream replication manager runs both ways too, beside each.
+// upstream replication manager runs both ways too, beside each. An
+// unthrottled variant shares its colour and is dashed in the charts.
 var (
-	Legacy              = Variant{Name: "legacy", Design: "legacy"}
-	Modern              = Variant{Name: "modern", Design: "modern"}
-	ModernUnthrottled   = Variant{Name: "modern-unthrottled", Design: "modern", ManagerArgs: []string{"-kube_api_qps=0"}}
-	Upstream            = Variant{Name: "upstream", Design: "modern", Manager: "controller-manager-upstream", Build: "make upstream", Checks: Modern.Name}
-	UpstreamUnthrottled = Variant{Name: "upstream-unthrottled", Design: "modern", Manager: "controller-manager-upstream", Build: "make upstream", Checks: ModernUnthrottled.Name, ManagerArgs: []string{"-kube_api_qps=0"}}
+	Legacy = Variant{Name: "legacy", Design: "legacy", Color: "#D55E00",
+		Heading: "2014", Sub: "v0.4: a watch, a LIST every 10 s, a goroutine per pod", Short: "2014"}
+	Modern = Variant{Name: "modern", Design: "modern", Color: "#0072B2",
+		Heading: "Today", Sub: "informers, workqueue, expectations, slow start", Short: "today"}
+	ModernUnthrottled = Variant{Name: "modern-unthrottled", Design: "modern", Color: "#009E73", ManagerArgs: []string{"-kube_api_qps=0"},
+		Sub: "today's design, its client limit lifted"}
+	Upstream          = Variant{Name: "upstream", Design: "modern", Manager: "controller-manager-upstream", Build: "make upstream", Checks: Modern.Name, Color: "#CC79A7",
+		Heading: "Upstream today", Sub: "k8s.io/kubernetes's own replication manager, unmodified, through an adapter", Short: "upstream"}
+	UpstreamUnthrottled = Variant{Name: "upstream-unthrottled", Design: "modern", Manager: "controller-manager-upstream", Build: "make upstream", Checks: ModernUnthrottled.Name,
+		Color: "#CC79A7", ManagerArgs: []string{"-kube_api_qps=0"}, Sub: "upstream's replication manager, its client limit lifted"}
 )
 
 // The original v0.4 binaries of make original, beside our port of 2014:
 // the original controller-manager on our apiserver, and the original
 // apiserver and controller-manager together (pkg/lab/stack, original.go).
 var (
-	LegacyOriginal = Variant{Name: "legacy-original", Design: "legacy", Original: stack.OriginalManager, Build: original.BuildHint, Checks: Legacy.Name}
-	StackOriginal  = Variant{Name: "stack-original", Design: "legacy", Original: stack.OriginalStack, Build: original.BuildHint, Checks: Legacy.Name}
+	LegacyOriginal = Variant{Name: "legacy-original", Design: "legacy", Launcher: Originals, Original: stack.OriginalManager, Build: original.BuildHint, Checks: Legacy.Name,
+		Color: "#E69F00", Heading: "2014, the real one", Sub: "Kubernetes v0.4's own controller-manager (make original) on our apiserver", Short: "v0.4's binary"}
+	StackOriginal = Variant{Name: "stack-original", Design: "legacy", Launcher: Originals, Original: stack.OriginalStack, Build: original.BuildHint, Checks: Legacy.Name,
+		Color: "#000000", Heading: "2014, its own binaries", Sub: "v0.4's own apiserver and controller-manager (make original), hollow nodes as its kubelets", Short: "v0.4's stack"}
 )
 
 // Today's whole control plane, run by make today's upstream binaries: the
@@ -88,10 +193,14 @@ var (
 // modern-unthrottled. Their Design is the one
 // kube-controller-manager's replication manager follows.
 var (
-	StackTodayDefaults = Variant{Name: "stack-today", Design: "modern", Stack: StackToday, Manager: today.ControllerManager, Build: "make today",
-		Checks: ModernToday.Name}
-	StackTodayUnthrottled = Variant{Name: "stack-today-unthrottled", Design: "modern", Stack: StackToday, Manager: today.ControllerManager, Build: "make today",
-		Checks: ModernTodayUnthrottled.Name, ManagerArgs: []string{"--kube-api-qps=100000", "--kube-api-burst=100000"}, SchedulerArgs: schedulerUnthrottled}
+	StackTodayDefaults = Variant{Name: "stack-today", Design: "modern", Launcher: TodayStack, Manager: today.ControllerManager, Build: "make today",
+		Checks:  ModernToday.Name,
+		Heading: "Today, the whole real one", Sub: "kube-apiserver, kube-controller-manager and kube-scheduler v1.37 at their defaults, KWOK's nodes (make today)",
+		Short: "today's stack"}
+	StackTodayUnthrottled = Variant{Name: "stack-today-unthrottled", Design: "modern", Launcher: TodayStack, Manager: today.ControllerManager, Build: "make today",
+		Checks: ModernTodayUnthrottled.Name, ManagerArgs: []string{"--kube-api-qps=100000", "--kube-api-burst=100000"}, SchedulerArgs: schedulerUnthrottled,
+		Heading: "Today, the whole real one, unthrottled", Sub: "today's control plane (make today), kube-controller-manager's client limit raised out of reach",
+		Short: "today's stack, unthrottled"}
 )
 
 // schedulerUnthrottled lifts kube-scheduler's client limit (50 requests a
@@ -110,18 +219,27 @@ var schedulerUnthrottled = []string{"--kube-api-qps=5000", "--kube-api-burst=100
 // defaults, kube-controller-manager's client limit of 20 requests a
 // second with bursts of 30; modern-today-unthrottled lifts it.
 var (
-	ModernToday            = Variant{Name: "modern-today", Design: "modern", Stack: StackToday, Build: "make build and make today"}
-	ModernTodayUnthrottled = Variant{Name: "modern-today-unthrottled", Design: "modern", Stack: StackToday, Build: "make build and make today",
-		ManagerArgs: []string{"-kube_api_qps=0"}, SchedulerArgs: schedulerUnthrottled}
+	ModernToday = Variant{Name: "modern-today", Design: "modern", Launcher: TodayStack, Build: "make build and make today",
+		Heading: "Our port of today, on today's stack", Sub: "our modern controller-manager against kube-apiserver v1.37 through client-go, KWOK's nodes (make build, make today)",
+		Short: "our port on today's stack"}
+	ModernTodayUnthrottled = Variant{Name: "modern-today-unthrottled", Design: "modern", Launcher: TodayStack, Build: "make build and make today",
+		ManagerArgs: []string{"-kube_api_qps=0"}, SchedulerArgs: schedulerUnthrottled,
+		Heading: "Our port of today, on today's stack, unthrottled", Sub: "our modern controller-manager on today's control plane, its client limit lifted",
+		Short: "our port on today's stack, unthrottled"}
 )
+
+// External is the variant of the cluster a kubeconfig names, run as it
+// is: its own managers, scheduler and nodes (rcbench bench -kubeconfig).
+// Its Design is today's, which a cluster of today runs.
+var External = Variant{Name: "cluster", Design: "modern", Launcher: ExternalCluster, Sub: "the cluster -kubeconfig names, as it runs"}
 
 // CountsRequests says whether the variant's runs count the managers'
 // requests: not on an external cluster (NotMeasuredOutside), nor on
 // today's stack without its meter (NotMetered).
-func (v Variant) CountsRequests() bool { return v.Stack != StackExternal && !v.Unmetered }
+func (v Variant) CountsRequests() bool { return v.launcher().Counts && !v.Unmetered }
 
 // Ours says whether the variant runs our manager on today's stack.
-func (v Variant) Ours() bool { return v.Stack == StackToday && v.Manager == "" }
+func (v Variant) Ours() bool { return v.Runs(TodayStack) && v.Manager == "" }
 
 // Variants lists every variant above, in the order reports show them.
 var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUnthrottled, LegacyOriginal, StackOriginal, StackTodayDefaults, StackTodayUnthrottled,
@@ -129,7 +247,27 @@ var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUn
 
 // OnToday says whether the variant runs on today's control plane: the
 // stack make today builds, or an external cluster (External).
-func (v Variant) OnToday() bool { return v.Stack == StackToday || v.Stack == StackExternal }
+func (v Variant) OnToday() bool { return v.launcher().OnToday }
+
+// Help lists the variants for a flag's help text, each with its
+// description and what builds it, then the control runs a name may ask
+// for.
+func Help() string {
+	var names []string
+	for _, v := range Variants {
+		_, sub, _ := v.Describe()
+		if sub == "" {
+			sub = v.Heading
+		}
+		if v.Build != "" && !strings.Contains(sub, "(make ") {
+			sub += ", built by " + v.Build
+		}
+		names = append(names, v.Name+" ("+sub+")")
+	}
+	return strings.Join(names, "; ") + "; or a control run of one: <variant>-without-<change>[+<change>…] (our port of today's design with " +
+		"changes of pkg/history switched off), <variant>-unmetered (today's stack without the laboratory's meter), " +
+		"<variant>-reading-<" + strings.Join(readers, "|") + "> (our stack, the laboratory reading pods that way)"
+}
 
 // VariantByName returns the variant of Variants called name, or a control
 // run of one: "<variant>-without-<change>[+<change>…]" is that variant of
@@ -149,8 +287,8 @@ func VariantByName(name string) (Variant, error) {
 		if err != nil {
 			return Variant{}, err
 		}
-		if v.Stack != StackToday || v.Unmetered {
-			return Variant{}, fmt.Errorf("variant %q: only a variant on today's stack has the laboratory's meter to run without, and %s is not one", name, base)
+		if !v.launcher().Metered || v.Unmetered {
+			return Variant{}, fmt.Errorf("variant %q: only a variant on a stack with the laboratory's meter has one to run without, and %s is not one", name, base)
 		}
 		v.Name, v.Unmetered = name, true
 		return v, nil
@@ -163,7 +301,7 @@ func VariantByName(name string) (Variant, error) {
 		if err != nil {
 			return Variant{}, err
 		}
-		if v.Design != Modern.Design || v.Manager != "" || v.Original != "" {
+		if v.Design != Modern.Design || v.Manager != "" || v.Runs(Originals) {
 			return Variant{}, fmt.Errorf("variant %q: only our port of today's design has -without switches, and %s is not it", name, base)
 		}
 		list := strings.Split(changes, "+")
@@ -200,7 +338,7 @@ func readingVariant(name, base, reader string) (Variant, error) {
 	if !slices.Contains(readers, reader) {
 		return Variant{}, fmt.Errorf("variant %q: the laboratory reads pods by %s, not %q", name, strings.Join(readers, ", "), reader)
 	}
-	if v.Stack != "" || v.Original == stack.OriginalStack || v.LabReader != "" {
+	if !v.launcher().ReadsEtcd || v.Original == stack.OriginalStack || v.LabReader != "" {
 		return Variant{}, fmt.Errorf("variant %q: only a variant on our stack's etcd can choose how the laboratory reads it, and %s is not one", name, base)
 	}
 	v.Name, v.LabReader = name, reader

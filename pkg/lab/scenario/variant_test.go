@@ -66,3 +66,54 @@ func TestAControlRunOfTheLaboratorysReaderChangesOnlyTheReader(t *testing.T) {
 		t.Errorf("a control run of both kinds: %+v, %v", v, err)
 	}
 }
+
+// Each variant is described once, in Variants: a unique name, a launcher,
+// a comparison, a colour a chart can read, and the words a page and the
+// flags' help give it.
+func TestEveryVariantIsDescribedOnce(t *testing.T) {
+	seen := map[string]bool{}
+	help := Help()
+	for _, v := range Variants {
+		if seen[v.Name] {
+			t.Errorf("%s is listed twice", v.Name)
+		}
+		seen[v.Name] = true
+		if got, err := VariantByName(v.Name); err != nil || got.Name != v.Name {
+			t.Errorf("VariantByName(%q) = %q, %v", v.Name, got.Name, err)
+		}
+		if c := v.Color; c != "" && (len(c) != 7 || c[0] != '#' || strings.Trim(c[1:], "0123456789abcdefABCDEF") != "") {
+			t.Errorf("%s: colour %q is not #rrggbb", v.Name, c)
+		}
+		if c := v.InComparison(); c != DesignAlone && c != StackAgainstStack {
+			t.Errorf("%s: comparison %q", v.Name, c)
+		}
+		if v.OnToday() != (v.InComparison() == StackAgainstStack) {
+			t.Errorf("%s: on today's control plane %v, but in the comparison %q", v.Name, v.OnToday(), v.InComparison())
+		}
+		if heading, sub, short := v.Describe(); heading == "" || short == "" || (sub == "" && v.Heading == "") {
+			t.Errorf("%s: described as %q / %q / %q: a page would have nothing to say of it", v.Name, heading, sub, short)
+		}
+		if !strings.Contains(help, v.Name+" (") {
+			t.Errorf("the flags' help leaves out %s", v.Name)
+		}
+	}
+}
+
+// A variant's launcher decides where it runs and what the laboratory may
+// do there: only one of today's stacks has a meter to leave out, and only
+// our etcd a reader to choose.
+func TestTheLauncherDecidesWhatAControlRunMayChange(t *testing.T) {
+	for _, v := range Variants {
+		_, errMeter := VariantByName(v.Name + "-unmetered")
+		if (errMeter == nil) != v.Runs(TodayStack) {
+			t.Errorf("%s-unmetered: %v; the variant runs on %s", v.Name, errMeter, v.launcher().Name)
+		}
+		_, errReader := VariantByName(v.Name + "-reading-members")
+		if want := v.launcher().ReadsEtcd && v.Original != stack.OriginalStack; (errReader == nil) != want {
+			t.Errorf("%s-reading-members: %v; the variant runs on %s", v.Name, errReader, v.launcher().Name)
+		}
+	}
+	if (Variant{Name: "plain"}).launcher() != OurStack {
+		t.Error("a variant that names no launcher does not run on our stack")
+	}
+}

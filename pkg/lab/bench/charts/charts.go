@@ -2,11 +2,13 @@ package charts
 
 import (
 	"bytes"
+	"fmt"
 	"image/color"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -27,17 +29,22 @@ type Chart struct {
 	PNG []byte
 }
 
-// Each variant keeps its colour in every chart (the Okabe–Ito palette,
-// which readers with colour-blindness can tell apart), and an unthrottled
-// variant is also dashed, so that it stays distinct in print.
-var variantColors = map[string]color.RGBA{
-	"legacy":               {0xD5, 0x5E, 0x00, 0xff},
-	"modern":               {0x00, 0x72, 0xB2, 0xff},
-	"modern-unthrottled":   {0x00, 0x9E, 0x73, 0xff},
-	"upstream":             {0xCC, 0x79, 0xA7, 0xff},
-	"upstream-unthrottled": {0xCC, 0x79, 0xA7, 0xff},
-	"legacy-original":      {0xE6, 0x9F, 0x00, 0xff},
-	"stack-original":       {0x00, 0x00, 0x00, 0xff},
+// Each variant keeps its colour in every chart, the one its description
+// gives (scenario.Variant.Color), and an unthrottled variant is also
+// dashed, so that it stays distinct in print.
+func variantRGBA(name string) (color.RGBA, bool) {
+	for _, v := range scenario.Variants {
+		if v.Name != name || v.Color == "" {
+			continue
+		}
+		var c color.RGBA
+		if _, err := fmt.Sscanf(v.Color, "#%02x%02x%02x", &c.R, &c.G, &c.B); err != nil {
+			panic(fmt.Sprintf("variant %s: colour %q is not #rrggbb", v.Name, v.Color))
+		}
+		c.A = 0xff
+		return c, true
+	}
+	return color.RGBA{}, false
 }
 
 var (
@@ -49,12 +56,12 @@ var (
 // HasColor reports whether a variant has a colour of its own, which the
 // HTML report also gives its column.
 func HasColor(variant string) bool {
-	_, ok := variantColors[variant]
+	_, ok := variantRGBA(variant)
 	return ok
 }
 
 func variantColor(name string) color.Color {
-	if c, ok := variantColors[name]; ok {
+	if c, ok := variantRGBA(name); ok {
 		return c
 	}
 	// Today's manager with changes of the history switched off (rcbench

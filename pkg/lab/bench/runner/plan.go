@@ -92,7 +92,7 @@ func NewMissingBinaries(opts Options) *MissingBinaries {
 // original variant needs every binary of make original.
 func (m *MissingBinaries) Skip(v scenario.Variant) bool {
 	bin := v.Binary()
-	if v.Stack == scenario.StackExternal {
+	if v.Runs(scenario.ExternalCluster) {
 		// Someone else's cluster: nothing of ours to build.
 		return false
 	}
@@ -109,7 +109,7 @@ func (m *MissingBinaries) Skip(v scenario.Variant) bool {
 		default:
 			return false
 		}
-	} else if v.Original != "" {
+	} else if v.Runs(scenario.Originals) {
 		if original.Available(m.originals) == nil {
 			return false
 		}

@@ -13,22 +13,6 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 )
 
-// sideNames are the headings of the variants that are not one of the two
-// demo.Designs; any other variant plays under its own name.
-var sideNames = map[string]demo.Design{
-	scenario.Upstream.Name:       {Heading: "Upstream today", Sub: "k8s.io/kubernetes's own replication manager, unmodified, through an adapter", Short: "upstream"},
-	scenario.LegacyOriginal.Name: {Heading: "2014, the real one", Sub: "Kubernetes v0.4's own controller-manager (make original) on our apiserver", Short: "v0.4's binary"},
-	scenario.StackOriginal.Name:  {Heading: "2014, its own binaries", Sub: "v0.4's own apiserver and controller-manager (make original), hollow nodes as its kubelets", Short: "v0.4's stack"},
-	scenario.StackTodayDefaults.Name: {Heading: "Today, the whole real one", Sub: "kube-apiserver, kube-controller-manager and kube-scheduler v1.37 at their defaults, KWOK's nodes (make today)",
-		Short: "today's stack"},
-	scenario.StackTodayUnthrottled.Name: {Heading: "Today, the whole real one, unthrottled", Sub: "today's control plane (make today), kube-controller-manager's client limit raised out of reach",
-		Short: "today's stack, unthrottled"},
-	scenario.ModernToday.Name: {Heading: "Our port of today, on today's stack", Sub: "our modern controller-manager against kube-apiserver v1.37 through client-go, KWOK's nodes (make build, make today)",
-		Short: "our port on today's stack"},
-	scenario.ModernTodayUnthrottled.Name: {Heading: "Our port of today, on today's stack, unthrottled", Sub: "our modern controller-manager on today's control plane, its client limit lifted",
-		Short: "our port on today's stack, unthrottled"},
-}
-
 // sideOf returns the column of the variant named name, checked against
 // what its design must show (an original is held to its port's).
 func sideOf(name string) (demo.Design, error) {
@@ -43,11 +27,8 @@ func sideOf(name string) (demo.Design, error) {
 		if v.Name != name {
 			continue
 		}
-		d, ok := sideNames[name]
-		if !ok {
-			d = demo.Design{Heading: name, Short: name}
-		}
-		d.Variant, d.Expect = v, v.Design
+		d := demo.DesignOf(v)
+		d.Expect = v.Design
 		if v.OnToday() {
 			// kube-controller-manager is held to what a scenario expects
 			// of today's stack, not of our port (Scenario.Expect).
@@ -104,7 +85,7 @@ func designsFor(without []string, left, right string) ([]demo.Design, error) {
 func haveBinaries(dir, kubeconfig string, ds []demo.Design) error {
 	for _, d := range ds {
 		bin := d.Variant.Binary()
-		if d.Variant.Stack == scenario.StackExternal {
+		if d.Variant.Runs(scenario.ExternalCluster) {
 			if kubeconfig == "" {
 				return fmt.Errorf("%s plays on the cluster a kubeconfig names: give one with -kubeconfig=FILE", d.Variant.Name)
 			}
@@ -118,7 +99,7 @@ func haveBinaries(dir, kubeconfig string, ds []demo.Design) error {
 				continue
 			}
 		}
-		if d.Variant.Original != "" {
+		if d.Variant.Runs(scenario.Originals) {
 			if err := original.Available(original.DirBeside(dir)); err != nil {
 				return fmt.Errorf("%s plays on the original v0.4 binaries: %v", d.Short, err)
 			}
