@@ -144,10 +144,11 @@ func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 // Outcome is what one run of a scenario produced.
 type Outcome struct {
 	Scenario string
-	Variant  string
-	Size     Size
-	Results  []Result
-	Rec      *sampler.Recorder
+	// Variant is the variant that ran, as it was resolved.
+	Variant Variant
+	Size    Size
+	Results []Result
+	Rec     *sampler.Recorder
 	// Marks are the named moments of the run, in seconds on Rec's clock.
 	Marks    map[string]float64
 	Duration time.Duration
@@ -169,7 +170,7 @@ func Run(ctx context.Context, sc *Scenario, v Variant, sz Size, opts Options) (*
 	outcome := func(results []Result) *Outcome {
 		return &Outcome{
 			Scenario: sc.Name,
-			Variant:  v.Name,
+			Variant:  v,
 			Size:     sz,
 			Results:  results,
 			Rec:      e.Sampler.Rec,

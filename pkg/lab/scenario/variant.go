@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -113,6 +114,28 @@ var (
 	ExternalCluster = &Launcher{Name: "an external cluster", OnToday: true}
 )
 
+// launchers are the launchers above, which a run's record names.
+var launchers = []*Launcher{OurStack, Originals, TodayStack, ExternalCluster}
+
+// MarshalJSON writes the launcher as its name: a record says what started
+// its runs, and reading it back finds the launcher of that name.
+func (l *Launcher) MarshalJSON() ([]byte, error) { return json.Marshal(l.Name) }
+
+// UnmarshalJSON finds the launcher a record names.
+func (l *Launcher) UnmarshalJSON(data []byte) error {
+	var name string
+	if err := json.Unmarshal(data, &name); err != nil {
+		return err
+	}
+	for _, known := range launchers {
+		if known.Name == name {
+			*l = *known
+			return nil
+		}
+	}
+	return fmt.Errorf("no launcher named %q", name)
+}
+
 func init() {
 	OurStack.start = startOurs
 	Originals.start = startOurs
@@ -120,10 +143,17 @@ func init() {
 	ExternalCluster.start = startExternal
 }
 
-// launcher is the variant's launcher, ours when it names none.
+// launcher is the variant's launcher, ours when it names none. A
+// variant read back from a record holds a copy of its launcher, so it is
+// found again by name.
 func (v Variant) launcher() *Launcher {
 	if v.Launcher == nil {
 		return OurStack
+	}
+	for _, l := range launchers {
+		if l == v.Launcher || l.Name == v.Launcher.Name {
+			return l
+		}
 	}
 	return v.Launcher
 }
@@ -168,7 +198,7 @@ var (
 		Heading: "Today", Sub: "informers, workqueue, expectations, slow start", Short: "today"}
 	ModernUnthrottled = Variant{Name: "modern-unthrottled", Design: "modern", Color: "#009E73", ManagerArgs: []string{"-kube_api_qps=0"},
 		Sub: "today's design, its client limit lifted"}
-	Upstream          = Variant{Name: "upstream", Design: "modern", Manager: "controller-manager-upstream", Build: "make upstream", Checks: Modern.Name, Color: "#CC79A7",
+	Upstream = Variant{Name: "upstream", Design: "modern", Manager: "controller-manager-upstream", Build: "make upstream", Checks: Modern.Name, Color: "#CC79A7",
 		Heading: "Upstream today", Sub: "k8s.io/kubernetes's own replication manager, unmodified, through an adapter", Short: "upstream"}
 	UpstreamUnthrottled = Variant{Name: "upstream-unthrottled", Design: "modern", Manager: "controller-manager-upstream", Build: "make upstream", Checks: ModernUnthrottled.Name,
 		Color: "#CC79A7", ManagerArgs: []string{"-kube_api_qps=0"}, Sub: "upstream's replication manager, its client limit lifted"}

@@ -73,6 +73,7 @@ func (f *Runs) Run(ctx context.Context, sc *scenario.Scenario, v scenario.Varian
 		return nil, fmt.Errorf("%s/%s step 1 (Create): connection refused", sc.Name, v.Name)
 	}
 	out := Synthetic(sc.Name, v.Name, sz, i)
+	out.Variant = v
 	if f.IdleCPU != nil && sc.Name == "idle" {
 		out.Results = append(out.Results, scenario.Result{Name: "apiserver_cpu_per_min", Unit: "CPU s/min", Value: f.IdleCPU(v.Name, sz.Controllers*sz.Replicas)})
 	}
@@ -181,9 +182,13 @@ func Synthetic(name, variant string, sz scenario.Size, run int) *scenario.Outcom
 			results = append(results, scenario.Result{Name: "election_requests_during_idle", Process: sampler.ProcessManager, Unit: "requests", Value: 15})
 		}
 	}
+	v, err := scenario.VariantByName(variant)
+	if err != nil {
+		v = scenario.Variant{Name: variant, Design: variant}
+	}
 	return &scenario.Outcome{
 		Scenario: name,
-		Variant:  variant,
+		Variant:  v,
 		Size:     sz,
 		Results:  results,
 		Rec:      rec,

@@ -41,7 +41,7 @@ func medianRuns(sz results.SizeSummary, scenarioName string, runs []results.RunR
 	var out []results.RunRecord
 	for _, v := range sz.Variants {
 		for _, r := range runs {
-			if r.Scenario == scenarioName && r.Size.Label == sz.Label && r.Variant == v.Variant && r.Index == v.MedianRun && r.Outcome != nil {
+			if r.Scenario == scenarioName && r.Size.Label == sz.Label && r.Variant.Name == v.Variant && r.Index == v.MedianRun && r.Outcome != nil {
 				out = append(out, r)
 			}
 		}
@@ -113,7 +113,7 @@ func markLines(p *plot.Plot, r results.RunRecord, zeroName string, zero, ymax fl
 		if err != nil {
 			continue
 		}
-		l.Color = variantColor(r.Variant)
+		l.Color = variantColor(r.Variant.Name)
 		l.Width = vg.Points(0.8)
 		l.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
 		p.Add(l)
@@ -152,9 +152,9 @@ func timeChart(name, title, ylabel, series string, scale float64, scenarioName s
 		for _, pt := range xy {
 			ymax = math.Max(ymax, pt.Y)
 		}
-		if l := lineOf(xy, r.Variant, 1.6); l != nil {
+		if l := lineOf(xy, r.Variant.Name, 1.6); l != nil {
 			p.Add(l)
-			items.add(r.Variant, l)
+			items.add(r.Variant.Name, l)
 			drew = true
 			all = append(all, drawn{r, zero})
 		}
@@ -208,10 +208,10 @@ func verbChart(name, title, scenarioName string, runs []results.RunRecord, png b
 			for _, pt := range all {
 				ymax = math.Max(ymax, pt.Y)
 			}
-			if l := lineOf(all, r.Variant, 1.2); l != nil {
+			if l := lineOf(all, r.Variant.Name, 1.2); l != nil {
 				p.Add(l)
 			}
-			if l := lineOf(cm, r.Variant, 0.7); l != nil {
+			if l := lineOf(cm, r.Variant.Name, 0.7); l != nil {
 				l.Dashes = []vg.Length{vg.Points(3), vg.Points(2)}
 				p.Add(l)
 			}
@@ -228,8 +228,8 @@ func verbChart(name, title, scenarioName string, runs []results.RunRecord, png b
 	grid := rowsOf(panels, min(3, len(panels)))
 	var items legendItems
 	for _, r := range runs {
-		if l := lineOf(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}}, r.Variant, 1.2); l != nil {
-			items.add(r.Variant, l)
+		if l := lineOf(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}}, r.Variant.Name, 1.2); l != nil {
+			items.add(r.Variant.Name, l)
 		}
 	}
 	dashed := lineOf(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}}, "", 0.7)

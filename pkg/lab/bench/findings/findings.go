@@ -103,7 +103,7 @@ func goroutineFinding(sum *results.Summary) (results.Finding, bool) {
 			if sz != largest {
 				continue
 			}
-			if Is2014(v.Variant) && n >= 500 {
+			if Is2014(v.Of()) && n >= 500 {
 				low := fmt.Sprintf("%s peaked at %s goroutines, below 0.8·N = %s", v.Variant, results.FormatNumber(g.Median), results.FormatNumber(0.8*n))
 				if limit := float64(sum.Machine.FileLimit); limit > 0 && n > limit {
 					c.checkBecause(g.Median >= 0.8*n, fileLimitReason, results.Sides{Theirs: v.Variant + "'s peak", Ours: "the open-file limit"},
@@ -113,7 +113,7 @@ func goroutineFinding(sum *results.Summary) (results.Finding, bool) {
 						g.Unit, n, g.Median, "%s", low)
 				}
 			}
-			if !Is2014(v.Variant) {
+			if !Is2014(v.Of()) {
 				c.check(g.Max <= 700, "%s peaked at up to %s goroutines, above 500 + 200", v.Variant, results.FormatNumber(g.Max))
 			}
 		}
@@ -180,7 +180,7 @@ func idleFinding(sum *results.Summary) (results.Finding, bool) {
 		text += fmt.Sprintf("), status writes %s, leader election %s, events %s", rangeText(status), rangeText(election), rangeText(events))
 		parts = append(parts, text)
 		verdicts = append(verdicts, fmt.Sprintf("%s %s/min", v.Variant, results.FormatNumber(r.Median)))
-		if Is2014(v.Variant) {
+		if Is2014(v.Of()) {
 			edge := reason{why: "on a loaded machine a tick's LISTs can land on either side of the window's edge: " +
 				"one tick more or fewer in the minute",
 				predict: results.Ratio(l.Unit, (ticks-1)/ticks, (ticks+1)/ticks)}
@@ -229,11 +229,11 @@ func extraPodsFinding(sum *results.Summary) (results.Finding, bool) {
 				}
 				vs = append(vs, fmt.Sprintf("%s %s", v.Variant, rangeText(e)))
 				switch {
-				case name == "two-managers" && Is2014(v.Variant):
+				case name == "two-managers" && Is2014(v.Of()):
 					creates, _ := v.Figure("pod_creates")
 					c.checkBecause(e.Median > 0, raceReason, results.Sides{Theirs: "their pod creates", Ours: "N"}, creates.Unit,
 						float64(sz.Replicas), creates.Median, "two %s managers created no extra pods in most runs", v.Variant)
-				case !Is2014(v.Variant):
+				case !Is2014(v.Of()):
 					c.check(e.Max == 0, "%s %s created up to %s extra pods", v.Variant, name, results.FormatNumber(e.Max))
 				}
 			}

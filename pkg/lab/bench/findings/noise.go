@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 // Why figures vary from run to run. Every run has a fresh cluster, the
@@ -46,7 +47,7 @@ const (
 )
 
 // ExplainNoise says why a figure flagged as noisy varies.
-func ExplainNoise(scenarioName, variant string, f results.Figure) string {
+func ExplainNoise(scenarioName string, variant scenario.Variant, f results.Figure) string {
 	legacy := Is2014(variant)
 	if f.Spread == nil {
 		if strings.HasPrefix(f.Name, "manager_") && !legacy {

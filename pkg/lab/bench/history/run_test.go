@@ -54,7 +54,7 @@ func (historyRuns) Run(ctx context.Context, sc *scenario.Scenario, v scenario.Va
 	for name, value := range figures {
 		results = append(results, scenario.Result{Name: name, Unit: "requests", Value: value, LowerIsBetter: true})
 	}
-	return &scenario.Outcome{Scenario: sc.Name, Variant: v.Name, Size: sz, Results: results,
+	return &scenario.Outcome{Scenario: sc.Name, Variant: v, Size: sz, Results: results,
 		Rec: sampler.NewRecorder(time.Now()), Marks: map[string]float64{}}, nil
 }
 

@@ -48,14 +48,14 @@ func writeBenchstat(w io.Writer, runs []results.RunRecord, variant, cpu string) 
 		fmt.Fprintf(bw, "cpu: %s\n", cpu)
 	}
 	for _, r := range runs {
-		if r.Outcome == nil || (variant != "" && r.Variant != variant) {
+		if r.Outcome == nil || (variant != "" && r.Variant.Name != variant) {
 			continue
 		}
 		rs, _ := results.Of(r.Outcome)
 		if len(rs) == 0 {
 			continue
 		}
-		name := benchName(r.Scenario, r.Size.Label, r.Variant)
+		name := benchName(r.Scenario, r.Size.Label, r.Variant.Name)
 		if variant != "" {
 			name = strings.TrimSuffix(name, "/"+variant)
 		}

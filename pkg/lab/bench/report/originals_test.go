@@ -7,6 +7,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 // TestTheOriginalsAreCheckedAgainstOurPortOf2014 pairs each original
@@ -22,7 +23,7 @@ func TestTheOriginalsAreCheckedAgainstOurPortOf2014(t *testing.T) {
 			t.Errorf("stack-original's scale-up %s has no reason to differ", f)
 		}
 	}
-	if !findings.Is2014("stack-original") || findings.Is2014("upstream") {
+	if !findings.Is2014(scenario.StackOriginal) || findings.Is2014(scenario.Upstream) {
 		t.Error("the originals are held to the 2014 design, upstream to today's")
 	}
 }

@@ -113,7 +113,7 @@ func readPublished(t *testing.T, rel string) publishedPage {
 			// The idle finding counts the 2014 manager's LISTs, which the
 			// headline gives as its syncs: they are all LISTs (its verdict
 			// says so, and its request table splits them).
-			if figure == "sync_requests_per_min" && findings.Is2014(variants[i]) {
+			if figure == "sync_requests_per_min" && findings.Is2014(v.Of()) {
 				f.Name = "lists_per_min"
 				v.Figures = append(v.Figures, f)
 			}

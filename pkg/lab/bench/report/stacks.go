@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
@@ -94,9 +93,9 @@ func stacksSection(d *document, sum *results.Summary) {
 		"A pod counts as running when KWOK has written phase Running, which it does as soon as the pod is bound; our hollow nodes "+
 			"start a pod 200 ms after binding it.",
 	)
-	for _, name := range sum.Options.Variants {
-		if v, err := scenario.VariantByName(name); err == nil && v.Unmetered {
-			d.p(name + " runs today's stack without the meter, to price it: left out are " + scenario.NotMetered + ".")
+	for _, v := range sum.VariantsRan() {
+		if v.Unmetered {
+			d.p(v.Name + " runs today's stack without the meter, to price it: left out are " + scenario.NotMetered + ".")
 		}
 	}
 	if slices.Contains(sum.Options.Variants, scenario.External.Name) {
@@ -113,9 +112,9 @@ func stacksSection(d *document, sum *results.Summary) {
 // which columns belong to which; "" where every variant ran on our stack.
 func comparisonLine(sum *results.Summary) string {
 	var today []string
-	for _, v := range sum.Options.Variants {
-		if findings.OnTodayStack(v) {
-			today = append(today, v)
+	for _, v := range sum.VariantsRan() {
+		if v.OnToday() {
+			today = append(today, v.Name)
 		}
 	}
 	if len(today) == 0 {

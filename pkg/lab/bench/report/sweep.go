@@ -51,7 +51,7 @@ func BreakingPoint(sum *results.Summary, variant string) string {
 					medians[f.Name] = f.Median
 				}
 				size := scenario.Size{Controllers: sz.Controllers, Replicas: sz.Replicas, Period: time.Duration(sz.PeriodSeconds * float64(time.Second))}
-				if why := IdleBroke(variant, size, medians, sum.Machine.CPUs); why != "" {
+				if why := IdleBroke(v.Of(), size, medians, sum.Machine.CPUs); why != "" {
 					cpu, _ := v.Figure("apiserver_cpu_per_min")
 					worst = append(worst, fmt.Sprintf("idle with %s pods: %s%s", pods, why, saturationText(cpu, sum.Machine.CPUs)))
 					broke = true
@@ -206,7 +206,7 @@ func sweepSection(d *document, sum *results.Summary, chart *charts.Chart) {
 		items = append(items, fmt.Sprintf("%s: breaking point %s.", v, BreakingPoint(sum, v)))
 	}
 	d.list(items...)
-	if slices.ContainsFunc(sum.Options.Variants, findings.OnTodayStack) {
+	if slices.ContainsFunc(sum.VariantsRan(), scenario.Variant.OnToday) {
 		d.p(fmt.Sprintf("Today's stack runs scale-up only (idle's pods come before the manager, which it cannot start so yet), "+
 			"and without its client limit: at kube-controller-manager's default of %d requests a second, its creates alone would "+
 			"take N / %d s, %s at 100 000 pods, past the sweep's budget; stack-today at its defaults runs in make bench.",
@@ -242,7 +242,7 @@ func sweepSection(d *document, sum *results.Summary, chart *charts.Chart) {
 // expectation leaves to the benchmark (it judges the LISTs per tick, which
 // a busy machine does not change); the sweep judges it here, on a machine
 // it has calibrated.
-func IdleBroke(variant string, sz scenario.Size, values map[string]float64, cores int) string {
+func IdleBroke(v scenario.Variant, sz scenario.Size, values map[string]float64, cores int) string {
 	cpu := results.FormatNumber(values["apiserver_cpu_per_min"])
 	if c := values["apiserver_cpu_per_min"]; cores > 0 && c > 60*float64(cores) {
 		return fmt.Sprintf("the idle apiserver needed %s CPU s a minute, more than the %d cores' %d", cpu, cores, 60*cores)
@@ -251,10 +251,10 @@ func IdleBroke(variant string, sz scenario.Size, values map[string]float64, core
 	if err != nil || sz.Period <= 0 {
 		return ""
 	}
-	if err := sc.Script.Expect(findings.DesignOf(variant), sz, values); err != nil {
+	if err := sc.Script.Expect(v.Design, sz, values); err != nil {
 		return fmt.Sprintf("idle no longer did what its design must (%v), with the apiserver at %s CPU s a minute", err, cpu)
 	}
-	if want := time.Minute.Seconds() / sz.Period.Seconds() * float64(1+sz.Controllers); findings.Is2014(variant) && values["lists_per_min"] < 0.7*want {
+	if want := time.Minute.Seconds() / sz.Period.Seconds() * float64(1+sz.Controllers); findings.Is2014(v) && values["lists_per_min"] < 0.7*want {
 		return fmt.Sprintf("its ticks fell behind: %.1f LISTs a minute, where its %v period asks for %.0f, with the apiserver at %s CPU s a minute",
 			values["lists_per_min"], sz.Period, want, cpu)
 	}

@@ -43,7 +43,7 @@ func derived(o *scenario.Outcome) []scenario.Result {
 	// Outside a cluster, or without the meter on today's stack, the
 	// managers' requests are not counted by purpose
 	// (scenario.NotMeasuredOutside, scenario.NotMetered).
-	if v, err := scenario.VariantByName(o.Variant); o.Scenario != "idle" && (err != nil || v.CountsRequests()) {
+	if o.Scenario != "idle" && o.Variant.CountsRequests() {
 		for _, p := range sampler.Purposes {
 			out = append(out, scenario.Result{Name: PurposeFigures[p], Process: sampler.ProcessManager, Unit: "requests",
 				Value: o.Rec.Last(sampler.ManagerPurpose + p), LowerIsBetter: true})

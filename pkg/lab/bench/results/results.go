@@ -12,7 +12,9 @@ import (
 type RunRecord struct {
 	Scenario string
 	Size     scenario.Size
-	Variant  string
+	// Variant is the variant that ran, as it was resolved before the
+	// run: nothing after the run parses its name again.
+	Variant scenario.Variant
 	// Index counts the runs of this variant from 0.
 	Index int
 	// Outcome is nil when the run failed.
@@ -124,8 +126,12 @@ func (s SizeSummary) Pods() int {
 // VariantSummary holds one variant's figures over its runs.
 type VariantSummary struct {
 	Variant string `json:"variant"`
-	Runs    int    `json:"runs"`
-	Failed  int    `json:"failed"`
+	// Described is the variant as it ran, resolved before its runs, so
+	// that pages and findings read what it was instead of parsing its
+	// name (Of reads a summary made without it).
+	Described scenario.Variant `json:"described"`
+	Runs      int              `json:"runs"`
+	Failed    int              `json:"failed"`
 	// FailedLab counts the failed runs in which the laboratory was
 	// saturated: failures that are not the design's.
 	FailedLab int `json:"failedLaboratory,omitempty"`
@@ -201,4 +207,44 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(s)
+}
+
+// Of is the variant the summary's runs ran: Described, as a run keeps
+// it, or for a summary made without it (a page published before
+// summaries kept their variant, a test's figures) DescribedVariant.
+func (vs VariantSummary) Of() scenario.Variant {
+	if vs.Described.Name != "" {
+		return vs.Described
+	}
+	return DescribedVariant(vs.Variant)
+}
+
+// DescribedVariant is the variant of a summary written before summaries
+// kept it: the variant of that name, or one of its own, held to a design
+// of its name, for a name no variant has now (the history's switched-off
+// managers, such as without-expectations, which never had a name of
+// scenario.VariantByName's).
+func DescribedVariant(name string) scenario.Variant {
+	if v, err := scenario.VariantByName(name); err == nil {
+		return v
+	}
+	return scenario.Variant{Name: name, Design: name}
+}
+
+// VariantsRan lists the variants the summary's runs ran, as each was
+// described when it ran, in the order they first appear.
+func (s *Summary) VariantsRan() []scenario.Variant {
+	var out []scenario.Variant
+	seen := map[string]bool{}
+	for _, sc := range s.Scenarios {
+		for _, sz := range sc.Sizes {
+			for _, v := range sz.Variants {
+				if !seen[v.Variant] {
+					seen[v.Variant] = true
+					out = append(out, v.Of())
+				}
+			}
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 // Aggregate summarises the runs of every item of the plan, in plan order.
@@ -30,14 +31,14 @@ func Aggregate(p *Plan, runs []results.RunRecord) ([]results.ScenarioSummary, []
 		for _, v := range it.Variants {
 			var mine []results.RunRecord
 			for _, r := range runs {
-				if r.Scenario == sc.Name && r.Size.Label == it.Size.Label && r.Variant == v.Name {
+				if r.Scenario == sc.Name && r.Size.Label == it.Size.Label && r.Variant.Name == v.Name {
 					mine = append(mine, r)
 				}
 			}
 			if len(mine) == 0 {
 				continue
 			}
-			vs := summarizeVariant(sc.Name, v.Name, mine)
+			vs := summarizeVariant(sc.Name, v, mine)
 			for _, r := range mine {
 				if r.Outcome == nil {
 					f := results.Failure{Scenario: sc.Name, Size: it.Size.Label, Variant: v.Name, Run: r.Index + 1, Error: r.Err}
@@ -58,8 +59,8 @@ func Aggregate(p *Plan, runs []results.RunRecord) ([]results.ScenarioSummary, []
 
 // summarizeVariant turns the runs of one variant into figures with their
 // spread.
-func summarizeVariant(scenarioName, variant string, runs []results.RunRecord) results.VariantSummary {
-	vs := results.VariantSummary{Variant: variant}
+func summarizeVariant(scenarioName string, v scenario.Variant, runs []results.RunRecord) results.VariantSummary {
+	vs := results.VariantSummary{Variant: v.Name, Described: v}
 	var order []string
 	values := map[string][]float64{}
 	meta := map[string]results.Figure{}
@@ -93,7 +94,7 @@ func summarizeVariant(scenarioName, variant string, runs []results.RunRecord) re
 		f.Stats = results.Summarize(values[name])
 		f.Noisy = f.Stats.Noisy()
 		if f.Noisy {
-			f.Explanation = findings.ExplainNoise(scenarioName, variant, f)
+			f.Explanation = findings.ExplainNoise(scenarioName, v, f)
 		}
 		vs.Figures = append(vs.Figures, f)
 	}

@@ -18,7 +18,7 @@ import (
 // A run whose idle manager's ticks fell behind marks its design's break,
 // so that the sweep runs none of its larger sizes.
 func TestARunWhoseIdleManagersTicksFellBehindStopsTheSweepsLargerSizes(t *testing.T) {
-	rec := results.RunRecord{Scenario: "idle", Variant: "legacy", Size: scenario.Size{Controllers: 10, Replicas: 10000, Period: 10 * time.Second},
+	rec := results.RunRecord{Scenario: "idle", Variant: scenario.Legacy, Size: scenario.Size{Controllers: 10, Replicas: 10000, Period: 10 * time.Second},
 		Outcome: &scenario.Outcome{Results: []scenario.Result{{Name: "apiserver_cpu_per_min", Value: 100}, {Name: "lists_per_min", Value: 17},
 			{Name: "lists_during_idle", Value: 33}, {Name: "ticks_during_idle", Value: 3}}}}
 	if why := brokeBy(rec, 2); !strings.Contains(why, "17.0 LISTs a minute") {

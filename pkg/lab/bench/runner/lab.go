@@ -148,7 +148,7 @@ func LabRuns(runs []results.RunRecord) []results.LabRun {
 		if r.Lab == nil {
 			continue
 		}
-		out = append(out, results.LabRun{Scenario: r.Scenario, Size: r.Size.Label, Variant: r.Variant, Run: r.Index + 1, Failed: r.Outcome == nil, LabShare: *r.Lab})
+		out = append(out, results.LabRun{Scenario: r.Scenario, Size: r.Size.Label, Variant: r.Variant.Name, Run: r.Index + 1, Failed: r.Outcome == nil, LabShare: *r.Lab})
 	}
 	return out
 }

@@ -89,7 +89,7 @@ func (r *Runner) externalEtcd(runDir string, members int) (urls []string, stop f
 func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Variant, i, n, total int, limit time.Duration) results.RunRecord {
 	rel := filepath.Join("runs", fmt.Sprintf("%s_%s_%s_%d", it.Scenario.Name, results.Slug(it.Size.Label), v.Name, i+1))
 	runDir := filepath.Join(dir, rel)
-	rec := results.RunRecord{Scenario: it.Scenario.Name, Size: it.Size, Variant: v.Name, Index: i, Dir: rel}
+	rec := results.RunRecord{Scenario: it.Scenario.Name, Size: it.Size, Variant: v, Index: i, Dir: rel}
 	r.Say("[%*d/%d] %s %s %s, run %d of %d", len(strconv.Itoa(total)), n, total, it.Scenario.Name, it.Size.Label, v.Name, i+1, it.Runs)
 	began := r.Now()
 	runCtx := ctx

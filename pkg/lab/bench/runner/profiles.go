@@ -82,7 +82,7 @@ func summarizeProfiles(rec results.RunRecord, o *scenario.Outcome, reportDir str
 			return nil, err
 		}
 		cpu, top := topFunctions(merged, results.ProfileTop)
-		out = append(out, results.ProfileSummary{Scenario: rec.Scenario, Size: rec.Size.Label, Variant: rec.Variant, Run: rec.Index + 1,
+		out = append(out, results.ProfileSummary{Scenario: rec.Scenario, Size: rec.Size.Label, Variant: rec.Variant.Name, Run: rec.Index + 1,
 			Process: process, Span: span, From: covered[process][0], To: covered[process][1],
 			Profiled: covered[process][1] - covered[process][0], CPU: cpu, Path: path, Top: top})
 	}

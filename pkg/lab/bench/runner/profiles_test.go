@@ -69,7 +69,7 @@ func TestTheProfilesOfTheMeasuredSpanAreMergedAndSummarized(t *testing.T) {
 		profiles = append(profiles, scenario.Profile{Process: "apiserver", From: span[0], To: span[1], Path: path})
 	}
 	out := &scenario.Outcome{Profiles: profiles, Marks: map[string]float64{"start": 0, "idle-start": 12, "idle-end": 25}}
-	rec := results.RunRecord{Scenario: "idle", Size: scenario.Size{Label: "x"}, Variant: "modern", Dir: runDir}
+	rec := results.RunRecord{Scenario: "idle", Size: scenario.Size{Label: "x"}, Variant: scenario.Modern, Dir: runDir}
 	sums, err := summarizeProfiles(rec, out, dir)
 	if err != nil {
 		t.Fatal(err)
