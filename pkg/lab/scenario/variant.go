@@ -31,6 +31,10 @@ type Variant struct {
 	// Comparison is the comparison the variant belongs to: DesignAlone
 	// or StackAgainstStack.
 	Comparison string
+	// WholeStack, where the variant is a whole control plane, is the
+	// side it stands for when the stacks are set against each other:
+	// Stack2014 or StackOfToday.
+	WholeStack string
 	// Design is the design the manager follows, legacy or modern: what a
 	// scenario may expect of it (pods owned by selector or by
 	// ControllerRef, a leader election), and the binary it runs unless
@@ -78,6 +82,12 @@ type Variant struct {
 const (
 	DesignAlone       = "design alone"
 	StackAgainstStack = "stack against stack"
+)
+
+// The two sides of stack against stack (Variant.WholeStack).
+const (
+	Stack2014    = "2014"
+	StackOfToday = "today"
 )
 
 // Launcher is what starts a variant's cluster, and what that cluster lets
@@ -192,7 +202,7 @@ func (v Variant) InComparison() string {
 // upstream replication manager runs both ways too, beside each. An
 // unthrottled variant shares its colour and is dashed in the charts.
 var (
-	Legacy = Variant{Name: "legacy", Design: "legacy", Color: "#D55E00",
+	Legacy = Variant{Name: "legacy", Design: "legacy", Color: "#D55E00", WholeStack: Stack2014,
 		Heading: "2014", Sub: "v0.4: a watch, a LIST every 10 s, a goroutine per pod", Short: "2014"}
 	Modern = Variant{Name: "modern", Design: "modern", Color: "#0072B2",
 		Heading: "Today", Sub: "informers, workqueue, expectations, slow start", Short: "today"}
@@ -210,7 +220,7 @@ var (
 var (
 	LegacyOriginal = Variant{Name: "legacy-original", Design: "legacy", Launcher: Originals, Original: stack.OriginalManager, Build: original.BuildHint, Checks: Legacy.Name,
 		Color: "#E69F00", Heading: "2014, the real one", Sub: "Kubernetes v0.4's own controller-manager (make original) on our apiserver", Short: "v0.4's binary"}
-	StackOriginal = Variant{Name: "stack-original", Design: "legacy", Launcher: Originals, Original: stack.OriginalStack, Build: original.BuildHint, Checks: Legacy.Name,
+	StackOriginal = Variant{Name: "stack-original", Design: "legacy", Launcher: Originals, WholeStack: Stack2014, Original: stack.OriginalStack, Build: original.BuildHint, Checks: Legacy.Name,
 		Color: "#000000", Heading: "2014, its own binaries", Sub: "v0.4's own apiserver and controller-manager (make original), hollow nodes as its kubelets", Short: "v0.4's stack"}
 )
 
@@ -223,11 +233,11 @@ var (
 // modern-unthrottled. Their Design is the one
 // kube-controller-manager's replication manager follows.
 var (
-	StackTodayDefaults = Variant{Name: "stack-today", Design: "modern", Launcher: TodayStack, Manager: today.ControllerManager, Build: "make today",
+	StackTodayDefaults = Variant{Name: "stack-today", Design: "modern", Launcher: TodayStack, WholeStack: StackOfToday, Manager: today.ControllerManager, Build: "make today",
 		Checks:  ModernToday.Name,
 		Heading: "Today, the whole real one", Sub: "kube-apiserver, kube-controller-manager and kube-scheduler v1.37 at their defaults, KWOK's nodes (make today)",
 		Short: "today's stack"}
-	StackTodayUnthrottled = Variant{Name: "stack-today-unthrottled", Design: "modern", Launcher: TodayStack, Manager: today.ControllerManager, Build: "make today",
+	StackTodayUnthrottled = Variant{Name: "stack-today-unthrottled", Design: "modern", Launcher: TodayStack, WholeStack: StackOfToday, Manager: today.ControllerManager, Build: "make today",
 		Checks: ModernTodayUnthrottled.Name, ManagerArgs: []string{"--kube-api-qps=100000", "--kube-api-burst=100000"}, SchedulerArgs: schedulerUnthrottled,
 		Heading: "Today, the whole real one, unthrottled", Sub: "today's control plane (make today), kube-controller-manager's client limit raised out of reach",
 		Short: "today's stack, unthrottled"}
@@ -261,7 +271,7 @@ var (
 // External is the variant of the cluster a kubeconfig names, run as it
 // is: its own managers, scheduler and nodes (rcbench bench -kubeconfig).
 // Its Design is today's, which a cluster of today runs.
-var External = Variant{Name: "cluster", Design: "modern", Launcher: ExternalCluster, Sub: "the cluster -kubeconfig names, as it runs"}
+var External = Variant{Name: "cluster", Design: "modern", Launcher: ExternalCluster, WholeStack: StackOfToday, Sub: "the cluster -kubeconfig names, as it runs"}
 
 // CountsRequests says whether the variant's runs count the managers'
 // requests: not on an external cluster (NotMeasuredOutside), nor on

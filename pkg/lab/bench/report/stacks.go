@@ -25,27 +25,21 @@ const stacksText = "Stack against stack: 2014's whole control plane (our port of
 	"kube-scheduler, etcd v3 and KWOK's nodes, built by make today), each on the read path its design was made for: " +
 	"a difference is the whole stack's, not the controller's alone."
 
-// The variants on each side of the stack comparison, in the order the
-// table shows them.
-var (
-	stack2014  = []string{scenario.Legacy.Name, scenario.StackOriginal.Name}
-	stackToday = []string{scenario.StackTodayDefaults.Name, scenario.StackTodayUnthrottled.Name, scenario.External.Name}
-)
-
 // stackSizes returns, for each scenario size that ran on both sides, the
 // size with only the stack comparison's variants, 2014's first.
 func stackSizes(sum *results.Summary) (scenarios []string, sizes []results.SizeSummary) {
 	for _, sc := range sum.Scenarios {
 		for _, sz := range sc.Sizes {
+			// Each side is the variants that stand for a whole control
+			// plane of it (scenario.Variant.WholeStack), in the order
+			// they ran.
 			var old, now []results.VariantSummary
-			for _, name := range stack2014 {
-				if v, ok := sz.Variant(name); ok {
-					old = append(old, *v)
-				}
-			}
-			for _, name := range stackToday {
-				if v, ok := sz.Variant(name); ok {
-					now = append(now, *v)
+			for _, v := range sz.Variants {
+				switch v.Of().WholeStack {
+				case scenario.Stack2014:
+					old = append(old, v)
+				case scenario.StackOfToday:
+					now = append(now, v)
 				}
 			}
 			if len(old) == 0 || len(now) == 0 {

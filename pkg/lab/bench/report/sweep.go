@@ -161,8 +161,8 @@ func statusWriteGap(sum *results.Summary) string {
 	}
 	for i := len(sc.Sizes) - 1; i >= 0; i-- {
 		sz := &sc.Sizes[i]
-		legacy, ok1 := sz.Variant("legacy")
-		modern, ok2 := sz.Variant("modern-unthrottled")
+		legacy, ok1 := sz.Variant(scenario.Legacy.Name)
+		modern, ok2 := sz.Variant(scenario.ModernUnthrottled.Name)
 		if sz.EtcdMembers > 0 || !ok1 || !ok2 || legacy.Runs == 0 || modern.Runs == 0 {
 			continue
 		}

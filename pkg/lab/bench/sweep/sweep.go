@@ -42,7 +42,7 @@ const sweepControllers = 10
 // our stack, the design alone, and today's whole control plane without
 // its client limit (make today; left out, with a note, where it is not
 // built), stack against stack.
-var sweepVariants = []string{"legacy", "modern-unthrottled", "stack-today-unthrottled"}
+var sweepVariants = []string{scenario.Legacy.Name, scenario.ModernUnthrottled.Name, scenario.StackTodayUnthrottled.Name}
 
 // sweepIdleWindow is idle's quiet window in a sweep: whole 10 s ticks.
 func sweepIdleWindow(quick bool) time.Duration {
