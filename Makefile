@@ -85,7 +85,7 @@ bench: build $(if $(findstring upstream,$(BENCH_FLAGS)),upstream)
 history: build
 	$(BIN)/rcbench history -bin=$(BIN) -out=_output/history -commit='$(BENCH_COMMIT)' $(if $(PUBLISH),-publish=$(PUBLISH)) $(BENCH_FLAGS)
 
-# Every published page at one commit (rcbench publish, pkg/lab/bench/publish):
+# Every published page at one commit (rcbench publish, pkg/lab/publish):
 # bench, originals, sweep, history, listcost, the talk's recordings and the
 # deck, into examples/, each stamped in examples/published.json, and the
 # README's lines about them rewritten. It refuses a tree with changes

@@ -14,10 +14,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/publish"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/sweep"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo/live"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/publish"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/published"
 )
 
 // publishCommand runs make publish: every published page at one commit,
@@ -25,7 +26,7 @@ import (
 // README's lines about the pages alone.
 func publishCommand(args []string) int {
 	fs := flag.NewFlagSet("rcbench publish", flag.ContinueOnError)
-	pages := fs.String("pages", "", "Only these pages, comma-separated (known: "+strings.Join(publish.Names(), ", ")+"); default every one.")
+	pages := fs.String("pages", "", "Only these pages, comma-separated (known: "+strings.Join(published.Names(), ", ")+"); default every one.")
 	plan := fs.Bool("plan", false, "Print the plan (each page, whether it is published at this commit already, how long it should take) and exit, running nothing.")
 	redo := fs.Bool("redo", false, "Run the selected pages again even where they were published at this commit.")
 	readme := fs.Bool("readme", false, "Only rewrite the README's lines about the published pages, from their stamps and git, and exit.")
@@ -42,15 +43,15 @@ func publishCommand(args []string) int {
 		return 2
 	}
 	if *readme {
-		changed, err := publish.UpdateReadme(*root, "")
+		changed, err := published.UpdateReadme(*root, "")
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "rcbench publish: %v\n", err)
 			return 1
 		}
-		fmt.Fprintf(os.Stderr, "rcbench publish: %s's lines about the published pages %s\n", publish.ReadmeFile, map[bool]string{true: "rewritten", false: "were up to date"}[changed])
+		fmt.Fprintf(os.Stderr, "rcbench publish: %s's lines about the published pages %s\n", published.ReadmeFile, map[bool]string{true: "rewritten", false: "were up to date"}[changed])
 		return 0
 	}
-	commit, err := publish.Git(*root, "rev-parse", "--short", "HEAD")
+	commit, err := published.Git(*root, "rev-parse", "--short", "HEAD")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "rcbench publish: %v\n", err)
 		return 1
@@ -98,8 +99,8 @@ func publishCommand(args []string) int {
 // estimateOf gives the runs' own estimates: the sweep's plan, and the
 // talk's recordings' lengths at talk size with each pair of clusters'
 // start and stop.
-func estimateOf(binDir string) func(publish.Page) (time.Duration, string, bool) {
-	return func(p publish.Page) (time.Duration, string, bool) {
+func estimateOf(binDir string) func(published.Page) (time.Duration, string, bool) {
+	return func(p published.Page) (time.Duration, string, bool) {
 		switch p.Name {
 		case "sweep":
 			expected, _, err := sweep.Estimate(runner.Options{BinDir: binDir, Etcd3: true, Profile: true})

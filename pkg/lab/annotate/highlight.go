@@ -15,6 +15,8 @@ import (
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/source"
 )
 
 // codeStyle is chroma's GitHub light theme: dark text on a light ground,
@@ -27,12 +29,12 @@ type highlighted struct {
 }
 
 // highlight tokenises f's source.
-func highlight(f *File) (*highlighted, error) {
+func highlight(f *source.File) (*highlighted, error) {
 	lexer := lexers.Get("go")
 	if lexer == nil {
 		return nil, fmt.Errorf("chroma has no Go lexer")
 	}
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, string(f.src))
+	it, err := chroma.Coalesce(lexer).Tokenise(nil, string(f.Src()))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", f.Path, err)
 	}
@@ -60,7 +62,7 @@ func formatter(base int, linkable bool, marked ...int) *chromahtml.Formatter {
 }
 
 // render writes lines r.From..r.To as one highlighted block.
-func (h *highlighted) render(r LineRange, linkable bool, marked ...int) (template.HTML, error) {
+func (h *highlighted) render(r source.LineRange, linkable bool, marked ...int) (template.HTML, error) {
 	var tokens []chroma.Token
 	for l := r.From; l <= r.To && l-1 < len(h.lines); l++ {
 		tokens = append(tokens, h.lines[l-1]...)
@@ -84,7 +86,7 @@ var selectorBreaks = regexp.MustCompile(`(<span class="p">[^<]*(?:\)\.|\()</span
 
 // renderRanges renders several ranges, with a gap mark between ranges that
 // are not adjacent, and the marked lines highlighted.
-func (h *highlighted) renderRanges(rs []LineRange, linkable bool, marked ...int) (template.HTML, error) {
+func (h *highlighted) renderRanges(rs []source.LineRange, linkable bool, marked ...int) (template.HTML, error) {
 	var buf bytes.Buffer
 	for i, r := range rs {
 		if i > 0 {

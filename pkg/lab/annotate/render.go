@@ -15,6 +15,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/source"
 )
 
 //go:embed assets/base.html assets/style.css
@@ -44,15 +46,15 @@ const StyleSheet = "style.css"
 type Writer struct {
 	tree    *Tree
 	out     string
-	hl      map[*File]*highlighted
-	indexes map[string]*declIndex
+	hl      map[*source.File]*highlighted
+	indexes map[string]*source.Decls
 	written []string
 }
 
 // NewWriter returns a Writer of pages into out, which must exist, made
 // from the files of tree.
 func NewWriter(tree *Tree, out string) *Writer {
-	return &Writer{tree: tree, out: out, hl: map[*File]*highlighted{}, indexes: map[string]*declIndex{}}
+	return &Writer{tree: tree, out: out, hl: map[*source.File]*highlighted{}, indexes: map[string]*source.Decls{}}
 }
 
 // Tree is what the pages are made from.
@@ -65,17 +67,17 @@ func (w *Writer) Dir() string { return w.out }
 func (w *Writer) Written() []string { return w.written }
 
 // indexFor indexes the declarations dir has in build b, once.
-func (w *Writer) indexFor(dir string, b Variant) *declIndex {
+func (w *Writer) indexFor(dir string, b source.Variant) *source.Decls {
 	key := fmt.Sprintf("%s/%d", dir, b)
 	if idx, ok := w.indexes[key]; ok {
 		return idx
 	}
-	idx := indexDecls(w.tree.filesFor(dir, b))
+	idx := source.IndexDecls(w.tree.filesFor(dir, b))
 	w.indexes[key] = idx
 	return idx
 }
 
-func (w *Writer) highlight(f *File) (*highlighted, error) {
+func (w *Writer) highlight(f *source.File) (*highlighted, error) {
 	if h, ok := w.hl[f]; ok {
 		return h, nil
 	}
@@ -158,7 +160,7 @@ type fileView struct {
 // links to the files before and after it (prev and next, either nil) and
 // to the other build's file of a pair; compare are the pages that set f
 // beside another file.
-func (w *Writer) FilePage(f, prev, next *File, compare []Link) error {
+func (w *Writer) FilePage(f, prev, next *source.File, compare []Link) error {
 	h, err := w.highlight(f)
 	if err != nil {
 		return err
@@ -198,6 +200,12 @@ func (w *Writer) FilePage(f, prev, next *File, compare []Link) error {
 	return w.Execute(fileTemplates, PageName(f.Path), "file", v)
 }
 
+// ExcerptComments says, on the pages made of excerpts, what became of the
+// code's comments (as source.Excerpt cuts them).
+const ExcerptComments = "The code's comments are left out where the text says what they say; those that open " +
+	"with Ours:, where the port departs from 2014, are kept whole above their code. A file name opens the " +
+	"annotated file at the first highlighted line, with every comment beside its code."
+
 // ExcerptView is an excerpt as the "excerpt" template shows it: its
 // file and lines, linked to the file's page where the site has one, or
 // what is missing.
@@ -209,8 +217,8 @@ type ExcerptView struct {
 
 // Excerpt cuts ref from the files of the build b and renders it, label
 // naming that build in a note about what is missing.
-func (w *Writer) Excerpt(ref Ref, b Variant, label string) (ExcerptView, error) {
-	return w.excerptView(excerpt(ref, w.indexFor(ref.Dir, b), label))
+func (w *Writer) Excerpt(ref source.Ref, b source.Variant, label string) (ExcerptView, error) {
+	return w.excerptView(w.indexFor(ref.Dir, b).Excerpt(ref, label))
 }
 
 // lineSpan names the lines an excerpt runs over.
@@ -221,7 +229,7 @@ func lineSpan(first, last int) string {
 	return fmt.Sprintf("lines %d–%d", first, last)
 }
 
-func (w *Writer) excerptView(ex Excerpt) (ExcerptView, error) {
+func (w *Writer) excerptView(ex source.Excerpt) (ExcerptView, error) {
 	if w.tree.byDir[ex.Ref.Dir] == nil {
 		return ExcerptView{Missing: ex.Ref.Dir + " is not present in this build of the docs."}, nil
 	}

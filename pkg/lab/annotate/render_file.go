@@ -8,10 +8,14 @@ package annotate
 // still reads down the right column. A comment at the end of a code line
 // stays with its code.
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/source"
+)
 
 // fileSections renders f's sections as page rows, one row per section.
-func fileSections(f *File, h *highlighted) ([]sectionView, error) {
+func fileSections(f *source.File, h *highlighted) ([]sectionView, error) {
 	var rows []sectionView
 	for _, sec := range f.Sections {
 		code, err := h.renderRanges(sec.Code, true)

@@ -5,39 +5,30 @@ package annotate
 // goes. Which directories are read is the site's to say.
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
-)
 
-// Package is one directory of Go files.
-type Package struct {
-	// Dir is slash-separated and relative to the root.
-	Dir   string
-	Name  string
-	Doc   []Paragraph
-	Files []*File
-}
+	"github.com/kube-rewind/kube-rewind/pkg/lab/source"
+)
 
 // Tree is what was read from the repository: the packages of some of its
 // directories, in the order they were read.
 type Tree struct {
 	// Root is the repository's directory.
 	Root     string
-	Packages []*Package
-	byPath   map[string]*File
-	byDir    map[string]*Package
+	Packages []*source.Package
+	byPath   map[string]*source.File
+	byDir    map[string]*source.Package
 }
 
 // LoadTree reads and splits every non-test Go file of roots and their
 // sub-directories under root, in that order. Roots that do not exist are
 // skipped, so the site builds from any stage of the repository.
 func LoadTree(root string, roots []string) (*Tree, error) {
-	s := &Tree{Root: root, byPath: map[string]*File{}, byDir: map[string]*Package{}}
+	s := &Tree{Root: root, byPath: map[string]*source.File{}, byDir: map[string]*source.Package{}}
 	for _, r := range roots {
 		dirs, err := goDirs(root, r)
 		if err != nil {
@@ -47,7 +38,7 @@ func LoadTree(root string, roots []string) (*Tree, error) {
 			if _, seen := s.byDir[d]; seen {
 				continue
 			}
-			p, err := loadPackage(root, d)
+			p, err := source.LoadPackage(root, d)
 			if err != nil {
 				return nil, err
 			}
@@ -98,55 +89,11 @@ func goDirs(root, dir string) ([]string, error) {
 	return dirs, err
 }
 
-// loadPackage parses the non-test Go files of dir; nil if there are none.
-func loadPackage(root, dir string) (*Package, error) {
-	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
-	if err != nil {
-		return nil, err
-	}
-	p := &Package{Dir: dir}
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		rel := path.Join(dir, name)
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-		if err != nil {
-			return nil, err
-		}
-		f, err := ParseFile(rel, src)
-		if err != nil {
-			return nil, fmt.Errorf("parsing %s: %v", rel, err)
-		}
-		p.Files = append(p.Files, f)
-	}
-	if len(p.Files) == 0 {
-		return nil, nil
-	}
-	// doc.go first, then by name, which puts x_modern.go right after x.go.
-	sort.SliceStable(p.Files, func(i, j int) bool {
-		di, dj := path.Base(p.Files[i].Path) == "doc.go", path.Base(p.Files[j].Path) == "doc.go"
-		if di != dj {
-			return di
-		}
-		return p.Files[i].Path < p.Files[j].Path
-	})
-	p.Name = p.Files[0].Package
-	for _, f := range p.Files {
-		if len(f.PackageDoc) > 0 {
-			p.Doc = f.PackageDoc
-			break
-		}
-	}
-	return p, nil
-}
-
 // File returns the file at path, or nil.
-func (s *Tree) File(path string) *File { return s.byPath[path] }
+func (s *Tree) File(path string) *source.File { return s.byPath[path] }
 
 // Package returns the package read from dir, or nil.
-func (s *Tree) Package(dir string) *Package { return s.byDir[dir] }
+func (s *Tree) Package(dir string) *source.Package { return s.byDir[dir] }
 
 // PageName is the output file name for a source file's page: the path
 // with its slashes turned into dots, so every page sits next to the index.
@@ -161,14 +108,14 @@ func PackageAnchor(dir string) string {
 
 // filesFor returns the files of dir compiled by the given build (shared
 // files belong to both).
-func (s *Tree) filesFor(dir string, b Variant) []*File {
+func (s *Tree) filesFor(dir string, b source.Variant) []*source.File {
 	p := s.byDir[dir]
 	if p == nil {
 		return nil
 	}
-	var out []*File
+	var out []*source.File
 	for _, f := range p.Files {
-		if f.Variant == Shared || f.Variant == b {
+		if f.Variant == source.Shared || f.Variant == b {
 			out = append(out, f)
 		}
 	}
@@ -177,11 +124,11 @@ func (s *Tree) filesFor(dir string, b Variant) []*File {
 
 // pair returns the other variant of a tagged file: x.go for x_modern.go
 // and the other way round, when it exists.
-func (s *Tree) pair(f *File) *File {
+func (s *Tree) pair(f *source.File) *source.File {
 	switch f.Variant {
-	case Legacy:
+	case source.Legacy:
 		return s.byPath[strings.TrimSuffix(f.Path, ".go")+"_modern.go"]
-	case Modern:
+	case source.Modern:
 		return s.byPath[strings.TrimSuffix(f.Path, "_modern.go")+".go"]
 	}
 	return nil

@@ -4,7 +4,7 @@ package pages
 // changed and why (with the change that did it), and names the code on
 // each side by declaration, so the excerpts follow the code. Edit here.
 
-import "github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+import "github.com/kube-rewind/kube-rewind/pkg/lab/source"
 
 // Row is one step compared across the two designs.
 type Row struct {
@@ -20,8 +20,8 @@ type Row struct {
 	Explain string
 	// Legacy and Modern name each side's code. Mark the lines the row is
 	// about: a long excerpt is then cut down to them (see Ref.Mark).
-	Legacy []annotate.Ref
-	Modern []annotate.Ref
+	Legacy []source.Ref
+	Modern []source.Ref
 	// History names the pkg/history entries the row is about; the page
 	// links them and shows what the last history run measured.
 	History []string
@@ -59,11 +59,11 @@ var Comparisons = []Comparison{
 					"tick. Today shared informers list and watch both controllers and pods, keep a local cache " +
 					"of each, and turn every event into the key of the controller it concerns; the RC manager " +
 					"moved onto them in April 2015 (history: pod-informer).",
-				Legacy: []annotate.Ref{
+				Legacy: []source.Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.Run", Mark: []string{"util.Forever("}},
 					{Dir: "pkg/controller", Name: "ReplicationManager.watchControllers", Mark: []string{"WatchReplicationControllers(", "case event, open := <-watching.ResultChan():", "rm.syncHandler(*rc)"}},
 				},
-				Modern: []annotate.Ref{
+				Modern: []source.Ref{
 					{Dir: "pkg/controller", Name: "NewReplicationManager", Mark: []string{"rcInformer.Informer().AddEventHandler(", "podInformer.Informer().AddEventHandler("}},
 					{Dir: "pkg/controller", Name: "ReplicationManager.addPod", Mark: []string{"rm.add(rcKey, SyncPod)", "rm.enqueueRC(rc, SyncPod)"}},
 				},
@@ -79,10 +79,10 @@ var Comparisons = []Comparison{
 					"workqueue came with the endpoints rewrite (history: endpoints-informer); its rate limiter, " +
 					"and the RC manager's use of it after controllers hot-looped on API rejections, came in 2016 " +
 					"(history: rate-limited-requeue).",
-				Legacy: []annotate.Ref{
+				Legacy: []source.Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.synchronize", Mark: []string{"ListReplicationControllers(", "go func(ix int) {"}},
 				},
-				Modern: []annotate.Ref{
+				Modern: []source.Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.Run", Mark: []string{"wait.UntilWithContext(ctx, rm.worker"}},
 					{Dir: "pkg/controller", Name: "ReplicationManager.processNextWorkItem", Mark: []string{"rm.queue.Get()", "rm.queue.Forget(key)", "rm.addRateLimited(key)"}},
 				},
@@ -96,10 +96,10 @@ var Comparisons = []Comparison{
 					"4-core master (history: pod-informer). Today the sync reads the informer's cache through a " +
 					"lister and sends no request; in exchange it must not act before the cache is full, which is " +
 					"why `Run` waits for the caches to sync (history: wait-for-caches).",
-				Legacy: []annotate.Ref{
+				Legacy: []source.Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "ListPods", Mark: []string{"rm.kubeClient.ListPods(ctx, s)"}},
 				},
-				Modern: []annotate.Ref{
+				Modern: []source.Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.listPods", Mark: []string{"rm.podLister.Pods(namespace).List("}},
 				},
 			},
@@ -111,10 +111,10 @@ var Comparisons = []Comparison{
 					"refuses them all the same 1 000 requests come back every 10 s. Today one sync creates at " +
 					"most `burstReplicas` (500) pods, in slow-start batches of 1, 2, 4, … that stop at " +
 					"the first failure, so a doomed scale-up costs one request instead of 500 (history: burst-cap, slow-start).",
-				Legacy: []annotate.Ref{
+				Legacy: []source.Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "createReplica", Mark: []string{"go func() {", "rm.podControl.createReplica(ctx, controllerSpec)"}},
 				},
-				Modern: []annotate.Ref{
+				Modern: []source.Ref{
 					{Dir: "pkg/controller", Name: "BurstReplicas"},
 					{Dir: "pkg/controller", Name: "ReplicationManager.manageReplicas", Mark: []string{"slowStartBatch(diff, initialBatchSize"}},
 					{Dir: "pkg/controller", Name: "slowStartBatch", Mark: []string{"batchSize = min(2*batchSize, remaining)", "return successes, <-errCh"}},
@@ -130,10 +130,10 @@ var Comparisons = []Comparison{
 					"informer has seen them or 5 minutes pass. They must be checked before the pods are " +
 					"counted, and deletions are tracked per pod so a graceful delete is counted once " +
 					"(history: expectations).",
-				Legacy: []annotate.Ref{
+				Legacy: []source.Ref{
 					{Dir: "pkg/controller", Name: "RealPodControl.createReplica", Mark: []string{"r.kubeClient.CreatePod(ctx, pod)"}},
 				},
-				Modern: []annotate.Ref{
+				Modern: []source.Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "SatisfiedExpectations(", Mark: []string{"rm.expectations.SatisfiedExpectations(key)"}},
 					{Dir: "pkg/controller", Name: "ReplicationManager.manageReplicas", Mark: []string{"rm.expectations.ExpectCreations(rcKey, diff)"}},
 					{Dir: "pkg/controller", Name: "ReplicationManager.addPod", Mark: []string{"rm.expectations.CreationObserved(rcKey)"}},
@@ -148,11 +148,11 @@ var Comparisons = []Comparison{
 					"a sync claims the pods that point at it and still match, adopts matching orphans, and " +
 					"releases pods that no longer match. The RC manager began setting ControllerRef in 2016, and " +
 					"the claim/adopt/release logic became shared code in 2017.",
-				Legacy: []annotate.Ref{
+				Legacy: []source.Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "filterActivePods(", Mark: []string{"filterActivePods(podList.Items)"}},
 					{Dir: "pkg/controller", Name: "filterActivePods"},
 				},
-				Modern: []annotate.Ref{
+				Modern: []source.Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.claimPods", Mark: []string{"cm.ClaimPods(ctx, filteredPods)"}},
 					{Dir: "pkg/controller", Name: "BaseControllerRefManager.ClaimObject", Mark: []string{"controllerRef.UID != m.Controller.GetUID()", "release(ctx, obj)", "adopt(ctx, obj)"}},
 				},
@@ -165,10 +165,10 @@ var Comparisons = []Comparison{
 					"candidates so that unscheduled, pending and not-ready pods go first; today " +
 					"`getPodsToDelete` also prefers pods on nodes crowded with their siblings and, since " +
 					"2021, picks among similarly old pods at random (history: ranked-deletion).",
-				Legacy: []annotate.Ref{
+				Legacy: []source.Ref{
 					{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController", Focus: "deletePod", Mark: []string{"rm.podControl.deletePod(ctx, filteredList[ix].ID)"}},
 				},
-				Modern: []annotate.Ref{
+				Modern: []source.Ref{
 					{Dir: "pkg/controller", Name: "getPodsToDelete", Mark: []string{"sort.Sort(podsWithRanks)"}},
 					{Dir: "pkg/controller", Name: "ActivePodsWithRanks.Less", Mark: []string{"len(pi.Spec.NodeName) == 0 ||", "podPhaseToOrdinal[pi.Status.Phase] !=", "IsPodReady(pi) != IsPodReady(pj)", "s.Rank[i] != s.Rank[j]"}},
 				},
@@ -181,10 +181,10 @@ var Comparisons = []Comparison{
 					"one more pod LIST per read. Once the manager kept a cache it reported status itself; " +
 					"today it computes the counts from the pods it claimed and writes them with one update, " +
 					"skipped when nothing changed, so an idle controller costs no requests.",
-				Legacy: []annotate.Ref{
+				Legacy: []source.Ref{
 					{Dir: "pkg/registry/controller", Name: "REST.fillCurrentState", Mark: []string{"rs.podLister.ListPods(", "controller.CurrentState.Replicas = len(list.Items)"}},
 				},
-				Modern: []annotate.Ref{
+				Modern: []source.Ref{
 					{Dir: "pkg/controller", Name: "calculateStatus", Mark: []string{"IsPodReady(pod)"}},
 					{Dir: "pkg/controller", Name: "updateReplicationControllerStatus", Mark: []string{"conditionsEqual(rc.Status.Conditions, newStatus.Conditions)", "c.UpdateReplicationController(nsCtx"}},
 				},
@@ -197,11 +197,11 @@ var Comparisons = []Comparison{
 					"missing pods. High availability meant a `podmaster` sidecar holding an etcd lease until " +
 					"`--leader-elect` arrived in Kubernetes 1.2 (history: leader-election). Today only the " +
 					"holder of a lease, stored through the apiserver, runs the loops.",
-				Legacy: []annotate.Ref{
+				Legacy: []source.Ref{
 					{Dir: "cmd/controller-manager", Name: "run", Mark: []string{"util.Forever(", "controllerManager.Run(*syncPeriod)"}},
 					{Dir: "pkg/util", Name: "Forever"},
 				},
-				Modern: []annotate.Ref{
+				Modern: []source.Ref{
 					{Dir: "cmd/controller-manager", Name: "run", Mark: []string{"leaderelection.Lead(newElectionClient(), election, runControllers)"}},
 					{Dir: "pkg/modern/leaderelection", Name: "Lead", Mark: []string{"leaderelection.RunOrDie(", "OnStartedLeading: func(ctx context.Context) {", "run(ctx)"}},
 				},
@@ -226,11 +226,11 @@ var Comparisons = []Comparison{
 					"were over 60 % of the apiserver's CPU; the rewrite (history: endpoints-informer) put services and pods " +
 					"in local caches and the keys of services whose pods changed in a workqueue — the first " +
 					"use of `pkg/util/workqueue`, so a big service cannot starve the small ones.",
-				Legacy: []annotate.Ref{
+				Legacy: []source.Ref{
 					{Dir: "cmd/controller-manager", Name: "run", Mark: []string{"endpoints.SyncServiceEndpoints()"}},
 					{Dir: "pkg/service", Name: "EndpointController.SyncServiceEndpoints", Focus: "ListServices", Mark: []string{"e.client.ListServices(ctx", "e.client.ListPods(nsCtx"}},
 				},
-				Modern: []annotate.Ref{
+				Modern: []source.Ref{
 					{Dir: "pkg/service", Name: "NewEndpointController", Mark: []string{"serviceInformer.Informer().AddEventHandler(", "podInformer.Informer().AddEventHandler("}},
 					{Dir: "pkg/service", Name: "EndpointController.getPodServiceMemberships", Mark: []string{"e.serviceLister.Services(pod.Namespace)", "keys = append(keys, key)"}},
 					{Dir: "pkg/service", Name: "EndpointController.processNextWorkItem", Mark: []string{"e.queue.Get()", "e.queue.AddRateLimited(key)"}},
@@ -242,12 +242,12 @@ var Comparisons = []Comparison{
 					"GET the endpoints object on every pass to know it. Today the current endpoints come from " +
 					"a lister, so a sync with nothing to change sends no request at all, and one that does " +
 					"sends a single create or update.",
-				Legacy: []annotate.Ref{
+				Legacy: []source.Ref{
 					{Dir: "pkg/service", Name: "EndpointController.SyncServiceEndpoints", Focus: "GetEndpoints", Mark: []string{"e.client.GetEndpoints(nsCtx, service.ID)"}},
 					{Dir: "pkg/service", Name: "EndpointController.SyncServiceEndpoints", Focus: "endpointsEqual(", Mark: []string{"endpointsEqual(currentEndpoints, endpoints)"}},
 					{Dir: "pkg/service", Name: "endpointsEqual"},
 				},
-				Modern: []annotate.Ref{
+				Modern: []source.Ref{
 					{Dir: "pkg/service", Name: "EndpointController.syncService", Mark: []string{"e.podLister.Pods(namespace).List(", "e.endpointsLister.Endpoints(namespace).Get(name)", "if endpointsEqual(old, endpoints)", "e.client.UpdateEndpoints(nsCtx, old)"}},
 				},
 			},

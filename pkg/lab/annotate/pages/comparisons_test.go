@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/history"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/source"
 )
 
 // repoRoot is the kube-rewind checkout these tests run in.
@@ -26,21 +26,21 @@ func TestEveryRowNamesCodeThatExists(t *testing.T) {
 	for _, c := range Comparisons {
 		modernPresent := exists(c.ModernFile)
 		for _, r := range c.Rows {
-			check := func(refs []annotate.Ref, b annotate.Variant) {
+			check := func(refs []source.Ref, b source.Variant) {
 				for _, ref := range refs {
 					if !exists(ref.Dir) {
 						continue
 					}
 					// Cut fails on a name it cannot find and on any
 					// note (a focus or a mark that no line holds).
-					if _, err := annotate.Cut(repoRoot, ref, b); err != nil {
+					if _, err := source.Cut(repoRoot, ref, b); err != nil {
 						t.Errorf("%s, row %q, %s: %v", c.Page, r.ID, ref.Name, err)
 					}
 				}
 			}
-			check(r.Legacy, annotate.Legacy)
+			check(r.Legacy, source.Legacy)
 			if modernPresent {
-				check(r.Modern, annotate.Modern)
+				check(r.Modern, source.Modern)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"html/template"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/source"
 )
 
 // WriteComparisons writes the side-by-side pages, in the order of
@@ -64,7 +65,7 @@ func writeComparison(w *annotate.Writer, c Comparison) error {
 			rv.History = historyNote(r.History, run)
 		}
 		for _, ref := range r.Legacy {
-			ev, err := w.Excerpt(ref, annotate.Legacy, "2014 build")
+			ev, err := w.Excerpt(ref, source.Legacy, "2014 build")
 			if err != nil {
 				return err
 			}
@@ -74,7 +75,7 @@ func writeComparison(w *annotate.Writer, c Comparison) error {
 			rv.Modern = []annotate.ExcerptView{{Missing: c.ModernFile + ": " + ModernMissing + "."}}
 		} else {
 			for _, ref := range r.Modern {
-				ev, err := w.Excerpt(ref, annotate.Modern, "modern build")
+				ev, err := w.Excerpt(ref, source.Modern, "modern build")
 				if err != nil {
 					return err
 				}

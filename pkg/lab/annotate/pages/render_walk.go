@@ -15,6 +15,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/source"
 )
 
 type stopView struct {
@@ -245,7 +246,7 @@ func RenderWalk(w *annotate.Writer) ([]byte, WalkLength, error) {
 	for i, s := range Walk {
 		numbers[s.ID] = i + 1
 	}
-	excerpts := func(refs []annotate.Ref, b annotate.Variant, label string) ([]annotate.ExcerptView, error) {
+	excerpts := func(refs []source.Ref, b source.Variant, label string) ([]annotate.ExcerptView, error) {
 		var out []annotate.ExcerptView
 		for _, ref := range refs {
 			ev, err := w.Excerpt(ref, b, label)
@@ -274,13 +275,13 @@ func RenderWalk(w *annotate.Writer) ([]byte, WalkLength, error) {
 			return nil, WalkLength{}, err
 		}
 		// Shared code is read from the default build, which compiles it.
-		if sv.Both, err = excerpts(s.Both, annotate.Legacy, "both builds"); err != nil {
+		if sv.Both, err = excerpts(s.Both, source.Legacy, "both builds"); err != nil {
 			return nil, WalkLength{}, err
 		}
-		if sv.Legacy, err = excerpts(s.Legacy, annotate.Legacy, "2014 build"); err != nil {
+		if sv.Legacy, err = excerpts(s.Legacy, source.Legacy, "2014 build"); err != nil {
 			return nil, WalkLength{}, err
 		}
-		if sv.Modern, err = excerpts(s.Modern, annotate.Modern, "modern build"); err != nil {
+		if sv.Modern, err = excerpts(s.Modern, source.Modern, "modern build"); err != nil {
 			return nil, WalkLength{}, err
 		}
 		if i == len(Walk)-1 {

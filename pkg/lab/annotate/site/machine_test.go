@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/publish"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/published"
 )
 
 // TestTheDocsNameNoPathOfTheMachineThatBuiltThem scans every page of
@@ -36,7 +36,7 @@ func TestTheDocsNameNoPathOfTheMachineThatBuiltThem(t *testing.T) {
 			return err
 		}
 		text := strings.ReplaceAll(string(data), dir, "<site>")
-		hits := publish.MachinePaths(text, checkout)
+		hits := published.MachinePaths(text, checkout)
 		if strings.Contains(string(data), dir) {
 			hits = append(hits, dir)
 		}

@@ -28,6 +28,7 @@ import (
 	gmtext "github.com/yuin/goldmark/text"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/source"
 )
 
 // MarkdownRoot is the page the Markdown pages are found from.
@@ -207,7 +208,7 @@ func (w *writer) siteLink(from string, dest []byte, md map[string]bool) ([]byte,
 		if m := githubLine.FindStringSubmatch(fragment); m != nil {
 			var l int
 			fmt.Sscanf(m[1], "%d", &l)
-			if line := w.Tree().File(target).FirstCodeLine(annotate.LineRange{From: l, To: len(w.Tree().File(target).Lines)}); line > 0 {
+			if line := w.Tree().File(target).FirstCodeLine(source.LineRange{From: l, To: len(w.Tree().File(target).Lines)}); line > 0 {
 				return []byte(fmt.Sprintf("%s#L%d", page, line)), nil
 			}
 			return []byte(page), nil

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/source"
 )
 
 // pageRows reads a file page's rows: for each line anchor, the row it
@@ -33,7 +34,7 @@ func pageRows(doc *html.Node) (rowOf map[int]int, prose []string, codeComments [
 				fmt.Sscanf(attr(e, "id"), "L%d", &l)
 				rowOf[l] = n
 			case hasClass(e, "cl"):
-				if t := strings.TrimSpace(text(e)); strings.HasPrefix(t, "//") && !annotate.IsDirective(t) {
+				if t := strings.TrimSpace(text(e)); strings.HasPrefix(t, "//") && !source.IsDirective(t) {
 					codeComments = append(codeComments, t)
 				}
 			}
@@ -122,7 +123,7 @@ type block struct {
 }
 
 // commentBlocks finds f's blocks of whole-line // comments with go/parser.
-func commentBlocks(t *testing.T, f *annotate.File) []block {
+func commentBlocks(t *testing.T, f *source.File) []block {
 	fset := token.NewFileSet()
 	af, err := parser.ParseFile(fset, f.Path, strings.Join(f.Lines, "\n")+"\n", parser.ParseComments)
 	if err != nil {
@@ -133,7 +134,7 @@ func commentBlocks(t *testing.T, f *annotate.File) []block {
 		for _, c := range g.List {
 			pos := fset.Position(c.Pos())
 			line := f.Lines[pos.Line-1]
-			if strings.HasPrefix(c.Text, "//") && !annotate.IsDirective(c.Text) && strings.TrimSpace(line[:pos.Column-1]) == "" {
+			if strings.HasPrefix(c.Text, "//") && !source.IsDirective(c.Text) && strings.TrimSpace(line[:pos.Column-1]) == "" {
 				comment[pos.Line] = strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
 			}
 		}

@@ -12,7 +12,8 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate/pages"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/publish"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/published"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/source"
 )
 
 // SourceRoots are the directories whose packages (and sub-packages) get
@@ -90,12 +91,12 @@ func Build(root, out string) (*Result, error) {
 	if err := w.index(length); err != nil {
 		return nil, err
 	}
-	var all []*annotate.File
+	var all []*source.File
 	for _, p := range tree.Packages {
 		all = append(all, p.Files...)
 	}
 	for i, f := range all {
-		var prev, next *annotate.File
+		var prev, next *source.File
 		if i > 0 {
 			prev = all[i-1]
 		}
@@ -132,7 +133,7 @@ func Build(root, out string) (*Result, error) {
 }
 
 // sideBySide links the side-by-side pages that set f beside its pair.
-func sideBySide(f *annotate.File) []annotate.Link {
+func sideBySide(f *source.File) []annotate.Link {
 	var out []annotate.Link
 	for _, c := range pages.Comparisons {
 		if f.Path == c.LegacyFile || f.Path == c.ModernFile {
@@ -212,10 +213,10 @@ func (w *writer) index(walk pages.WalkLength) error {
 }
 
 // publishedLinks lists each published page with the commit it was
-// measured at and the inputs of it that changed since (pkg/lab/bench/publish,
+// measured at and the inputs of it that changed since (pkg/lab/published,
 // as the README's "The last published runs" says them).
 func publishedLinks(root string) ([]annotate.Link, error) {
-	statuses, err := publish.Statuses(root)
+	statuses, err := published.Statuses(root)
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate/pages"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/source"
 )
 
 // byID returns the element of doc with the given id, or nil.
@@ -138,18 +139,18 @@ func TestSideBySideRowsAreMarkedAndBalanced(t *testing.T) {
 				}
 			})
 			for _, side := range []struct {
-				refs []annotate.Ref
-				b    annotate.Variant
-			}{{r.Legacy, annotate.Legacy}, {r.Modern, annotate.Modern}} {
+				refs []source.Ref
+				b    source.Variant
+			}{{r.Legacy, source.Legacy}, {r.Modern, source.Modern}} {
 				for _, ref := range side.refs {
 					// A name or a mark not found is TestEveryRowNamesCodeThatExists's
 					// to report; here only the length counts.
-					ex, _ := annotate.Cut(repoRoot, ref, side.b)
+					ex, _ := source.Cut(repoRoot, ref, side.b)
 					n := 0
 					for _, r := range ex.Ranges {
 						n += r.To - r.From + 1
 					}
-					if n > annotate.MaxExcerptLines+6 {
+					if n > source.MaxExcerptLines+6 {
 						t.Errorf("%s, row %s: %s runs %d lines; mark its lines so it is cut", c.Page, r.ID, ref.Name, n)
 					}
 				}
@@ -278,7 +279,7 @@ func wholeLineComments(t *testing.T, file string) (lines []string, blocks [][3]i
 	for _, g := range af.Comments {
 		for _, c := range g.List {
 			pos := fset.Position(c.Pos())
-			if strings.HasPrefix(c.Text, "//") && !annotate.IsDirective(c.Text) && strings.TrimSpace(lines[pos.Line-1][:pos.Column-1]) == "" {
+			if strings.HasPrefix(c.Text, "//") && !source.IsDirective(c.Text) && strings.TrimSpace(lines[pos.Line-1][:pos.Column-1]) == "" {
 				comment[pos.Line] = true
 			}
 		}
@@ -312,7 +313,7 @@ func wholeLineComments(t *testing.T, file string) (lines []string, blocks [][3]i
 func TestNoExcerptCutsAComment(t *testing.T) {
 	_, docs := site(t)
 	keep := map[string][]string{}
-	refs := func(page string, rs ...[]annotate.Ref) {
+	refs := func(page string, rs ...[]source.Ref) {
 		for _, r := range rs {
 			for _, ref := range r {
 				keep[page] = append(keep[page], ref.Keep...)

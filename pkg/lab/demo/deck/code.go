@@ -8,7 +8,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/source"
 )
 
 // A code card shows a declaration of the project's own source, cut by
@@ -41,7 +41,7 @@ type CodeLine struct {
 // CodeRef names a code card's excerpt: a declaration of one directory
 // of the repository, in one build, as in the outline's code: line.
 type CodeRef struct {
-	annotate.Ref
+	source.Ref
 	// Modern cuts it from the files the modern build compiles; the
 	// default is the 2014 build.
 	Modern bool
@@ -49,11 +49,11 @@ type CodeRef struct {
 
 // cutCode cuts ref from the repository at root.
 func cutCode(root string, ref CodeRef) (*Code, error) {
-	build := annotate.Legacy
+	build := source.Legacy
 	if ref.Modern {
-		build = annotate.Modern
+		build = source.Modern
 	}
-	ex, err := annotate.Cut(root, ref.Ref, build)
+	ex, err := source.Cut(root, ref.Ref, build)
 	if err != nil {
 		return nil, fmt.Errorf("code: %s %s: %v", ref.Dir, ref.Name, err)
 	}

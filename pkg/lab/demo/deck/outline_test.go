@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kube-rewind/kube-rewind/pkg/lab/annotate"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/source"
 )
 
 func TestAnOutlineSaysEachSlidesKindTextAndNotes(t *testing.T) {
@@ -127,7 +127,7 @@ func mustAbs(t *testing.T, path string) string {
 }
 
 func TestACodeCardIsCutFromTheSourceWithItsMarkedLines(t *testing.T) {
-	c, err := cutCode(repoRoot, CodeRef{Ref: annotate.Ref{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController",
+	c, err := cutCode(repoRoot, CodeRef{Ref: source.Ref{Dir: "pkg/controller", Name: "ReplicationManager.syncReplicationController",
 		Focus: "go func() {", Mark: []string{"rm.podControl.createReplica(ctx, controllerSpec)"}}})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package publish
+package published
 
 import (
 	"path/filepath"
@@ -40,13 +40,14 @@ var theStack = []string{
 	"pkg/labels", "pkg/master", "pkg/modern", "pkg/registry", "pkg/service", "pkg/tools",
 	"pkg/util", "pkg/watch",
 	"pkg/lab/hollownode", "pkg/lab/sampler", "pkg/lab/scenario", "pkg/lab/stack",
+	"pkg/lab/etcdpods", "pkg/lab/faults", "pkg/lab/stats",
 }
 
 // theBench is what rcbench bench adds to the stack: its command, plans,
 // runner, results, findings, report and charts.
 var theBench = []string{
 	"cmd/rcbench", "pkg/lab/bench/*.go", "pkg/lab/bench/runner", "pkg/lab/bench/results",
-	"pkg/lab/bench/findings", "pkg/lab/bench/report", "pkg/lab/bench/charts",
+	"pkg/lab/bench/findings", "pkg/lab/bench/report", "pkg/lab/bench/charts", "pkg/lab/mdtable",
 }
 
 // theOriginals are the laboratory's variants beside our ports: today's
@@ -128,8 +129,9 @@ var Pages = []Page{
 		Name: "deck", Title: "The 20-minute deck", Link: "examples/talk/20-minutes.html",
 		Commands: [][]string{{"deck", "-o", "examples/talk/20-minutes.html", "examples/talk/20-minutes.md"}},
 		// The deck plays the recordings, which the talk page stamps, and
-		// cuts its code cards from the packages it names.
-		Inputs: []string{"cmd/rcbench", "pkg/lab/demo", "pkg/history", "pkg/controller", "pkg/service",
+		// cuts its code cards, with pkg/lab/source, from the packages it
+		// names.
+		Inputs: []string{"cmd/rcbench", "pkg/lab/demo", "pkg/lab/source", "pkg/history", "pkg/controller", "pkg/service",
 			"examples/talk/20-minutes.md"},
 	},
 }

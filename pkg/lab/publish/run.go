@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/published"
 )
 
 // Runner runs one command of a page: rcbench with args, from the
@@ -30,7 +32,7 @@ type Options struct {
 	Redo bool
 	// Estimate is a run's own estimate of its length, where it has one,
 	// and what it is ("the sweep's plan").
-	Estimate func(Page) (time.Duration, string, bool)
+	Estimate func(published.Page) (time.Duration, string, bool)
 	Runner   Runner
 	Log      io.Writer
 	Now      func() time.Time
@@ -38,7 +40,7 @@ type Options struct {
 
 // Planned is one page of a plan.
 type Planned struct {
-	Page Page
+	Page published.Page
 	// Done says the page was published at the plan's commit already, and
 	// is not run again.
 	Done bool
@@ -50,19 +52,19 @@ type Planned struct {
 	Missing []string
 }
 
-// Select returns the pages names select, in Pages' order; empty selects
-// every page.
-func Select(names []string) ([]Page, error) {
+// Select returns the pages names select, in published.Pages' order;
+// empty selects every page.
+func Select(names []string) ([]published.Page, error) {
 	if len(names) == 0 {
-		return Pages, nil
+		return published.Pages, nil
 	}
 	for _, n := range names {
-		if Get(n) == nil {
-			return nil, fmt.Errorf("no published page %q (the pages: %s)", n, strings.Join(Names(), ", "))
+		if published.Get(n) == nil {
+			return nil, fmt.Errorf("no published page %q (the pages: %s)", n, strings.Join(published.Names(), ", "))
 		}
 	}
-	var out []Page
-	for _, p := range Pages {
+	var out []published.Page
+	for _, p := range published.Pages {
 		if slices.Contains(names, p.Name) {
 			out = append(out, p)
 		}
@@ -78,7 +80,7 @@ func Plan(o Options) ([]Planned, error) {
 	if err != nil {
 		return nil, err
 	}
-	stamps, err := ReadStamps(o.Root)
+	stamps, err := published.ReadStamps(o.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +97,7 @@ func Plan(o Options) ([]Planned, error) {
 		}
 		if pl.From == "" {
 			if st, ok := stamps.Of(p.Name); ok && st.Seconds > 0 {
-				pl.Estimate, pl.From = secondsOf(st.Seconds), fmt.Sprintf("its last run's, at %s", st.Commit)
+				pl.Estimate, pl.From = st.Length(), fmt.Sprintf("its last run's, at %s", st.Commit)
 			} else {
 				pl.From = "unknown: no estimate and no earlier length"
 			}
@@ -112,7 +114,7 @@ func Plan(o Options) ([]Planned, error) {
 
 // stampedPages are the pages StampsFile itself stamps, not the
 // declared earlier table.
-func stampedPages(s *Stamps) []string {
+func stampedPages(s *published.Stamps) []string {
 	var out []string
 	for _, st := range s.Pages {
 		out = append(out, st.Page)
@@ -136,14 +138,14 @@ func WritePlan(w io.Writer, commit string, plan []Planned) {
 		}
 		length := "?"
 		if pl.Estimate > 0 {
-			length = formatDuration(pl.Estimate)
+			length = published.FormatDuration(pl.Estimate)
 		}
 		fmt.Fprintf(w, "  %d. %-9s %-9s %s (%s), %d command(s), %s\n", i+1, pl.Page.Name, length, state, pl.From, len(pl.Page.Commands), pl.Page.Link)
 		if len(pl.Missing) > 0 && !pl.Done {
 			fmt.Fprintf(w, "     needs %s, not built (make upstream; make original V04_SRC=...)\n", strings.Join(pl.Missing, ", "))
 		}
 	}
-	fmt.Fprintf(w, "planned: %d page(s) to run, about %s in all\n", todo, formatDuration(left))
+	fmt.Fprintf(w, "planned: %d page(s) to run, about %s in all\n", todo, published.FormatDuration(left))
 }
 
 // Publish runs the plan's pages that are not done, in order, stamping
@@ -179,7 +181,7 @@ func Publish(ctx context.Context, o Options) error {
 		}
 		start := o.Now()
 		fmt.Fprintf(o.Log, "\n[%d/%d] %s: started after %s; about %s for it, %s left in all\n", i+1, len(plan), pl.Page.Name,
-			formatDuration(start.Sub(began)), formatDuration(pl.Estimate), formatDuration(left))
+			published.FormatDuration(start.Sub(began)), published.FormatDuration(pl.Estimate), published.FormatDuration(left))
 		for j, cmd := range pl.Page.Commands {
 			args := append([]string(nil), cmd...)
 			if pl.Page.TakesCommit {
@@ -193,24 +195,24 @@ func Publish(ctx context.Context, o Options) error {
 			}
 		}
 		took := o.Now().Sub(start)
-		stamps, err := ReadStamps(o.Root)
+		stamps, err := published.ReadStamps(o.Root)
 		if err != nil {
 			return err
 		}
-		stamps.Set(Stamp{Page: pl.Page.Name, Commit: o.Commit, Started: start.UTC().Truncate(time.Second), Seconds: took.Round(time.Second).Seconds(), Inputs: pl.Page.Inputs})
+		stamps.Set(published.Stamp{Page: pl.Page.Name, Commit: o.Commit, Started: start.UTC().Truncate(time.Second), Seconds: took.Round(time.Second).Seconds(), Inputs: pl.Page.Inputs})
 		if err := stamps.Write(o.Root); err != nil {
 			return err
 		}
-		if _, err := UpdateReadme(o.Root, o.Commit); err != nil {
+		if _, err := published.UpdateReadme(o.Root, o.Commit); err != nil {
 			return err
 		}
 		left -= pl.Estimate
-		fmt.Fprintf(o.Log, "[%d/%d] %s: published in %s, stamped in %s\n", i+1, len(plan), pl.Page.Name, formatDuration(took), StampsFile)
+		fmt.Fprintf(o.Log, "[%d/%d] %s: published in %s, stamped in %s\n", i+1, len(plan), pl.Page.Name, published.FormatDuration(took), published.StampsFile)
 	}
-	if _, err := UpdateReadme(o.Root, o.Commit); err != nil {
+	if _, err := published.UpdateReadme(o.Root, o.Commit); err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Log, "make publish: every selected page is published at %s (%s); commit examples/ and %s\n", o.Commit, formatDuration(o.Now().Sub(began)), ReadmeFile)
+	fmt.Fprintf(o.Log, "make publish: every selected page is published at %s (%s); commit examples/ and %s\n", o.Commit, published.FormatDuration(o.Now().Sub(began)), published.ReadmeFile)
 	return nil
 }
 
@@ -218,12 +220,12 @@ func Publish(ctx context.Context, o Options) error {
 // outside the pages' own outputs, StampsFile and the README, which a
 // publish stopped half-way leaves changed.
 func Dirty(root string) ([]string, error) {
-	out, err := Git(root, "status", "--porcelain", "--untracked-files=all")
+	out, err := published.Git(root, "status", "--porcelain", "--untracked-files=all")
 	if err != nil {
 		return nil, err
 	}
-	allowed := []string{StampsFile, ReadmeFile}
-	for _, p := range Pages {
+	allowed := []string{published.StampsFile, published.ReadmeFile}
+	for _, p := range published.Pages {
 		allowed = append(allowed, p.Outputs()...)
 	}
 	var dirty []string
@@ -237,7 +239,7 @@ func Dirty(root string) ([]string, error) {
 		}
 		ok := false
 		for _, a := range allowed {
-			ok = ok || covers(a, file)
+			ok = ok || published.Covers(a, file)
 		}
 		if !ok {
 			dirty = append(dirty, file)

@@ -1,4 +1,4 @@
-package publish
+package published
 
 import (
 	"bytes"
@@ -31,8 +31,8 @@ func pathspec(input string) string {
 	return input
 }
 
-// covers reports whether the changed file lies under input.
-func covers(input, file string) bool {
+// Covers reports whether the changed file lies under input.
+func Covers(input, file string) bool {
 	if strings.ContainsAny(input, "*?[") {
 		ok, _ := path.Match(input, file)
 		return ok
@@ -80,11 +80,11 @@ func ChangedBy(root string, st Stamp, rev string) ([]string, error) {
 	// current.
 	files := slices.DeleteFunc(strings.Fields(out), func(f string) bool {
 		return strings.HasSuffix(f, "_test.go") || slices.Contains(fromThePages, f) ||
-			slices.ContainsFunc(testHelpers, func(dir string) bool { return covers(dir, f) })
+			slices.ContainsFunc(testHelpers, func(dir string) bool { return Covers(dir, f) })
 	})
 	for _, in := range st.Inputs {
 		for _, f := range files {
-			if covers(in, f) {
+			if Covers(in, f) {
 				changed = append(changed, in)
 				break
 			}
@@ -151,7 +151,7 @@ func (s Status) Measured() string {
 		m += " on " + s.Stamp.Started.UTC().Format("2006-01-02")
 	}
 	if s.Stamp.Seconds > 0 {
-		m += ", in " + formatDuration(secondsOf(s.Stamp.Seconds))
+		m += ", in " + FormatDuration(s.Stamp.Length())
 	}
 	if s.Stamp.Note != "" {
 		m += " (" + s.Stamp.Note + ")"

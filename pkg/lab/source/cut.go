@@ -1,8 +1,9 @@
-package annotate
+package source
 
-// One excerpt for a page outside the site: talk mode's code cards name
-// their code as the walk and the side-by-side pages do, by declaration,
-// and are cut when the deck is made, so that they follow the code.
+// One excerpt cut straight from the repository, for a page outside the
+// annotated site: talk mode's code cards name their code as the walk and
+// the side-by-side pages do, by declaration, and are cut when the deck is
+// made, so that they follow the code.
 
 import (
 	"errors"
@@ -16,7 +17,7 @@ import (
 // or a focus or mark that no line holds, is an error: the excerpt would
 // not show what its reader was promised.
 func Cut(root string, ref Ref, build Variant) (Excerpt, error) {
-	p, err := loadPackage(root, ref.Dir)
+	p, err := LoadPackage(root, ref.Dir)
 	if err != nil {
 		return Excerpt{}, fmt.Errorf("%s: %v", ref.Dir, err)
 	}
@@ -33,7 +34,7 @@ func Cut(root string, ref Ref, build Variant) (Excerpt, error) {
 	if name == "" {
 		name = "both builds"
 	}
-	ex := excerpt(ref, indexDecls(files), name)
+	ex := IndexDecls(files).Excerpt(ref, name)
 	switch {
 	case ex.Missing != "":
 		return ex, errors.New(ex.Missing)

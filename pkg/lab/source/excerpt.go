@@ -1,7 +1,8 @@
-package annotate
+package source
 
-// Excerpts for the side-by-side pages, found by declaration name with
-// go/ast so they follow the code as it changes.
+// Excerpts, for the annotated source's side-by-side pages and walk and
+// for talk mode's code cards, found by declaration name with go/ast so
+// they follow the code as it changes.
 
 import (
 	"fmt"
@@ -39,12 +40,6 @@ type Ref struct {
 	Keep []string
 }
 
-// ExcerptComments says, on the pages made of excerpts, what became of the
-// code's comments (wholeComments).
-const ExcerptComments = "The code's comments are left out where the text says what they say; those that open " +
-	"with Ours:, where the port departs from 2014, are kept whole above their code. A file name opens the " +
-	"annotated file at the first highlighted line, with every comment beside its code."
-
 // Excerpt is what a Ref found: lines of one file, or a note saying why
 // there are none.
 type Excerpt struct {
@@ -70,15 +65,15 @@ type declSpan struct {
 	sig LineRange
 }
 
-// declIndex maps names (as in Ref.Name) to declarations.
-type declIndex struct {
+// Decls are the declarations of some files by name (as in Ref.Name).
+type Decls struct {
 	exact   map[string]declSpan
 	methods map[string]declSpan
 }
 
-// indexDecls indexes the top-level declarations of files, in order.
-func indexDecls(files []*File) *declIndex {
-	idx := &declIndex{exact: map[string]declSpan{}, methods: map[string]declSpan{}}
+// IndexDecls indexes the top-level declarations of files, in order.
+func IndexDecls(files []*File) *Decls {
+	idx := &Decls{exact: map[string]declSpan{}, methods: map[string]declSpan{}}
 	add := func(m map[string]declSpan, name string, s declSpan) {
 		if _, dup := m[name]; !dup {
 			m[name] = s
@@ -135,7 +130,7 @@ func indexDecls(files []*File) *declIndex {
 // DeclLine returns the first line of the declaration named name (as in
 // Ref.Name) that f's page shows as code, or 0 if f declares no such name.
 func (f *File) DeclLine(name string) int {
-	s, _, ok := indexDecls([]*File{f}).lookup(name)
+	s, _, ok := IndexDecls([]*File{f}).lookup(name)
 	if !ok {
 		return 0
 	}
@@ -163,7 +158,7 @@ func recvName(e ast.Expr) string {
 }
 
 // lookup finds the first of the "|"-separated names.
-func (idx *declIndex) lookup(names string) (declSpan, string, bool) {
+func (idx *Decls) lookup(names string) (declSpan, string, bool) {
 	alts := strings.Split(names, "|")
 	for _, n := range alts {
 		n = strings.TrimSpace(n)
@@ -183,8 +178,9 @@ func (idx *declIndex) lookup(names string) (declSpan, string, bool) {
 	return declSpan{}, "", false
 }
 
-// excerpt resolves ref against an index of the files of its build.
-func excerpt(ref Ref, idx *declIndex, buildName string) Excerpt {
+// Excerpt resolves ref against the declarations of the files of one
+// build, buildName saying which in a missing name's note.
+func (idx *Decls) Excerpt(ref Ref, buildName string) Excerpt {
 	ex := Excerpt{Ref: ref}
 	s, name, ok := idx.lookup(ref.Name)
 	if !ok {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/published"
 )
 
 // fakeRunner records the commands it is given instead of running
@@ -48,11 +50,11 @@ func fakeRoot(t *testing.T) string {
 	if err := os.MkdirAll(filepath.Join(root, "examples"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	readme := "# x\n\n## The last published runs\n\n" + readmeBegin + "\n" + readmeEnd + "\n"
-	if err := os.WriteFile(filepath.Join(root, ReadmeFile), []byte(readme), 0o644); err != nil {
+	readme := "# x\n\n## The last published runs\n\n" + published.ReadmeBegin + "\n" + published.ReadmeEnd + "\n"
+	if err := os.WriteFile(filepath.Join(root, published.ReadmeFile), []byte(readme), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range Pages {
+	for _, p := range published.Pages {
 		for _, n := range p.Needs {
 			path := filepath.Join(root, filepath.FromSlash(n))
 			os.MkdirAll(filepath.Dir(path), 0o755)
@@ -75,7 +77,7 @@ func clock() func() time.Time {
 
 func TestThePlanUsesARunsOwnEstimateElseThePagesLastLength(t *testing.T) {
 	root := fakeRoot(t)
-	o := Options{Root: root, Commit: "abc1234", Estimate: func(p Page) (time.Duration, string, bool) {
+	o := Options{Root: root, Commit: "abc1234", Estimate: func(p published.Page) (time.Duration, string, bool) {
 		return time.Hour, "its plan", p.Name == "sweep"
 	}}
 	plan, err := Plan(o)
@@ -117,13 +119,13 @@ func TestPublishRunsEveryPageAndResumesAfterTheLastOneFinished(t *testing.T) {
 	if got, want := run.pagesRun(), []string{"bench", "originals", "sweep", "status-writes", "learner"}; !slices.Equal(got, want) {
 		t.Errorf("before the failure ran %q, want %q", got, want)
 	}
-	stamps, err := ReadStamps(root)
+	stamps, err := published.ReadStamps(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"bench", "originals", "sweep", "status-writes", "learner"} {
 		st, _ := stamps.Of(name)
-		if st.Commit != "abc1234" || st.Seconds <= 0 || !slices.Equal(st.Inputs, Get(name).Inputs) {
+		if st.Commit != "abc1234" || st.Seconds <= 0 || !slices.Equal(st.Inputs, published.Get(name).Inputs) {
 			t.Errorf("%s's stamp %+v, want abc1234 with its length and inputs", name, st)
 		}
 	}
@@ -148,12 +150,12 @@ func TestPublishRunsEveryPageAndResumesAfterTheLastOneFinished(t *testing.T) {
 			t.Errorf("%s: -commit given %v, want %v", c, has, want)
 		}
 	}
-	if n := strings.Count(strings.Join(run.calls, "\n"), "talk: demo -commit=abc1234 -scenario="); n != len(talkScenarios) {
-		t.Errorf("the talk recorded %d scenarios, want %d", n, len(talkScenarios))
+	if n := strings.Count(strings.Join(run.calls, "\n"), "talk: demo -commit=abc1234 -scenario="); n != len(published.Get("talk").Commands) {
+		t.Errorf("the talk recorded %d scenarios, want %d", n, len(published.Get("talk").Commands))
 	}
-	readme, _ := os.ReadFile(filepath.Join(root, ReadmeFile))
-	block, _ := ReadmeBlock(string(readme))
-	if strings.Count(block, "measured at `abc1234`") != len(Pages) {
+	readme, _ := os.ReadFile(filepath.Join(root, published.ReadmeFile))
+	block, _ := published.ReadmeBlock(string(readme))
+	if strings.Count(block, "measured at `abc1234`") != len(published.Pages) {
 		t.Errorf("the README's lines do not cite every page at abc1234:\n%s", block)
 	}
 
@@ -201,7 +203,7 @@ func TestDirtyIgnoresOnlyThePagesOwnOutputs(t *testing.T) {
 	}
 	root := t.TempDir()
 	for _, args := range [][]string{{"init", "-q"}, {"config", "user.email", "a@b"}, {"config", "user.name", "a"}} {
-		if _, err := Git(root, args...); err != nil {
+		if _, err := published.Git(root, args...); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -211,29 +213,20 @@ func TestDirtyIgnoresOnlyThePagesOwnOutputs(t *testing.T) {
 	}
 	write("examples/bench/RESULTS.md", "a")
 	write("pkg/controller/x.go", "a")
-	if _, err := Git(root, "add", "."); err != nil {
+	if _, err := published.Git(root, "add", "."); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Git(root, "commit", "-qm", "x"); err != nil {
+	if _, err := published.Git(root, "commit", "-qm", "x"); err != nil {
 		t.Fatal(err)
 	}
 	write("examples/bench/RESULTS.md", "b")
 	write("examples/talk/idle.html", "b")
-	write(StampsFile, "{}")
+	write(published.StampsFile, "{}")
 	if d, err := Dirty(root); err != nil || len(d) > 0 {
 		t.Errorf("with only published pages changed: dirty %q (%v), want none", d, err)
 	}
 	write("pkg/controller/x.go", "b")
 	if d, err := Dirty(root); err != nil || !slices.Equal(d, []string{"pkg/controller/x.go"}) {
 		t.Errorf("with a package changed: dirty %q (%v), want pkg/controller/x.go", d, err)
-	}
-}
-
-// A page added since the last publish says so, rather than name an empty
-// commit or an error.
-func TestAPageNeverPublishedSaysHowToPublishIt(t *testing.T) {
-	s := Status{Page: *Get("learner")}
-	if got := s.Measured() + "; " + s.Since(); got != "not published yet (make publish PAGES=learner writes it); nothing to be stale" {
-		t.Errorf("an unpublished page reads %q", got)
 	}
 }

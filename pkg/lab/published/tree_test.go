@@ -1,4 +1,4 @@
-package publish
+package published
 
 import (
 	"os"
@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// repoRoot is the repository's top, four folders up from this package.
-const repoRoot = "../../../.."
+// repoRoot is the repository's top, three folders up from this package.
+const repoRoot = "../../.."
 
 func TestEveryPageHasACommitAndInputsThatExist(t *testing.T) {
 	stamps, err := ReadStamps(repoRoot)
@@ -60,7 +60,7 @@ func TestTheReadmeSaysWhatChangedSinceEachPage(t *testing.T) {
 	}
 	block, ok := ReadmeBlock(string(readme))
 	if !ok {
-		t.Fatalf("%s has no lines about the published pages between %q and %q", ReadmeFile, readmeBegin, readmeEnd)
+		t.Fatalf("%s has no lines about the published pages between %q and %q", ReadmeFile, ReadmeBegin, ReadmeEnd)
 	}
 	// The lines are true of the commit they name; a later commit leaves
 	// them so, and make docs says the same of the tree it is built from.

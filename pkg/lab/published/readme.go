@@ -1,4 +1,4 @@
-package publish
+package published
 
 import (
 	"fmt"
@@ -12,9 +12,34 @@ import (
 // these markers, which ReadmeLines writes (rcbench publish -readme).
 const (
 	ReadmeFile  = "README.md"
-	readmeBegin = "<!-- rcbench publish -readme writes the lines below, from examples/published.json and the pages' inputs in pkg/lab/bench/publish: do not edit them by hand -->"
-	readmeEnd   = "<!-- end of the lines rcbench publish -readme writes -->"
+	ReadmeBegin = "<!-- rcbench publish -readme writes the lines below, from examples/published.json and the pages' inputs in pkg/lab/published: do not edit them by hand -->"
+	ReadmeEnd   = "<!-- end of the lines rcbench publish -readme writes -->"
 )
+
+// readmeOpens are the opening words of ReadmeBegin, by which the block is
+// found: the rest of the marker says where the lines come from, and
+// rewriting the block rewrites it too, so that it follows the code when
+// the code moves.
+const readmeOpens = "<!-- rcbench publish -readme writes the lines below"
+
+// readmeMarkers returns where the begin marker starts, where the lines
+// after it start, and where the end marker starts, in readme.
+func readmeMarkers(readme string) (begin, lines, end int, ok bool) {
+	begin = strings.Index(readme, readmeOpens)
+	if begin < 0 {
+		return 0, 0, 0, false
+	}
+	nl := strings.IndexByte(readme[begin:], '\n')
+	if nl < 0 {
+		return 0, 0, 0, false
+	}
+	lines = begin + nl + 1
+	end = strings.Index(readme[lines:], ReadmeEnd)
+	if end < 0 {
+		return 0, 0, 0, false
+	}
+	return begin, lines, lines + end, true
+}
 
 // ReadmeLines are the README's lines, one per page, as of the commit
 // asOf: a line says what changed up to that commit, so that a later
@@ -32,12 +57,11 @@ func ReadmeLines(asOf string, statuses []Status) string {
 // ReplaceReadme returns readme with the lines between the markers
 // replaced by lines.
 func ReplaceReadme(readme, lines string) (string, error) {
-	i := strings.Index(readme, readmeBegin)
-	j := strings.Index(readme, readmeEnd)
-	if i < 0 || j < i {
-		return "", fmt.Errorf("%s has no lines between %q and %q", ReadmeFile, readmeBegin, readmeEnd)
+	begin, _, end, ok := readmeMarkers(readme)
+	if !ok {
+		return "", fmt.Errorf("%s has no lines between %q and %q", ReadmeFile, ReadmeBegin, ReadmeEnd)
 	}
-	return readme[:i] + readmeBegin + "\n" + lines + readme[j:], nil
+	return readme[:begin] + ReadmeBegin + "\n" + lines + readme[end:], nil
 }
 
 // ReadmeAsOf returns the commit a README block was written as of.
@@ -52,12 +76,11 @@ func ReadmeAsOf(block string) (string, bool) {
 
 // ReadmeBlock returns the lines now between the README's markers.
 func ReadmeBlock(readme string) (string, bool) {
-	i := strings.Index(readme, readmeBegin)
-	j := strings.Index(readme, readmeEnd)
-	if i < 0 || j < i {
+	_, lines, end, ok := readmeMarkers(readme)
+	if !ok {
 		return "", false
 	}
-	return readme[i+len(readmeBegin)+1 : j], true
+	return readme[lines:end], true
 }
 
 // UpdateReadme rewrites the README's lines at root from the pages'
@@ -88,10 +111,8 @@ func UpdateReadme(root, rev string) (bool, error) {
 	return true, os.WriteFile(path, []byte(updated), 0o644)
 }
 
-func secondsOf(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
-
-// formatDuration says a length as the pages do: "52 s", "9 min 5 s".
-func formatDuration(d time.Duration) string {
+// FormatDuration says a length as the pages do: "52 s", "9 min 5 s".
+func FormatDuration(d time.Duration) string {
 	s := int(d.Round(time.Second).Seconds())
 	switch {
 	case s < 60:

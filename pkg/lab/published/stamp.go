@@ -1,4 +1,4 @@
-package publish
+package published
 
 import (
 	"encoding/json"
@@ -26,6 +26,10 @@ type Stamp struct {
 	// Note says what the stamp knows only in part (a table entry's).
 	Note string `json:"note,omitempty"`
 }
+
+// Length is how long the page's run took; zero when the stamp does not
+// say.
+func (s Stamp) Length() time.Duration { return time.Duration(s.Seconds * float64(time.Second)) }
 
 // Stamps is StampsFile's content.
 type Stamps struct {

@@ -1,4 +1,4 @@
-package annotate
+package source
 
 // How a Go file becomes docco sections. Everything here works on line
 // numbers taken from go/parser's comment list, never on raw text, so only
@@ -346,6 +346,9 @@ func trimRanges(lines []string, ranges []LineRange) []LineRange {
 	}
 	return out
 }
+
+// Src is the file's content as it was read.
+func (f *File) Src() []byte { return f.src }
 
 // Position describes where in f a line range is, for captions.
 func (f *File) Position(r LineRange) string {

@@ -1,4 +1,4 @@
-package annotate
+package source
 
 import (
 	"strings"
@@ -33,10 +33,10 @@ func act([]string) {}
 `
 
 // extractIndex parses extractSample and indexes it.
-func extractIndex(t *testing.T) (*File, *declIndex) {
+func extractIndex(t *testing.T) (*File, *Decls) {
 	t.Helper()
 	f := parse(t, extractSample)
-	return f, indexDecls([]*File{f})
+	return f, IndexDecls([]*File{f})
 }
 
 // excerptText returns the excerpt's lines, ranges joined by "⋮".
@@ -61,7 +61,7 @@ func TestExcerptsAreFoundByName(t *testing.T) {
 		{"the first of several alternatives", "nothere|M.Run|list", "func (m *M) Run() {", "}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ex := excerpt(Ref{Dir: "x", Name: tc.ref}, idx, "test build")
+			ex := idx.Excerpt(Ref{Dir: "x", Name: tc.ref}, "test build")
 			if ex.Missing != "" {
 				t.Fatalf("missing: %s", ex.Missing)
 			}
@@ -75,18 +75,18 @@ func TestExcerptsAreFoundByName(t *testing.T) {
 
 func TestAMissingNameGivesANoteNotAPanic(t *testing.T) {
 	_, idx := extractIndex(t)
-	ex := excerpt(Ref{Dir: "x", Name: "gone|alsoGone"}, idx, "modern build")
+	ex := idx.Excerpt(Ref{Dir: "x", Name: "gone|alsoGone"}, "modern build")
 	if ex.Missing == "" || !strings.Contains(ex.Missing, "gone or alsoGone") || !strings.Contains(ex.Missing, "modern build") {
 		t.Errorf("missing note = %q", ex.Missing)
 	}
-	if got := excerpt(Ref{Dir: "x", Name: "anything"}, indexDecls(nil), "b"); got.Missing == "" {
+	if got := IndexDecls(nil).Excerpt(Ref{Dir: "x", Name: "anything"}, "b"); got.Missing == "" {
 		t.Errorf("an empty package found %+v", got)
 	}
 }
 
 func TestAFocusNarrowsAFunctionToItsSignatureAndOneStep(t *testing.T) {
 	_, idx := extractIndex(t)
-	ex := excerpt(Ref{Dir: "x", Name: "M.Run", Focus: "list()"}, idx, "b")
+	ex := idx.Excerpt(Ref{Dir: "x", Name: "M.Run", Focus: "list()"}, "b")
 	// The step's comment is the page's prose: it is left out, and a gap
 	// mark stands in its place.
 	want := "func (m *M) Run() {\n\tfmt.Println(\"setup\")\n⋮\n\tpods := list()\n\tfmt.Println(pods)"
@@ -97,7 +97,7 @@ func TestAFocusNarrowsAFunctionToItsSignatureAndOneStep(t *testing.T) {
 
 func TestAFocusThatIsNotFoundFallsBackToTheWholeDeclaration(t *testing.T) {
 	_, idx := extractIndex(t)
-	ex := excerpt(Ref{Dir: "x", Name: "M.Run", Focus: "no such text"}, idx, "b")
+	ex := idx.Excerpt(Ref{Dir: "x", Name: "M.Run", Focus: "no such text"}, "b")
 	if ex.Note == "" || ex.Ranges[0].From != 14 || ex.Ranges[len(ex.Ranges)-1].To != 21 {
 		t.Errorf("excerpt = %+v", ex)
 	}
@@ -105,7 +105,7 @@ func TestAFocusThatIsNotFoundFallsBackToTheWholeDeclaration(t *testing.T) {
 
 func TestMarksHighlightCodeLinesOnly(t *testing.T) {
 	f, idx := extractIndex(t)
-	ex := excerpt(Ref{Dir: "x", Name: "M.Run", Mark: []string{"act(pods)", "List the pods"}}, idx, "b")
+	ex := idx.Excerpt(Ref{Dir: "x", Name: "M.Run", Mark: []string{"act(pods)", "List the pods"}}, "b")
 	// "List the pods" is only in a comment, which the file's page shows as
 	// prose: it cannot be marked, and the note says so.
 	if len(ex.Marked) != 1 || f.Lines[ex.Marked[0]-1] != "\tact(pods)" {
@@ -128,12 +128,12 @@ func TestALongMarkedExcerptIsCutToItsMarkedLines(t *testing.T) {
 	}
 	b.WriteString("}\n\nfunc key()  {}\nfunc step() {}\n")
 	f := parse(t, b.String())
-	ex := excerpt(Ref{Dir: "x", Name: "Long", Mark: []string{"key()"}}, indexDecls([]*File{f}), "b")
+	ex := IndexDecls([]*File{f}).Excerpt(Ref{Dir: "x", Name: "Long", Mark: []string{"key()"}}, "b")
 	want := "func Long() {\n⋮\n\tkey()\n\tstep()\n\tstep()"
 	if got := excerptText(ex); got != want || ex.Note != "" {
 		t.Errorf("excerpt =\n%s\nnote %q; want\n%s", got, ex.Note, want)
 	}
-	if short := excerpt(Ref{Dir: "x", Name: "key", Mark: []string{"key"}}, indexDecls([]*File{f}), "b"); len(short.Ranges) != 1 || len(short.Marked) != 1 {
+	if short := IndexDecls([]*File{f}).Excerpt(Ref{Dir: "x", Name: "key", Mark: []string{"key"}}, "b"); len(short.Ranges) != 1 || len(short.Marked) != 1 {
 		t.Errorf("a short excerpt was cut: %+v", short)
 	}
 }
@@ -159,7 +159,7 @@ func TestACutExcerptKeepsTheLinesThatOpenEachStatementAroundAMark(t *testing.T) 
 	b.WriteString("\t\t\t\t\tkey(v,\n\t\t\t\t\t\tn)\n")
 	b.WriteString("\t\t\t\t}()\n\t\t\t}\n\t\t}\n\t}\n}\n\nfunc key(int, int) {}\nfunc step()        {}\n")
 	f := parse(t, b.String())
-	ex := excerpt(Ref{Dir: "x", Name: "Sync", Mark: []string{"n)"}}, indexDecls([]*File{f}), "b")
+	ex := IndexDecls([]*File{f}).Excerpt(Ref{Dir: "x", Name: "Sync", Mark: []string{"n)"}}, "b")
 	got := excerptText(ex)
 	for _, want := range []string{
 		"func Sync(ch chan int, n int) {", "\tfor {", "\t\tselect {", "\t\tcase v := <-ch:",
@@ -203,19 +203,19 @@ func rest()  {}
 // without its code.
 func TestAnExcerptShowsACommentWholeOrNotAtAll(t *testing.T) {
 	f := parse(t, commentSample)
-	idx := indexDecls([]*File{f})
-	ex := excerpt(Ref{Dir: "x", Name: "Sync", Keep: []string{"Kept by name"}, Mark: []string{"act()"}}, idx, "b")
+	idx := IndexDecls([]*File{f})
+	ex := idx.Excerpt(Ref{Dir: "x", Name: "Sync", Keep: []string{"Kept by name"}, Mark: []string{"act()"}}, "b")
 	want := "func Sync() {\n\tsetup()\n⋮\n\tcount()\n\n\t// Ours: the port counts twice,\n\t// which 2014 did not.\n\tcount()\n\t// Kept by name: a detail the prose leaves out.\n\tact()\n⋮\n\trest()\n}"
 	if got := excerptText(ex); got != want || ex.Note != "" {
 		t.Errorf("excerpt =\n%s\nnote %q; want\n%s", got, ex.Note, want)
 	}
 	// Narrowed to one step, the Ours: block goes with its code.
-	ex = excerpt(Ref{Dir: "x", Name: "Sync", Focus: "act()", Keep: []string{"Kept by name"}}, idx, "b")
+	ex = idx.Excerpt(Ref{Dir: "x", Name: "Sync", Focus: "act()", Keep: []string{"Kept by name"}}, "b")
 	want = "func Sync() {\n⋮\n\t// Kept by name: a detail the prose leaves out.\n\tact()"
 	if got := excerptText(ex); got != want || ex.Note != "" {
 		t.Errorf("excerpt =\n%s\nnote %q; want\n%s", got, ex.Note, want)
 	}
-	ex = excerpt(Ref{Dir: "x", Name: "Sync", Keep: []string{"no such comment"}}, idx, "b")
+	ex = idx.Excerpt(Ref{Dir: "x", Name: "Sync", Keep: []string{"no such comment"}}, "b")
 	if !strings.Contains(ex.Note, `"no such comment"`) {
 		t.Errorf("note = %q, want it to name the kept text no comment shown contains", ex.Note)
 	}
