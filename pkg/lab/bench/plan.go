@@ -14,78 +14,27 @@ import (
 // All names every scenario, calibrate first, at standard sizes.
 const All = "all"
 
-// planLine says how the benchmark runs one scenario unless told otherwise.
-type planLine struct {
-	// inDefault puts the scenario in a plain make bench.
-	inDefault bool
-	// quick puts it in make bench BENCH_FLAGS=-quick.
-	quick bool
-	// variants narrows the variants when -variants is not given: where the
-	// client throttle cannot matter (nothing to create, or fewer creates
-	// than its burst of 30), modern-unthrottled would only repeat modern.
-	variants []string
-	// quickVariants narrows them further under -quick.
-	quickVariants []string
-	// defaultRuns, when set, caps the runs of a scenario in the default
-	// selection (without -runs): for scenarios whose long windows count
-	// ticks and races rather than time, fewer runs still give a spread.
-	defaultRuns int
-	// defaultSizes picks the sizes of a default run.
-	defaultSizes sizeChoice
-	// throttledMax, when set, runs the throttled modern variant only at
-	// sizes of at most this many replicas in the default selection: above
-	// its burst of 30 it creates at 20 pods a second by construction, so a
-	// larger size only takes N/20 seconds to show the same rate again.
-	throttledMax int
-}
-
-// sizeChoice says which of a scenario's sizes a default run takes.
-type sizeChoice int
-
-const (
-	// standardSizes are Sizes(false, large): every size the scenario has.
-	standardSizes sizeChoice = iota
-	// quickSizes are Sizes(true, large): for scenarios whose standard
-	// window alone would use up the time budget.
-	quickSizes
-	// largestOnly is the largest standard size only.
-	largestOnly
-)
-
-var (
-	allThree     = []string{"legacy", "modern", "modern-unthrottled"}
-	legacyModern = []string{"legacy", "modern"}
-)
-
-// plan is the benchmark's default selection. Every scenario with figures
-// worth comparing is in the default run except where its windows cannot
-// fit the time budget; partial-scale-down, overlap, recreate and
-// watch-window are demonstrations whose outcome is a yes or no, shown by
-// make demo and asserted by the tests.
-var plan = map[string]planLine{
-	"scale-up":           {inDefault: true, quick: true, variants: allThree, quickVariants: allThree, throttledMax: 100},
-	"scale-down":         {inDefault: false, variants: allThree},
-	"partial-scale-down": {variants: legacyModern},
-	"idle":               {inDefault: true, quick: true, variants: legacyModern, quickVariants: legacyModern, defaultSizes: quickSizes, defaultRuns: 2},
-	"churn":              {inDefault: false, variants: allThree},
-	"api-errors":         {inDefault: false, variants: allThree},
-	"watch-drop":         {inDefault: false, variants: allThree},
-	"two-managers":       {inDefault: true, quick: false, variants: legacyModern, defaultRuns: 2},
-	"restart":            {inDefault: true, variants: legacyModern, defaultSizes: quickSizes},
-	"crash":              {variants: legacyModern},
-	"overlap":            {variants: legacyModern},
-	"recreate":           {variants: legacyModern},
-	"watch-window":       {variants: legacyModern},
+// planOf is how the benchmark runs sc unless told otherwise: the plan line
+// its script gives it, or, where it gives none, the zero one (in no
+// default selection, on scenario.DefaultBenchVariants, at its standard
+// sizes). Every scenario with figures worth comparing is in the default
+// run except where its windows cannot fit the time budget; the
+// demonstrations, whose outcome is a yes or no, are in none.
+func planOf(sc *scenario.Scenario) scenario.Bench {
+	if sc.Bench == nil {
+		return scenario.Bench{}
+	}
+	return *sc.Bench
 }
 
 // DefaultScenarios returns the scenarios a run selects when none are
 // named, calibrate first.
 func DefaultScenarios(quick bool) []string {
 	out := []string{runner.Calibrate}
-	for _, name := range scripts.Names() {
-		line := plan[name]
-		if (quick && line.quick) || (!quick && line.inDefault) {
-			out = append(out, name)
+	for _, sc := range scripts.All() {
+		line := planOf(sc)
+		if (quick && line.Quick) || (!quick && line.Default) {
+			out = append(out, sc.Name)
 		}
 	}
 	return out
@@ -161,15 +110,15 @@ func BuildPlan(opts runner.Options) (*runner.Plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%v, or %s", err, runner.Calibrate)
 		}
+		line := planOf(sc)
 		wanted := opts.Variants
 		if len(wanted) == 0 {
-			line := plan[name]
-			wanted = line.variants
-			if opts.Quick && line.quickVariants != nil {
-				wanted = line.quickVariants
+			wanted = line.Variants
+			if opts.Quick && line.QuickVariants != nil {
+				wanted = line.QuickVariants
 			}
 			if wanted == nil {
-				wanted = allThree
+				wanted = scenario.DefaultBenchVariants
 			}
 		}
 		var variants []scenario.Variant
@@ -188,25 +137,25 @@ func BuildPlan(opts runner.Options) (*runner.Plan, error) {
 			continue
 		}
 		sizes, n, why := sc.Sizes(opts.Quick, opts.Large), runs, []string(nil)
-		if line := plan[name]; len(opts.Scenarios) == 0 && !opts.Quick {
-			switch line.defaultSizes {
-			case quickSizes:
+		if len(opts.Scenarios) == 0 && !opts.Quick {
+			switch line.DefaultSizes {
+			case scenario.QuickSizes:
 				sizes = sc.Sizes(true, opts.Large)
 				why = append(why, "its quick size")
-			case largestOnly:
+			case scenario.LargestSizeOnly:
 				all := sc.Sizes(false, false)
 				sizes = append(all[len(all)-1:], sc.Sizes(false, opts.Large)[len(all):]...)
 				why = append(why, "its largest size only")
 			}
-			if line.defaultRuns > 0 && opts.Runs == 0 && line.defaultRuns < n {
-				n = line.defaultRuns
+			if line.DefaultRuns > 0 && opts.Runs == 0 && line.DefaultRuns < n {
+				n = line.DefaultRuns
 				why = append(why, fmt.Sprintf("%d runs", n))
 			}
 		}
 		var labels []string
 		for _, sz := range sizes {
 			vs := variants
-			if line := plan[name]; len(opts.Scenarios) == 0 && len(opts.Variants) == 0 && !opts.Quick && line.throttledMax > 0 && sz.Replicas > line.throttledMax {
+			if len(opts.Scenarios) == 0 && len(opts.Variants) == 0 && !opts.Quick && line.ThrottledMax > 0 && sz.Replicas > line.ThrottledMax {
 				vs = nil
 				for _, v := range variants {
 					if v.Name != scenario.Modern.Name {

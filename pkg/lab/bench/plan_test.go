@@ -57,7 +57,7 @@ func TestQuickShrinksTheRunsTheLevelsAndTheSelection(t *testing.T) {
 		t.Errorf("runs %d, levels %v, %v s; want 1 run and a short calibration", p.RunsEach, p.CalibrationClients, p.CalibrationSeconds)
 	}
 	for _, it := range p.Items {
-		if !plan[it.Scenario.Name].quick {
+		if !planOf(it.Scenario).Quick {
 			t.Errorf("quick plan runs %s", it.Scenario.Name)
 		}
 		if it.Scenario.Name == "scale-up" && it.Size.Replicas != 100 {

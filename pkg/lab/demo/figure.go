@@ -37,60 +37,28 @@ type Figure struct {
 	Onward bool `json:"onward,omitempty"`
 }
 
-// The live figures. Each is computed the way its results row is, from the
-// controller-manager's own series (sampler), over its step.
+// The live figures: each scenario says in its script which one it is about
+// (scenario.LiveFigure), and the page computes it the way its results row
+// is, from the controller-manager's own series (sampler), over its step.
+// The keys are the scenario package's measures, as recordings and the
+// page's script call them.
 const (
-	// keyPeakGoroutines is the controller-managers' largest goroutine
-	// count over the step; its chart line is the count itself.
-	keyPeakGoroutines = "pg"
-	// keyListsPerMin is the managers' LISTs a minute over the step.
-	keyListsPerMin = "lm"
-	// keyLists is the managers' LISTs over the step.
-	keyLists = "ls"
-	// keyReplacement is the median time from a pod's deletion to its
-	// replacement running, over every replacement so far.
-	keyReplacement = "rp"
-	// keyPostsPerMin is the managers' pod POSTs a minute over the step.
-	keyPostsPerMin = "pm"
-	// keyWatches is the managers' WATCH requests over the step.
-	keyWatches = "ws"
-	// keyCreated is the pods created since the cluster started.
-	keyCreated = "cr"
-	// keyCreatedSince is the pods created since the step started.
-	keyCreatedSince = "cs"
-	// keyExtra is the pods created beyond need (Side.Extra).
-	keyExtra = "ex"
-	// keyDeleted is the pods deleted over the step.
-	keyDeleted = "dl"
-	// keyRunningDeleted is the running pods lost over the step: the
-	// running count at its start less the running count now.
-	keyRunningDeleted = "rd"
-	// keyToRunning is the seconds from the step's start until every pod
-	// the step asked for runs; it counts up until then.
-	keyToRunning = "rt"
+	keyPeakGoroutines = string(scenario.MeasurePeakGoroutines)
+	keyListsPerMin    = string(scenario.MeasureListsPerMin)
+	keyLists          = string(scenario.MeasureLists)
+	keyReplacement    = string(scenario.MeasureReplacement)
+	keyPostsPerMin    = string(scenario.MeasurePostsPerMin)
+	keyWatches        = string(scenario.MeasureWatches)
+	keyCreated        = string(scenario.MeasureCreated)
+	keyCreatedSince   = string(scenario.MeasureCreatedSince)
+	keyExtra          = string(scenario.MeasureExtra)
+	keyDeleted        = string(scenario.MeasureDeleted)
+	keyRunningDeleted = string(scenario.MeasureRunningDeleted)
+	keyToRunning      = string(scenario.MeasureToRunning)
 	// keyGoroutines is the goroutine count now: the figure of a scenario
-	// not listed in liveFigure.
+	// that names no live figure.
 	keyGoroutines = "go"
 )
-
-// liveFigure is how the page measures, live, the figure each scenario
-// declares (declaredFigure): in the same way as its results row, over the
-// same steps.
-var liveFigure = map[string]Figure{
-	"scale-up":           {Key: keyPeakGoroutines, Label: "peak goroutines"},
-	"scale-down":         {Key: keyPeakGoroutines, Label: "peak goroutines", Step: 2},
-	"partial-scale-down": {Key: keyRunningDeleted, Label: "running pods deleted", Step: 3},
-	"idle":               {Key: keyListsPerMin, Label: "LISTs a minute", Step: 2},
-	"churn":              {Key: keyReplacement, Label: "replacement, median", Unit: "s"},
-	"api-errors":         {Key: keyPostsPerMin, Label: "pod POSTs a minute", Step: 2},
-	"watch-drop":         {Key: keyLists, Label: "LISTs (relists)"},
-	"two-managers":       {Key: keyCreated, Label: "pods created"},
-	"restart":            {Key: keyExtra, Label: "extra pods"},
-	"crash":              {Key: keyExtra, Label: "extra pods"},
-	"overlap":            {Key: keyDeleted, Label: "pods deleted", Step: 2},
-	"recreate":           {Key: keyCreatedSince, Label: "pods created again", Step: 2, Onward: true},
-	"watch-window":       {Key: keyToRunning, Label: "resize to running", Unit: "s", Step: 3},
-}
 
 // declaredFigure is the result the scenario sc declares it is about, as
 // its results name it; empty when it declares none.
@@ -99,20 +67,29 @@ func declaredFigure(sc *scenario.Scenario) string { return sc.Figure }
 // figureGoroutines is the figure of a scenario that declares none.
 var figureGoroutines = Figure{Key: keyGoroutines, Label: "goroutines"}
 
-// scenarioFigure returns the figure the named scenario is about: the
-// result it declares, measured live as liveFigure says.
+// scenarioFigure returns the figure the named scenario is about (see
+// figureOf).
 func scenarioFigure(name string) Figure {
 	sc, err := scripts.Get(name)
 	if err != nil {
 		return figureGoroutines
 	}
-	f, ok := liveFigure[name]
-	row := declaredFigure(sc)
-	if !ok || row == "" {
+	return figureOf(sc)
+}
+
+// figureOf returns the figure sc is about: the result it declares,
+// measured live as its LiveFigure says; the goroutine count where it
+// lacks either.
+func figureOf(sc *scenario.Scenario) Figure {
+	row, live := declaredFigure(sc), sc.Live
+	if row == "" || live.Measure == "" {
 		return figureGoroutines
 	}
-	f.Row = strings.ReplaceAll(row, "_", " ")
-	return f
+	return Figure{
+		Key: string(live.Measure), Label: live.Label, Unit: live.Unit,
+		Row:  strings.ReplaceAll(row, "_", " "),
+		Step: live.Step, Onward: live.Onward,
+	}
 }
 
 // none marks a figure with nothing to count yet: the page shows "–".

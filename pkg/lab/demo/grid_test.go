@@ -6,7 +6,6 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 func pods(states ...string) []sampler.PodState {
@@ -131,20 +130,6 @@ func TestTheTableNamesTheBetterDesignWhereLowerIsBetter(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("row %d = %+v, want %+v", i, got[i], want[i])
-		}
-	}
-}
-
-func TestEveryScenarioDeclaresAFigureThePageMeasuresLive(t *testing.T) {
-	for _, sc := range scripts.All() {
-		fig := scenarioFigure(sc.Name)
-		if declaredFigure(sc) == "" || fig.Key == keyGoroutines || fig.Row == "" {
-			t.Errorf("%s declares the figure %q; the page shows %+v", sc.Name, declaredFigure(sc), fig)
-		}
-	}
-	for name := range liveFigure {
-		if _, err := scripts.Get(name); err != nil {
-			t.Errorf("liveFigure names %s, which is no scenario", name)
 		}
 	}
 }

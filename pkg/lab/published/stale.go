@@ -40,13 +40,12 @@ func Covers(input, file string) bool {
 	return file == input || strings.HasPrefix(file, strings.TrimSuffix(input, "/")+"/")
 }
 
-// fromThePages are the files under pages' inputs that are read off the
-// published pages and alter none of them: talk mode's list of how long
-// each scenario plays holds the talk recordings' lengths
-// (TestTheTalkLengthsAreTheRecordings in pkg/lab/demo/live keeps them
-// equal), so recording the talk again changes it, and only make demo's
-// list of scenarios reads it.
-var fromThePages = []string{"pkg/lab/demo/live/lengths.go"}
+// fromThePages are the files under pages' inputs that hold figures copied
+// off the published pages and alter none of them. There are none now:
+// talk mode's list of how long each scenario plays reads the recordings'
+// lengths from the recordings themselves (pkg/lab/demo/live/lengths.go),
+// where it once kept a copy that recording the talk again changed.
+var fromThePages []string
 
 // testHelpers are the packages under pages' inputs that only tests import
 // (TestTheTestHelpersAreImportedByTestsAlone holds that): like a test, a

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
@@ -59,6 +60,25 @@ type Scenario struct {
 	// Script is what the scenario does at a size, the figures it reports
 	// and the outcome each design must show.
 	Script Script
+
+	// Bench is how make bench runs the scenario unless told otherwise;
+	// nil leaves it out of the default runs, on the default variants at
+	// its standard sizes.
+	Bench *Bench
+	// Live is how talk mode's page measures Figure as the scenario plays;
+	// the zero value has the page show the goroutine count instead.
+	Live LiveFigure
+	// Headline lists the scenario's figures in the headline table of the
+	// benchmark's results page, in the order shown there.
+	Headline []Headline
+	// TalkLength is how long the scenario plays at talk size, from both
+	// clusters up to the results, without the pauses before steps (which
+	// are the speaker's) or the few seconds of starting the clusters. It
+	// is set only where examples/talk holds no recording of the scenario,
+	// whose own length serves otherwise: the length of one run recorded
+	// at talk size (rcbench demo -auto -record) on a busy 2-core machine,
+	// in which both designs showed what the scenario expects of them.
+	TalkLength time.Duration
 }
 
 // Script is the part of a scenario that acts: each scenario has its own.

@@ -5,6 +5,8 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
 
 // headlineFigure is one figure of the results page's headline table.
@@ -18,23 +20,20 @@ type headlineFigure struct {
 }
 
 // headline lists the figures that carry the comparison, in the order the
-// results page shows them.
-var headline = []headlineFigure{
-	{"scale-up", "peak_goroutines", "peak goroutines", false},
-	{"scale-up", "time_to_running", "time to all running", false},
-	{"scale-up", "peak_sockets", "peak sockets", true},
-	{"scale-up", "peak_rss", "peak RSS", true},
-	{"scale-up", "status_writes", "status writes", true},
-	{"scale-up", "apiserver_cpu", "apiserver CPU from the controller's creation", true},
-	{"idle", "requests_per_min", "requests a minute, every purpose (leader election included)", false},
-	{"idle", "sync_requests_per_min", "of which the controllers' syncs", false},
-	{"idle", "status_writes_per_min", "of which status writes", false},
-	{"idle", "election_requests_per_min", "of which leader election (lease renewals)", false},
-	{"idle", "events_per_min", "of which events", false},
-	{"two-managers", "extra_pods", "extra pods", false},
-	{"two-managers", "pod_deletes", "pod deletes", false},
-	{"restart", "extra_pods", "extra pods", false},
-	{"restart", "time_to_running", "time to all running", false},
+// results page shows them: each scenario's Headline, scenarios in the
+// order of scripts.All.
+var headline = headlineOf(scripts.All())
+
+// headlineOf lists the headline figures the scenarios scs declare, in
+// their order.
+func headlineOf(scs []*scenario.Scenario) []headlineFigure {
+	var out []headlineFigure
+	for _, sc := range scs {
+		for _, h := range sc.Headline {
+			out = append(out, headlineFigure{scenario: sc.Name, figure: h.Result, label: h.Label, largestOnly: h.LargestOnly})
+		}
+	}
+	return out
 }
 
 // headlineTable has one row per headline figure and size run, one column

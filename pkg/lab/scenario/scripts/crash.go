@@ -40,6 +40,7 @@ func crash() *scenario.Scenario {
 	return &scenario.Scenario{
 		Name:       "crash",
 		Figure:     "extra_pods",
+		Live:       scenario.LiveFigure{Measure: scenario.MeasureExtra, Label: "extra pods"},
 		Title:      "The apiserver killed in the middle of a scale-up",
 		Reproduces: "what kill -9 (or Ctrl-C pressed twice) does to a cluster whose apiserver embeds its etcd: nothing any client was told must be lost",
 		Explain: "A controller of N is created; when half its pods exist, the apiserver, and the etcd inside it, is " +
@@ -50,11 +51,13 @@ func crash() *scenario.Scenario {
 			"external etcd members, one of them killed, or all three killed and started again.",
 		// The sizes on external etcd members run where an etcd binary is
 		// installed (see Sizes).
-		Full:    []scenario.Size{crashSize(1000, CrashAPIServer), crashSize(1000, CrashEtcdMember), crashSize(1000, CrashEtcdAll)},
-		Quick:   []scenario.Size{crashSize(100, CrashAPIServer)},
-		Talk:    crashSize(1000, CrashAPIServer),
-		Cluster: cluster,
-		Script:  crashScript{},
+		Full:       []scenario.Size{crashSize(1000, CrashAPIServer), crashSize(1000, CrashEtcdMember), crashSize(1000, CrashEtcdAll)},
+		Quick:      []scenario.Size{crashSize(100, CrashAPIServer)},
+		Talk:       crashSize(1000, CrashAPIServer),
+		Cluster:    cluster,
+		Bench:      &scenario.Bench{Variants: scenario.LegacyAndModern},
+		TalkLength: 90 * time.Second,
+		Script:     crashScript{},
 	}
 }
 

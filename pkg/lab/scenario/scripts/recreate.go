@@ -17,6 +17,7 @@ func recreate() *scenario.Scenario {
 	return &scenario.Scenario{
 		Name:       "recreate",
 		Figure:     "creates_after_recreate",
+		Live:       scenario.LiveFigure{Measure: scenario.MeasureCreatedSince, Label: "pods created again", Step: 2, Onward: true},
 		Title:      "A controller deleted and created again",
 		Reproduces: "the pods a deleted controller leaves behind (history: garbage-collector)",
 		Explain: "A controller of N runs; it is deleted, its pods left running, and created again at once under " +
@@ -27,7 +28,11 @@ func recreate() *scenario.Scenario {
 		Full:    []scenario.Size{{Label: "N=50", Replicas: 50, Period: period2014, Window: 30 * time.Second}},
 		Quick:   []scenario.Size{{Label: "N=10", Replicas: 10, Period: period2014, Window: 15 * time.Second}},
 		Cluster: oneManager(10),
-		Script:  recreateScript{},
+		// A demonstration whose outcome is a yes or no, shown by make demo
+		// and asserted by the tests: in no default run of make bench.
+		Bench:      &scenario.Bench{Variants: scenario.LegacyAndModern},
+		TalkLength: 4 * time.Second,
+		Script:     recreateScript{},
 	}
 }
 

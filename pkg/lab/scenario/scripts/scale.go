@@ -63,6 +63,7 @@ func scaleUp() *scenario.Scenario {
 	return &scenario.Scenario{
 		Name:       "scale-up",
 		Figure:     "peak_goroutines",
+		Live:       scenario.LiveFigure{Measure: scenario.MeasurePeakGoroutines, Label: "peak goroutines"},
 		Title:      "The goroutine storm: one controller scaled from 0 to N",
 		Reproduces: "the unbounded create fan-out of 2014 (history: burst-cap, slow-start)",
 		Explain: "A controller of N replicas is created on an empty cluster. The 2014 manager starts one " +
@@ -77,7 +78,18 @@ func scaleUp() *scenario.Scenario {
 		Talk:    sizeN(1000),
 		Cluster: oneManager(10),
 		Today:   true,
-		Script:  scaleUpScript{},
+		// In every default run. Above N=100 the throttled modern manager
+		// would only show its 20 pods a second again, more slowly.
+		Bench: &scenario.Bench{Default: true, Quick: true, ThrottledMax: 100},
+		Headline: []scenario.Headline{
+			{Result: "peak_goroutines", Label: "peak goroutines"},
+			{Result: "time_to_running", Label: "time to all running"},
+			{Result: "peak_sockets", Label: "peak sockets", LargestOnly: true},
+			{Result: "peak_rss", Label: "peak RSS", LargestOnly: true},
+			{Result: "status_writes", Label: "status writes", LargestOnly: true},
+			{Result: "apiserver_cpu", Label: "apiserver CPU from the controller's creation", LargestOnly: true},
+		},
+		Script: scaleUpScript{},
 	}
 }
 
@@ -141,6 +153,7 @@ func scaleDown() *scenario.Scenario {
 	return &scenario.Scenario{
 		Name:       "scale-down",
 		Figure:     "peak_goroutines",
+		Live:       scenario.LiveFigure{Measure: scenario.MeasurePeakGoroutines, Label: "peak goroutines", Step: 2},
 		Title:      "One controller scaled from N to 0",
 		Reproduces: "the same unbounded fan-out, for deletes (history: burst-cap)",
 		Explain: "A controller of N running pods is resized to 0. The 2014 manager deletes every surplus " +
@@ -221,6 +234,7 @@ func partialScaleDown() *scenario.Scenario {
 	return &scenario.Scenario{
 		Name:       "partial-scale-down",
 		Figure:     "running_deleted",
+		Live:       scenario.LiveFigure{Measure: scenario.MeasureRunningDeleted, Label: "running pods deleted", Step: 3},
 		Title:      "Scaled down while some of its pods cannot be scheduled",
 		Reproduces: "which surplus pods die (history: ranked-deletion)",
 		Explain: "A controller of N running pods is resized to 2N while no node can take more pods, so N new " +
@@ -229,7 +243,11 @@ func partialScaleDown() *scenario.Scenario {
 			"running pods and keeps pods that will never run.",
 		Full:    []scenario.Size{sizeN(10)},
 		Cluster: oneManager(5),
-		Script:  partialScaleDownScript{},
+		// A demonstration whose outcome is a yes or no, shown by make demo
+		// and asserted by the tests: in no default run of make bench.
+		Bench:      &scenario.Bench{Variants: scenario.LegacyAndModern},
+		TalkLength: 15 * time.Second,
+		Script:     partialScaleDownScript{},
 	}
 }
 

@@ -22,6 +22,7 @@ func churn() *scenario.Scenario {
 	return &scenario.Scenario{
 		Name:       "churn",
 		Figure:     "replacement_p50",
+		Live:       scenario.LiveFigure{Measure: scenario.MeasureReplacement, Label: "replacement, median", Unit: "s"},
 		Title:      "Pods dying at a steady rate: how fast is each replaced?",
 		Reproduces: "the 2014 manager did not watch pods (history: pod-informer)",
 		Explain: "The hollow nodes delete running pods at r per second. The 2014 manager only notices at its " +
@@ -121,6 +122,7 @@ func apiErrors() *scenario.Scenario {
 	return &scenario.Scenario{
 		Name:       "api-errors",
 		Figure:     "posts_per_min_during_fault",
+		Live:       scenario.LiveFigure{Measure: scenario.MeasurePostsPerMin, Label: "pod POSTs a minute", Step: 2},
 		Title:      "Pod creation rejected: 10 % of POSTs fail, then all of them for a while",
 		Reproduces: "a controller that does not back off when pod creation is denied (history: rate-limited-requeue, slow-start)",
 		Explain: "First one pod POST in ten fails while a controller scales up; then every pod POST fails for " +
@@ -244,6 +246,7 @@ func watchDrop() *scenario.Scenario {
 	return &scenario.Scenario{
 		Name:       "watch-drop",
 		Figure:     "manager_lists",
+		Live:       scenario.LiveFigure{Measure: scenario.MeasureLists, Label: "LISTs (relists)"},
 		Title:      "Watches cut every few seconds during a scale-up",
 		Reproduces: "kubernetes/kubernetes#6770 (thundering herds of relists when watches reconnect)",
 		Explain: "The apiserver closes every watch stream every 3 s while a controller scales up. The 2014 " +
