@@ -63,7 +63,7 @@ func publishCommand(args []string) int {
 	}
 	opts := publish.Options{
 		Root: *root, Commit: commit, Pages: splitList(*pages), Redo: *redo,
-		Estimate: estimateOf(binDir), Log: os.Stderr,
+		Estimate: estimateOf(*root, binDir), Log: os.Stderr,
 		Runner: &rcbenchRunner{rcbench: filepath.Join(binDir, "rcbench"), dir: *root, log: os.Stderr},
 	}
 	dirty, err := publish.Dirty(*root)
@@ -97,9 +97,9 @@ func publishCommand(args []string) int {
 }
 
 // estimateOf gives the runs' own estimates: the sweep's plan, and the
-// talk's recordings' lengths at talk size with each pair of clusters'
-// start and stop.
-func estimateOf(binDir string) func(published.Page) (time.Duration, string, bool) {
+// talk's recordings' lengths at talk size (the recordings of the
+// repository at root) with each pair of clusters' start and stop.
+func estimateOf(root, binDir string) func(published.Page) (time.Duration, string, bool) {
 	return func(p published.Page) (time.Duration, string, bool) {
 		switch p.Name {
 		case "sweep":
@@ -112,7 +112,7 @@ func estimateOf(binDir string) func(published.Page) (time.Duration, string, bool
 			total := 0.0
 			for _, cmd := range p.Commands {
 				for _, a := range cmd {
-					if s, ok := live.TalkSeconds(strings.TrimPrefix(a, "-scenario=")); ok && strings.HasPrefix(a, "-scenario=") {
+					if s, ok := live.TalkSecondsIn(root, strings.TrimPrefix(a, "-scenario=")); ok && strings.HasPrefix(a, "-scenario=") {
 						total += s + talkStart.Seconds()
 					}
 				}

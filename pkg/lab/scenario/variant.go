@@ -93,6 +93,8 @@ const (
 // Launcher is what starts a variant's cluster, and what that cluster lets
 // the laboratory do.
 type Launcher struct {
+	// Key names the launcher in a run's record, and never changes.
+	Key string
 	// Name names the launcher in messages.
 	Name string
 	// OnToday says the cluster is today's control plane: the scenarios
@@ -114,36 +116,36 @@ type Launcher struct {
 var (
 	// OurStack starts our v0.4 apiserver, hollow nodes and the variant's
 	// manager (pkg/lab/stack).
-	OurStack = &Launcher{Name: "our stack", ReadsEtcd: true, Counts: true}
+	OurStack = &Launcher{Key: "ours", Name: "our stack", ReadsEtcd: true, Counts: true}
 	// Originals starts make original's v0.4 binaries, the manager alone
 	// on our apiserver or the whole of them (Variant.Original).
-	Originals = &Launcher{Name: "the original v0.4 binaries", ReadsEtcd: true, Counts: true}
+	Originals = &Launcher{Key: "originals", Name: "the original v0.4 binaries", ReadsEtcd: true, Counts: true}
 	// TodayStack starts today's whole control plane (pkg/lab/stack/today).
-	TodayStack = &Launcher{Name: "today's stack", OnToday: true, Metered: true, Counts: true}
+	TodayStack = &Launcher{Key: "today", Name: "today's stack", OnToday: true, Metered: true, Counts: true}
 	// ExternalCluster runs on the cluster a kubeconfig names, as it is.
-	ExternalCluster = &Launcher{Name: "an external cluster", OnToday: true}
+	ExternalCluster = &Launcher{Key: "external", Name: "an external cluster", OnToday: true}
 )
 
 // launchers are the launchers above, which a run's record names.
 var launchers = []*Launcher{OurStack, Originals, TodayStack, ExternalCluster}
 
-// MarshalJSON writes the launcher as its name: a record says what started
-// its runs, and reading it back finds the launcher of that name.
-func (l *Launcher) MarshalJSON() ([]byte, error) { return json.Marshal(l.Name) }
+// MarshalJSON writes the launcher as its key: a record says what started
+// its runs, and reading it back finds the launcher of that key.
+func (l *Launcher) MarshalJSON() ([]byte, error) { return json.Marshal(l.Key) }
 
 // UnmarshalJSON finds the launcher a record names.
 func (l *Launcher) UnmarshalJSON(data []byte) error {
-	var name string
-	if err := json.Unmarshal(data, &name); err != nil {
+	var key string
+	if err := json.Unmarshal(data, &key); err != nil {
 		return err
 	}
 	for _, known := range launchers {
-		if known.Name == name {
+		if known.Key == key {
 			*l = *known
 			return nil
 		}
 	}
-	return fmt.Errorf("no launcher named %q", name)
+	return fmt.Errorf("no launcher %q (known: ours, originals, today, external)", key)
 }
 
 func init() {
@@ -161,7 +163,7 @@ func (v Variant) launcher() *Launcher {
 		return OurStack
 	}
 	for _, l := range launchers {
-		if l == v.Launcher || l.Name == v.Launcher.Name {
+		if l == v.Launcher || l.Key == v.Launcher.Key {
 			return l
 		}
 	}
@@ -330,7 +332,9 @@ func VariantByName(name string) (Variant, error) {
 		if !v.launcher().Metered || v.Unmetered {
 			return Variant{}, fmt.Errorf("variant %q: only a variant on a stack with the laboratory's meter has one to run without, and %s is not one", name, base)
 		}
-		v.Name, v.Unmetered = name, true
+		// A control run prices the laboratory; it stands for no side
+		// of stack against stack.
+		v.Name, v.Unmetered, v.WholeStack = name, true, ""
 		return v, nil
 	}
 	if base, reader, ok := strings.Cut(name, "-reading-"); ok {
@@ -354,7 +358,7 @@ func VariantByName(name string) (Variant, error) {
 				return Variant{}, fmt.Errorf("variant %q: %s cannot be switched off", name, c)
 			}
 		}
-		v.Name = name
+		v.Name, v.WholeStack = name, ""
 		v.ManagerArgs = append(append([]string{}, v.ManagerArgs...), "-without="+strings.Join(list, ","))
 		return v, nil
 	}
@@ -381,7 +385,7 @@ func readingVariant(name, base, reader string) (Variant, error) {
 	if !v.launcher().ReadsEtcd || v.Original == stack.OriginalStack || v.LabReader != "" {
 		return Variant{}, fmt.Errorf("variant %q: only a variant on our stack's etcd can choose how the laboratory reads it, and %s is not one", name, base)
 	}
-	v.Name, v.LabReader = name, reader
+	v.Name, v.LabReader, v.WholeStack = name, reader, ""
 	return v, nil
 }
 

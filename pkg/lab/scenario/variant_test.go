@@ -117,3 +117,22 @@ func TestTheLauncherDecidesWhatAControlRunMayChange(t *testing.T) {
 		t.Error("a variant that names no launcher does not run on our stack")
 	}
 }
+
+// A control run prices the laboratory or a change; it stands for neither
+// side when the whole stacks are set against each other.
+func TestAControlRunStandsForNoWholeStack(t *testing.T) {
+	for _, name := range []string{"stack-today-unmetered", "legacy-reading-members", "stack-original-without-x"} {
+		v, err := VariantByName(name)
+		if err != nil {
+			continue
+		}
+		if v.WholeStack != "" {
+			t.Errorf("%s stands for the %s side of stack against stack, as its base does", name, v.WholeStack)
+		}
+	}
+	for _, name := range []string{"stack-today-unmetered", "legacy-reading-members"} {
+		if _, err := VariantByName(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

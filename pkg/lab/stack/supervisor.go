@@ -106,6 +106,11 @@ func (sv *Supervisor) Start(component, binary string, port int, onlyPort bool, a
 	}
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
+		// A restart that began before the stack stopped starts nothing
+		// after it.
+		if sv.Stopped() {
+			return nil, 0, fmt.Errorf("%s: not started: the stack has stopped", component)
+		}
 		try := port
 		if attempt > 0 || try == 0 {
 			if try, err = FreePort(); err != nil {

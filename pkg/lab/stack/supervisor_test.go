@@ -96,8 +96,8 @@ func TestAStartWaitsUntilTheProcessIsHealthyOrSaysWhyNot(t *testing.T) {
 			name: "a process answering 200 on its port is healthy", mode: "serve", ready: time.Minute,
 		},
 		{
-			name: "a process that never answers 200 is given up once Ready passes", mode: "unwell", ready: time.Second,
-			want: []string{"helper did not become healthy at http://127.0.0.1:", "within 1s", "last answer: 503", "its log is ", "helper.log"},
+			name: "a process that never answers 200 is given up once Ready passes", mode: "unwell", ready: 5 * time.Second,
+			want: []string{"helper did not become healthy at http://127.0.0.1:", "within 5s", "last answer: 503", "its log is ", "helper.log"},
 		},
 		{
 			name: "a process that exits first is given up", mode: "exit", ready: time.Minute,

@@ -31,7 +31,7 @@ const LearnerPriceLimit = 1.25
 // paid for: it is no control, and is left out, saying so.
 func learnerFinding(sum *results.Summary) (results.Finding, bool) {
 	f := results.Finding{Topic: "the laboratory's learner, priced",
-		Expect: fmt.Sprintf("against the same run reading the members directly (<variant>%s), reading pods through the learner moves "+
+		Expect: fmt.Sprintf("against the same run reading the members directly (`<variant>%s`), reading pods through the learner moves "+
 			"the laboratory's two pod watches out of the apiserver's embedded member and adds one follower for it to send every write "+
 			"to: the apiserver's CPU and the time to all running should each stay within %.2f × either way, and the learner's own "+
 			"process is its price, in the laboratory's share below.", readingMembers, LearnerPriceLimit)}

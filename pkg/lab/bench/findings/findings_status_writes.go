@@ -27,7 +27,7 @@ func statusWritesFinding(sum *results.Summary) (results.Finding, bool) {
 	f := results.Finding{Topic: "the status writes' cost on our apiserver",
 		Expect: "today's design writes its controllers' status, and our v0.4 apiserver counts a controller's pods on every read and " +
 			"watch event of the controller, so each write costs a LIST of its pods: against the same run without its status writes " +
-			"(<variant>" + withoutStatusWrites + ", history: status-writes): " + statusWriteCPU.Text(statusWriteSides) + "."}
+			"(`<variant>" + withoutStatusWrites + "`, history: status-writes): " + statusWriteCPU.Text(statusWriteSides) + "."}
 	var c checks
 	var parts, verdicts []string
 	for _, pair := range controlPairs(sum, withoutStatusWrites) {

@@ -83,7 +83,7 @@ const listCostSetup = "For each binary in turn: a fresh apiserver (embedded etcd
 	"benchmark creates the pods from 64 clients, as the manager would (the replication controllers' template, no " +
 	"id), waits 2 s, then sends one GET /api/v1beta1/pods at a time and reads each answer whole. CPU, allocations " +
 	"(process_cpu_seconds_total, go_memstats_alloc_bytes_total, go_memstats_mallocs_total) and minor page faults " +
-	"(/proc/<pid>/stat) are the apiserver process's, embedded etcd included, read before the first LIST and after " +
+	"(`/proc/<pid>/stat`) are the apiserver process's, embedded etcd included, read before the first LIST and after " +
 	"the last and divided by the LISTs. The benchmark's own reading of the answers is not counted."
 
 // Run measures LISTs of Pods pods on each binary and writes

@@ -75,7 +75,7 @@ func historyDocument(hs *results.HistorySummary, chart charts.Chart, haveChart b
 	d := &document{title: "kube-rewind history: what each fix bought"}
 	d.p(headerText(&hs.Summary))
 	d.note("Each change of pkg/history is measured on today's manager (controller-manager-modern) with the change " +
-		"and with -without=<change>, on fresh clusters, variants alternating. The machine may be shared: the load " +
+		"and with `-without=<change>`, on fresh clusters, variants alternating. The machine may be shared: the load " +
 		"averages above say how busy it was, and timings (seconds, goroutines) move with it; request counts much less.")
 	for _, n := range hs.Notes {
 		d.note(n)

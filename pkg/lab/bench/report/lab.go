@@ -80,7 +80,7 @@ func learnerNote(learners, runs int) string {
 		"write to one more follower, which is inside the apiserver's process. So every apiserver CPU and every time on this page "+
 		"from those runs includes the learner's share. The calibration prices it: its apiserver+learner level is the bare "+
 		"apiserver with a learner joined, against the same apiserver without (the ceiling, where a calibration ran); and a "+
-		"control run, <variant>-reading-members, runs the same run reading the members directly (examples/bench/learner), "+
+		"control run, `<variant>-reading-members`, runs the same run reading the members directly (examples/bench/learner), "+
 		"which keeps up only in small runs: a watch more than 1 000 events behind falls out of etcd's v2 window.", learners, runs)
 }
 

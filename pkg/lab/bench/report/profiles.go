@@ -16,7 +16,7 @@ func profilesSection(d *document, profiles []results.ProfileSummary) {
 	d.h(2, "profiles", "Where the CPU went")
 	d.p(fmt.Sprintf("CPU profiles (-profile) of the span each run measures, merged from back-to-back profiles of %v; "+
 		"the %d functions with the most CPU of their own (flat), with what they called included (cum). The merged "+
-		"profiles are in the report's run directories (go tool pprof -top <file>).", scenario.ProfileChunk, results.ProfileTop))
+		"profiles are in the report's run directories (`go tool pprof -top <file>`).", scenario.ProfileChunk, results.ProfileTop))
 	for _, p := range profiles {
 		d.h(3, "", fmt.Sprintf("%s %s %s #%d: %s", p.Scenario, p.Size, p.Variant, p.Run, p.Process))
 		d.p(fmt.Sprintf("%s CPU s sampled over %s s of profile, from %s (%s s to %s s of the run); `%s`.",

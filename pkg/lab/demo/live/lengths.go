@@ -91,15 +91,29 @@ func WriteList(w io.Writer) {
 		fmt.Fprintf(w, "%s\n\n", wrap("Reproduces "+sc.Reproduces, 78-len(indent), indent))
 	}
 	fmt.Fprintf(w, "Lengths are at talk size, from both clusters up to the results, without the\npauses before steps or the few seconds of starting the clusters.\n")
+	if dir == "" {
+		fmt.Fprintf(w, "The recordings (%s) were not found above the working directory or the binary, so\nthe recorded scenarios' lengths are not measured here: run from the repository.\n", shippedRecordings)
+	}
 }
 
 // TalkSeconds is how long the scenario called name plays at talk size,
-// in whole seconds (see talkSeconds); ok is false for one without a
-// recording or a length of its own, or no scenario.
+// in whole seconds (see talkSeconds), with the recordings found from the
+// working directory or the binary (recordingsDir); ok is false for one
+// without a recording or a length of its own, or no scenario.
 func TalkSeconds(name string) (seconds float64, ok bool) {
+	return talkSecondsIn(recordingsDir(), name)
+}
+
+// TalkSecondsIn is TalkSeconds with the recordings of the repository
+// whose top is root, wherever the command runs.
+func TalkSecondsIn(root, name string) (seconds float64, ok bool) {
+	return talkSecondsIn(filepath.Join(root, shippedRecordings), name)
+}
+
+func talkSecondsIn(dir, name string) (seconds float64, ok bool) {
 	sc, err := scripts.Get(name)
 	if err != nil {
 		return 0, false
 	}
-	return talkSeconds(sc, recordingsDir())
+	return talkSeconds(sc, dir)
 }
