@@ -14,9 +14,15 @@ type ManagerSet struct {
 	// is healthy; it returns the process and its base URL.
 	start func(i int) (*Process, string, error)
 	// Managers are the running managers by index, ManagerURLs their base
-	// URLs; the stack's lock (SupervisorOptions.Lock) guards both.
+	// URLs; the stack's lock (SupervisorOptions.Lock) guards both, and
+	// gens.
 	Managers    []*Process
 	ManagerURLs []string
+	// gens count, for each manager, the kills and restarts asked of it:
+	// a start of it again by itself that began before one of them keeps
+	// nothing, so that a killed manager stays down and a restarted one
+	// runs once.
+	gens []int
 }
 
 // NewManagerSet returns an empty set of managers that sv keeps and start
@@ -30,24 +36,36 @@ func (m *ManagerSet) StartManager() (int, error) {
 	m.sv.o.Lock.Lock()
 	i := len(m.Managers)
 	m.sv.o.Lock.Unlock()
-	return i, m.run(i)
+	return i, m.run(i, 0)
 }
 
 // run starts manager i and keeps it, in its place or as the next one;
-// when it exits by itself, run starts it again.
-func (m *ManagerSet) run(i int) error {
+// when it exits by itself, run starts it again. gen is the manager's
+// count of kills and restarts when this start was asked for: if another
+// came meanwhile, the process started here is not kept but stopped.
+func (m *ManagerSet) run(i, gen int) error {
 	p, url, err := m.start(i)
 	if err != nil {
 		return err
 	}
-	return m.sv.Keep(p, func() {
+	superseded := false
+	err = m.sv.Keep(p, func() {
 		if i < len(m.Managers) {
+			if m.gens[i] != gen {
+				superseded = true
+				return
+			}
 			m.Managers[i], m.ManagerURLs[i] = p, url
 			return
 		}
 		m.Managers = append(m.Managers, p)
 		m.ManagerURLs = append(m.ManagerURLs, url)
-	}, func() error { return m.run(i) })
+		m.gens = append(m.gens, gen)
+	}, func() error { return m.run(i, gen) })
+	if superseded {
+		p.Kill(syscall.SIGKILL, 0)
+	}
+	return err
 }
 
 // KillManager stops controller manager i with sig and waits up to 5 s for
@@ -56,6 +74,7 @@ func (m *ManagerSet) run(i int) error {
 // the lease up. It is not started again until RestartManager.
 func (m *ManagerSet) KillManager(i int, sig syscall.Signal) {
 	m.sv.o.Lock.Lock()
+	m.gens[i]++
 	p := m.Managers[i]
 	m.sv.o.Lock.Unlock()
 	p.Kill(sig, 5*time.Second)
@@ -65,10 +84,11 @@ func (m *ManagerSet) KillManager(i int, sig syscall.Signal) {
 // it still runs; it may serve on another port than before (ManagerURLs).
 func (m *ManagerSet) RestartManager(i int) error {
 	m.sv.o.Lock.Lock()
-	old := m.Managers[i]
+	m.gens[i]++
+	gen, old := m.gens[i], m.Managers[i]
 	m.sv.o.Lock.Unlock()
 	old.Kill(syscall.SIGKILL, 0)
-	return m.run(i)
+	return m.run(i, gen)
 }
 
 // ManagerList returns the controller manager processes.

@@ -264,3 +264,87 @@ func TestAStoppedStackKeepsNoProcessAndStartsNoneAgain(t *testing.T) {
 		t.Errorf("after the stack stopped, a process that exited is said to be started again:\n%s", log)
 	}
 }
+
+// A manager that exits by itself is started again by its supervisor; a
+// kill or a restart asked for while that start is under way wins: the
+// killed manager stays down, and a restarted one runs once, not twice.
+func TestAKillOrRestartDuringAStartByItselfWins(t *testing.T) {
+	for _, restart := range []bool{false, true} {
+		name := "kill"
+		if restart {
+			name = "restart"
+		}
+		t.Run(name, func(t *testing.T) {
+			sv, self := newTestSupervisor(t, time.Minute)
+			gate := make(chan struct{})
+			var mu sync.Mutex
+			var started []*Process
+			m := NewManagerSet(sv, func(i int) (*Process, string, error) {
+				mu.Lock()
+				again := len(started) == 1
+				mu.Unlock()
+				if again {
+					// The supervisor's start after the exit waits here
+					// until the test has asked for its kill or restart.
+					<-gate
+				}
+				p, port, err := sv.Start(fmt.Sprintf("manager-%d", i), self, 0, false, helperArgs("serve"), healthURL)
+				if err != nil {
+					return nil, "", err
+				}
+				mu.Lock()
+				started = append(started, p)
+				mu.Unlock()
+				return p, fmt.Sprintf("http://127.0.0.1:%d", port), nil
+			})
+			t.Cleanup(func() {
+				mu.Lock()
+				defer mu.Unlock()
+				for _, p := range started {
+					p.Kill(syscall.SIGKILL, 0)
+				}
+			})
+			if _, err := m.StartManager(); err != nil {
+				t.Fatal(err)
+			}
+			first := m.ManagerList()[0]
+			if err := syscall.Kill(first.Pid(), syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "manager 0 seen to exit by itself", func() bool { exited, _ := first.Exited(); return exited })
+			done := make(chan error, 1)
+			if restart {
+				go func() { done <- m.RestartManager(0) }()
+			} else {
+				m.KillManager(0, syscall.SIGKILL)
+				done <- nil
+			}
+			close(gate)
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			want := 0
+			if restart {
+				want = 1
+			}
+			eventually(t, fmt.Sprintf("%d manager process left running", want), func() bool {
+				mu.Lock()
+				defer mu.Unlock()
+				if len(started) < 3 && restart || len(started) < 2 {
+					return false
+				}
+				running := 0
+				for _, p := range started {
+					if exited, _ := p.Exited(); !exited {
+						running++
+					}
+				}
+				return running == want
+			})
+			kept := m.ManagerList()[0]
+			if exited, _ := kept.Exited(); restart == exited {
+				t.Errorf("after the %s manager 0 is a process that has exited: %v", name, exited)
+			}
+		})
+	}
+}
