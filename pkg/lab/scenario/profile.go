@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
 // With Options.Profile the apiserver and the hollow nodes are profiled for
@@ -43,15 +42,10 @@ type profiler struct {
 	taken []Profile
 }
 
-// profilingArgs returns the apiserver flag that serves its profiles, on a
-// free loopback port, and the URL to fetch them from.
-func profilingArgs() ([]string, string, error) {
-	port, err := stack.FreePort()
-	if err != nil {
-		return nil, "", err
-	}
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	return []string{"-profiling_address=" + addr}, "http://" + addr, nil
+// profilingArgs returns the apiserver flag that serves its profiles on
+// port, a free loopback port (stack.StartWithPort picks it).
+func profilingArgs(port int) []string {
+	return []string{fmt.Sprintf("-profiling_address=127.0.0.1:%d", port)}
 }
 
 // startProfiler profiles each of targets (process name → base URL) until

@@ -102,15 +102,15 @@ func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		cfg.SyncPeriod = sz.Period
 	}
 	var profiling string
+	var st *stack.Stack
+	var err error
 	if opts.Profile {
-		args, url, err := profilingArgs()
-		if err != nil {
-			return nil, err
-		}
-		cfg.APIServerArgs = append(append([]string{}, cfg.APIServerArgs...), args...)
-		profiling = url
+		var port int
+		st, port, err = stack.StartWithPort(cfg, profilingArgs)
+		profiling = fmt.Sprintf("http://127.0.0.1:%d", port)
+	} else {
+		st, err = stack.Start(cfg)
 	}
-	st, err := stack.Start(cfg)
 	if err != nil {
 		return nil, err
 	}

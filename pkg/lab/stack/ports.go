@@ -2,6 +2,8 @@ package stack
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -28,3 +30,38 @@ func portTakenError(component string, port int) error {
 func PortTaken(output string) bool {
 	return portTakenMessage.MatchString(output) || etcdtest.AddressInUse(output)
 }
+
+// StartWithPort starts cfg with flags(port) added to the apiserver's, for
+// a free port the apiserver serves something more on (its profiles),
+// and picks another port and starts again, up to three times, when the
+// apiserver found it taken: another process may take a free port between
+// FreePort and the apiserver's listen. It returns the stack and the port.
+func StartWithPort(cfg Config, flags func(port int) []string) (*Stack, int, error) {
+	base := cfg.APIServerArgs
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		port, err := freePort()
+		if err != nil {
+			return nil, 0, err
+		}
+		cfg.APIServerArgs = append(append([]string{}, base...), flags(port)...)
+		st, err := Start(cfg)
+		if err == nil {
+			return st, port, nil
+		}
+		lastErr = err
+		log := ""
+		if cfg.Dir != "" && cfg.Output == nil {
+			if data, rerr := os.ReadFile(filepath.Join(cfg.Dir, "apiserver.log")); rerr == nil {
+				log = string(data)
+			}
+		}
+		if !PortTaken(err.Error()) && !PortTaken(log) {
+			break
+		}
+	}
+	return nil, 0, lastErr
+}
+
+// freePort is FreePort; a test makes it hand out a port it holds.
+var freePort = FreePort

@@ -123,15 +123,17 @@ func listCost(ctx context.Context, r *runner.Runner, dir string, bin Binary, o O
 	res := Result{Name: bin.Name, Binary: binary, Pods: o.Pods}
 	cfg := stack.Config{BinDir: bin.Dir, Dir: dir, NoHollowNodes: true}
 	profiling := ""
+	var st *stack.Stack
+	var err error
 	if o.Profile && hasFlag(binary, "profiling_address") {
-		port, err := stack.FreePort()
-		if err != nil {
-			return res, err
-		}
+		var port int
+		st, port, err = stack.StartWithPort(cfg, func(port int) []string {
+			return []string{"-profiling_address=127.0.0.1:" + strconv.Itoa(port)}
+		})
 		profiling = "127.0.0.1:" + strconv.Itoa(port)
-		cfg.APIServerArgs = []string{"-profiling_address=" + profiling}
+	} else {
+		st, err = stack.Start(cfg)
 	}
-	st, err := stack.Start(cfg)
 	if err != nil {
 		return res, fmt.Errorf("starting the apiserver: %v", err)
 	}
