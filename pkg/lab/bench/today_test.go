@@ -97,7 +97,7 @@ func scaleUpOnToday(t *testing.T, v scenario.Variant, bin func() string) map[str
 		t.Fatalf("the run did not finish: %+v", runs)
 	}
 	got := scenario.ResultMap(runs[0].Outcome.Results)
-	if err := sc.Script.Expect(v.Name, p.Items[0].Size, got); err != nil {
+	if err := sc.Script.Expect(v, p.Items[0].Size, got); err != nil {
 		logTails(t, dir)
 		t.Error(err)
 	}

@@ -48,8 +48,8 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 // Designs are the two columns of a talk, 2014 and today, each held to
 // its design's expectations.
 var Designs = []Design{
-	withExpect(DesignOf(scenario.Legacy), scenario.Legacy.Name),
-	withExpect(DesignOf(scenario.Modern), scenario.Modern.Name),
+	checked(DesignOf(scenario.Legacy)),
+	checked(DesignOf(scenario.Modern)),
 }
 
 // DesignOf is the column of variant v, named as v's description names it.
@@ -58,8 +58,8 @@ func DesignOf(v scenario.Variant) Design {
 	return Design{Heading: heading, Sub: sub, Short: short, Variant: v}
 }
 
-func withExpect(d Design, expect string) Design {
-	d.Expect = expect
+func checked(d Design) Design {
+	d.Checked = true
 	return d
 }
 
@@ -69,11 +69,12 @@ type Design struct {
 	Sub     string `json:"sub"`
 	// Short names the side in the terminal's counters and notes.
 	Short string `json:"short"`
-	// Variant is what a live run starts for the side; Expect names the
-	// variant whose expectation (Scenario.Expect) it is checked against,
-	// none when empty. A recording needs neither.
+	// Variant is what a live run starts for the side; Checked holds the
+	// side to what its variant must show (Scenario.Expect: an original to
+	// its port's design, today's stack to what kube-controller-manager
+	// must). A recording needs neither.
 	Variant scenario.Variant `json:"-"`
-	Expect  string           `json:"-"`
+	Checked bool             `json:"-"`
 }
 
 // Talk is what the page and the narration say of a run besides its

@@ -158,11 +158,11 @@ type Verdict struct {
 func Verdicts(sc *scenario.Scenario, sz scenario.Size, designs []Design, legacy, modern []scenario.Result) []Verdict {
 	var out []Verdict
 	for i, r := range [][]scenario.Result{legacy, modern} {
-		if designs[i].Expect == "" {
+		if !designs[i].Checked {
 			continue
 		}
 		v := Verdict{Design: designs[i].Short, OK: true}
-		if err := sc.Script.Expect(designs[i].Expect, sz, scenario.ResultMap(r)); err != nil {
+		if err := sc.Script.Expect(designs[i].Variant, sz, scenario.ResultMap(r)); err != nil {
 			v.OK, v.Why = false, err.Error()
 		}
 		out = append(out, v)

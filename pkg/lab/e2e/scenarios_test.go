@@ -89,11 +89,7 @@ func runScenarioAt(t *testing.T, name string, sz scenario.Size) {
 	for _, r := range results {
 		t.Logf("%s %s = %.2f %s", designtest.Design, r.Name, r.Value, r.Unit)
 	}
-	design := scenario.Legacy.Name
-	if designtest.Design == "modern" {
-		design = scenario.Modern.Name
-	}
-	if err := sc.Script.Expect(design, sz, scenario.ResultMap(results)); err != nil {
+	if err := sc.Script.Expect(testVariant(), sz, scenario.ResultMap(results)); err != nil {
 		t.Error(err)
 	}
 }

@@ -50,7 +50,7 @@ func TestUpstreamsManagerConvergesAsOurPortDoes(t *testing.T) {
 			v := scenario.UpstreamUnthrottled
 			results := runVariant(t, name, v, false)
 			t.Logf("%s: %v", v.Name, results)
-			if err := sc.Script.Expect(v.Design, variantSize(name), results); err != nil {
+			if err := sc.Script.Expect(v, variantSize(name), results); err != nil {
 				t.Error(err)
 			}
 		})

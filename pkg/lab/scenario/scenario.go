@@ -87,9 +87,10 @@ type Script interface {
 	Steps(sz Size) []Step
 	// Results computes the headline figures once the steps are done.
 	Results(e *Env) []Result
-	// Expect checks the outcome a variant must show at this size; the
-	// tests call it.
-	Expect(variant string, sz Size, results map[string]float64) error
+	// Expect checks the outcome variant v must show at this size: what
+	// its design must, and on today's stack what kube-controller-manager
+	// must; the tests, the demo's verdicts and the sweep's breaks call it.
+	Expect(v Variant, sz Size, results map[string]float64) error
 }
 
 // Sizes returns the sizes to run: the quick ones or the full ones, and

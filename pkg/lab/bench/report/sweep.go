@@ -251,7 +251,7 @@ func IdleBroke(v scenario.Variant, sz scenario.Size, values map[string]float64, 
 	if err != nil || sz.Period <= 0 {
 		return ""
 	}
-	if err := sc.Script.Expect(v.Design, sz, values); err != nil {
+	if err := sc.Script.Expect(v, sz, values); err != nil {
 		return fmt.Sprintf("idle no longer did what its design must (%v), with the apiserver at %s CPU s a minute", err, cpu)
 	}
 	if want := time.Minute.Seconds() / sz.Period.Seconds() * float64(1+sz.Controllers); findings.Is2014(v) && values["lists_per_min"] < 0.7*want {

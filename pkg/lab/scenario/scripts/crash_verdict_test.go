@@ -22,20 +22,20 @@ func TestTheCrashScenarioFailsARunThatLostAnythingOrEndedOffCount(t *testing.T) 
 	good := func() map[string]float64 {
 		return map[string]float64{"acked_creates": 60, "acked_binds": 100, "final_active": 100}
 	}
-	if err := sc.Script.Expect("legacy", sz, good()); err != nil {
+	if err := sc.Script.Expect(scenario.Legacy, sz, good()); err != nil {
 		t.Errorf("a clean run failed: %v", err)
 	}
 	for _, bad := range []string{"acked_lost", "binds_lost", "unreadable_objects"} {
 		r := good()
 		r[bad] = 1
-		if sc.Script.Expect("modern", sz, r) == nil {
+		if sc.Script.Expect(scenario.Modern, sz, r) == nil {
 			t.Errorf("a run with %s 1 passed", bad)
 		}
 	}
 	for _, tc := range []struct{ figure, why string }{{"acked_creates", "nothing acknowledged to check"}, {"final_active", "no pod at the end"}} {
 		r := good()
 		r[tc.figure] = 0
-		if sc.Script.Expect("legacy", sz, r) == nil {
+		if sc.Script.Expect(scenario.Legacy, sz, r) == nil {
 			t.Errorf("a run with %s passed", tc.why)
 		}
 	}

@@ -91,10 +91,10 @@ func (twoManagersScript) Results(e *scenario.Env) []scenario.Result {
 	}
 }
 
-func (twoManagersScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
+func (twoManagersScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]float64) error {
 	n := float64(sz.Replicas)
-	switch variant {
-	case "legacy":
+	switch v.Design {
+	case scenario.Legacy.Design:
 		if r["pod_creates"] <= n && r["max_active"] <= n {
 			return fmt.Errorf("legacy pair created %.0f pods for N=%.0f and never exceeded N: expected an overshoot or a fight", r["pod_creates"], n)
 		}
@@ -191,11 +191,11 @@ func (restartScript) Results(e *scenario.Env) []scenario.Result {
 	}
 }
 
-func (restartScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
+func (restartScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]float64) error {
 	if r["final_active"] != float64(sz.Replicas) {
 		return fmt.Errorf("%.0f active pods at the end, want %d", r["final_active"], sz.Replicas)
 	}
-	if variant != "legacy" && r["extra_pods"] != 0 {
+	if v.Design != scenario.Legacy.Design && r["extra_pods"] != 0 {
 		return fmt.Errorf("modern created %.0f extra pods across the restart", r["extra_pods"])
 	}
 	return nil
@@ -280,9 +280,9 @@ func (overlapScript) Results(e *scenario.Env) []scenario.Result {
 	}
 }
 
-func (overlapScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
-	switch variant {
-	case "legacy":
+func (overlapScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]float64) error {
+	switch v.Design {
+	case scenario.Legacy.Design:
 		if r["deletes_during_overlap"] == 0 {
 			return fmt.Errorf("legacy controllers did not fight: no deletes while overlapping")
 		}
@@ -398,9 +398,9 @@ func (watchWindowScript) Results(e *scenario.Env) []scenario.Result {
 	}, e.WhyResults("after_resize", "resized", "converged")...)
 }
 
-func (watchWindowScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
-	switch variant {
-	case "legacy":
+func (watchWindowScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]float64) error {
+	switch v.Design {
+	case scenario.Legacy.Design:
 		// The point of the scenario: the 2014 manager resumed from
 		// a version etcd had forgotten and was told so.
 		if r["manager_watch_errors"] < 1 {

@@ -124,11 +124,11 @@ func (idleScript) Results(e *scenario.Env) []scenario.Result {
 // busy machine lets fewer ticks come in a minute, but each still sends
 // its LISTs. The rates stay on the page as figures (and the sweep's
 // breaking point reads them: pkg/lab/bench).
-func (idleScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
+func (idleScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]float64) error {
 	perTick := float64(1 + sz.Controllers)
 	lists := r["lists_during_idle"]
-	switch variant {
-	case "legacy":
+	switch v.Design {
+	case scenario.Legacy.Design:
 		// Every tick a LIST of controllers and one of pods per
 		// controller (and the endpoints controller's LISTs besides).
 		// The ticks are the manager's count and the LISTs the

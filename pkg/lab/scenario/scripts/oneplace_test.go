@@ -29,7 +29,7 @@ func (drainScript) Steps(sz scenario.Size) []scenario.Step {
 
 func (drainScript) Results(*scenario.Env) []scenario.Result { return nil }
 
-func (drainScript) Expect(string, scenario.Size, map[string]float64) error { return nil }
+func (drainScript) Expect(scenario.Variant, scenario.Size, map[string]float64) error { return nil }
 
 // TestANewScenarioNeedsNothingButItsScript adds a scenario no package has
 // heard of to the catalogue, as a new script file would, and finds it in

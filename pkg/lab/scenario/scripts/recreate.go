@@ -107,13 +107,13 @@ func (recreateScript) Results(e *scenario.Env) []scenario.Result {
 	}
 }
 
-func (recreateScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
+func (recreateScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]float64) error {
 	n := float64(sz.Replicas)
 	if r["extra_pods"] != 0 {
-		return fmt.Errorf("%s: %.0f active pods at the end, want %.0f: the deleted controller's pods were left beside the new ones", variant, r["final_active"], n)
+		return fmt.Errorf("%s: %.0f active pods at the end, want %.0f: the deleted controller's pods were left beside the new ones", v.Name, r["final_active"], n)
 	}
-	switch variant {
-	case "legacy":
+	switch v.Design {
+	case scenario.Legacy.Design:
 		if r["creates_after_recreate"] != 0 {
 			return fmt.Errorf("legacy created %.0f pods for the recreated controller, want none: it owns the old pods by selector", r["creates_after_recreate"])
 		}

@@ -121,10 +121,10 @@ func (scaleUpScript) Steps(sz scenario.Size) []scenario.Step {
 
 func (scaleUpScript) Results(e *scenario.Env) []scenario.Result { return scaleResults(e) }
 
-func (scaleUpScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
+func (scaleUpScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]float64) error {
 	n := float64(sz.Replicas)
 	switch {
-	case onToday(variant) && !ours(variant):
+	case v.OnToday() && !v.Ours():
 		// kube-controller-manager's goroutines are its whole process's,
 		// every controller it runs with its informers, not a replication
 		// manager's alone: no bound of ours applies. Its expectations
@@ -133,7 +133,7 @@ func (scaleUpScript) Expect(variant string, sz scenario.Size, r map[string]float
 		if r["extra_pods"] != 0 {
 			return fmt.Errorf("kube-controller-manager created %.0f extra pods", r["extra_pods"])
 		}
-	case variant == "legacy":
+	case v.Design == scenario.Legacy.Design:
 		if n >= 500 && r["peak_goroutines"] < 0.8*n {
 			return fmt.Errorf("legacy goroutine peak %.0f, want about N=%.0f", r["peak_goroutines"], n)
 		}
@@ -204,7 +204,7 @@ func (scaleDownScript) Results(e *scenario.Env) []scenario.Result {
 	}
 }
 
-func (scaleDownScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
+func (scaleDownScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]float64) error {
 	if r["pod_deletes"] < float64(sz.Replicas) {
 		return fmt.Errorf("%.0f deletes for %d pods", r["pod_deletes"], sz.Replicas)
 	}
@@ -313,26 +313,13 @@ func (partialScaleDownScript) Results(e *scenario.Env) []scenario.Result {
 	}
 }
 
-func (partialScaleDownScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
+func (partialScaleDownScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]float64) error {
 	if r["final_active"] != float64(sz.Replicas) {
 		return fmt.Errorf("%.0f active pods at the end, want %d", r["final_active"], sz.Replicas)
 	}
-	if variant != "legacy" && (r["running_deleted"] != 0 || r["unscheduled_left"] != 0) {
+	if v.Design != scenario.Legacy.Design && (r["running_deleted"] != 0 || r["unscheduled_left"] != 0) {
 		return fmt.Errorf("modern deleted %.0f running pods and left %.0f unscheduled; want the unscheduled ones deleted first",
 			r["running_deleted"], r["unscheduled_left"])
 	}
 	return nil
-}
-
-// onToday says whether the variant named name runs on today's stack.
-func onToday(name string) bool {
-	v, err := scenario.VariantByName(name)
-	return err == nil && v.OnToday()
-}
-
-// ours says whether the variant named name runs our manager on today's
-// stack.
-func ours(name string) bool {
-	v, err := scenario.VariantByName(name)
-	return err == nil && v.Ours()
 }

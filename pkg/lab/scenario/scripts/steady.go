@@ -88,15 +88,15 @@ func (churnScript) Results(e *scenario.Env) []scenario.Result {
 	}, e.WhyResults("during_churn", "churn-start", "churn-end")...)
 }
 
-func (churnScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
+func (churnScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]float64) error {
 	if r["replacements"] < 3 {
-		return fmt.Errorf("%s replaced %.0f killed pods, want at least 3 to judge by", variant, r["replacements"])
+		return fmt.Errorf("%s replaced %.0f killed pods, want at least 3 to judge by", v.Name, r["replacements"])
 	}
 	if r["posts_during_churn"] < 1 {
-		return fmt.Errorf("%s created no pod while pods died, want replacements made during the churn", variant)
+		return fmt.Errorf("%s created no pod while pods died, want replacements made during the churn", v.Name)
 	}
-	switch variant {
-	case "legacy":
+	switch v.Design {
+	case scenario.Legacy.Design:
 		// It does not watch pods: only a tick's LIST shows it one
 		// gone, and its watch of controllers has nothing to say.
 		if events, ok := r["event_syncs_during_churn"]; ok && (events != 0 || r["tick_syncs_during_churn"] < 1) {
@@ -199,7 +199,7 @@ func (apiErrorsScript) Results(e *scenario.Env) []scenario.Result {
 	return append(out, e.WhyResults("during_fault", "fault-start", "fault-end")...)
 }
 
-func (apiErrorsScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
+func (apiErrorsScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]float64) error {
 	n := float64(sz.Replicas)
 	posts := r["posts_during_fault"]
 	// The managers' own counts, where they keep them: both read in one
@@ -207,8 +207,8 @@ func (apiErrorsScript) Expect(variant string, sz scenario.Size, r map[string]flo
 	// the window's edges.
 	syncs, counted := r["syncs_during_fault"]
 	creates := r["creates_during_fault"]
-	switch variant {
-	case "legacy":
+	switch v.Design {
+	case scenario.Legacy.Design:
 		// Every sync, the resize's and each tick's, finds the N
 		// missing pods and sends all N again. The last sync of the
 		// window may be cut by its end; a manager that counts no
@@ -284,8 +284,8 @@ func (watchDropScript) Results(e *scenario.Env) []scenario.Result {
 	}
 }
 
-func (watchDropScript) Expect(variant string, sz scenario.Size, r map[string]float64) error {
-	if variant != "legacy" && r["extra_pods"] != 0 {
+func (watchDropScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]float64) error {
+	if v.Design != scenario.Legacy.Design && r["extra_pods"] != 0 {
 		return fmt.Errorf("modern created %.0f extra pods", r["extra_pods"])
 	}
 	return nil

@@ -29,13 +29,13 @@ func TestOnlyScaleUpAndIdleRunOnTodaysStack(t *testing.T) {
 // bound on our modern manager's does not apply; an extra pod still fails.
 func TestAScaleUpOnTodaysStackIsJudgedByItsExtraPodsNotItsGoroutines(t *testing.T) {
 	sz := sizeN(100)
-	if err := (scaleUpScript{}).Expect("stack-today", sz, map[string]float64{"peak_goroutines": 950, "extra_pods": 0}); err != nil {
+	if err := (scaleUpScript{}).Expect(scenario.StackTodayDefaults, sz, map[string]float64{"peak_goroutines": 950, "extra_pods": 0}); err != nil {
 		t.Errorf("a scale-up without extra pods failed: %v", err)
 	}
-	if err := (scaleUpScript{}).Expect("stack-today-unthrottled", sz, map[string]float64{"peak_goroutines": 950, "extra_pods": 2}); err == nil {
+	if err := (scaleUpScript{}).Expect(scenario.StackTodayUnthrottled, sz, map[string]float64{"peak_goroutines": 950, "extra_pods": 2}); err == nil {
 		t.Error("two extra pods passed")
 	}
-	if err := (scaleUpScript{}).Expect("modern", sz, map[string]float64{"peak_goroutines": 950}); err == nil {
+	if err := (scaleUpScript{}).Expect(scenario.Modern, sz, map[string]float64{"peak_goroutines": 950}); err == nil {
 		t.Error("our modern manager's bound no longer holds")
 	}
 }
