@@ -1,8 +1,10 @@
 package demo
 
 import (
-	"fmt"
 	"math"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/published"
 )
 
 // How long a recording plays, for a speaker planning a talk, and where it
@@ -57,12 +59,5 @@ func Pauses(frames []Frame) []int {
 // Length says a length in seconds as a speaker reads it: "55 s",
 // "1 min 44 s", "5 min".
 func Length(seconds float64) string {
-	s := int(math.Round(seconds))
-	switch {
-	case s < 60:
-		return fmt.Sprintf("%d s", s)
-	case s%60 == 0:
-		return fmt.Sprintf("%d min", s/60)
-	}
-	return fmt.Sprintf("%d min %d s", s/60, s%60)
+	return published.FormatDuration(time.Duration(math.Round(seconds) * float64(time.Second)))
 }

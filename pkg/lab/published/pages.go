@@ -40,7 +40,7 @@ var theStack = []string{
 	"pkg/labels", "pkg/master", "pkg/modern", "pkg/registry", "pkg/service", "pkg/tools",
 	"pkg/util", "pkg/watch",
 	"pkg/lab/hollownode", "pkg/lab/sampler", "pkg/lab/scenario", "pkg/lab/stack",
-	"pkg/lab/etcdpods", "pkg/lab/faults", "pkg/lab/stats",
+	"pkg/lab/etcdpods", "pkg/lab/faults", "pkg/lab/stats", "pkg/lab/published/format.go",
 }
 
 // theBench is what rcbench bench adds to the stack: its command, plans,
@@ -131,7 +131,7 @@ var Pages = []Page{
 		// The deck plays the recordings, which the talk page stamps, and
 		// cuts its code cards, with pkg/lab/source, from the packages it
 		// names.
-		Inputs: []string{"cmd/rcbench", "pkg/lab/demo", "pkg/lab/source", "pkg/history", "pkg/controller", "pkg/service",
+		Inputs: []string{"cmd/rcbench", "pkg/lab/demo", "pkg/lab/published/format.go", "pkg/lab/source", "pkg/history", "pkg/controller", "pkg/service",
 			"examples/talk/20-minutes.md"},
 	},
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 )
 
 // The README's "The last published runs" holds a line per page between
@@ -109,16 +108,4 @@ func UpdateReadme(root, rev string) (bool, error) {
 		return false, err
 	}
 	return true, os.WriteFile(path, []byte(updated), 0o644)
-}
-
-// FormatDuration says a length as the pages do: "52 s", "9 min 5 s".
-func FormatDuration(d time.Duration) string {
-	s := int(d.Round(time.Second).Seconds())
-	switch {
-	case s < 60:
-		return fmt.Sprintf("%d s", s)
-	case s%60 == 0:
-		return fmt.Sprintf("%d min", s/60)
-	}
-	return fmt.Sprintf("%d min %d s", s/60, s%60)
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/published"
 )
 
 // FormatNumber prints a figure with as many digits as it deserves: whole
@@ -43,17 +45,9 @@ func FormatSpread(st Stats) string {
 	return fmt.Sprintf("%.0f %%", *st.Spread*100)
 }
 
-// FormatDuration writes a duration in whole minutes and seconds.
-func FormatDuration(d time.Duration) string {
-	s := int(d.Round(time.Second).Seconds())
-	switch {
-	case s < 60:
-		return fmt.Sprintf("%d s", s)
-	case s%60 == 0:
-		return fmt.Sprintf("%d min", s/60)
-	}
-	return fmt.Sprintf("%d min %d s", s/60, s%60)
-}
+// FormatDuration writes a duration in whole minutes and seconds, as every
+// published page does (published.FormatDuration).
+func FormatDuration(d time.Duration) string { return published.FormatDuration(d) }
 
 // Slug makes a size label safe for file names and benchmark names.
 func Slug(s string) string {
