@@ -30,6 +30,8 @@ func publishCommand(args []string) int {
 	plan := fs.Bool("plan", false, "Print the plan (each page, whether it is published at this commit already, how long it should take) and exit, running nothing.")
 	redo := fs.Bool("redo", false, "Run the selected pages again even where they were published at this commit.")
 	readme := fs.Bool("readme", false, "Only rewrite the README's lines about the published pages, from their stamps and git, and exit.")
+	check := fs.Bool("check", false, "Only check the prose: every figure cited in a Markdown file shows what its page says, and no figure there looks measured without citing a page (the allow-list's constants aside); exit non-zero naming each that does not.")
+	cite := fs.Bool("cite", false, "Only write every figure the Markdown files cite from the committed pages, and exit.")
 	root := fs.String("root", ".", "The repository's top.")
 	bin := fs.String("bin", "_output/bin", "Directory of the binaries (make build), rcbench among them.")
 	if err := fs.Parse(args); err != nil {
@@ -41,6 +43,18 @@ func publishCommand(args []string) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "rcbench publish: unexpected arguments %q\n", fs.Args())
 		return 2
+	}
+	if *check {
+		return checkProse(*root)
+	}
+	if *cite {
+		changed, err := published.FillProse(*root)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "rcbench publish: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(os.Stderr, "rcbench publish: the figures cited in %d Markdown file(s) rewritten from their pages%s\n", len(changed), listed(changed))
+		return 0
 	}
 	if *readme {
 		changed, err := published.UpdateReadme(*root, "")
@@ -94,6 +108,36 @@ func publishCommand(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// checkProse is rcbench publish -check.
+func checkProse(root string) int {
+	constants, err := publish.Constants(root)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rcbench publish: the allow-list: %v\n", err)
+		return 1
+	}
+	drifts, err := published.CheckProse(root, constants)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rcbench publish: %v\n", err)
+		return 1
+	}
+	for _, d := range drifts {
+		fmt.Println(d)
+	}
+	if len(drifts) > 0 {
+		fmt.Fprintf(os.Stderr, "rcbench publish -check: %d figure(s) of the prose do not cite their page as it is\n", len(drifts))
+		return 1
+	}
+	fmt.Fprintln(os.Stderr, "rcbench publish -check: every figure of the prose cites its page, and shows what the page says")
+	return 0
+}
+
+func listed(files []string) string {
+	if len(files) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(files, ", ")
 }
 
 // estimateOf gives the runs' own estimates: the sweep's plan, and the

@@ -31,9 +31,11 @@ func sweepCounts(quick bool) (scaleUp, idle []int) {
 	if quick {
 		return []int{100, 300, 1000}, []int{100, 1000}
 	}
-	all := []int{100, 1000, 3000, 10000, 30000, 100000}
-	return all, all
+	return sweepSizes, sweepSizes
 }
+
+// sweepSizes are the pod counts of a whole sweep.
+var sweepSizes = []int{100, 1000, 3000, 10000, 30000, 100000}
 
 // sweepControllers is idle's M in a sweep; the pods per controller grow.
 const sweepControllers = 10
