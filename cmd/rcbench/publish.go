@@ -32,6 +32,7 @@ func publishCommand(args []string) int {
 	readme := fs.Bool("readme", false, "Only rewrite the README's lines about the published pages, from their stamps and git, and exit.")
 	check := fs.Bool("check", false, "Only check the prose: every figure cited in a Markdown file shows what its page says, and no figure there looks measured without citing a page (the allow-list's constants aside); exit non-zero naming each that does not.")
 	cite := fs.Bool("cite", false, "Only write every figure the Markdown files cite from the committed pages, and exit.")
+	only := fs.String("only", "", "With -check or -cite: only these Markdown files, comma-separated, relative to the top.")
 	root := fs.String("root", ".", "The repository's top.")
 	bin := fs.String("bin", "_output/bin", "Directory of the binaries (make build), rcbench among them.")
 	if err := fs.Parse(args); err != nil {
@@ -45,10 +46,10 @@ func publishCommand(args []string) int {
 		return 2
 	}
 	if *check {
-		return checkProse(*root)
+		return checkProse(*root, splitList(*only))
 	}
 	if *cite {
-		changed, err := published.FillProse(*root)
+		changed, err := published.FillProse(*root, splitList(*only)...)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "rcbench publish: %v\n", err)
 			return 1
@@ -111,13 +112,13 @@ func publishCommand(args []string) int {
 }
 
 // checkProse is rcbench publish -check.
-func checkProse(root string) int {
+func checkProse(root string, only []string) int {
 	constants, err := publish.Constants(root)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "rcbench publish: the allow-list: %v\n", err)
 		return 1
 	}
-	drifts, err := published.CheckProse(root, constants)
+	drifts, err := published.CheckProse(root, constants, only...)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "rcbench publish: %v\n", err)
 		return 1

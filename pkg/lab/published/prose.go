@@ -66,6 +66,26 @@ func ProseFiles(root string) ([]string, error) {
 	return out, err
 }
 
+// proseFiles are ProseFiles, or those of them only names.
+func proseFiles(root string, only []string) ([]string, error) {
+	files, err := ProseFiles(root)
+	if err != nil || len(only) == 0 {
+		return files, err
+	}
+	var out []string
+	for _, f := range files {
+		for _, o := range only {
+			if f == o {
+				out = append(out, f)
+			}
+		}
+	}
+	if len(out) < len(only) {
+		return nil, fmt.Errorf("only some of %s are prose files (%s)", strings.Join(only, ", "), strings.Join(files, ", "))
+	}
+	return out, nil
+}
+
 // A Drift is what rcbench publish -check finds wrong in prose.
 type Drift struct {
 	File string
@@ -136,9 +156,9 @@ func (ct citation) render(c *sheets) (string, error) {
 // FillProse writes every reference of the prose files at root from the
 // pages (rcbench publish does after each page), and returns the files
 // it changed; a reference it cannot read is an error, and no file is
-// written then.
-func FillProse(root string) ([]string, error) {
-	files, err := ProseFiles(root)
+// written then. only, when given, names the files to fill.
+func FillProse(root string, only ...string) ([]string, error) {
+	files, err := proseFiles(root, only)
 	if err != nil {
 		return nil, err
 	}
@@ -184,9 +204,10 @@ func (e driftError) Error() string {
 // CheckProse is rcbench publish -check: every reference of the prose
 // files at root shows what its page says, and no figure of the prose
 // looks measured without being a reference, but for the constants of
-// the designs, which allowed gives (see Constant).
-func CheckProse(root string, allowed []Constant) ([]Drift, error) {
-	files, err := ProseFiles(root)
+// the designs, which allowed gives (see Constant). only, when given,
+// names the files to check.
+func CheckProse(root string, allowed []Constant, only ...string) ([]Drift, error) {
+	files, err := proseFiles(root, only)
 	if err != nil {
 		return nil, err
 	}
