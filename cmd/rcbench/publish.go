@@ -29,7 +29,7 @@ func publishCommand(args []string) int {
 	pages := fs.String("pages", "", "Only these pages, comma-separated (known: "+strings.Join(published.Names(), ", ")+"); default every one.")
 	plan := fs.Bool("plan", false, "Print the plan (each page, whether it is published at this commit already, how long it should take) and exit, running nothing.")
 	redo := fs.Bool("redo", false, "Run the selected pages again even where they were published at this commit.")
-	readme := fs.Bool("readme", false, "Only rewrite the README's lines about the published pages, from their stamps and git, and exit.")
+	readme := fs.Bool("readme", false, "Only rewrite what the prose says of the published pages, and exit: the README's lines about them (from their stamps and git) and its sentence of what each showed, and every figure a Markdown file cites.")
 	check := fs.Bool("check", false, "Only check the prose: every figure cited in a Markdown file shows what its page says, and no figure there looks measured without citing a page (the allow-list's constants aside); exit non-zero naming each that does not.")
 	cite := fs.Bool("cite", false, "Only write every figure the Markdown files cite from the committed pages, and exit.")
 	only := fs.String("only", "", "With -check or -cite: only these Markdown files, comma-separated, relative to the top.")
@@ -58,12 +58,12 @@ func publishCommand(args []string) int {
 		return 0
 	}
 	if *readme {
-		changed, err := published.UpdateReadme(*root, "")
+		changed, err := publish.UpdateProse(*root, "")
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "rcbench publish: %v\n", err)
 			return 1
 		}
-		fmt.Fprintf(os.Stderr, "rcbench publish: %s's lines about the published pages %s\n", published.ReadmeFile, map[bool]string{true: "rewritten", false: "were up to date"}[changed])
+		fmt.Fprintf(os.Stderr, "rcbench publish: what the prose says of the published pages rewritten in %d file(s)%s\n", len(changed), listed(changed))
 		return 0
 	}
 	commit, err := published.Git(*root, "rev-parse", "--short", "HEAD")

@@ -203,28 +203,53 @@ func Publish(ctx context.Context, o Options) error {
 		if err := stamps.Write(o.Root); err != nil {
 			return err
 		}
-		if _, err := published.UpdateReadme(o.Root, o.Commit); err != nil {
-			return err
+		if _, err := UpdateProse(o.Root, o.Commit); err != nil {
+			return fmt.Errorf("page %s is published, but the prose that cites it: %w", pl.Page.Name, err)
 		}
 		left -= pl.Estimate
 		fmt.Fprintf(o.Log, "[%d/%d] %s: published in %s, stamped in %s\n", i+1, len(plan), pl.Page.Name, published.FormatDuration(took), published.StampsFile)
 	}
-	if _, err := published.UpdateReadme(o.Root, o.Commit); err != nil {
+	changed, err := UpdateProse(o.Root, o.Commit)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Log, "make publish: every selected page is published at %s (%s); commit examples/ and %s\n", o.Commit, published.FormatDuration(o.Now().Sub(began)), published.ReadmeFile)
+	fmt.Fprintf(o.Log, "make publish: every selected page is published at %s (%s); commit examples/ and the prose that cites them (%s)\n", o.Commit, published.FormatDuration(o.Now().Sub(began)), strings.Join(changed, ", "))
 	return nil
 }
 
+// UpdateProse rewrites what the prose says of the pages, from the pages
+// and their stamps: the README's lines about each page (as of commit;
+// empty is HEAD's), its sentence of what each showed, and every figure
+// a Markdown file cites. It returns the files it changed.
+func UpdateProse(root, commit string) ([]string, error) {
+	readme, err := published.UpdateReadme(root, commit)
+	if err != nil {
+		return nil, err
+	}
+	showed, err := published.UpdateShowed(root)
+	if err != nil {
+		return nil, err
+	}
+	changed, err := published.FillProse(root)
+	if (readme || showed) && !slices.Contains(changed, published.ReadmeFile) {
+		changed = append([]string{published.ReadmeFile}, changed...)
+	}
+	return changed, err
+}
+
 // Dirty returns what git status shows changed in the tree at root
-// outside the pages' own outputs, StampsFile and the README, which a
-// publish stopped half-way leaves changed.
+// outside the pages' own outputs, StampsFile and the prose that cites
+// them (every README), which a publish stopped half-way leaves changed.
 func Dirty(root string) ([]string, error) {
 	out, err := published.Git(root, "status", "--porcelain", "--untracked-files=all")
 	if err != nil {
 		return nil, err
 	}
-	allowed := []string{published.StampsFile, published.ReadmeFile}
+	prose, err := published.ProseFiles(root)
+	if err != nil {
+		return nil, err
+	}
+	allowed := append([]string{published.StampsFile}, prose...)
 	for _, p := range published.Pages {
 		allowed = append(allowed, p.Outputs()...)
 	}

@@ -18,7 +18,8 @@ import (
 // COLUMN: for a headline figure, ROW is "scenario, size: figure (unit)"
 // and COLUMN the variant. ROW may add conditions on other columns,
 // "raw etcd creates & clients=64", where its first cell alone names
-// more than one row; PAGE > HEADING reads only the tables under that
+// more than one row, and ROW * matches any first cell, where the first
+// cell changes from run to run (a commit); PAGE > HEADING reads only the tables under that
 // heading, where the headline figures' row (the default) is not the one
 // meant. The second form reads the first figure after TEXT,
 // which must occur once on the page, on the same line. OPTIONS, spaced:
@@ -194,7 +195,7 @@ func (r Reference) cell(s *Sheet) (Table, []string, int, error) {
 		}
 	rows:
 		for _, row := range t.Rows {
-			if len(row) <= col || row[0] != r.Row {
+			if len(row) <= col || row[0] != r.Row && r.Row != "*" {
 				continue
 			}
 			for c, want := range r.Where {
@@ -251,11 +252,7 @@ func Group(fig string) string {
 	if strings.Contains(fig, " min ") || strings.Contains(fig, " h ") {
 		return fig
 	}
-	for i := 1; i+1 < len(fig); i++ {
-		if fig[i] == ' ' && isDigit(fig[i-1]) && isDigit(fig[i+1]) {
-			fig = fig[:i] + fig[i+1:]
-		}
-	}
+	fig = groupSpace.ReplaceAllString(fig, "$1$2")
 	start := 0
 	for start < len(fig) && (fig[start] < '0' || fig[start] > '9') {
 		start++
@@ -377,4 +374,5 @@ func (s *Sheet) notKeptUp(point, variant string) int {
 	return n
 }
 
-func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+// groupSpace is a space between groups of digits, no-break or not.
+var groupSpace = regexp.MustCompile(`(\d)[ \x{a0}\x{202f}](\d{3})`)

@@ -157,9 +157,9 @@ func (t Table) column(name string) int {
 }
 
 // figureToken is how a page writes a figure: a number, signed or not,
-// (1 000 in groups, or 1000) with its unit where one follows it; or a
+// (1 000 in groups, spaced by a space or a no-break space, or 1000) with its unit where one follows it; or a
 // length such as 9 min 52 s.
-var figureToken = regexp.MustCompile(`\d+ h \d+ min|\d+ min \d+ s|[+−-]?(?:\d{1,3}(?: \d{3})+|\d+)(?:\.\d+)?(?:(?: ?(?:CPU s|CPU ms|MiB|MB|GB|kB|ms|min|s|%|×|pods/s|/min|/s)(?:[^\pL\pN/]|$))|k\b)?`)
+var figureToken = regexp.MustCompile(`\d+ h \d+ min|\d+ min \d+ s|[+−-]?(?:\d{1,3}(?:[ \x{a0}\x{202f}]\d{3})+|\d+)(?:\.\d+)?(?:(?: ?(?:CPU s|CPU ms|MiB|MB|GB|kB|ms|min|s|%|×|pods/s|/min|/s)(?:[^\pL\pN/]|$))|k\b)?`)
 
 // figures returns the figures of text, in order, each trimmed of what
 // followed its unit.
