@@ -128,7 +128,11 @@ func (r Reference) Render(s *Sheet) (string, error) {
 		if len(figs) < r.Nth {
 			return "", fmt.Errorf("%s: the cell %q (row %q, column %q) holds %d figure(s), not a #%d", s.File, cell, r.Row, r.Column, len(figs), r.Nth)
 		}
-		value = r.withUnit(Group(figs[r.Nth-1]), unitOfRow(r.Row))
+		unit := unitOfRow(r.Row)
+		if isRatio(r.Column) {
+			unit = ""
+		}
+		value = r.withUnit(Group(figs[r.Nth-1]), unit)
 	}
 	if marks := s.marks(t, row, r.Column); len(marks) > 0 {
 		value += " (" + strings.Join(marks, "; ") + ")"
@@ -229,6 +233,11 @@ func (r Reference) cell(s *Sheet) (Table, []string, int, error) {
 	return Table{}, nil, 0, fmt.Errorf("%s: %d cells in row %q, column %q: add a condition (ROW & COLUMN=VALUE)", s.File, len(hits), r.Row, r.Column)
 }
 
+// isRatio says a column holds a ratio, which has no unit of its row.
+func isRatio(column string) bool {
+	return strings.Contains(column, "÷") || strings.Contains(column, "ratio") || strings.Contains(column, "×")
+}
+
 // headlineHeading is the section of a results page that a row of
 // several tables is read from by default.
 const headlineHeading = "Headline figures"
@@ -315,7 +324,7 @@ func (s *Sheet) unexplained(first, column string) bool {
 				continue
 			}
 			text := strings.Join(row, " | ")
-			if strings.Contains(text, "NOT EXPLAINED") && (namesWord(t.Heading, column) || namesWord(text, column)) {
+			if strings.Contains(text, "NOT EXPLAINED") && (t.column(column) >= 0 || namesWord(t.Heading, column) || namesWord(text, column)) {
 				return true
 			}
 		}

@@ -98,7 +98,7 @@ var Pages = []Page{
 		// The control run of the laboratory's learner: each design's
 		// scale-up with the laboratory reading pods through its etcd
 		// learner, beside the same run reading the members directly.
-		Name: "learner", Title: "The laboratory's learner, priced", Link: "examples/bench/learner/RESULTS.md",
+		Name: "learner", Title: "The laboratory's learner beside reading the members", Link: "examples/bench/learner/RESULTS.md",
 		Commands: [][]string{{"bench", "-bin=_output/bin", "-out=_output/bench", "-sweep", "-sizes=1000,3000,10000", "-scenarios=scale-up", "-runs=2",
 			"-variants=legacy,legacy-reading-members,modern-unthrottled,modern-unthrottled-reading-members", "-publish=examples/bench/learner"}},
 		TakesCommit: true,

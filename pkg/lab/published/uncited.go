@@ -37,7 +37,7 @@ var measuredLooking = regexp.MustCompile(`\d+ h \d+ min|\d+ min \d+ s|(?:` + num
 // not prose.
 func Uncited(text string, allowed []Constant) []UncitedFigure {
 	prose := maskNonProse(text)
-	if begin, _, end, ok := readmeMarkers(prose); ok {
+	if begin, _, end, ok := readmeMarkers(text); ok {
 		// The published lines, which -readme writes from the stamps.
 		prose = prose[:begin] + strings.Map(func(r rune) rune {
 			if r == '\n' {

@@ -30,7 +30,7 @@ const LearnerPriceLimit = 1.25
 // burst of over 1 000 writes, listed every pod again, which the apiserver
 // paid for: it is no control, and is left out, saying so.
 func learnerFinding(sum *results.Summary) (results.Finding, bool) {
-	f := results.Finding{Topic: "the laboratory's learner, priced",
+	f := results.Finding{Topic: "what the laboratory's learner costs",
 		Expect: fmt.Sprintf("against the same run reading the members directly (`<variant>%s`), reading pods through the learner moves "+
 			"the laboratory's two pod watches out of the apiserver's embedded member and adds one follower for it to send every write "+
 			"to: the apiserver's CPU and the time to all running should each stay within %.2f × either way, and the learner's own "+

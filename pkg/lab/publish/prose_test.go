@@ -1,0 +1,66 @@
+package publish
+
+import (
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/published"
+)
+
+// TestTheProseCitesThePagesAsTheyAre is rcbench publish -check on the
+// repository: every figure a Markdown file cites shows what its page
+// says, and no figure there looks measured without citing a page but
+// for the allow-list's constants, each as its Go declaration has it.
+// published's TestTheCheckCatchesAFigureChangedByHand plants each drift
+// this catches.
+func TestTheProseCitesThePagesAsTheyAre(t *testing.T) {
+	constants, err := Constants(repoRoot)
+	if err != nil {
+		t.Fatalf("the allow-list: %v", err)
+	}
+	drifts, err := published.CheckProse(repoRoot, constants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, d := range drifts {
+		lines = append(lines, d.String())
+	}
+	if len(lines) > 0 {
+		t.Errorf("%d figure(s) of the prose do not cite their page as it is (rcbench publish -cite rewrites the cited ones from the pages):\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+}
+
+// TestTheReadmeSaysWhatEachPageShowedAsTheSentencesWriteIt checks that
+// the README's sentences of what the pages showed are the ones
+// rcbench publish -readme writes, so that a sentence edited by hand in
+// the README rather than in pkg/lab/published/showed.go fails.
+func TestTheReadmeSaysWhatEachPageShowedAsTheSentencesWriteIt(t *testing.T) {
+	written, err := published.ShowedIsWritten(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !written {
+		t.Errorf("%s's sentences of what the pages showed are not what rcbench publish -readme writes from pkg/lab/published/showed.go: run it", published.ReadmeFile)
+	}
+}
+
+// TestEveryAllowedConstantIsInTheCode reads every constant of the
+// allow-list from its declaration.
+func TestEveryAllowedConstantIsInTheCode(t *testing.T) {
+	cs, err := Constants(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) < len(allowed) {
+		t.Errorf("%d constants from %d declarations", len(cs), len(allowed))
+	}
+}
+
+// repoRoot is the repository's top.
+var repoRoot = func() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+}()
