@@ -131,12 +131,16 @@ func (h *Cluster) NodeName(i int) string {
 	return fmt.Sprintf("%s%d", h.cfg.NamePrefix, i)
 }
 
+// minionMemoryGiB is the memory every minion registers with, in GiB:
+// v0.4's default -node_memory.
+const minionMemoryGiB = 3
+
 // minionResources is the capacity every minion registers with: what v0.4's
 // apiserver gave each minion of -machines by default (-node_milli_cpu=1000,
 // -node_memory=3 GiB). Nothing here schedules by it.
 var minionResources = api.NodeResources{Capacity: api.ResourceList{
 	api.ResourceCPU:    util.NewIntOrStringFromInt(1000),
-	api.ResourceMemory: util.NewIntOrStringFromInt(3 * 1024 * 1024 * 1024),
+	api.ResourceMemory: util.NewIntOrStringFromInt(minionMemoryGiB * 1024 * 1024 * 1024),
 }}
 
 // hostIP returns the address of node i: 10.240.x.y.
