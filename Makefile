@@ -5,7 +5,7 @@
 #                RUN_FLAGS='-port=8081' for local-up's flags; STACK=today for today's whole control plane)
 #   make test    vet and tests of both builds side by side (once where the tag changes nothing),
 #                then the ten slowest tests of each
-#   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: about 2 minutes;
+#   make bench   legacy against modern, measured (BENCH_FLAGS=-quick: one run of each;
 #                PUBLISH=examples/bench copies its RESULTS.md into the tree)
 #   make upstream  today's upstream replication manager, as the variant upstream
 #   make today   today's whole control plane, upstream binaries unmodified, into _output/today
@@ -175,7 +175,7 @@ KWOK_STAGES  := node/fast/node-initialize.yaml node/heartbeat-with-lease/node-he
 today:
 	@mkdir -p $(TODAY)
 	@for b in $(TODAY_CMDS) kwok etcd; do test -x $(TODAY)/$$b || { \
-	  echo "make today, first run: building $(TODAY_CMDS) (k8s.io/kubernetes v1.37.2), kwok $(KWOK_VERSION) and etcd into $(TODAY): tens of CPU-minutes cold (kube-apiserver alone took 11.5); later runs rebuild only what changed"; \
+	  echo "make today, first run: building $(TODAY_CMDS) (k8s.io/kubernetes v1.37.2), kwok $(KWOK_VERSION) and etcd into $(TODAY): tens of CPU-minutes cold; later runs rebuild only what changed"; \
 	  break; }; done
 	cd $(UPSTREAM) && $(GO) build -o $(abspath $(TODAY))/ $(addprefix k8s.io/kubernetes/cmd/,$(TODAY_CMDS))
 	GOBIN=$(abspath $(TODAY)) $(GO) install sigs.k8s.io/kwok/cmd/kwok@$(KWOK_VERSION)

@@ -263,3 +263,26 @@ func TestGoValueReadsConstantsFlagsAndLists(t *testing.T) {
 		t.Errorf("Constants = %v, %v", cs, err)
 	}
 }
+
+// TestEvidenceIsHeldToThePageOfItsCommit reads a figure from a page as
+// git holds it at the commit that published it, and plants one changed
+// by hand.
+func TestEvidenceIsHeldToThePageOfItsCommit(t *testing.T) {
+	root := filepath.Join("..", "..", "..")
+	if _, err := Git(root, "cat-file", "-e", "550d3e4^{commit}"); err != nil {
+		t.Skipf("the repository's history is not here (a shallow clone?): %v", err)
+	}
+	key := "originals | scale-up N=100: peak RSS (MiB) | legacy"
+	if err := CheckEvidence(root, Evidence{Commit: "550d3e4", Key: key, Value: "23.6 MiB"}); err != nil {
+		t.Errorf("the evidence as published: %v", err)
+	}
+	if err := CheckEvidence(root, Evidence{Commit: "550d3e4", Key: key, Value: "23.5 MiB"}); err == nil || !strings.Contains(err.Error(), `said "23.6 MiB"`) {
+		t.Errorf("a figure changed by hand: got %v, want the page's 23.6 MiB named", err)
+	}
+	if err := CheckEvidence(root, Evidence{Commit: "0000000", Key: key, Value: "23.6 MiB"}); err == nil {
+		t.Error("a commit that published no page: no error")
+	}
+	if got := Evident("550d3e4", key, "23.6 MiB"); got != "23.6 MiB on the originals page of 550d3e4" {
+		t.Errorf("Evident writes %q", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/published"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
@@ -135,7 +136,10 @@ var departures = []departure{
 		"created pod back (Ours: in pkg/registry/pod/rest.go), its etcd member counts with it as our embedded one does, and " +
 		"the benchmark's reads of bound pods, which it alone needs to see them run, cost it a minion LIST each and a kubelet call while its pod cache lacks the pod. " +
 		"The rest of an apiserver's work in a scale-up (HTTP, etcd, the watches) costs the two alike, so the whole is several " +
-		"times ours, not the 37 times of decoding alone: 5.7 times at N=100 in the published run",
+		"times ours, not the 37 times of decoding alone: " +
+		published.Evident("550d3e4", "originals | scale-up N=100: apiserver CPU from the controller's creation (CPU s) | stack-original", "1.19 CPU s") +
+		" against " + published.Evident("550d3e4", "originals | scale-up N=100: apiserver CPU from the controller's creation (CPU s) | legacy", "0.21 CPU s") +
+		" at N=100",
 		predict: results.Ratio("CPU s", 3, 12)},
 	{original: "stack-today", scenario: "scale-up", figure: "peak_goroutines", why: kcmWholeProcess,
 		predict: results.Ratio("goroutines", 1.5, 6)},
@@ -160,11 +164,13 @@ const kcmWholeProcess = "on stack-today the manager is kube-controller-manager's
 	"OtherControllers), and the manager is our process alone"
 
 // v04ManagerMemory is why the original controller-manager holds less
-// memory than our 2014 port.
-const v04ManagerMemory = "the binaries, not the manager: our controller-manager keeps up to 1 024 idle connections where " +
+// memory than our 2014 port; its prediction comes from the run it cites.
+var v04ManagerMemory = "the binaries, not the manager: our controller-manager keeps up to 1 024 idle connections where " +
 	"v0.4's client kept two (Ours: at sharedTransport in pkg/client/helper.go) and serves Prometheus /metrics from " +
 	"client_golang's registry; v0.4's, built by make original, answers /metrics with two figures of the runtime, and " +
-	"holds about 0.7 times our peak at N=100 (16.5 MiB against 23.6 in the published run)"
+	"held about 0.7 times our peak at N=100 (" +
+	published.Evident("550d3e4", "originals | scale-up N=100: peak RSS (MiB) | legacy-original", "16.5 MiB") + " against " +
+	published.Evident("550d3e4", "originals | scale-up N=100: peak RSS (MiB) | legacy", "23.6 MiB") + ")"
 
 // v04Connections is why a peak of sockets or goroutines of the original
 // controller-manager differs from our port's.

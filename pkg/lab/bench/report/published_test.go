@@ -11,6 +11,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/published"
 )
 
 // The published results pages hold no results.json beside them; their
@@ -184,11 +185,12 @@ func publishedVariant(sz *results.SizeSummary, name string, runs int) *results.V
 // and on one of these once its page no longer shows it, so that the list
 // is exactly what the pages show.
 var unexplainedOnThePages = map[string]string{
-	"examples/bench/originals/RESULTS.md: modern beside upstream, scale-up N=100 peak_rss": "+1.10 MiB at c8a39af against the 4 to 10 " +
-		"predicted from the 6.3 MiB upstream's binary holds at start (+3.65 at db901c3, +6 at 550d3e4): the gap at a scale-up's peak " +
+	"examples/bench/originals/RESULTS.md: modern beside upstream, scale-up N=100 peak_rss": "the page's difference against the 4 to 10 " +
+		"predicted from what upstream's binary holds at start (" +
+		published.Evident("db901c3", "originals | scale-up N=100: peak RSS (MiB) | upstream", "41.9 MiB") + " against " +
+		published.Evident("db901c3", "originals | scale-up N=100: peak RSS (MiB) | modern", "38.3 MiB") + "): the gap at a scale-up's peak " +
 		"is not the gap at start, and the range is to be set from the peak, once its cause is measured",
-	"examples/bench/originals/RESULTS.md: modern-unthrottled beside upstream-unthrottled, scale-up N=100 peak_rss": "+1.10 MiB, " +
-		"as above",
+	"examples/bench/originals/RESULTS.md: modern-unthrottled beside upstream-unthrottled, scale-up N=100 peak_rss": "as above",
 }
 
 func TestTheReasonsHoldOnThePublishedRuns(t *testing.T) {
@@ -262,6 +264,26 @@ func TestTheReasonsHoldOnThePublishedRuns(t *testing.T) {
 	for key := range unexplainedOnThePages {
 		if !seen[key] {
 			t.Errorf("%s is explained on its page now: take it off unexplainedOnThePages", key)
+		}
+	}
+}
+
+// TestEveryReasonsEvidenceIsWhatItsPageSaid reads each figure that a
+// reason or a note states as its evidence from the page that published
+// it, at the commit it names (published.Evident), so that a figure
+// changed by hand in the reason fails here.
+func TestEveryReasonsEvidenceIsWhatItsPageSaid(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "..")
+	if out, err := published.Git(root, "rev-parse", "--is-shallow-repository"); err != nil || strings.TrimSpace(out) == "true" {
+		t.Skipf("the evidence is read from the pages' history, which a shallow clone lacks (%v)", err)
+	}
+	evidences := published.Evidences()
+	if len(evidences) == 0 {
+		t.Fatal("no reason states evidence: published.Evident records none")
+	}
+	for _, e := range evidences {
+		if err := published.CheckEvidence(root, e); err != nil {
+			t.Error(err)
 		}
 	}
 }
