@@ -22,7 +22,8 @@ import (
 // cell changes from run to run (a commit); PAGE > HEADING reads only the tables under that
 // heading, where the headline figures' row (the default) is not the one
 // meant. The second form reads the first figure after TEXT,
-// which must occur once on the page, on the same line. OPTIONS, spaced:
+// which must occur once on the page, on the same line. Inside a table's
+// cell, the bars are written \| as the cell's own must be. OPTIONS, spaced:
 // #N reads the Nth figure instead of the first, unit=U writes U after a
 // figure the page wrote without one, bare writes no unit, words reads
 // the whole cell (a verdict: "kept up", "yes: …"). rcbench publish
@@ -51,6 +52,9 @@ type Reference struct {
 func ParseReference(key string) (Reference, error) {
 	key = strings.TrimSpace(key)
 	r := Reference{Key: key, Nth: 1}
+	// Inside a Markdown table a reference escapes its bars, as a cell
+	// must.
+	key = strings.ReplaceAll(key, `\|`, "|")
 	parts := strings.Split(key, " | ")
 	if len(parts) < 2 {
 		return r, fmt.Errorf("reference %q: want PAGE | ROW | COLUMN or PAGE | after TEXT", key)
@@ -356,7 +360,8 @@ func (s *Sheet) leftOut(point, variant string) int {
 		if !strings.Contains(line, "not run") && !strings.Contains(line, "failed") {
 			continue
 		}
-		if strings.Contains(line, point+",") || strings.Contains(line, point+" ") || strings.Contains(line, scenario+" with "+size+" pods") {
+		if strings.HasPrefix(line, "- "+point+", "+variant+":") || strings.HasPrefix(line, "- "+point+" "+variant+" #") ||
+			strings.Contains(line, scenario+" with "+size+" pods") {
 			n++
 		}
 	}
