@@ -19,11 +19,15 @@ import (
 // about when it was built, which a reader elsewhere could not check.
 var binaryName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
+// listCostPods is how many pods the apiserver holds by default when
+// rcbench listcost times a LIST of every one.
+const listCostPods = 150000
+
 // listCostCommand measures what a LIST of every pod costs the apiserver,
 // for this tree's apiserver and any others given with -vs.
 func listCostCommand(args []string) int {
 	fs := flag.NewFlagSet("rcbench listcost", flag.ContinueOnError)
-	pods := fs.Int("pods", 150000, "Pods the apiserver holds.")
+	pods := fs.Int("pods", listCostPods, "Pods the apiserver holds.")
 	lists := fs.Int("lists", 10, "LISTs of every pod, timed one after the other.")
 	bin := fs.String("bin", "_output/bin", "Directory of the binaries (make build).")
 	vs := fs.String("vs", "", "Other apiserver binaries to measure the same way after it, comma-separated NAME=DIR (DIR holds an apiserver; NAME, the commit or variant it was built from, names it on the page, and DIR stays off the page), e.g. 30b99bc=../old/bin.")

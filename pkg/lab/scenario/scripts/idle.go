@@ -13,6 +13,10 @@ import (
 
 // A cluster that should be quiet: what each design costs standing still.
 
+// idleQuickWindow is idle's quiet window at its quick size, which every
+// default run takes (its full size watches for 2 minutes).
+const idleQuickWindow = 30 * time.Second
+
 // idle asks what the managers ask for when nothing happens.
 func idle() *scenario.Scenario {
 	return &scenario.Scenario{
@@ -27,7 +31,7 @@ func idle() *scenario.Scenario {
 			"about nothing; its leader election renews its lease every 2 s, about 30 requests a minute, counted " +
 			"apart.",
 		Full:      []scenario.Size{{Label: "M=10,k=10", Controllers: 10, Replicas: 10, Period: period2014, Window: 2 * time.Minute}},
-		Quick:     []scenario.Size{{Label: "M=10,k=10", Controllers: 10, Replicas: 10, Period: period2014, Window: 30 * time.Second}},
+		Quick:     []scenario.Size{{Label: "M=10,k=10", Controllers: 10, Replicas: 10, Period: period2014, Window: idleQuickWindow}},
 		Cluster:   oneManager(10),
 		Intervals: sampler.Intervals{Pods: 500 * time.Millisecond, APIServer: time.Second, Managers: time.Second},
 		Today:     true,

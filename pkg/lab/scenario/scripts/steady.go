@@ -239,10 +239,14 @@ func (apiErrorsScript) Expect(v scenario.Variant, sz scenario.Size, r map[string
 	return nil
 }
 
+// closeWatchesEvery is how often watch-drop's apiserver closes every
+// watch stream.
+const closeWatchesEvery = 3 * time.Second
+
 // watchDrop cuts the watches during a scale-up.
 func watchDrop() *scenario.Scenario {
 	cluster := oneManager(10)
-	cluster.APIServerArgs = []string{"-close_watches_every=3s"}
+	cluster.APIServerArgs = []string{"-close_watches_every=" + closeWatchesEvery.String()}
 	return &scenario.Scenario{
 		Name:       "watch-drop",
 		Figure:     "manager_lists",
