@@ -294,6 +294,10 @@ func (overlapScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]f
 	return nil
 }
 
+// watchWindowTalkLength is watch-window's TalkLength: it has no
+// recording in examples/talk, and the talk's README cites this length.
+const watchWindowTalkLength = 23 * time.Second
+
 // watchWindow lets a watch fall out of etcd's event window.
 func watchWindow() *scenario.Scenario {
 	return &scenario.Scenario{
@@ -311,7 +315,7 @@ func watchWindow() *scenario.Scenario {
 		// A demonstration whose outcome is a yes or no, shown by make demo
 		// and asserted by the tests: in no default run of make bench.
 		Bench:      &scenario.Bench{Variants: scenario.LegacyAndModern},
-		TalkLength: 23 * time.Second,
+		TalkLength: watchWindowTalkLength,
 		Script:     watchWindowScript{},
 	}
 }

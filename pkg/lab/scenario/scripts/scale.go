@@ -229,6 +229,10 @@ func refuseBindings() faults.Config {
 	return faults.Config{Fail: []faults.FailRule{{Verb: "POST", Resource: "bindings", Fraction: 1, Code: 503}}}
 }
 
+// partialScaleDownTalkLength is partial-scale-down's TalkLength: it has
+// no recording in examples/talk, and the talk's README cites this length.
+const partialScaleDownTalkLength = 15 * time.Second
+
 // partialScaleDown asks which surplus pods die.
 func partialScaleDown() *scenario.Scenario {
 	return &scenario.Scenario{
@@ -246,7 +250,7 @@ func partialScaleDown() *scenario.Scenario {
 		// A demonstration whose outcome is a yes or no, shown by make demo
 		// and asserted by the tests: in no default run of make bench.
 		Bench:      &scenario.Bench{Variants: scenario.LegacyAndModern},
-		TalkLength: 15 * time.Second,
+		TalkLength: partialScaleDownTalkLength,
 		Script:     partialScaleDownScript{},
 	}
 }
