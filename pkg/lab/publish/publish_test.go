@@ -230,3 +230,40 @@ func TestDirtyIgnoresOnlyThePagesOwnOutputs(t *testing.T) {
 		t.Errorf("with a package changed: dirty %q (%v), want pkg/controller/x.go", d, err)
 	}
 }
+
+// pageWriter is a runner that publishes a listcost page whose median is
+// the one it is given.
+type pageWriter struct {
+	root, median string
+}
+
+func (w *pageWriter) Run(ctx context.Context, page string, args []string) error {
+	text := "# LIST of every pod\n\n| apiserver | pods | median |\n|---|---:|---:|\n| abc1234 | 150000 | " + w.median + " |\n"
+	path := filepath.Join(w.root, "examples", "listcost", "RESULTS.md")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	return os.WriteFile(path, []byte(text), 0o644)
+}
+
+// TestPublishingAPageRewritesTheProseThatCitesIt: make publish
+// PAGES=listcost changes the figures that cite the page, in the same run
+// and so in the same commit as the page.
+func TestPublishingAPageRewritesTheProseThatCitesIt(t *testing.T) {
+	root := fakeRoot(t)
+	prose := filepath.Join(root, "examples", "listcost", "README.md")
+	os.MkdirAll(filepath.Dir(prose), 0o755)
+	if err := os.WriteFile(prose, []byte("A LIST took <!-- cite listcost | * & pods=150000 | median -->2.20 s<!-- /cite -->.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	o := Options{Root: root, Commit: "abc1234", Pages: []string{"listcost"}, Runner: &pageWriter{root: root, median: "1.74 s"}, Log: &log, Now: clock()}
+	if err := Publish(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(prose)
+	if !strings.Contains(string(got), "-->1.74 s<") {
+		t.Errorf("after the page was published the README says %q, want the page's 1.74 s", got)
+	}
+	if !strings.Contains(log.String(), "examples/listcost/README.md") {
+		t.Errorf("make publish's last line does not name the prose it rewrote:\n%s", log.String())
+	}
+}

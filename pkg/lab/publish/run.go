@@ -169,6 +169,7 @@ func Publish(ctx context.Context, o Options) error {
 		}
 	}
 	began := o.Now()
+	var rewritten []string
 	var left time.Duration
 	for _, pl := range plan {
 		if !pl.Done {
@@ -203,9 +204,11 @@ func Publish(ctx context.Context, o Options) error {
 		if err := stamps.Write(o.Root); err != nil {
 			return err
 		}
-		if _, err := UpdateProse(o.Root, o.Commit); err != nil {
+		changed, err := UpdateProse(o.Root, o.Commit)
+		if err != nil {
 			return fmt.Errorf("page %s is published, but the prose that cites it: %w", pl.Page.Name, err)
 		}
+		rewritten = appendNew(rewritten, changed...)
 		left -= pl.Estimate
 		fmt.Fprintf(o.Log, "[%d/%d] %s: published in %s, stamped in %s\n", i+1, len(plan), pl.Page.Name, published.FormatDuration(took), published.StampsFile)
 	}
@@ -213,8 +216,19 @@ func Publish(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Log, "make publish: every selected page is published at %s (%s); commit examples/ and the prose that cites them (%s)\n", o.Commit, published.FormatDuration(o.Now().Sub(began)), strings.Join(changed, ", "))
+	rewritten = appendNew(rewritten, changed...)
+	fmt.Fprintf(o.Log, "make publish: every selected page is published at %s (%s); commit examples/ and the prose rewritten to cite them (%s)\n", o.Commit, published.FormatDuration(o.Now().Sub(began)), strings.Join(rewritten, ", "))
 	return nil
+}
+
+// appendNew appends the items of more that list lacks.
+func appendNew(list []string, more ...string) []string {
+	for _, m := range more {
+		if !slices.Contains(list, m) {
+			list = append(list, m)
+		}
+	}
+	return list
 }
 
 // UpdateProse rewrites what the prose says of the pages, from the pages
