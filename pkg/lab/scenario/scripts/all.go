@@ -2,26 +2,40 @@ package scripts
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
-// catalogue lists every scenario by the function that describes it, in
-// the order reports and talk mode present them. A scenario's description
-// is all there is of it: make bench, talk mode and the results page read
-// its plan line, live figure, length and headline figures from it.
-var catalogue = []func() *scenario.Scenario{
-	scaleUp, scaleDown, partialScaleDown,
-	idle, churn, apiErrors, watchDrop,
-	twoManagers, restart, crash, overlap, recreate, watchWindow,
+// entry is a scenario of the catalogue: the function that describes it,
+// and its place in the order reports and talk mode present them.
+type entry struct {
+	place    int
+	describe func() *scenario.Scenario
+}
+
+// catalogue holds every scenario, which each script file adds beside the
+// function that describes it (described). A scenario's description is all
+// there is of it: make bench, talk mode and the results page read its
+// plan line, live figure, length and headline figures from it, so that a
+// new scenario is its file alone.
+var catalogue []entry
+
+// described adds describe's scenario to the catalogue at place: reports
+// and talk mode present the scenarios by place, smallest first.
+func described(place int, describe func() *scenario.Scenario) struct{} {
+	catalogue = append(catalogue, entry{place, describe})
+	return struct{}{}
 }
 
 // All returns every scenario, in the order reports and talk mode present
 // them.
 func All() []*scenario.Scenario {
-	out := make([]*scenario.Scenario, 0, len(catalogue))
-	for _, describe := range catalogue {
-		out = append(out, describe())
+	entries := slices.Clone(catalogue)
+	slices.SortStableFunc(entries, func(a, b entry) int { return a.place - b.place })
+	out := make([]*scenario.Scenario, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, e.describe())
 	}
 	return out
 }

@@ -37,6 +37,8 @@ func crashSize(n int, crash string) scenario.Size {
 // examples/talk, and the talk's README cites this length.
 const crashTalkLength = 90 * time.Second
 
+var _ = described(100, crash)
+
 // crash kills the apiserver, or etcd, in the middle of a scale-up.
 func crash() *scenario.Scenario {
 	cluster := oneManager(10)

@@ -16,6 +16,8 @@ import (
 // Scenarios about more than one manager, a manager that restarts, and
 // controllers and watches that step on each other.
 
+var _ = described(80, twoManagers)
+
 // twoManagers runs two managers on one controller, as high availability
 // without a lock.
 func twoManagers() *scenario.Scenario {
@@ -105,6 +107,8 @@ func (twoManagersScript) Expect(v scenario.Variant, sz scenario.Size, r map[stri
 	}
 	return nil
 }
+
+var _ = described(90, restart)
 
 // restart kills the manager halfway through a scale-up.
 func restart() *scenario.Scenario {
@@ -200,6 +204,8 @@ func (restartScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]f
 	}
 	return nil
 }
+
+var _ = described(110, overlap)
 
 // overlap runs two controllers whose selectors overlap.
 func overlap() *scenario.Scenario {
@@ -297,6 +303,8 @@ func (overlapScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]f
 // watchWindowTalkLength is watch-window's TalkLength: it has no
 // recording in examples/talk, and the talk's README cites this length.
 const watchWindowTalkLength = 23 * time.Second
+
+var _ = described(130, watchWindow)
 
 // watchWindow lets a watch fall out of etcd's event window.
 func watchWindow() *scenario.Scenario {

@@ -17,6 +17,8 @@ import (
 // default run takes (its full size watches for 2 minutes).
 const idleQuickWindow = 30 * time.Second
 
+var _ = described(40, idle)
+
 // idle asks what the managers ask for when nothing happens.
 func idle() *scenario.Scenario {
 	return &scenario.Scenario{

@@ -98,3 +98,20 @@ func TestANewScenarioNeedsNothingButItsScript(t *testing.T) {
 		t.Errorf("make demo lists drain as %q", line)
 	}
 }
+
+// TestEveryScenarioHasAPlaceOfItsOwn: two script files at one place would
+// leave their order to the order Go initialises files in.
+func TestEveryScenarioHasAPlaceOfItsOwn(t *testing.T) {
+	seen := map[int]bool{}
+	for _, p := range scripts.Places() {
+		if seen[p] {
+			t.Errorf("two scenarios at place %d: give each its own (described)", p)
+		}
+		seen[p] = true
+	}
+	want := []string{"scale-up", "scale-down", "partial-scale-down", "idle", "churn", "api-errors", "watch-drop",
+		"two-managers", "restart", "crash", "overlap", "recreate", "watch-window"}
+	if got := scripts.Names(); !slices.Equal(got, want) {
+		t.Errorf("the scenarios in order: %v, want %v", got, want)
+	}
+}

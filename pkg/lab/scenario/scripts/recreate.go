@@ -16,6 +16,8 @@ import (
 // examples/talk, and the talk's README cites this length.
 const recreateTalkLength = 4 * time.Second
 
+var _ = described(120, recreate)
+
 // recreate asks who owns the pods a deleted controller left.
 func recreate() *scenario.Scenario {
 	return &scenario.Scenario{

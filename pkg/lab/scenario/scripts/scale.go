@@ -58,6 +58,8 @@ func scaleResults(e *scenario.Env) []scenario.Result {
 	}, from)
 }
 
+var _ = described(10, scaleUp)
+
 // scaleUp is the goroutine storm.
 func scaleUp() *scenario.Scenario {
 	return &scenario.Scenario{
@@ -148,6 +150,8 @@ func (scaleUpScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]f
 	return nil
 }
 
+var _ = described(20, scaleDown)
+
 // scaleDown is the same fan-out, for deletes.
 func scaleDown() *scenario.Scenario {
 	return &scenario.Scenario{
@@ -232,6 +236,8 @@ func refuseBindings() faults.Config {
 // partialScaleDownTalkLength is partial-scale-down's TalkLength: it has
 // no recording in examples/talk, and the talk's README cites this length.
 const partialScaleDownTalkLength = 15 * time.Second
+
+var _ = described(30, partialScaleDown)
 
 // partialScaleDown asks which surplus pods die.
 func partialScaleDown() *scenario.Scenario {

@@ -17,6 +17,8 @@ func failPodPosts(fraction float64) faults.Config {
 	return faults.Config{Fail: []faults.FailRule{{Verb: "POST", Resource: "pods", Fraction: fraction, Code: 500}}}
 }
 
+var _ = described(50, churn)
+
 // churn kills pods at a steady rate.
 func churn() *scenario.Scenario {
 	return &scenario.Scenario{
@@ -116,6 +118,8 @@ func (churnScript) Expect(v scenario.Variant, sz scenario.Size, r map[string]flo
 	}
 	return nil
 }
+
+var _ = described(60, apiErrors)
 
 // apiErrors rejects pod creation.
 func apiErrors() *scenario.Scenario {
@@ -242,6 +246,8 @@ func (apiErrorsScript) Expect(v scenario.Variant, sz scenario.Size, r map[string
 // closeWatchesEvery is how often watch-drop's apiserver closes every
 // watch stream.
 const closeWatchesEvery = 3 * time.Second
+
+var _ = described(70, watchDrop)
 
 // watchDrop cuts the watches during a scale-up.
 func watchDrop() *scenario.Scenario {
