@@ -267,3 +267,36 @@ func TestPublishingAPageRewritesTheProseThatCitesIt(t *testing.T) {
 		t.Errorf("make publish's last line does not name the prose it rewrote:\n%s", log.String())
 	}
 }
+
+// TestAReferenceThePageNoLongerAnswersStopsNoPage: a README citing a
+// row the republished page dropped is left as it was and named, the
+// other prose is rewritten, and every selected page is still published.
+func TestAReferenceThePageNoLongerAnswersStopsNoPage(t *testing.T) {
+	root := fakeRoot(t)
+	good := filepath.Join(root, "examples", "listcost", "README.md")
+	bad := filepath.Join(root, "examples", "bench", "README.md")
+	os.MkdirAll(filepath.Dir(good), 0o755)
+	os.MkdirAll(filepath.Dir(bad), 0o755)
+	os.WriteFile(good, []byte("<!-- cite listcost | * & pods=150000 | median -->2.20 s<!-- /cite -->\n"), 0o644)
+	badText := "<!-- cite listcost | * & pods=150000 | a column gone -->1 s<!-- /cite --> and <!-- cite listcost | * & pods=150000 | median -->2.20 s<!-- /cite -->\n"
+	os.WriteFile(bad, []byte(badText), 0o644)
+	run := &pageWriter{root: root, median: "1.74 s"}
+	var log bytes.Buffer
+	o := Options{Root: root, Commit: "abc1234", Pages: []string{"listcost", "deck"}, Runner: run, Log: &log, Now: clock()}
+	err := Publish(context.Background(), o)
+	if err == nil || !strings.Contains(err.Error(), "examples/bench/README.md:1") || !strings.Contains(err.Error(), "every selected page is published") {
+		t.Errorf("Publish: %v, want an error naming the reference, after publishing every page", err)
+	}
+	if got, _ := os.ReadFile(good); !strings.Contains(string(got), "-->1.74 s<") {
+		t.Errorf("the readable prose was not rewritten: %q", got)
+	}
+	if got, _ := os.ReadFile(bad); string(got) != badText {
+		t.Errorf("a file with a reference that cannot be read was changed: %q", got)
+	}
+	stamps, _ := published.ReadStamps(root)
+	for _, page := range []string{"listcost", "deck"} {
+		if st, ok := stamps.Of(page); !ok || st.Commit != "abc1234" {
+			t.Errorf("%s is not stamped at abc1234: %+v", page, st)
+		}
+	}
+}

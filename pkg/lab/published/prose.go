@@ -155,38 +155,37 @@ func (ct citation) render(c *sheets) (string, error) {
 
 // FillProse writes every reference of the prose files at root from the
 // pages (rcbench publish does after each page), and returns the files
-// it changed; a reference it cannot read is an error, and no file is
-// written then. only, when given, names the files to fill.
+// it changed. A file with a reference it cannot read is left as it is,
+// and named in the error, which lists every such reference; the other
+// files are written. only, when given, names the files to fill.
 func FillProse(root string, only ...string) ([]string, error) {
 	files, err := proseFiles(root, only)
 	if err != nil {
 		return nil, err
 	}
 	c := &sheets{root: root}
-	updated := map[string]string{}
+	var changed []string
 	var drifts []Drift
 	for _, f := range files {
 		data, err := os.ReadFile(filepath.Join(root, f))
 		if err != nil {
-			return nil, err
+			return changed, err
 		}
 		text, ds := c.fill(f, string(data))
-		drifts = append(drifts, ds...)
-		if text != string(data) {
-			updated[f] = text
+		if len(ds) > 0 {
+			drifts = append(drifts, ds...)
+			continue
 		}
+		if text == string(data) {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(root, f), []byte(text), 0o644); err != nil {
+			return changed, err
+		}
+		changed = append(changed, f)
 	}
 	if len(drifts) > 0 {
-		return nil, driftError(drifts)
-	}
-	var changed []string
-	for _, f := range files {
-		if text, ok := updated[f]; ok {
-			if err := os.WriteFile(filepath.Join(root, f), []byte(text), 0o644); err != nil {
-				return changed, err
-			}
-			changed = append(changed, f)
-		}
+		return changed, driftError(drifts)
 	}
 	return changed, nil
 }
@@ -198,7 +197,7 @@ func (e driftError) Error() string {
 	for _, d := range e {
 		lines = append(lines, d.String())
 	}
-	return fmt.Sprintf("%d reference(s) cannot be read:\n%s", len(e), strings.Join(lines, "\n"))
+	return fmt.Sprintf("%d reference(s) cannot be read, and their files are left as they were:\n%s", len(e), strings.Join(lines, "\n"))
 }
 
 // CheckProse is rcbench publish -check: every reference of the prose
