@@ -79,9 +79,9 @@ type departure struct {
 var departures = []departure{
 	{original: "upstream", scenario: "scale-up", figure: "peak_rss", why: "the binary, not the manager: " +
 		"controller-manager-upstream links k8s.io/kubernetes, whose packages' initialisation (API groups registered " +
-		"in its schemes, feature gates) holds about 6 MiB before it connects to anything (30.9 MiB against 24.6 MiB " +
-		"for controller-manager-modern, both started against no apiserver); the same 6 MiB stand between the two " +
-		"at rest in idle",
+		"in its schemes, feature gates) holds several MiB before it connects to anything (controller-manager-upstream " +
+		"against controller-manager-modern, both started against no apiserver, measured once and not published); " +
+		"the same MiB stand between the two at rest in idle",
 		predict: results.Difference("MiB", 4, 10)},
 	{original: "upstream", scenario: "scale-up", figure: "peak_goroutines", why: "upstream's event recorder keeps " +
 		"goroutines of its own (1 or 2 more at rest in idle, in two quick runs); the rest of a peak's difference is the " +

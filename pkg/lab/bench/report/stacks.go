@@ -77,9 +77,9 @@ func stacksSection(d *document, sum *results.Summary) {
 			"through client-go, in place of those three controllers; a kube-controller-manager of the others runs beside it "+
 			"and is counted apart, so its figures leave them out.",
 		"The laboratory reads kube-controller-manager's metrics and /proc four times a second, ours every 25 ms to catch "+
-			"their goroutine storms: its metrics are some 300 kB, and read as often as ours they took about three quarters "+
-			"of its CPU in a scale-up of 1 000 pods at its defaults (23.4 CPU s, against 5.7 read four times a second). Its "+
-			"goroutine, memory and socket peaks are read at that pace.",
+			"their goroutine storms: its metrics are far larger than ours, and read as often as ours they took most of its "+
+			"CPU in a scale-up of 1 000 pods at its defaults (measured once, in a run of this laboratory that no page "+
+			"publishes). Its goroutine, memory and socket peaks are read at that pace.",
 		"apiserver is kube-apiserver with the etcd member it stores in, as ours is counted with its embedded etcd.",
 		"– marks a figure not measured the same way on that stack, and so left out: hollow_node_cpu on today's stack, which has "+
 			"no hollow nodes; kwok_cpu and scheduler_cpu on 2014's, which has neither (its hollow nodes do both jobs).",
