@@ -29,10 +29,26 @@ type citation struct {
 
 var citePattern = regexp.MustCompile(`<!-- cite ((?:[^-]|-[^-])*?)-->(.*?)<!-- /cite -->`)
 
-// citations finds the references of a Markdown file's text.
+// citations finds the references of a Markdown file's text; one shown
+// as code (an example of the syntax) is none.
 func citations(text string) []citation {
+	var code [][]int
+	for _, re := range []*regexp.Regexp{fence, inlineCode} {
+		code = append(code, re.FindAllStringIndex(text, -1)...)
+	}
+	inCode := func(at int) bool {
+		for _, c := range code {
+			if at >= c[0] && at < c[1] {
+				return true
+			}
+		}
+		return false
+	}
 	var out []citation
 	for _, m := range citePattern.FindAllStringSubmatchIndex(text, -1) {
+		if inCode(m[0]) {
+			continue
+		}
 		ref, err := ParseReference(text[m[2]:m[3]])
 		out = append(out, citation{ref: ref, err: err, line: 1 + strings.Count(text[:m[0]], "\n"),
 			value: text[m[4]:m[5]], start: m[4], end: m[5]})
