@@ -7,7 +7,7 @@
 // decode, an encode and a hop down a stream, one event after the other in
 // a process the designs keep busy, and a watcher whose chain falls 1000
 // events behind lists every pod again, a LIST the apiserver pays for. At
-// 100 000 pods the laboratory's two watches fell out of that window 11
+// 100 000 pods the laboratory's two watches fell out of that window many
 // times in one idle setup and measured themselves rather than the
 // designs.
 //

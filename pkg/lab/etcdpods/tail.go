@@ -15,13 +15,14 @@ import (
 // Ours: the laboratory's reading of a learner, in its own process. Over
 // HTTP a learner kept up no better than the member the apiserver embeds:
 // it applies what the leader commits in batches, and in a scale-up of
-// 10 000 pods one apply took its index 3 000 past the last event its
-// watchers had seen within 145 ms, out of etcd's window of 1 000 events
-// before a stream's handler or a long poll could run. A watcher etcd
-// holds is told of its event while the event is applied, whenever its
-// reader runs: a tail keeps tailAhead such watchers waiting, one at each
-// of the next indexes, and so has each event however large the batch,
-// unless more than tailAhead plus etcd's 1 000 arrive before it runs.
+// 10 000 pods one apply took its index further past the last event its
+// watchers had seen than etcd's window of 1 000 events, in a fraction of
+// a second, before a stream's handler or a long poll could run. A
+// watcher etcd holds is told of its event while the event is applied,
+// whenever its reader runs: a tail keeps tailAhead such watchers
+// waiting, one at each of the next indexes, and so has each event
+// however large the batch, unless more than tailAhead plus etcd's 1 000
+// arrive before it runs.
 
 // tailAhead is how many watchers a tail keeps waiting ahead of the last
 // event it has. Each costs etcd a comparison for every event applied

@@ -259,7 +259,7 @@ func (x *externalCluster) CountsFromZero() bool { return false }
 
 // ExternalScrape is how often a run on an external cluster reads the
 // apiserver's /metrics, besides once at each of the scenario's marks:
-// kube-apiserver's is megabytes (3.6 MB on a cluster of ten KWOK nodes),
+// kube-apiserver's is megabytes, even on a cluster of ten KWOK nodes,
 // and read at our stacks' 250 ms it would cost the apiserver and the
 // laboratory more CPU than a small scale-up does. Figures counted between
 // marks are as exact either way; only the charts' apiserver series are

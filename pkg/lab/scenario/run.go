@@ -190,7 +190,8 @@ func Run(ctx context.Context, sc *Scenario, v Variant, sz Size, opts Options) (*
 		}
 	}
 	// A step can finish between two scrapes (the modern manager deletes 30
-	// pods in about 0.1 s); take the last samples before reading results.
+	// pods in a fraction of a second); take the last samples before
+	// reading results.
 	e.StopSampling()
 	return outcome(e.Results(sc)), nil
 }

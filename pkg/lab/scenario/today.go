@@ -205,8 +205,8 @@ func (t todayCluster) HollowNode() (int, string) { return 0, "" }
 
 // kubeControllerManagerEvery is how often the sampler reads a
 // kube-controller-manager, not every 25 ms as it reads our managers to
-// catch their goroutine storms: its metrics are some 300 kB, which cost it
-// about 4 ms of CPU a read. Its goroutines are its whole process's, which
+// catch their goroutine storms: its metrics are far larger than theirs,
+// and every read costs it CPU. Its goroutines are its whole process's, which
 // no bound of ours holds (scale-up's Expect), and its CPU is cumulative,
 // so the rarer reads lose nothing the laboratory asserts.
 const kubeControllerManagerEvery = 250 * time.Millisecond

@@ -203,8 +203,8 @@ func excluded(root string, t Target) (string, error) {
 // tests take two seconds, ten times that is less than the build takes on
 // a busy machine, and a mutant the tests would have passed or failed
 // counted as hung, that is as caught. (A run of pkg/controller's 2014 build
-// beside other work counted 15 of 24 mutants hung where a quieter one
-// counted 5.) A mutant that hangs for real still ends, after this.
+// beside other work counted most of its mutants hung where a quieter one
+// counted a few.) A mutant that hangs for real still ends, after this.
 const MinTimeout = 2 * time.Minute
 
 // CoefficientFor returns the timeout coefficient to give gremlins for

@@ -3,7 +3,7 @@ package testreport
 // Running the tests as go test -json runs them, with each package's test
 // binary kept from one run to the next. go test links every test binary
 // again on every run, cached build or not: on make test's two cores that
-// was about three of its ten minutes, most of it for binaries whose code
+// was a large share of its time, most of it for binaries whose code
 // had not changed (the heavy ones link etcd's server and client-go).
 // go test -c writes a binary to a path it names and, when the binary
 // there already has the build ID the sources and flags give, leaves it as

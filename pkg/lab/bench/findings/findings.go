@@ -135,8 +135,9 @@ var samplingReason = reason{
 }
 
 // fileLimitReason is why a 2014 peak falls short of 0.8·N above the
-// open-file limit, as the sweep of 2026-11-26 showed at N=100 000 (peak
-// sockets 19 991 under a limit of 20 000, 76 300 goroutines).
+// open-file limit, as the sweep of 2026-11-26 showed at N=100 000: peak
+// sockets at the limit of 20 000, and several times as many goroutines
+// (the sweep page of ca358fd has both peaks).
 var fileLimitReason = reason{
 	why: "the machine's open-file limit, not the sampling: the 2014 manager dials one connection per missing pod, all " +
 		"at once, and at the limit the dials fail; each failed create's goroutine ends at once (its pod is tried again on " +

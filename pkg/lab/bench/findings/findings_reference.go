@@ -75,8 +75,9 @@ func referenceFinding(sum *results.Summary) (results.Finding, bool) {
 // slowStartReason is why the modern manager falls behind the reference up
 // to 500 pods, and burstCapReason above: each adds round trips the
 // reference, 64 creates in flight from the first, does not make. They
-// predict modern-unthrottled's time to running against the reference's:
-// the bench of 2026-11-24 measured 1.92 × at N=1000.
+// predict modern-unthrottled's time to running against the reference's,
+// in ranges set from the bench page of 96fe2d7 (2026-11-24, N=1000),
+// which has the ratio measured.
 var (
 	slowStartReason = reason{
 		why: "the modern manager creates in slow-start batches of 1, 2, 4, … pods, each batch waiting for the last one's answers, " +
@@ -89,8 +90,9 @@ var (
 		predict: results.Ratio("s", 1, 2.5).Testing("-without=burst-cap on modern-unthrottled (history's burst-cap row, scale-up N=1000)"),
 	}
 	// statusWriteCPU is what the status writes' cost predicts of the
-	// apiserver's CPU: modern-unthrottled's over legacy's, 1.63 in the
-	// bench of 2026-11-24 (5.85 CPU s against 3.60 at N=1000).
+	// apiserver's CPU: modern-unthrottled's over legacy's, in a range set
+	// from the bench page of 96fe2d7 (2026-11-24), which has both CPUs at
+	// N=1000.
 	statusWriteCPU = results.Ratio("CPU s", 1.2, 3).Testing("-without=status-writes (history's status-writes row)")
 )
 

@@ -20,7 +20,7 @@ const withoutStatusWrites = "-without-status-writes"
 // status write costs a LIST of its pods; without the writes the
 // apiserver's CPU should fall by statusWriteCPU's factor, 1.2 to 3. The
 // times to all running are shown beside it and not judged: at 10 000 pods
-// their spread over two runs has been 48 %.
+// they spread widely over two runs (the status-writes page shows it).
 var statusWriteSides = results.Sides{Theirs: "the apiserver's CPU with status writes", Ours: "without"}
 
 func statusWritesFinding(sum *results.Summary) (results.Finding, bool) {

@@ -196,8 +196,8 @@ func settleBetweenTicks(ctx context.Context, e *scenario.Env, period time.Durati
 	// The writes that follow a start-up: status writes and the GETs after
 	// their conflicts, pod creates, and the 2014 client's polls. Under
 	// load a modern manager of 1 000 pods was seen still writing statuses
-	// a minute after they all ran, so the wait is for them to stop, up to
-	// a limit, rather than a fixed time.
+	// long after they all ran, so the wait is for them to stop, up to a
+	// limit, rather than a fixed time.
 	writes := func() float64 {
 		e.Sampler.SampleNow()
 		rec := e.Sampler.Rec
@@ -210,10 +210,10 @@ func settleBetweenTicks(ctx context.Context, e *scenario.Env, period time.Durati
 	// event of it by listing the controller's pods: at 100 000 pods each
 	// event of the modern manager's last status writes costs a LIST of
 	// every pod, and a window opened before they were all sent measured
-	// that backlog (15.7 CPU s in the minute of one run at 100 000 pods,
-	// nearly all of it those LISTs). So the window also waits until the
-	// apiserver has sent no controller watch event for 5 s, more than one
-	// such LIST takes.
+	// that backlog (in one run at 100 000 pods the apiserver's CPU in the
+	// window was nearly all those LISTs). So the window also waits until
+	// the apiserver has sent no controller watch event for 5 s, more than
+	// one such LIST takes.
 	events := func() float64 {
 		e.Sampler.SampleNow()
 		return e.Sampler.Rec.Last(sampler.APIWatchEvents + "replicationControllers")

@@ -47,8 +47,8 @@ func complete(dir string) bool {
 
 // build builds the stack's commands into the module's _output/testbin,
 // which every test binary of the module shares: a temporary directory of
-// each test binary's own was never removed, and left 150 MB behind in the
-// system's for every package a plain go test ran (make test sets
+// each test binary's own was never removed, and left a whole build behind
+// in the system's for every package a plain go test ran (make test sets
 // KUBE_REWIND_BIN and builds none).
 func build() (string, error) {
 	root, dir, err := sharedDir()
