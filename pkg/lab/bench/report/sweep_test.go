@@ -99,3 +99,21 @@ func TestTheSweepSaysWhyTodaysDesignScalesUpSlowerOnOurApiserver(t *testing.T) {
 		t.Errorf("today's design was faster, yet the page explains a gap: %q", got)
 	}
 }
+
+// TestABreakSaysTheFloorItsLimitSet: a run that failed at a size with a
+// limit says the pods a second it had to reach, and the section lists
+// each size's floor.
+func TestABreakSaysTheFloorItsLimitSet(t *testing.T) {
+	sum := &results.Summary{}
+	sum.Options.Variants = []string{"stack-today-unthrottled"}
+	sum.Scenarios = []results.ScenarioSummary{{Name: "scale-up", Sizes: []results.SizeSummary{
+		{Label: "N=10000", Replicas: 10000, LimitSeconds: 180, Variants: []results.VariantSummary{{Variant: "stack-today-unthrottled", Runs: 1}}},
+		{Label: "N=30000", Replicas: 30000, LimitSeconds: 300, Variants: []results.VariantSummary{{Variant: "stack-today-unthrottled", Failed: 1}}},
+	}}}
+	if got := BreakingPoint(sum, "stack-today-unthrottled"); !strings.Contains(got, "within its limit of 5 min") || !strings.Contains(got, "below 100 pods a second") {
+		t.Errorf("the break says %q, want its limit and the floor of 100 pods a second", got)
+	}
+	if got := floorsText(sum); !strings.Contains(got, "55.6 pods a second at 10000 pods") || !strings.Contains(got, "100 pods a second at 30000 pods") {
+		t.Errorf("the floors: %q", got)
+	}
+}

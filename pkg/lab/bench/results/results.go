@@ -110,8 +110,23 @@ type SizeSummary struct {
 	Rate          float64 `json:"rate,omitempty"`
 	// EtcdMembers is the size of the external etcd cluster the size ran
 	// against (0: the apiserver's embedded member).
-	EtcdMembers int              `json:"etcdMembers,omitempty"`
-	Variants    []VariantSummary `json:"variants"`
+	EtcdMembers int `json:"etcdMembers,omitempty"`
+	// LimitSeconds is how long a run of the size had to converge before
+	// it was stopped and counted as failed (0: no limit, or a summary
+	// from before summaries kept it). Over the size's pods it is a
+	// floor of throughput: a run that brings up fewer pods a second than
+	// pods ÷ limit fails.
+	LimitSeconds float64          `json:"limitSeconds,omitempty"`
+	Variants     []VariantSummary `json:"variants"`
+}
+
+// Floor is the pods a second below which a run of the size cannot have
+// converged within its limit (pods ÷ limit); 0 without a limit.
+func (s SizeSummary) Floor() float64 {
+	if s.LimitSeconds <= 0 {
+		return 0
+	}
+	return float64(s.Pods()) / s.LimitSeconds
 }
 
 // Pods is the size's pod count: its replicas, times its controllers

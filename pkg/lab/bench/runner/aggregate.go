@@ -27,6 +27,7 @@ func Aggregate(p *Plan, runs []results.RunRecord) ([]results.ScenarioSummary, []
 			WindowSeconds: it.Size.Window.Seconds(),
 			Rate:          it.Size.Rate,
 			EtcdMembers:   it.EtcdMembers,
+			LimitSeconds:  it.Limit.Seconds(),
 		}
 		for _, v := range it.Variants {
 			var mine []results.RunRecord
