@@ -79,7 +79,7 @@ type layer struct {
 var labLayers = []layer{
 	{"the leaves", []string{
 		"pkg/lab", "pkg/lab/chromium", "pkg/lab/stats", "pkg/lab/mdtable", "pkg/lab/faults", "pkg/lab/original",
-		"pkg/lab/etcdpods", "pkg/lab/source", "pkg/lab/published"}},
+		"pkg/lab/etcdpods", "pkg/lab/walpods", "pkg/lab/source", "pkg/lab/published"}},
 	{"the stand-in kubelets and the tests' helpers", []string{"pkg/lab/hollownode", "pkg/lab/testutil"}},
 	{"the stacks", []string{"pkg/lab/stack/..."}},
 	{"the sampler", []string{"pkg/lab/sampler"}},

@@ -1,0 +1,60 @@
+// Package walpods reads the pods the apiserver writes to etcd from an etcd
+// member's write-ahead log (WAL), instead of asking the member.
+//
+// Ours: not part of 2014. It is the laboratory's, a first slice of a
+// passive observer meant to replace the learner that etcdpods reads (see
+// that package): the learner is a member of the cluster, and the leader
+// pays for sending it every entry, which cost the apiserver about a third
+// of its creates. A reader of the WAL costs the member nothing: it opens
+// the member's WAL files read-only, takes no lock, writes nothing, and is
+// no member of raft. It costs only its own process.
+//
+// What it reads: the member's data directory (member/wal in it), with
+// etcd's own packages. Each poll opens the WAL again with wal.OpenForRead
+// at the last entry read (its index and term) and calls ReadAll, which
+// reads the segment holding that entry from its start and every segment
+// after it; a record the member has not finished writing reads as a torn
+// tail, and the poll returns what precedes it. Only the entries up to the
+// hard state's commit index are passed on; the rest are read again by the
+// next poll. The poll's cost (segments opened, bytes read, time) is
+// returned with its events.
+//
+// What a pod event is: a committed entry is not yet a successful write. A
+// compare-and-swap, which the apiserver sends for every update with the
+// pod's resourceVersion as its index, is refused when the pod has been
+// written since. So the reader applies every committed entry to a v2 store
+// of its own as the member does, with etcd's v2store, its ApplierV2 and
+// its membership package (the membership writes move the store's index,
+// and the compare-and-swaps name that index), and emits an event only for
+// a write the store took, under /registry/pods/: created, updated or
+// deleted, with the key, the pod's JSON, the raft index, and the store's
+// index, which is the member's (the resourceVersion a v2 watch reports).
+//
+// What it does not do yet:
+//   - Today's stack keeps pods in etcd's v3 store (mvcc over bbolt); this
+//     reads the v2 requests of the 2014 stack only, and applies no v3 key.
+//   - It starts from the WAL's first entry and an empty store. A member
+//     that has purged its first segments (etcd keeps five, once a snapshot
+//     covers them), or that joined from a snapshot, needs the reader to
+//     start from the snapshot in member/snap; it fails with ErrLost
+//     instead. A reader that falls behind the member's purging fails the
+//     same way.
+//   - Restarts of the member are untested: a member that restarts reads
+//     its WAL in write mode, zeroes a torn tail, and appends after it. So
+//     is a follower's WAL, where entries not yet committed can be
+//     replaced (the reader passes on committed entries only, and reads
+//     again from the last of them).
+//   - In a cluster of several members the leader commits an entry after
+//     the followers have it, and a save that only moves the commit index
+//     is not flushed to the file (etcd's WAL syncs for new entries, a new
+//     vote or a new term): the last entries of a burst reach the reader
+//     with the member's next write. A member alone, as the tests run it,
+//     saves the commit with the entries.
+//   - Each poll decodes the segment it starts in from its beginning, so
+//     its cost grows with the segment's fill, up to etcd's 64 MB; the
+//     WAL package has no way to resume a read where the last one ended.
+//   - Keys expired by a TTL are applied (so the index stays the member's)
+//     but not reported; the apiserver gives pods no TTL.
+//   - It is wired into no command: as -lab_reader, it would stand in for
+//     etcdpods' tail as the hollow nodes' and the benchmark's source.
+package walpods

@@ -1,0 +1,77 @@
+package walpods
+
+import (
+	"runtime"
+
+	"go.uber.org/zap"
+)
+
+// Reader reads the pod writes of an etcd member from its write-ahead log,
+// each once, in the order the member applied them. It is not safe for use
+// by more than one goroutine at a time.
+type Reader struct {
+	wal   walReader
+	apply *applier
+	// err, once set, ends the reader: the store it keeps in step with
+	// the member's may have taken part of an entry.
+	err error
+	// total is the cost of every poll so far.
+	total Cost
+	polls int
+}
+
+// NewReader returns a reader of the member whose data directory is
+// dataDir (etcd's --data-dir: the WAL is in member/wal under it), from
+// the first entry its WAL holds. The member need not be running, and is
+// never written to or locked.
+func NewReader(dataDir string) *Reader {
+	return &Reader{wal: walReader{dir: walDir(dataDir), lg: zap.NewNop()}, apply: newApplier()}
+}
+
+// Poll reads the entries the member committed since the last poll,
+// applies them to the reader's own v2 store, and returns the pod writes
+// that succeeded, in order. What it cost is measured on the calling
+// goroutine's thread, which it holds for the time of the poll.
+//
+// An error that ends the reader (the WAL lost the next entry, an entry
+// that cannot be applied) is returned by every later poll. Any other
+// error leaves the reader where it was: the next poll tries again.
+func (r *Reader) Poll() ([]Event, Cost, error) {
+	if r.err != nil {
+		return nil, Cost{}, r.err
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	m := startMeter()
+	ents, cost, err := r.wal.read()
+	var events []Event
+	if err == nil {
+		for _, e := range ents {
+			evs, aerr := r.apply.apply(e)
+			if aerr != nil {
+				r.err = aerr
+				err = aerr
+				break
+			}
+			events = append(events, evs...)
+		}
+	} else if isLost(err) {
+		r.err = err
+	}
+	m.stop(&cost)
+	r.total.add(cost)
+	r.polls++
+	return events, cost, err
+}
+
+// Index returns the raft index of the last entry applied: every pod
+// write at or before it has been returned.
+func (r *Reader) Index() uint64 { return r.wal.index }
+
+// StoreIndex returns the index of the reader's v2 store: the member's own
+// store index once the member has applied the same entries.
+func (r *Reader) StoreIndex() uint64 { return r.apply.store.Index() }
+
+// Total returns the summed cost of every poll so far, and how many polls
+// there were.
+func (r *Reader) Total() (Cost, int) { return r.total, r.polls }

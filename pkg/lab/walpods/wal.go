@@ -1,0 +1,193 @@
+package walpods
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"go.etcd.io/etcd/raft/v3/raftpb"
+	"go.etcd.io/etcd/server/v3/wal"
+	"go.etcd.io/etcd/server/v3/wal/walpb"
+	"go.uber.org/zap"
+)
+
+// ErrLost is the error of a read whose next entry is no longer in the
+// WAL: the member purged the segment that held it (etcd keeps five
+// segments by default, and drops older ones once a snapshot covers
+// them), so the reader cannot go on without a gap.
+var ErrLost = errors.New("walpods: the WAL no longer holds the next entry (its segment was purged)")
+
+// Cost is what one read of the WAL cost.
+type Cost struct {
+	// Segments is how many WAL files the read opened: the one holding
+	// the last entry read before and every one after it.
+	Segments int
+	// Bytes is how many bytes the read's system calls returned, measured
+	// on the reading thread (its task's rchar, as procfs reads it); -1 where that
+	// cannot be measured.
+	Bytes int64
+	// Entries is how many entries etcd's WAL package decoded after the
+	// last entry read before, committed or not.
+	Entries int
+	// Committed is how many of those were committed and so passed on.
+	Committed int
+	// Wall is the time the read and the apply took.
+	Wall time.Duration
+	// CPU is the reading thread's CPU time over the read and the apply
+	// (CLOCK_THREAD_CPUTIME_ID); the garbage collector's share, on other
+	// threads, is not in it. Zero where it cannot be measured.
+	CPU time.Duration
+}
+
+// add adds c2 to c.
+func (c *Cost) add(c2 Cost) {
+	c.Segments += c2.Segments
+	c.Bytes += c2.Bytes
+	c.Entries += c2.Entries
+	c.Committed += c2.Committed
+	c.Wall += c2.Wall
+	c.CPU += c2.CPU
+}
+
+// walReader reads the committed entries of a WAL directory, each once,
+// with etcd's own WAL package, opened read-only: no lock, no write.
+type walReader struct {
+	dir string
+	lg  *zap.Logger
+	// index and term are those of the last entry passed on; 0 before the
+	// first.
+	index, term uint64
+}
+
+// read returns the committed entries after the last one read before.
+// Each call opens the WAL again at that entry, which etcd's package
+// finds by the segments' names: it reads the segment holding that entry
+// from its start, and every segment after it.
+func (r *walReader) read() ([]raftpb.Entry, Cost, error) {
+	var cost Cost
+	segments, err := segmentsFrom(r.dir, r.index)
+	if err != nil {
+		return nil, cost, err
+	}
+	cost.Segments = segments
+	var ents []raftpb.Entry
+	var st raftpb.HardState
+	for attempt := 0; ; attempt++ {
+		ents, st, err = r.readAll()
+		// The member may be writing the record the decoder reads: a
+		// record it has begun and not finished reads as a torn tail
+		// (io.ErrUnexpectedEOF, which ReadAll accepts in read mode), but
+		// a page copied half way can fail its CRC. That read is tried
+		// once more; a second failure is reported.
+		if err != nil && attempt == 0 && (errors.Is(err, walpb.ErrCRCMismatch) || errors.Is(err, wal.ErrCRCMismatch)) {
+			continue
+		}
+		break
+	}
+	if err != nil {
+		return nil, cost, err
+	}
+	cost.Entries = len(ents)
+	// Only the entries up to the hard state's commit index are decided;
+	// those after it are read again next time.
+	var out []raftpb.Entry
+	for _, e := range ents {
+		if e.Index <= r.index {
+			continue
+		}
+		if e.Index > st.Commit {
+			break
+		}
+		if e.Index != r.index+1 {
+			return nil, cost, fmt.Errorf("walpods: entry %d follows entry %d in %s", e.Index, r.index, r.dir)
+		}
+		out = append(out, e)
+		r.index, r.term = e.Index, e.Term
+	}
+	cost.Committed = len(out)
+	return out, cost, nil
+}
+
+// readAll opens the WAL read-only at the last entry read and reads what
+// follows it.
+func (r *walReader) readAll() ([]raftpb.Entry, raftpb.HardState, error) {
+	w, err := wal.OpenForRead(r.lg, r.dir, walpb.Snapshot{Index: r.index, Term: r.term})
+	if err != nil {
+		if errors.Is(err, wal.ErrFileNotFound) {
+			return nil, raftpb.HardState{}, fmt.Errorf("%w: no segment of %s holds entry %d: %v", ErrLost, r.dir, r.index+1, err)
+		}
+		return nil, raftpb.HardState{}, err
+	}
+	defer w.Close()
+	_, st, ents, err := w.ReadAll()
+	// Opened at an index with no snapshot record, ReadAll says so after
+	// reading everything: the entries are whole.
+	if errors.Is(err, wal.ErrSnapshotNotFound) {
+		err = nil
+	}
+	if err != nil {
+		return nil, raftpb.HardState{}, fmt.Errorf("walpods: reading the WAL in %s after entry %d: %w", r.dir, r.index, err)
+	}
+	return ents, st, nil
+}
+
+// segmentsFrom says how many segments of dir a read after entry index
+// opens, as etcd's package chooses them: the last one whose first entry
+// is at most index, and every one after it. It only measures; the WAL
+// package does its own choosing.
+func segmentsFrom(dir string, index uint64) (int, error) {
+	names, err := segmentNames(dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for i := len(names) - 1; i >= 0; i-- {
+		n++
+		if names[i].first <= index {
+			return n, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: the first segment of %s begins after entry %d", ErrLost, dir, index+1)
+}
+
+// segment is one WAL file, as its name describes it.
+type segment struct {
+	name       string
+	seq, first uint64
+}
+
+// segmentNames lists dir's WAL segments in order. A segment's name is
+// its sequence number and the index of the first entry written to it,
+// both in hexadecimal (etcd's walName).
+func segmentNames(dir string) ([]segment, error) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []segment
+	for _, de := range des {
+		var s segment
+		if !strings.HasSuffix(de.Name(), ".wal") {
+			continue
+		}
+		if _, err := fmt.Sscanf(de.Name(), "%016x-%016x.wal", &s.seq, &s.first); err != nil {
+			continue
+		}
+		s.name = de.Name()
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	return out, nil
+}
+
+// walDir is the WAL directory of a member's data directory.
+func walDir(dataDir string) string {
+	return filepath.Join(dataDir, "member", "wal")
+}
+
+// isLost says whether err is ErrLost.
+func isLost(err error) bool { return errors.Is(err, ErrLost) }
