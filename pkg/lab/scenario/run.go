@@ -101,6 +101,13 @@ func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	if cfg.SyncPeriod == 0 {
 		cfg.SyncPeriod = sz.Period
 	}
+	if v.Parity {
+		// The fair fight's work (parity.go): as many nodes as today's
+		// side, and its kubelets' writers and delay. Later flags win.
+		cfg.Nodes = ParityNodes(sc, sz)
+		cfg.HollowNodeArgs = append(append([]string{}, cfg.HollowNodeArgs...),
+			fmt.Sprintf("-workers=%d", ParityStatusWriters), "-start_delay="+ParityStartDelay.String())
+	}
 	var profiling string
 	var st *stack.Stack
 	var err error

@@ -69,12 +69,15 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		bin = today.Dir()
 	}
 	// As many nodes as our stack's hollow nodes, and more where the
-	// pods would not fit at a kubelet's 110 each.
-	pods := sz.Replicas
-	if sz.Controllers > 0 {
-		pods *= sz.Controllers
+	// pods would not fit at a kubelet's 110 each: the parity's count,
+	// which a parity run gives our stack too.
+	nodes := ParityNodes(sc, sz)
+	var apiserverArgs []string
+	podWriters := 0
+	if v.Parity {
+		// The fair fight's work (parity.go).
+		apiserverArgs, podWriters = parityAPIServerArgs, ParityStatusWriters
 	}
-	nodes := max(sc.Cluster.Nodes, (pods+99)/100)
 	ours := ""
 	if v.Ours() {
 		path, err := filepath.Abs(filepath.Join(opts.BinDir, v.Binary()))
@@ -95,6 +98,8 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		SchedulerArgs:         v.SchedulerArgs,
 		OurManager:            ours,
 		Meter:                 !v.Unmetered,
+		APIServerArgs:         apiserverArgs,
+		PodWriters:            podWriters,
 	})
 	if err != nil {
 		return nil, err

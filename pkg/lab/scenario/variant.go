@@ -74,6 +74,10 @@ type Variant struct {
 	// then, and the run leaves out the figures the meter counts
 	// (NotMetered).
 	Unmetered bool
+	// Parity gives the variant's stack the fair fight's work (parity.go):
+	// the same nodes, simulated kubelets and lack of limits on both
+	// sides, and no meter.
+	Parity bool
 }
 
 // The two comparisons a variant belongs to (Variant.Comparison): every
@@ -245,6 +249,23 @@ var (
 		Short: "today's stack, unthrottled"}
 )
 
+// The fair fight: each side at parity (parity.go), so that what differs is
+// the control plane. legacy-parity is our port of 2014 and
+// stack-original-parity v0.4's own binaries, beside stack-today-parity,
+// today's stack unthrottled with priority and fairness off and no meter;
+// stack-today-unthrottled stays as the laboratory ran it before parity.
+var (
+	LegacyParity = Variant{Name: "legacy-parity", Design: "legacy", WholeStack: Stack2014, Parity: true,
+		Color: "#D55E00", Heading: "2014, our port, at parity", Sub: "our port of v0.4 with the fair fight's nodes and kubelets", Short: "2014 at parity"}
+	StackOriginalParity = Variant{Name: "stack-original-parity", Design: "legacy", Launcher: Originals, WholeStack: Stack2014, Original: stack.OriginalStack,
+		Build: original.BuildHint, Checks: LegacyParity.Name, Parity: true,
+		Color: "#000000", Heading: "2014, its own binaries, at parity", Sub: "v0.4's own apiserver and controller-manager with the fair fight's nodes and kubelets", Short: "v0.4 at parity"}
+	StackTodayParity = Variant{Name: "stack-today-parity", Design: "modern", Launcher: TodayStack, WholeStack: StackOfToday, Manager: today.ControllerManager, Build: "make today",
+		ManagerArgs: StackTodayUnthrottled.ManagerArgs, SchedulerArgs: schedulerUnthrottled, Unmetered: true, Parity: true,
+		Heading: "Today, the whole real one, at parity", Sub: "today's control plane unthrottled, priority and fairness off, no meter, the fair fight's nodes and kubelets",
+		Short: "today at parity"}
+)
+
 // schedulerUnthrottled lifts kube-scheduler's client limit (50 requests a
 // second, bursts of 100, one request a binding) as kwokctl's
 // --disable-qps-limits does, for the unthrottled variants on today's
@@ -285,7 +306,7 @@ func (v Variant) Ours() bool { return v.Runs(TodayStack) && v.Manager == "" }
 
 // Variants lists every variant above, in the order reports show them.
 var Variants = []Variant{Legacy, Modern, ModernUnthrottled, Upstream, UpstreamUnthrottled, LegacyOriginal, StackOriginal, StackTodayDefaults, StackTodayUnthrottled,
-	ModernToday, ModernTodayUnthrottled, External}
+	LegacyParity, StackOriginalParity, StackTodayParity, ModernToday, ModernTodayUnthrottled, External}
 
 // OnToday says whether the variant runs on today's control plane: the
 // stack make today builds, or an external cluster (External).

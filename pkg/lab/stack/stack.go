@@ -501,6 +501,19 @@ func (s *Stack) HasLearner() bool {
 	return s.learner != nil
 }
 
+// LabReaderName says how the laboratory reads the cluster's pods
+// (Config.LabReader: learner, learner-nice, members or none).
+func (s *Stack) LabReaderName() string { return s.cfg.LabReader }
+
+// Metered says the laboratory's meter stands in front of the apiserver:
+// stack-original's, which counts the requests v0.4's apiserver has no
+// metrics for.
+func (s *Stack) Metered() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.meter != nil
+}
+
 // LabPods returns the benchmark's reading of the cluster's pods: from its
 // learner, or, before the stack has one, from the members the apiserver
 // stores in.

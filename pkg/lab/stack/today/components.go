@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -267,12 +268,19 @@ const PodCIDR = "10.244.0.0/16"
 // deleted. Unlike a real cluster: no kubelet, no container; a pod is
 // Running as soon as KWOK sees it bound.
 func (s *Stack) startKWOK() error {
+	configs := []string{"--config=" + filepath.Join(s.cfg.BinDir, StagesFile)}
+	if s.cfg.PodWriters > 0 {
+		path := filepath.Join(s.cfg.Dir, "kwok-configuration.yaml")
+		if err := os.WriteFile(path, []byte(kwokConfiguration(s.cfg.PodWriters)), 0o644); err != nil {
+			return err
+		}
+		configs = append(configs, "--config="+path)
+	}
 	p, url, err := s.start(KWOK, KWOK, "http", "/healthz", func(port int) []string {
-		return append([]string{
-			"--kubeconfig=" + s.kubeconfigs[KWOK],
-			"--config=" + filepath.Join(s.cfg.BinDir, StagesFile),
+		args := append([]string{"--kubeconfig=" + s.kubeconfigs[KWOK]}, configs...)
+		args = append(args,
 			"--manage-all-nodes=true",
-			"--cidr=" + PodCIDR,
+			"--cidr="+PodCIDR,
 			// Its stages renew a Ready node's status only every 10
 			// minutes or so and leave the rest to the node's lease,
 			// which KWOK keeps only with a lease duration: without
@@ -281,8 +289,9 @@ func (s *Stack) startKWOK() error {
 			// and the replication manager wrote every controller's
 			// status again. 40 s is a kubelet's default.
 			"--node-lease-duration-seconds=40",
-			"--server-address=127.0.0.1:" + strconv.Itoa(port),
-		}, s.cfg.KWOKArgs...)
+			"--server-address=127.0.0.1:"+strconv.Itoa(port),
+		)
+		return append(args, s.cfg.KWOKArgs...)
 	})
 	if err != nil {
 		return err
@@ -291,6 +300,28 @@ func (s *Stack) startKWOK() error {
 	defer s.mu.Unlock()
 	s.KWOK, s.KWOKURL = p, url
 	return nil
+}
+
+// kwokConfiguration is a KwokConfiguration (KWOK's own options, read
+// from a --config file beside its stages) that lets KWOK play writers pod
+// stages at once (Config.PodWriters). A KwokConfiguration read from a
+// file takes none of KWOK's defaults (a node lease parallelism of 0 stops
+// it), so it states them: KWOK v0.8.0's, from its
+// KwokConfigurationOptions.
+func kwokConfiguration(writers int) string {
+	return fmt.Sprintf(`apiVersion: config.kwok.x-k8s.io/v1alpha1
+kind: KwokConfiguration
+options:
+  podPlayStageParallelism: %d
+  nodePlayStageParallelism: 4
+  nodeLeaseParallelism: 4
+  podsOnNodeSyncParallelism: 1
+  enableDebuggingHandlers: true
+  enableProfilingHandler: true
+  enableContentionProfiling: false
+  enablePodsOnNodeSyncListPager: true
+  enablePodsOnNodeSyncStreamWatch: false
+`, writers)
 }
 
 // start runs one component on a free port and waits until health answers

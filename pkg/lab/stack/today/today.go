@@ -37,6 +37,11 @@ type Config struct {
 	// replication manager, garbage collector and endpoints controller;
 	// one kube-controller-manager runs the others (OtherControllers).
 	OurManager string
+	// PodWriters, when set, is how many pod stages KWOK plays at once:
+	// its concurrent pod status writes, 4 by default
+	// (podPlayStageParallelism, set through a KwokConfiguration the
+	// stack writes into Dir).
+	PodWriters int
 	// Extra flags for each component, after the stack's own; a flag
 	// given twice takes its last value, so these override.
 	EtcdArgs, APIServerArgs, ControllerManagerArgs, SchedulerArgs, KWOKArgs []string
@@ -199,6 +204,10 @@ func (s *Stack) Token(client string) string { return s.pki.tokens[client] }
 // CAPEM returns the authority every https address of the stack is served
 // under (PEM).
 func (s *Stack) CAPEM() []byte { return s.pki.caPEM }
+
+// Metered says the laboratory's meter stands in front of kube-apiserver
+// (Config.Meter).
+func (s *Stack) Metered() bool { return s.cfg.Meter }
 
 // RESTConfig returns client-go's configuration for the laboratory's own
 // client: the admin, at APIURL, not rate-limited (the laboratory's reads

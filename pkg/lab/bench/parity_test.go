@@ -1,0 +1,76 @@
+//go:build !modern
+
+package bench
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
+)
+
+// TestAParityRunGivesBothStacksTheSameWork starts both sides of the fair
+// fight at 1 500 pods' size and reads, from the running processes, what
+// each got: the nodes the cluster holds, the simulated kubelets' status
+// writers and start delay (the hollow nodes' flags; KWOK's
+// KwokConfiguration and pod-ready stage, from the files its command line
+// names), kube-apiserver's limits from its command line, and the meter.
+// The two sides must agree. The pair without parity, legacy beside
+// stack-today-unthrottled, is the planted fault: the same reading must
+// find them different. It runs in one build: the build changes no code
+// it starts.
+func TestAParityRunGivesBothStacksTheSameWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts both stacks twice")
+	}
+	todayBin := today.Dir()
+	if missing := today.Missing(todayBin); missing != "" {
+		if os.Getenv(requireToday) != "" {
+			t.Fatalf("%s (%s is set)", missing, requireToday)
+		}
+		t.Skip(missing)
+	}
+	sc, err := scripts.Get("scale-up")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sz := scenario.Size{Label: "N=1500", Replicas: 1500, Period: 10 * time.Second}
+	read := func(v scenario.Variant) scenario.ParityGot {
+		t.Helper()
+		e, err := scenario.Start(sc, v, sz, scenario.Options{BinDir: stacktest.BinDir(t), TodayDir: todayBin, Dir: t.TempDir()})
+		if err != nil {
+			t.Fatalf("%s: %v", v.Name, err)
+		}
+		defer e.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		got, err := e.Parity(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", v.Name, err)
+		}
+		t.Logf("%s got %+v", v.Name, got)
+		return got
+	}
+	old, new := read(scenario.LegacyParity), read(scenario.StackTodayParity)
+	if d := old.Differs(new); len(d) > 0 {
+		t.Errorf("a parity run gives the two stacks different work: %s", strings.Join(d, "; "))
+	}
+	want := scenario.ParityGot{Nodes: 15, StatusWriters: scenario.ParityStatusWriters, StartDelay: scenario.ParityStartDelay, Limits: "none"}
+	if d := new.Differs(want); len(d) > 0 {
+		t.Errorf("today's side at parity is not what parity.go says: %s", strings.Join(d, "; "))
+	}
+	t.Logf("the laboratory's readers, not yet at parity: %q against %q", old.Reader, new.Reader)
+
+	unfair := read(scenario.Legacy).Differs(read(scenario.StackTodayUnthrottled))
+	for _, what := range []string{"nodes", "status writers", "start delay", "apiserver limits", "meter"} {
+		if !strings.Contains(strings.Join(unfair, "; "), what+":") {
+			t.Errorf("the pair without parity differs in %q, the reading finds no difference in %s", unfair, what)
+		}
+	}
+}
