@@ -57,6 +57,13 @@ func TestEveryAllowedConstantIsInTheCode(t *testing.T) {
 	if len(cs) < len(allowed) {
 		t.Errorf("%d constants from %d declarations", len(cs), len(allowed))
 	}
+	seen := map[string]bool{}
+	for _, m := range allowed {
+		if seen[m.Dir+"."+m.Name] {
+			t.Errorf("%s.%s is allowed twice", m.Dir, m.Name)
+		}
+		seen[m.Dir+"."+m.Name] = true
+	}
 }
 
 // repoRoot is the repository's top.
