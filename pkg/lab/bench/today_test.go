@@ -39,6 +39,12 @@ func TestAScaleUpOnTodaysStackIsCountedAsOursAre(t *testing.T) {
 	if _, ok := got["kwok_cpu"]; !ok {
 		t.Errorf("KWOK's CPU is not reported: %v", got)
 	}
+	// kube-apiserver's and etcd's own counters: at least a create and a
+	// binding a pod, each an etcd entry, and the managers' pod watches.
+	if got[scenario.FigureAPIWrites] < 40 || got[scenario.FigureEtcdEntries] < 40 || got[scenario.FigureWatchEvents] < 20 {
+		t.Errorf("the stack's own counters: %v writes, %v etcd entries, %v watch events; want at least 40, 40 and 20 for 20 pods",
+			got[scenario.FigureAPIWrites], got[scenario.FigureEtcdEntries], got[scenario.FigureWatchEvents])
+	}
 }
 
 // TestOurModernManagerOnTodaysStackIsCountedAsUpstreamsIs: modern-today

@@ -55,11 +55,16 @@ var parityAPIServerArgs = []string{"--enable-priority-and-fairness=false", "--ma
 
 // ParityNodes is how many nodes both stacks get for sc at sz.
 func ParityNodes(sc *Scenario, sz Size) int {
-	pods := sz.Replicas
+	return max(sc.Cluster.Nodes, (podsOf(sz)+ParityPodsPerNode-1)/ParityPodsPerNode)
+}
+
+// podsOf is the pods of a size: its replicas, times its controllers
+// where it has several.
+func podsOf(sz Size) int {
 	if sz.Controllers > 0 {
-		pods *= sz.Controllers
+		return sz.Replicas * sz.Controllers
 	}
-	return max(sc.Cluster.Nodes, (pods+ParityPodsPerNode-1)/ParityPodsPerNode)
+	return sz.Replicas
 }
 
 // ParityGot is what a run's processes actually got, read from them (their

@@ -186,6 +186,7 @@ func Run(ctx context.Context, sc *Scenario, v Variant, sz Size, opts Options) (*
 			Profiles: e.profiles,
 		}
 	}
+	before, counted := e.readOwnCounts(ctx)
 	for i, step := range sc.Script.Steps(sz) {
 		e.Say("%s/%s step %d: %s", sc.Name, v.Name, i+1, step.Title)
 		if err := step.Run(ctx, e); err != nil {
@@ -200,7 +201,12 @@ func Run(ctx context.Context, sc *Scenario, v Variant, sz Size, opts Options) (*
 	// pods in a fraction of a second); take the last samples before
 	// reading results.
 	e.StopSampling()
-	return outcome(e.Results(sc)), nil
+	results := e.Results(sc)
+	if after, ok := e.readOwnCounts(ctx); ok && counted {
+		// What the run cost the stack by its own counters (owncounts.go).
+		results = append(results, countsResults(before, after, podsOf(sz), results)...)
+	}
+	return outcome(results), nil
 }
 
 // Results are sc's figures of the run in e, less those its cluster does
