@@ -177,11 +177,20 @@ func labelsMatch(metric *dto.Metric, match map[string]string) bool {
 // SaveURL saves what a GET of url answers to path, whole or not at all:
 // a profile, a page of metrics, anything a run keeps as it came.
 func SaveURL(ctx context.Context, url, path string) error {
+	return SaveURLWith(ctx, http.DefaultClient, "", url, path)
+}
+
+// SaveURLWith is SaveURL through client, sending token as a bearer
+// token where one is given (kube-apiserver's /debug/pprof asks for one).
+func SaveURLWith(ctx context.Context, client *http.Client, token, url, path string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		return err
 	}

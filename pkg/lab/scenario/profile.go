@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -51,25 +52,42 @@ func profilingArgs(port int) []string {
 // startProfiler profiles each of targets (process name → base URL) until
 // stop.
 func startProfiler(dir string, start time.Time, targets map[string]string) (*profiler, error) {
+	ts := map[string]profileTarget{}
+	for name, base := range targets {
+		ts[name] = profileTarget{base: base, client: http.DefaultClient}
+	}
+	return startProfilerOf(dir, start, ts)
+}
+
+// profileTarget is a process to profile: its base URL, and the client
+// and bearer token its /debug/pprof wants (kube-apiserver's asks for an
+// identity allowed to read it; ours for none).
+type profileTarget struct {
+	base   string
+	client *http.Client
+	token  string
+}
+
+func startProfilerOf(dir string, start time.Time, targets map[string]profileTarget) (*profiler, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &profiler{dir: dir, start: start, cancel: cancel}
-	for name, base := range targets {
+	for name, t := range targets {
 		p.wg.Add(1)
-		go p.loop(ctx, name, base)
+		go p.loop(ctx, name, t)
 	}
 	return p, nil
 }
 
-func (p *profiler) loop(ctx context.Context, name, base string) {
+func (p *profiler) loop(ctx context.Context, name string, t profileTarget) {
 	defer p.wg.Done()
-	url := fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", base, int(ProfileChunk/time.Second))
+	url := fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", t.base, int(ProfileChunk/time.Second))
 	for ctx.Err() == nil {
 		from := time.Since(p.start).Seconds()
 		path := filepath.Join(p.dir, fmt.Sprintf("%s-%08.1f.pb.gz", name, from))
-		if err := sampler.SaveURL(ctx, url, path); err != nil {
+		if err := sampler.SaveURLWith(ctx, t.client, t.token, url, path); err != nil {
 			// The process may be restarting (the crash scenario), or
 			// gone: try again shortly.
 			select {

@@ -21,6 +21,18 @@ func profilesSection(d *document, profiles []results.ProfileSummary) {
 		d.h(3, "", fmt.Sprintf("%s %s %s #%d: %s", p.Scenario, p.Size, p.Variant, p.Run, p.Process))
 		d.p(fmt.Sprintf("%s CPU s sampled over %s s of profile, from %s (%s s to %s s of the run); `%s`.",
 			results.FormatNumber(p.CPU), results.FormatNumber(p.Profiled), p.Span, results.FormatNumber(p.From), results.FormatNumber(p.To), p.Path))
+		if len(p.Activities) > 0 {
+			d.p("By what it was doing: each sample counts for the innermost of its functions whose package names an activity, " +
+				"the runtime's own passed over (its memory allocation counts for what allocated); what names none is listed by package.")
+			at := table{header: []string{"activity", "CPU", "share"}, numeric: []bool{false, true, true}}
+			for i, a := range p.Activities {
+				if i == results.ProfileTop {
+					break
+				}
+				at.rows = append(at.rows, []string{a.Function, results.FormatNumber(a.Flat) + " s", percent(a.Flat, p.CPU)})
+			}
+			d.table(at)
+		}
 		t := table{header: []string{"function", "flat", "flat %", "cum", "cum %"}, numeric: []bool{false, true, true, true, true}}
 		for _, r := range p.Top {
 			t.rows = append(t.rows, []string{"`" + shortFunction(r.Function) + "`", results.FormatNumber(r.Flat) + " s", percent(r.Flat, p.CPU),

@@ -21,6 +21,12 @@ type ProfileSummary struct {
 	// Path is the merged profile, relative to the report.
 	Path string       `json:"path"`
 	Top  []ProfileRow `json:"top"`
+	// Activities are the profile's CPU by what the process was doing
+	// (admission, encoding, TLS, the watch cache, ...): each sample
+	// counts for the innermost of its frames that names an activity,
+	// the runtime's own frames passed over (Flat holds the seconds,
+	// Function the activity).
+	Activities []ProfileRow `json:"activities,omitempty"`
 }
 
 // ProfileRow is one function: the CPU seconds spent in it (flat) and in

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/google/pprof/profile"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
@@ -84,7 +85,8 @@ func summarizeProfiles(rec results.RunRecord, o *scenario.Outcome, reportDir str
 		cpu, top := topFunctions(merged, results.ProfileTop)
 		out = append(out, results.ProfileSummary{Scenario: rec.Scenario, Size: rec.Size.Label, Variant: rec.Variant.Name, Run: rec.Index + 1,
 			Process: process, Span: span, From: covered[process][0], To: covered[process][1],
-			Profiled: covered[process][1] - covered[process][0], CPU: cpu, Path: path, Top: top})
+			Profiled: covered[process][1] - covered[process][0], CPU: cpu, Path: path, Top: top,
+			Activities: activities(merged)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Process < out[j].Process })
 	return out, nil
@@ -140,6 +142,137 @@ func topFunctions(p *profile.Profile, n int) (float64, []results.ProfileRow) {
 		rows = rows[:n]
 	}
 	return total, rows
+}
+
+// activityOf names what a function does for an apiserver, by the
+// package it is in, first match winning; "" for a function that names no
+// activity (the runtime's, the standard library's plumbing).
+var activityOf = []struct{ activity, in string }{
+	{"admission", "k8s.io/apiserver/pkg/admission"},
+	{"managed fields", "sigs.k8s.io/structured-merge-diff"},
+	{"managed fields", "managedfields"},
+	{"managed fields", "handlers/fieldmanager"},
+	{"validation", "/validation."},
+	{"authentication and authorization", "k8s.io/apiserver/pkg/authentication"},
+	{"authentication and authorization", "k8s.io/apiserver/pkg/authorization"},
+	{"authentication and authorization", "plugin/pkg/auth"},
+	{"watch cache and fan-out", "k8s.io/apiserver/pkg/storage/cacher"},
+	{"conversion and defaulting", "k8s.io/apimachinery/pkg/conversion"},
+	{"conversion and defaulting", "zz_generated"},
+	{"conversion and defaulting", ".Convert_"},
+	{"conversion and defaulting", "SetObjectDefaults"},
+	{"encoding and decoding", "encoding/json"},
+	{"encoding and decoding", "sigs.k8s.io/json"},
+	{"encoding and decoding", "k8s.io/apimachinery/pkg/runtime/serializer"},
+	{"encoding and decoding", "github.com/gogo/protobuf"},
+	{"encoding and decoding", "google.golang.org/protobuf"},
+	{"encoding and decoding", ").Marshal"},
+	{"encoding and decoding", ").Unmarshal"},
+	{"encoding and decoding", "github.com/go-json-experiment"},
+	{"encoding and decoding", "github.com/kube-rewind/kube-rewind/pkg/api."},
+	{"etcd's client", "go.etcd.io/etcd/client"},
+	{"etcd's client", "github.com/coreos/go-etcd"},
+	{"etcd's client", "google.golang.org/grpc"},
+	{"etcd (the embedded member)", "go.etcd.io/etcd/server"},
+	{"etcd (the embedded member)", "go.etcd.io/raft"},
+	{"etcd (the embedded member)", "go.etcd.io/bbolt"},
+	{"TLS", "crypto/"},
+	{"HTTP", "net/http"},
+	{"HTTP", "golang.org/x/net/http2"},
+	{"HTTP", "github.com/gorilla/mux"},
+}
+
+// runtimeFrame says a frame is the runtime's or the standard library's
+// plumbing, which works for whatever called it.
+func runtimeFrame(name string) bool {
+	if !strings.Contains(name, ".") {
+		// The runtime's assembly: gcWriteBarrier, memeqbody.
+		return true
+	}
+	for _, p := range []string{"runtime.", "internal/", "sync.", "syscall.", "reflect.", "strings.", "bytes.", "strconv.", "sort.", "slices.", "maps.", "unicode", "math", "time.", "context.", "io.", "bufio.", "fmt."} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// activities attributes a CPU profile's samples to what the process was
+// doing (ProfileSummary.Activities), largest first: each sample to the
+// innermost frame that names an activity, past the runtime's own; else,
+// if any frame is the garbage collector's, to it; else to the package of
+// its innermost frame that is not the runtime's, as "other: <package>".
+func activities(p *profile.Profile) []results.ProfileRow {
+	index := -1
+	for i, st := range p.SampleType {
+		if st.Type == "cpu" && st.Unit == "nanoseconds" {
+			index = i
+		}
+	}
+	if index < 0 {
+		return nil
+	}
+	by := map[string]float64{}
+	for _, s := range p.Sample {
+		v := float64(s.Value[index]) / 1e9
+		var names []string
+		for _, loc := range s.Location {
+			for _, line := range loc.Line {
+				if line.Function != nil {
+					names = append(names, line.Function.Name)
+				}
+			}
+		}
+		by[activityOfSample(names)] += v
+	}
+	rows := make([]results.ProfileRow, 0, len(by))
+	for a, v := range by {
+		rows = append(rows, results.ProfileRow{Function: a, Flat: v})
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].Flat != rows[j].Flat {
+			return rows[i].Flat > rows[j].Flat
+		}
+		return rows[i].Function < rows[j].Function
+	})
+	return rows
+}
+
+// activityOfSample names the activity of a sample's frames, innermost
+// first.
+func activityOfSample(frames []string) string {
+	for _, f := range frames {
+		if runtimeFrame(f) {
+			continue
+		}
+		for _, a := range activityOf {
+			if strings.Contains(f, a.in) {
+				return a.activity
+			}
+		}
+	}
+	for _, f := range frames {
+		if strings.Contains(f, "runtime.gcBgMarkWorker") || strings.Contains(f, "runtime.bgsweep") || strings.Contains(f, "runtime.bgscavenge") || strings.Contains(f, "runtime.gcDrain") {
+			return "garbage collection"
+		}
+	}
+	for _, f := range frames {
+		if !runtimeFrame(f) {
+			return "other: " + packageOf(f)
+		}
+	}
+	return "the runtime"
+}
+
+// packageOf is a function's package path: "k8s.io/apiserver/pkg/server"
+// of "k8s.io/apiserver/pkg/server.(*x).y".
+func packageOf(function string) string {
+	slash := strings.LastIndex(function, "/")
+	dot := strings.Index(function[slash+1:], ".")
+	if dot < 0 {
+		return function
+	}
+	return function[:slash+1+dot]
 }
 
 // Profiles gathers every run's profile summaries.
