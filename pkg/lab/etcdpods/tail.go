@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"sync"
 
 	apierrors "github.com/kube-rewind/kube-rewind/pkg/api/errors"
-	"github.com/kube-rewind/kube-rewind/pkg/etcd"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
+	"go.etcd.io/etcd/server/v3/etcdserver"
 	"go.etcd.io/etcd/server/v3/etcdserver/api/v2store"
 )
 
@@ -41,7 +42,7 @@ var errTailLost = errors.New("the tail lost events: read everything again")
 // tail follows every change under a prefix of a member's v2 store, in
 // index order, without gaps.
 type tail struct {
-	srv    *etcd.Server
+	srv    watchable
 	prefix string
 	stop   chan struct{}
 	done   chan struct{}
@@ -60,9 +61,25 @@ type tail struct {
 	keep int
 }
 
+// watchable is a v2 store a tail follows: a learner's member
+// (etcd.Server), or a store of the laboratory's own (StoreWatch).
+type watchable interface {
+	Watch(key string, since uint64) (v2store.Watcher, error)
+}
+
+// StoreWatch is a v2 store as a tail follows it: a watcher of a key of the
+// v2 API (below the store's keys prefix) and everything under it, since
+// an index, 0 meaning the next change, as etcd.Server.Watch is.
+type StoreWatch struct{ Store v2store.Store }
+
+// Watch returns a watcher of key's subtree from since.
+func (s StoreWatch) Watch(key string, since uint64) (v2store.Watcher, error) {
+	return s.Store.Watch(path.Join(etcdserver.StoreKeysPrefix, key), true, false, since)
+}
+
 // followTail starts following the keys of srv under prefix (a key of the
 // v2 API, such as /registry/pods) from this moment.
-func followTail(srv *etcd.Server, prefix string) (*tail, error) {
+func followTail(srv watchable, prefix string) (*tail, error) {
 	t := &tail{srv: srv, prefix: prefix, stop: make(chan struct{}), done: make(chan struct{}), keep: tailKept, subs: map[*subscription]bool{}}
 	now, err := t.index()
 	if err != nil {
