@@ -17,10 +17,12 @@ import (
 	"go.etcd.io/etcd/server/v3/etcdserver/api/v2store"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+	corev1 "k8s.io/api/core/v1"
 )
 
-// Prefix is where the apiserver keeps pods, as a key of etcd's v2 API:
-// the 2014 layout of pkg/registry/etcd, /registry/pods/<id>.
+// Prefix is where the apiserver keeps pods: as a key of etcd's v2 API,
+// the 2014 layout of pkg/registry/etcd, /registry/pods/<id>; as a key of
+// the v3 store, today's, /registry/pods/<namespace>/<name>.
 const Prefix = "/registry/pods/"
 
 // EventType says what a write did to a pod.
@@ -37,20 +39,40 @@ const (
 )
 
 // Event is one successful write of a pod's key.
+//
+// In the v3 store (NewReaderV3) a write is Created when it makes the key
+// (its version is 1), Updated when the key was there, Deleted when a
+// DeleteRange, in a Txn or not, or the revoke of a lease removed it, as a
+// v3 watch with prev_kv tells them apart.
 type Event struct {
 	Type EventType
-	// Key is the pod's key in the v2 API, such as /registry/pods/p1.
+	// Key is the pod's key: in the v2 API, such as /registry/pods/p1; in
+	// the v3 store, such as /registry/pods/default/p1.
 	Key string
-	// Value is the pod's JSON: what was written, or for Deleted what the
-	// key held until then.
+	// Value is what was written, or for Deleted what the key held until
+	// then: the pod's JSON in the v2 store; in the v3 store, the bytes
+	// kube-apiserver stored (Kubernetes protobuf, "k8s\x00" first).
 	Value string
 	// RaftIndex is the index of the raft entry that wrote it.
 	RaftIndex uint64
-	// StoreIndex is the v2 store's index of the write, the node's
-	// ModifiedIndex: what a v2 watch reports, and the pod's
-	// resourceVersion. It counts successful writes only, so it runs
+	// StoreIndex is the store's index of the write. In the v2 store, the
+	// node's ModifiedIndex: what a v2 watch reports, and the pod's
+	// resourceVersion. In the v3 store, the mod revision the member gave
+	// the write (for Deleted, the revision of the delete): what a v3 watch
+	// reports as the event's kv.mod_revision, and the pod's
+	// resourceVersion. Both count successful writes only (the v3 one each
+	// write transaction once, however many keys it changed), so they run
 	// behind RaftIndex.
 	StoreIndex uint64
+
+	// What Value says of the pod, decoded with k8s.io/api's core/v1 by
+	// apimachinery's protobuf serializer; the v3 store only (empty for
+	// v2 events).
+	Namespace, Name, NodeName string
+	Phase                     corev1.PodPhase
+	// DecodeError is why a v3 value did not decode as a pod (empty when
+	// it did): the write happened all the same.
+	DecodeError string
 }
 
 // String names the event for logs: its type, key and indexes.

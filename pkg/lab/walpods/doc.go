@@ -30,9 +30,32 @@
 // deleted, with the key, the pod's JSON, the raft index, and the store's
 // index, which is the member's (the resourceVersion a v2 watch reports).
 //
+// The v3 side (NewReaderV3), for today's stack: kube-apiserver keeps pods
+// in etcd's v3 store, /registry/pods/<namespace>/<name>, in Kubernetes
+// protobuf, and writes them as Txns that compare the key's mod revision
+// (0 for a create, the revision it read for an update or a delete) and
+// read the key in the failure branch. The same Poll reads the same WAL;
+// the reader applies each Put, DeleteRange and Txn (and the leases,
+// compactions and alarms, which decide whether later ones succeed and at
+// which revision) to a v3 store of its own: per key its create and mod
+// revision, version, lease and value, and the store's revision, which
+// moves by one per request that changes a key. It evaluates the compares
+// and the member's checks as the member does, runs the branch it would,
+// and emits an event only for a pod write that happened: with the key,
+// the value's bytes, the raft index, the mod revision the member gave it
+// (a v3 watch's revision, the pod's resourceVersion), and the pod's
+// namespace, name, node and phase, decoded with k8s.io/api's core/v1.
+// mvcc.go says what it copies of the member and what not. Its tests
+// compare its events with a v3 watch's, one by one, over thousands of
+// writes from concurrent writers whose compares fail on each other's
+// writes, and its keyspace with the member's, key by key.
+//
 // What it does not do yet:
-//   - Today's stack keeps pods in etcd's v3 store (mvcc over bbolt); this
-//     reads the v2 requests of the 2014 stack only, and applies no v3 key.
+//   - The v3 reader does not model auth (it stops at the first
+//     AuthEnable), keeps every live key's value in memory, as large as
+//     the member's keyspace, and scans every key for a range delete or a
+//     compare over a range (the apiserver sends neither for pods). Of a
+//     revoked lease it reports the pods deleted, not the lease.
 //   - It starts from the WAL's first entry and an empty store. A member
 //     that has purged its first segments (etcd keeps five, once a snapshot
 //     covers them), or that joined from a snapshot, needs the reader to
@@ -53,8 +76,13 @@
 //   - Each poll decodes the segment it starts in from its beginning, so
 //     its cost grows with the segment's fill, up to etcd's 64 MB; the
 //     WAL package has no way to resume a read where the last one ended.
-//   - Keys expired by a TTL are applied (so the index stays the member's)
-//     but not reported; the apiserver gives pods no TTL.
+//   - Keys expired by a TTL in the v2 store are applied (so the index
+//     stays the member's) but not reported; the apiserver gives pods no
+//     TTL. (In the v3 store an expired lease is revoked through the log,
+//     and the pods it held are reported deleted.)
 //   - It is wired into no command: as -lab_reader, it would stand in for
-//     etcdpods' tail as the hollow nodes' and the benchmark's source.
+//     etcdpods' tail as the hollow nodes' and the benchmark's source; the
+//     v3 reader, for today's stack, is tested against an embedded member
+//     and today's etcd binary (_output/today/etcd, when built), not yet
+//     behind a real kube-apiserver.
 package walpods

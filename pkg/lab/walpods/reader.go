@@ -10,8 +10,11 @@ import (
 // each once, in the order the member applied them. It is not safe for use
 // by more than one goroutine at a time.
 type Reader struct {
-	wal   walReader
+	wal walReader
+	// apply keeps the v2 store (NewReader), mvcc the v3 store
+	// (NewReaderV3); the other is nil.
 	apply *applier
+	mvcc  *mvccApplier
 	// err, once set, ends the reader: the store it keeps in step with
 	// the member's may have taken part of an entry.
 	err error
@@ -28,9 +31,23 @@ func NewReader(dataDir string) *Reader {
 	return &Reader{wal: walReader{dir: walDir(dataDir), lg: zap.NewNop()}, apply: newApplier()}
 }
 
+// NewReaderV3 returns a reader of the pods in the member's v3 store, as
+// today's kube-apiserver writes them, from the first entry its WAL holds,
+// like NewReader. It keeps a v3 store of its own instead of a v2 one: the
+// keys the member's mvcc store holds at its current revision, with what
+// a compare reads of each (create and mod revision, version, lease,
+// value), the store's revision, its leases and its alarms (see mvcc.go
+// for what it copies of the member, and what not). Its events carry the
+// mod revision and what the value says of the pod.
+func NewReaderV3(dataDir string) *Reader {
+	return &Reader{wal: walReader{dir: walDir(dataDir), lg: zap.NewNop()}, mvcc: newMVCCApplier()}
+}
+
 // Poll reads the entries the member committed since the last poll,
-// applies them to the reader's own v2 store, and returns the pod writes
-// that succeeded, in order. What it cost is measured on the calling
+// applies them to the reader's own store (v2, or v3 for NewReaderV3),
+// and returns the pod writes that succeeded, in order (the order of a
+// watch: by store index, and within a v3 write in the order of its
+// changes). What it cost is measured on the calling
 // goroutine's thread, which it holds for the time of the poll.
 //
 // An error that ends the reader (the WAL lost the next entry, an entry
@@ -47,7 +64,13 @@ func (r *Reader) Poll() ([]Event, Cost, error) {
 	var events []Event
 	if err == nil {
 		for _, e := range ents {
-			evs, aerr := r.apply.apply(e)
+			var evs []Event
+			var aerr error
+			if r.mvcc != nil {
+				evs, aerr = r.mvcc.apply(e)
+			} else {
+				evs, aerr = r.apply.apply(e)
+			}
 			if aerr != nil {
 				r.err = aerr
 				err = aerr
@@ -68,9 +91,16 @@ func (r *Reader) Poll() ([]Event, Cost, error) {
 // write at or before it has been returned.
 func (r *Reader) Index() uint64 { return r.wal.index }
 
-// StoreIndex returns the index of the reader's v2 store: the member's own
-// store index once the member has applied the same entries.
-func (r *Reader) StoreIndex() uint64 { return r.apply.store.Index() }
+// StoreIndex returns the index of the reader's store: of its v2 store,
+// the member's own store index once the member has applied the same
+// entries; for NewReaderV3, its v3 store's current revision, the member's
+// once it has applied as far (what a response header says).
+func (r *Reader) StoreIndex() uint64 {
+	if r.mvcc != nil {
+		return uint64(r.mvcc.rev)
+	}
+	return r.apply.store.Index()
+}
 
 // Total returns the summed cost of every poll so far, and how many polls
 // there were.
