@@ -4,6 +4,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -13,6 +14,8 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -20,6 +23,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/hollownode"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/walpods"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
 	"github.com/kube-rewind/kube-rewind/pkg/version/verflag"
 	"github.com/prometheus/client_golang/prometheus"
@@ -43,6 +47,8 @@ var (
 	learnerOf    = flag.String("learner_of", "", "Run no hollow nodes: join the etcd cluster at these comma-separated client URLs as a learner instead, the laboratory's reader (pkg/lab/etcdpods.ServeLearner), in this process, so that its CPU is counted apart; its client listener, on -port, serves its tail and /healthz. It leaves the cluster on SIGTERM.")
 	learnerDir   = flag.String("learner_dir", "", "With -learner_of: the learner's data directory (new).")
 	learnerPeer  = flag.Int("learner_peer_port", 0, "With -learner_of: the learner's peer port on loopback (required: the cluster must know it before the learner starts).")
+	walOf        = flag.String("wal_of", "", "Run no hollow nodes: read the pods from the write-ahead log of the etcd member whose data directory this is, read-only (pkg/lab/walpods), the laboratory's reader that costs the member nothing, in this process, so that its CPU is counted apart; serve what it read as a learner's client listener does, on -port: its tail, the v2 API's reads of keys, /healthz.")
+	walEvery     = flag.Duration("wal_every", 10*time.Millisecond, "With -wal_of: how often to look at the log for entries it did not have; a look that finds the log as it was costs a stat.")
 	kubeletPort  = flag.Int("kubelet_port", 0, "Act as v0.4's kubelets, for an apiserver that asks them for pod status (the original v0.4 apiserver, with this as its -minion_port): name the minions 127.0.0.2 and up, serve /healthz and /podInfo on each of those addresses at this port, and write no pod status (0: write it, as our apiserver expects).")
 )
 
@@ -53,6 +59,10 @@ func main() {
 	verflag.PrintAndExitIfRequested()
 	if *learnerOf != "" {
 		serveLearner()
+		return
+	}
+	if *walOf != "" {
+		serveWAL()
 		return
 	}
 	if *master == "" {
@@ -131,4 +141,65 @@ func serveLearner() {
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	<-signals
 	src.Close()
+}
+
+// serveWAL runs the laboratory's reader of the member's write-ahead log
+// until SIGINT or SIGTERM: it applies what the log committed to a v2 store
+// of its own, each time the log's files change, and serves that store as
+// a learner's client listener serves its member (etcdpods.ServeStore), so
+// that the hollow nodes and the benchmark read it as they read a learner.
+func serveWAL() {
+	r := walpods.NewReader(*walOf)
+	var mu sync.RWMutex
+	var failed atomic.Pointer[error]
+	first := make(chan struct{})
+	health := func() error {
+		select {
+		case <-first:
+		default:
+			return errors.New("the log has not been read yet")
+		}
+		if err := failed.Load(); err != nil {
+			return *err
+		}
+		return nil
+	}
+	srv, err := etcdpods.ServeStore(r.Store(), &mu, *port, health)
+	if err != nil {
+		glog.Fatalf("the laboratory's reader of the write-ahead log: %v", err)
+	}
+	glog.Infof("the laboratory's reader of %s serves its tail and /healthz on %s", *walOf, srv.URL)
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	tick := time.NewTicker(*walEvery)
+	defer tick.Stop()
+	var seen walpods.LogState
+	for {
+		select {
+		case <-signals:
+			srv.Close()
+			return
+		case <-tick.C:
+		}
+		now, err := walpods.StateOf(*walOf)
+		if err == nil && now == seen {
+			continue
+		}
+		mu.Lock()
+		_, _, err = r.Poll()
+		mu.Unlock()
+		if err != nil {
+			glog.Warningf("reading the write-ahead log: %v", err)
+			if r.Lost() {
+				failed.Store(&err)
+			}
+			continue
+		}
+		seen = now
+		select {
+		case <-first:
+		default:
+			close(first)
+		}
+	}
 }

@@ -87,6 +87,14 @@ const (
 	// tail keeps every event unless it falls more than etcd's window
 	// behind (a run says so).
 	LabLearnerNice = "learner-nice"
+	// LabWAL reads the write-ahead log of the apiserver's embedded
+	// member, read-only, in a process of its own (the hollow-node
+	// binary's -wal_of; pkg/lab/walpods): it joins nothing, and the
+	// member pays nothing for it. It serves what it read as the learner
+	// does, so the hollow nodes and the benchmark read it the same way.
+	// Its process is the laboratory's reader, ProcessLearner, so its CPU
+	// counts where the learner's does.
+	LabWAL = "wal"
 	// LabNone reads no pods and starts no learner, for a stack with no
 	// hollow nodes whose user reads no pods (the benchmark's calibration
 	// of the bare apiserver): the apiserver then replicates to nobody.
@@ -155,13 +163,13 @@ func Start(cfg Config) (*Stack, error) {
 	switch cfg.LabReader {
 	case "":
 		cfg.LabReader = LabLearner
-	case LabLearner, LabLearnerNice, LabMembers:
+	case LabLearner, LabLearnerNice, LabMembers, LabWAL:
 	case LabNone:
 		if !cfg.NoHollowNodes {
 			return nil, fmt.Errorf("a stack with hollow nodes reads pods: LabReader %q needs NoHollowNodes", LabNone)
 		}
 	default:
-		return nil, fmt.Errorf("LabReader %q: want %q, %q, %q or %q", cfg.LabReader, LabLearner, LabLearnerNice, LabMembers, LabNone)
+		return nil, fmt.Errorf("LabReader %q: want %q, %q, %q, %q or %q", cfg.LabReader, LabLearner, LabLearnerNice, LabWAL, LabMembers, LabNone)
 	}
 	if err := mkdirAll(cfg.Dir); err != nil {
 		return nil, err
@@ -194,6 +202,12 @@ func Start(cfg Config) (*Stack, error) {
 		s.mu.Lock()
 		s.Recorder, s.APIURL = r, r.URL()
 		s.mu.Unlock()
+	}
+	if s.cfg.LabReader == LabWAL {
+		if err := s.startWALReader(); err != nil {
+			s.Stop()
+			return nil, err
+		}
 	}
 	if s.cfg.LabReader == LabLearner || s.cfg.LabReader == LabLearnerNice {
 		if err := s.startLearner(); err != nil {
@@ -476,6 +490,27 @@ func (s *Stack) startLearner() error {
 	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
 		return fmt.Errorf("the laboratory's etcd learner: %v", err)
+	}
+	url := fmt.Sprintf("http://127.0.0.1:%d", port)
+	s.mu.Lock()
+	s.learner, s.learnerURL = p, url
+	s.labPods = etcdpods.NewTailReader(url)
+	s.mu.Unlock()
+	return nil
+}
+
+// startWALReader starts the laboratory's reader of the embedded member's
+// write-ahead log (LabWAL), in the hollow-node binary's -wal_of mode.
+func (s *Stack) startWALReader() error {
+	if len(s.externalEtcd()) > 0 || s.etcd != nil {
+		return fmt.Errorf("the laboratory reads the write-ahead log of the apiserver's embedded member only: this stack's apiserver stores in another etcd")
+	}
+	dir := filepath.Join(s.cfg.Dir, "etcd")
+	p, port, err := s.start(ProcessLearner, "hollow-node", 0, false, func(port int) []string {
+		return []string{"-logtostderr", "-wal_of=" + dir, "-port=" + itoa(port)}
+	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
+	if err != nil {
+		return fmt.Errorf("the laboratory's reader of the write-ahead log: %v", err)
 	}
 	url := fmt.Sprintf("http://127.0.0.1:%d", port)
 	s.mu.Lock()

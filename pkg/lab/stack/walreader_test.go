@@ -1,0 +1,68 @@
+package stack_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/client"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
+	"github.com/kube-rewind/kube-rewind/pkg/labels"
+	"github.com/kube-rewind/kube-rewind/pkg/watch"
+)
+
+// With LabWAL the laboratory reads pods from the embedded member's
+// write-ahead log, in a process of its own that joins nothing: the hollow
+// nodes find a new pod there and bind and run it, and the benchmark's
+// watch sees it created and then running, as through the learner.
+func TestTheReaderOfTheWriteAheadLogServesTheHollowNodesAndTheBenchmark(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts an apiserver, hollow nodes and the reader")
+	}
+	st, err := stack.Start(stack.Config{BinDir: stacktest.BinDir(t), Dir: t.TempDir(), Nodes: 2, LabReader: stack.LabWAL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Stop()
+	if st.LabReaderName() != stack.LabWAL {
+		t.Fatalf("the stack reads with %q", st.LabReaderName())
+	}
+	ctx := api.NewDefaultContext()
+	_, w, err := etcdpods.ListAndWatch(ctx, st.LabPods(), labels.Everything())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	c, err := client.New(&client.Config{Host: st.APIURL, Sync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pod := &api.Pod{TypeMeta: api.TypeMeta{ID: "seen"}, DesiredState: api.PodState{Manifest: api.ContainerManifest{Version: "v1beta1", Containers: []api.Container{{Name: "c", Image: "i"}}}}}
+	if _, err := c.CreatePod(ctx, pod); err != nil {
+		t.Fatal(err)
+	}
+	timeout, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	added := false
+	for {
+		select {
+		case e, ok := <-w.ResultChan():
+			if !ok {
+				t.Fatalf("the reader's watch ended before the pod ran")
+			}
+			p, isPod := e.Object.(*api.Pod)
+			if !isPod || p.ID != "seen" {
+				continue
+			}
+			added = added || e.Type == watch.Added
+			if added && p.CurrentState.Status == api.PodRunning && p.CurrentState.Host != "" {
+				return
+			}
+		case <-timeout.Done():
+			t.Fatalf("the reader never showed the pod running (seen created: %v)", added)
+		}
+	}
+}
