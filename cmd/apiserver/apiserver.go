@@ -40,6 +40,7 @@ var (
 	port            = flag.Int("port", 8080, "The port to serve on.")
 	etcdServers     = flag.String("etcd_servers", "", "Comma-separated etcd client URLs (v2 API enabled). Empty: run etcd embedded.")
 	etcdDataDir     = flag.String("etcd_data_dir", filepath.Join(os.TempDir(), "kube-rewind-etcd"), "Data directory of the embedded etcd; a restart with the same directory keeps every object.")
+	etcdWALSegment  = flag.Int64("etcd_wal_segment_bytes", 0, "The size of each of the embedded etcd's write-ahead log segments (0: etcd's 64 MB). Ours: for the laboratory's reader of the log, which reads the segment it is in from its start each time it looks.")
 	etcdFast        = flag.Bool("etcd_fast", false, "Run the embedded etcd with 10 ms ticks and no fsync: for tests and benchmarks, never for data you want to keep.")
 	etcdClientPort  = flag.Int("etcd_client_port", 0, "The loopback port of the embedded etcd's client (v2 HTTP) listener (0: any free one).")
 	etcdPeerPort    = flag.Int("etcd_peer_port", 0, "The loopback port of the embedded etcd's peer listener (0: any free one, which no other member can reach); the laboratory's learner joins there.")
@@ -213,7 +214,7 @@ func etcdClientURLs() ([]string, func(), error) {
 	if err := os.MkdirAll(*etcdDataDir, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("etcd data dir: %v", err)
 	}
-	srv, err := etcd.Start(etcd.Config{DataDir: *etcdDataDir, ClientPort: *etcdClientPort, PeerPort: *etcdPeerPort, FastTicks: *etcdFast, NoFsync: *etcdFast})
+	srv, err := etcd.Start(etcd.Config{DataDir: *etcdDataDir, ClientPort: *etcdClientPort, PeerPort: *etcdPeerPort, FastTicks: *etcdFast, NoFsync: *etcdFast, WALSegmentBytes: *etcdWALSegment})
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting embedded etcd in %s: %v", *etcdDataDir, err)
 	}

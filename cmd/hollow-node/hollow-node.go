@@ -48,7 +48,7 @@ var (
 	learnerDir   = flag.String("learner_dir", "", "With -learner_of: the learner's data directory (new).")
 	learnerPeer  = flag.Int("learner_peer_port", 0, "With -learner_of: the learner's peer port on loopback (required: the cluster must know it before the learner starts).")
 	walOf        = flag.String("wal_of", "", "Run no hollow nodes: read the pods from the write-ahead log of the etcd member whose data directory this is, read-only (pkg/lab/walpods), the laboratory's reader that costs the member nothing, in this process, so that its CPU is counted apart; serve what it read as a learner's client listener does, on -port: its tail, the v2 API's reads of keys, /healthz.")
-	walEvery     = flag.Duration("wal_every", 10*time.Millisecond, "With -wal_of: how often to look at the log for entries it did not have; a look that finds the log as it was costs a stat.")
+	walEvery     = flag.Duration("wal_every", 50*time.Millisecond, "With -wal_of: how often to look at the log for entries it did not have; a look that finds the log as it was costs a stat.")
 	kubeletPort  = flag.Int("kubelet_port", 0, "Act as v0.4's kubelets, for an apiserver that asks them for pod status (the original v0.4 apiserver, with this as its -minion_port): name the minions 127.0.0.2 and up, serve /healthz and /podInfo on each of those addresses at this port, and write no pod status (0: write it, as our apiserver expects).")
 )
 

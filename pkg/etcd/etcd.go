@@ -17,6 +17,7 @@ import (
 	"go.etcd.io/etcd/server/v3/etcdserver"
 	"go.etcd.io/etcd/server/v3/etcdserver/api/v2http"
 	"go.etcd.io/etcd/server/v3/etcdserver/api/v2store"
+	"go.etcd.io/etcd/server/v3/wal"
 )
 
 // Config says where and how to run the embedded member.
@@ -36,6 +37,17 @@ type Config struct {
 	// NoFsync skips fsync on every write. It loses data on a machine crash
 	// and exists only to make tests that write thousands of keys quick.
 	NoFsync bool
+	// WALSegmentBytes, when set, is the size of each of the member's
+	// write-ahead log segments instead of etcd's 64 MB. It is etcd's
+	// process-wide wal.SegmentSizeBytes, so it is for a process that
+	// starts one member.
+	//
+	// Ours: v0.4 ran etcd as a process of its own with etcd's defaults.
+	// The laboratory's reader of the log (pkg/lab/walpods) reads the
+	// segment it is in from its start on each look, so smaller segments
+	// bound what it reads; the member cuts a segment more often, a file
+	// created ahead of time by etcd's pipeline.
+	WALSegmentBytes int64
 	// LogToStderr sends etcd's own (error level) log to stderr instead of
 	// the file etcd.log in DataDir.
 	LogToStderr bool
@@ -71,6 +83,9 @@ func Start(cfg Config) (*Server, error) {
 	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("etcd: cannot create data directory: %v", err)
+	}
+	if cfg.WALSegmentBytes > 0 {
+		wal.SegmentSizeBytes = cfg.WALSegmentBytes
 	}
 	ec, lists := newConfig(cfg)
 	if cfg.Join == "" {

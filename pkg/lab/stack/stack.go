@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -269,6 +270,9 @@ func (s *Stack) startAPIServer() error {
 				}
 			}
 			etcd = []string{"-etcd_data_dir=" + filepath.Join(s.cfg.Dir, "etcd"), "-etcd_client_port=" + itoa(s.etcdPort), "-etcd_peer_port=" + itoa(s.etcdPeerPort)}
+			if s.cfg.LabReader == LabWAL {
+				etcd = append(etcd, "-etcd_wal_segment_bytes="+strconv.FormatInt(walSegmentBytes, 10))
+			}
 		}
 		return append(append([]string{
 			"-logtostderr",
@@ -498,6 +502,11 @@ func (s *Stack) startLearner() error {
 	s.mu.Unlock()
 	return nil
 }
+
+// walSegmentBytes is the embedded member's segment size with LabWAL: the
+// reader reads the segment it is in from its start each time it looks,
+// so its cost a look is bounded by this, not by etcd's 64 MB.
+const walSegmentBytes = 4 << 20
 
 // startWALReader starts the laboratory's reader of the embedded member's
 // write-ahead log (LabWAL), in the hollow-node binary's -wal_of mode.
