@@ -29,6 +29,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.etcd.io/etcd/server/v3/etcdserver/api/v2store"
 )
 
 var (
@@ -164,7 +165,7 @@ func serveWAL() {
 		}
 		return nil
 	}
-	srv, err := etcdpods.ServeStore(r.Store(), &mu, *port, health)
+	srv, err := etcdpods.ServeFedStore(r.Store(), &mu, *port, health)
 	if err != nil {
 		glog.Fatalf("the laboratory's reader of the write-ahead log: %v", err)
 	}
@@ -186,8 +187,15 @@ func serveWAL() {
 			continue
 		}
 		mu.Lock()
-		_, _, err = r.Poll()
+		events, _, err := r.Poll()
 		mu.Unlock()
+		fed := make([]*v2store.Event, 0, len(events))
+		for _, e := range events {
+			if e.V2 != nil {
+				fed = append(fed, e.V2)
+			}
+		}
+		srv.Feed(fed)
 		if err != nil {
 			glog.Warningf("reading the write-ahead log: %v", err)
 			if r.Lost() {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"path"
 	"strconv"
 	"strings"
@@ -21,7 +22,8 @@ import (
 // applies the member's write-ahead log to one), as a learner's client
 // listener serves its member: its tail (tailPath), which NewTailReader
 // reads, the v2 API's reads of keys (GET /v2/keys/...), which a Source
-// lists pods with, and /healthz. Nothing writes through it.
+// lists pods with, /healthz, and its own CPU profile
+// (/debug/pprof/profile). Nothing writes through it.
 type StoreServer struct {
 	// URL is where it serves, http://127.0.0.1:<port>.
 	URL string
@@ -43,6 +45,32 @@ func ServeStore(store v2store.Store, mu *sync.RWMutex, port int, health func() e
 	if err != nil {
 		return nil, err
 	}
+	return serveStore(store, mu, port, health, t)
+}
+
+// ServeFedStore is ServeStore for an owner that hands the server every
+// event of a pod it applies to the store (Feed), in index order, rather
+// than have the tail watch the store: a tail that watches keeps watchers
+// waiting on the store for the indexes ahead of it, which every write
+// then walks.
+func ServeFedStore(store v2store.Store, mu *sync.RWMutex, port int, health func() error) (*StoreServer, error) {
+	mu.RLock()
+	index := store.Index()
+	mu.RUnlock()
+	return serveStore(store, mu, port, health, fedTail(index))
+}
+
+// Feed hands a fed server's tail the events of pods the owner applied, in
+// index order, once they are in the store.
+func (s *StoreServer) Feed(events []*v2store.Event) {
+	for _, e := range events {
+		if e.Node != nil && strings.HasPrefix(e.Node.Key, etcdserver.StoreKeysPrefix+Prefix+"/") {
+			s.tail.add(e)
+		}
+	}
+}
+
+func serveStore(store v2store.Store, mu *sync.RWMutex, port int, health func() error, t *tail) (*StoreServer, error) {
 	l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 	if err != nil {
 		t.Close()
@@ -54,6 +82,9 @@ func ServeStore(store v2store.Store, mu *sync.RWMutex, port int, health func() e
 	mux := http.NewServeMux()
 	mux.Handle(tailPath, th)
 	mux.HandleFunc("/v2/keys/", s.serveKeys)
+	// Its CPU profile, for the benchmark's -profile: where a reader
+	// that stands in for the learner spends its time.
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		if health != nil {
 			if err := health(); err != nil {

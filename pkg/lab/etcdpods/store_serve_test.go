@@ -17,16 +17,32 @@ import (
 // and watched through NewTailReader as a learner is, every change in
 // order, a batch of thousands applied at once included.
 func TestAStoreOfOurOwnIsReadAsALearnersMemberIs(t *testing.T) {
+	t.Run("followed", func(t *testing.T) { readAStoreOfOurOwn(t, false) })
+	t.Run("fed", func(t *testing.T) { readAStoreOfOurOwn(t, true) })
+}
+
+// readAStoreOfOurOwn serves a store whose tail follows it, or is fed the
+// events its owner applies.
+func readAStoreOfOurOwn(t *testing.T, fed bool) {
 	st := v2store.New(etcdserver.StoreClusterPrefix, etcdserver.StoreKeysPrefix)
 	var mu sync.RWMutex
+	var srv *StoreServer
 	set := func(key, value string) {
 		t.Helper()
-		if _, err := st.Set(etcdserver.StoreKeysPrefix+key, false, value, v2store.TTLOptionSet{ExpireTime: v2store.Permanent}); err != nil {
+		e, err := st.Set(etcdserver.StoreKeysPrefix+key, false, value, v2store.TTLOptionSet{ExpireTime: v2store.Permanent})
+		if err != nil {
 			t.Fatal(err)
+		}
+		if fed && srv != nil {
+			srv.Feed([]*v2store.Event{e})
 		}
 	}
 	set(Prefix+"/a-1", podJSON("a-1", "web"))
-	srv, err := ServeStore(st, &mu, 0, nil)
+	serve := ServeStore
+	if fed {
+		serve = ServeFedStore
+	}
+	srv, err := serve(st, &mu, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,8 +65,13 @@ func TestAStoreOfOurOwnIsReadAsALearnersMemberIs(t *testing.T) {
 	for i := 0; i < batch; i++ {
 		set(Prefix+"/b", podJSON("b", "web"))
 	}
-	if _, err := st.Delete(etcdserver.StoreKeysPrefix+Prefix+"/a-1", false, false); err != nil {
+	set("/registry/controllers/unrelated", "{}")
+	e, err := st.Delete(etcdserver.StoreKeysPrefix+Prefix+"/a-1", false, false)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if fed {
+		srv.Feed([]*v2store.Event{e})
 	}
 	mu.Unlock()
 	for i := 0; i < batch; i++ {

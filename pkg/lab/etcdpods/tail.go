@@ -90,6 +90,16 @@ func followTail(srv watchable, prefix string) (*tail, error) {
 	return t, nil
 }
 
+// fedTail is a tail that watches nothing: its owner, which applies every
+// write to the store itself, hands it each event (add) in index order,
+// from index on. It spares the store's watcher hub the watchers a
+// following tail keeps waiting ahead.
+func fedTail(index uint64) *tail {
+	t := &tail{stop: make(chan struct{}), done: make(chan struct{}), keep: tailKept, subs: map[*subscription]bool{}, covered: index}
+	close(t.done)
+	return t
+}
+
 // Close stops the tail; its subscriptions end with an error.
 func (t *tail) Close() {
 	select {

@@ -139,6 +139,9 @@ func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		if st.HollowURL != "" {
 			targets[sampler.ProcessHollowNode] = st.HollowURL
 		}
+		if url := st.ReaderProfileURL(); url != "" {
+			targets[sampler.ProcessLearner] = url
+		}
 		if e.profiler, err = startProfiler(filepath.Join(opts.Dir, "profiles"), e.Sampler.Rec.Start(), targets); err != nil {
 			e.Close()
 			return nil, err

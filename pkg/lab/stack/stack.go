@@ -508,6 +508,18 @@ func (s *Stack) startLearner() error {
 // so its cost a look is bounded by this, not by etcd's 64 MB.
 const walSegmentBytes = 4 << 20
 
+// ReaderProfileURL is the base URL of the laboratory's reader where it
+// serves its CPU profile (the reader of the write-ahead log does; the
+// learner does not), or "".
+func (s *Stack) ReaderProfileURL() string {
+	if s.cfg.LabReader != LabWAL {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.learnerURL
+}
+
 // startWALReader starts the laboratory's reader of the embedded member's
 // write-ahead log (LabWAL), in the hollow-node binary's -wal_of mode.
 func (s *Stack) startWALReader() error {

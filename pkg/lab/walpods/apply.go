@@ -73,6 +73,10 @@ type Event struct {
 	// DecodeError is why a v3 value did not decode as a pod (empty when
 	// it did): the write happened all the same.
 	DecodeError string
+	// V2 is the v2 store's own event of the write, as a v2 watch of the
+	// member delivers it (keys below the store's keys prefix); nil for
+	// the v3 store.
+	V2 *v2store.Event
 }
 
 // String names the event for logs: its type, key and indexes.
@@ -230,7 +234,7 @@ func (a *applier) applyV2(e raftpb.Entry, r *pb.Request) []Event {
 		return nil
 	}
 	if ev := podEvent(resp.Event); ev != nil {
-		ev.RaftIndex = e.Index
+		ev.RaftIndex, ev.V2 = e.Index, resp.Event
 		return []Event{*ev}
 	}
 	return nil
