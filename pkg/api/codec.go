@@ -78,9 +78,10 @@ func DecodeInto(data []byte, obj Object) error {
 		// Ours: v0.4 (pkg/conversion, decode.go and meta.go) read every
 		// object with a YAML parser twice, once for its kind and
 		// apiVersion and once to decode it, then converted it by
-		// reflection from v1beta1 to its internal types: about 260 µs a
-		// stored pod on a loaded 2-core machine, against about 7 µs here.
-		// A LIST decodes every stored object, so this apiserver's reads
+		// reflection from v1beta1 to its internal types: many times what
+		// a stored pod costs here (measured once, on a loaded 2-core
+		// machine; the originals page says by how much). A LIST decodes
+		// every stored object, so this apiserver's reads
 		// cost a small part of v0.4's, and so do its LISTs of an idle
 		// cluster; the original apiserver, run as the variant
 		// stack-original (pkg/lab/original), shows the difference. Here

@@ -22,7 +22,8 @@ const streamListMin = 64
 // writeJSON would write.
 //
 // Ours: v0.4 encoded a whole list into one buffer before writing it; for
-// 150 000 pods that buffer grows, by doubling, to some 100 MB, and is
+// 150 000 pods that buffer grows, by doubling, past the whole answer's
+// size (examples/listcost/RESULTS.md measures that answer), and is
 // copied once more before it is sent. Here a long list is written a
 // chunk of items at a time: the list's head with an empty items array is
 // encoded as Encode encodes it, then each item as encoding/json encodes an

@@ -5,10 +5,10 @@ package apiserver
 // scheduler for their /healthz and answers one status for each.
 //
 // Ours: the answers are sorted by name (v0.4 walked a map); each check
-// gives up after ValidateTimeout and reads at most 64 KiB (v0.4's client
-// had no timeout, so one hung component hung /validate); the answer says it
-// is JSON; v0.4's debug log of every answer is left out. With no scheduler
-// here, its entry reports "unknown" with the refused connection.
+// gives up after ValidateTimeout and reads at most 64<<10 bytes (v0.4's
+// client had no timeout, so one hung component hung /validate); the answer
+// says it is JSON; v0.4's debug log of every answer is left out. With no
+// scheduler here, its entry reports "unknown" with the refused connection.
 
 import (
 	"encoding/json"

@@ -171,7 +171,7 @@ func (rm *ReplicationManager) syncReplicationController(controllerSpec api.Repli
 	if diff < 0 {
 		diff *= -1
 		// One goroutine and one POST per missing pod, all at once, with no
-		// upper bound: scaling to 1 000 starts 1 000 goroutines and 1 000
+		// upper bound: scaling up by N pods starts N goroutines and N
 		// concurrent requests. Nothing records that these creates are in
 		// flight, so a sync that runs before the new pods show up in a
 		// LIST creates them again. Modern: a cap per sync, slow-start
@@ -218,10 +218,10 @@ func (rm *ReplicationManager) synchronize() {
 	// This pass is the only thing that notices a pod dying: pods are not
 	// watched, so a deleted pod is replaced up to a period later. The pass
 	// also costs one LIST of all controllers plus one LIST of pods per
-	// controller every period even when nothing changes — 6 × (1 + #RC)
-	// LISTs a minute at 10 s. v0.4 carried a TODO to remove it once the
-	// watch tracked resource versions; it went with the informer rewrite
-	// (history: pod-informer).
+	// controller every period even when nothing changes — 1 + #RC LISTs a
+	// tick, six ticks a minute at 10 s. v0.4 carried a TODO to remove it
+	// once the watch tracked resource versions; it went with the informer
+	// rewrite (history: pod-informer).
 	ticks.Inc()
 	var controllerSpecs []api.ReplicationController
 	ctx := api.NewContext()

@@ -25,9 +25,10 @@ const keysPrefix = "/v2/keys"
 // etcd's own v2 handler.
 //
 // Ours: etcd's v2 handler encodes its whole answer into one buffer before
-// it writes a byte. For 150 000 pods that answer is some 150 MB, and the
-// buffer reaches it by doubling, so every such LIST allocates about 512 MB
-// in the apiserver process, where etcd is embedded; in 2014 etcd was a
+// it writes a byte. For 150 000 pods that answer is the size
+// examples/listcost/RESULTS.md measures, and the buffer reaches it by
+// doubling, so every such LIST allocates a few times the answer in the
+// apiserver process, where etcd is embedded; in 2014 etcd was a
 // process of its own and the apiserver did not pay for it. This handler
 // reads the same node tree from the same store, under the same lock, and
 // writes the same bytes, with the same headers and status, one child node

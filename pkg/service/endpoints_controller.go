@@ -42,7 +42,7 @@ func (e *EndpointController) SyncServiceEndpoints() error {
 	// Each pass costs 1 + 2·S requests for S services — one LIST of
 	// services, then a LIST of pods and a GET of endpoints per service —
 	// and every pod LIST reads all pods on the server. In the 2015 density
-	// tests these LISTs were over 60 % of apiserver CPU. Modern: informers
+	// tests these LISTs were most of the apiserver's CPU. Modern: informers
 	// on services and pods, and a workqueue of the services whose pods
 	// changed (history: endpoints-informer).
 	ctx := api.NewContext()

@@ -132,7 +132,7 @@ func (e *EndpointController) onServiceUpdate(obj interface{}) {
 // write failed because the cache was behind (a PUT at an old
 // resourceVersion, or a POST of an object the cache had not seen yet)
 // waits out its backoff, 5 ms doubling with every failure up to 1000 s.
-// Upstream retries it 15 times, the last after 82 s, then drops it; ours
+// Upstream retries fifteen times, the last after 82 s, then drops it; ours
 // never drops it. Either way it is synced sooner only when a pod it
 // selects changes, or the informers resync, every 12 to 24 hours. After
 // an apiserver restart the endpoints informer can trail for seconds, its

@@ -29,9 +29,9 @@ type rawCreator interface {
 // getList sends the one recursive GET of key that a LIST makes, as
 // client.Get(key, false, true) would, and returns the same response.
 //
-// Ours: go-etcd reads etcd's whole answer (some 150 MB for 150 000 pods)
-// into a buffer grown by doubling, then decodes it with encoding/json,
-// which reads it twice more. Here go-etcd's own client gets its answer
+// Ours: go-etcd reads etcd's whole answer (for 150 000 pods, the size
+// examples/listcost/RESULTS.md measures) into a buffer grown by doubling,
+// then decodes it with encoding/json, which reads it twice more. Here go-etcd's own client gets its answer
 // through streamList, decoded as it arrives; another client that can hand
 // over the raw answer has it decoded once by go-json-experiment's
 // decoder, which follows encoding/json's rules. The request to etcd is
@@ -72,8 +72,9 @@ type notStreamed struct{ error }
 // (no connection, a 5xx, an answer cut short) it returns notStreamed.
 //
 // Ours: go-etcd reads the whole answer into memory before decoding it,
-// some 150 MB, grown by doubling, for 150 000 pods. Decoding while etcd
-// writes needs no such buffer, and decoding overlaps with etcd's writing.
+// in a buffer grown by doubling (for 150 000 pods, past the size
+// examples/listcost/RESULTS.md measures). Decoding while etcd writes
+// needs no such buffer, and decoding overlaps with etcd's writing.
 func streamList(client *etcd.Client, key string) (*etcd.Response, error) {
 	member, ok := currentMember(client)
 	if !ok {

@@ -65,7 +65,7 @@ func (h *EtcdHelper) ExtractList(key string, slicePtr interface{}, resourceVersi
 	}
 	if v.Len() == 0 {
 		// Ours: appending to an empty slice would copy every decoded
-		// item once more, some 90 MB for 150 000 pods.
+		// item once more, a large copy for 150 000 pods.
 		v.Set(items)
 		return nil
 	}
@@ -104,10 +104,10 @@ const parallelDecodeMin = 256
 // decodeNodes decodes nodes[i] into items[i].
 //
 // Ours: v0.4 decoded one node after the other. Decoding is the largest
-// part of a LIST (10 000 pods, 8 MB from etcd, take about 0.1 s of CPU to
-// decode, against 0.07 s to fetch and parse etcd's answer), and every
-// legacy sync lists pods, so long lists are split into one chunk per CPU.
-// The result is the same: items stay in etcd's order, and a bad value
+// part of a LIST (measured once, for 10 000 pods, when pkg/tools was
+// ported in f1ef0a1: more CPU to decode than to fetch and parse etcd's
+// answer), and every legacy sync lists pods, so long lists are split into
+// one chunk per CPU. The result is the same: items stay in etcd's order, and a bad value
 // still fails the whole list.
 func decodeNodes(nodes []*etcd.Node, items reflect.Value, elemType reflect.Type) error {
 	decodeOne := func(i int) error {
@@ -162,7 +162,7 @@ func decodeNodes(nodes []*etcd.Node, items reflect.Value, elemType reflect.Type)
 // that only read their input.
 //
 // Ours: v0.4 copied every value it decoded; a LIST of 150 000 pods copied
-// some 150 MB that way.
+// about as much as etcd's whole answer that way.
 func stringBytes(s string) []byte {
 	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
@@ -219,12 +219,12 @@ func encode(obj api.Object) ([]byte, error) {
 // times its request body, since the encoder writes '<', '>' and '&' as
 // \u003c and so on.
 //
-// Ours: v0.4 stored whatever it encoded. A pod whose 3 MB body held only
-// '<' became 18 MB in etcd and a watch event longer than any client would
-// read (pkg/watch/json.MaxEventBytes, 4 MB): every watcher of pods then
-// failed on that event, watched again from before it, and failed again,
-// for good. Objects are bounded here, below that limit with room for the
-// event around them.
+// Ours: v0.4 stored whatever it encoded. A pod whose 3 MiB body held only
+// '<' became six times that in etcd and a watch event longer than any
+// client would read (pkg/watch/json.MaxEventBytes, 4 MiB): every watcher
+// of pods then failed on that event, watched again from before it, and
+// failed again, for good. Objects are bounded here, below that limit with
+// room for the event around them.
 const MaxObjectBytes = 3 << 20
 
 // CreateObj stores obj at key unless the key exists (etcd error 105). obj

@@ -1,8 +1,9 @@
 // Package demo is talk mode's page and its recordings (make demo): the
 // page that shows one scenario on two identical clusters side by side, the
 // 2014 controller-manager and today's, drawn to the window's size for any
-// projector with no text under 3.3 % of its height; the frames it shows
-// and the results table beneath them; the live page on loopback
+// projector with no text under a share of its height (page.html's style
+// sets it, the deck's browser test holds it); the frames it shows and the
+// results table beneath them; the live page on loopback
 // (LivePage, server-sent events); and a Recording of a run, a page that
 // plays it by itself from disk, whose pictures WriteStills exports.
 //

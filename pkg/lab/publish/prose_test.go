@@ -1,11 +1,15 @@
 package publish
 
 import (
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
+	"go.etcd.io/etcd/server/v3/wal"
+
+	"github.com/kube-rewind/kube-rewind/pkg/apiserver"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/published"
 )
 
@@ -30,6 +34,42 @@ func TestTheProseCitesThePagesAsTheyAre(t *testing.T) {
 	}
 	if len(lines) > 0 {
 		t.Errorf("%d figure(s) of the prose do not cite their page as it is (rcbench publish -cite rewrites the cited ones from the pages):\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+}
+
+// TestGoCommentsCopyNoMeasuredFigure is published.UncitedInGo on the
+// repository: no comment of a Go file but tests writes a figure that
+// looks measured (a CPU time, microseconds, memory, a share, a ratio, a
+// count of goroutines, a number of times in digits), but for the
+// allow-list's constants, each as its Go declaration has it. A comment
+// says which page measured a figure instead of copying it.
+func TestGoCommentsCopyNoMeasuredFigure(t *testing.T) {
+	constants, err := Constants(repoRoot)
+	if err != nil {
+		t.Fatalf("the allow-list: %v", err)
+	}
+	drifts, err := published.UncitedInGo(repoRoot, constants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, d := range drifts {
+		lines = append(lines, fmt.Sprintf("%s:%d: %q", d.File, d.Line, d.Written))
+	}
+	if len(lines) > 0 {
+		t.Errorf("%d figure(s) of Go comments look measured: say which page measured each instead (\"the listcost page measures it\", \"measured once on …\"), or, for a constant of the code, allow it in constants.go:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+}
+
+// TestTheOthersConstantsAreAsMirrored holds the constants that
+// constants.go declares for code outside the repository's declarations
+// to the values they mirror.
+func TestTheOthersConstantsAreAsMirrored(t *testing.T) {
+	if got := apiserver.NewHTTPServer(nil, 0).MaxHeaderBytes; got != apiserverMaxHeaderBytes {
+		t.Errorf("the apiserver's server reads headers up to %d bytes; apiserverMaxHeaderBytes is %d", got, apiserverMaxHeaderBytes)
+	}
+	if wal.SegmentSizeBytes != etcdWALSegmentBytes {
+		t.Errorf("etcd's wal.SegmentSizeBytes is %d; etcdWALSegmentBytes is %d", wal.SegmentSizeBytes, etcdWALSegmentBytes)
 	}
 }
 

@@ -28,8 +28,7 @@ var (
 )
 
 // Evident records an evidence and returns how a text states it: its
-// value and where it is from, "16.5 MiB on the originals page of
-// 550d3e4".
+// value and where it is from, "<value> on the <page> page of <commit>".
 func Evident(commit, key, value string) string {
 	e := Evidence{Commit: commit, Key: key, Value: value}
 	evidenceMu.Lock()

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,9 +18,9 @@ import (
 // so that a constant left unexported stays so. A variable set from a
 // flag (flag.Duration("sync_period", 10*time.Second, …)) reads as the
 // flag's default. It evaluates numbers, durations of package time, the
-// four operators, conversions and other constants of the package; a
-// composite literal of numbers reads as its elements. Durations are in
-// nanoseconds.
+// four operators, left shifts (3 << 20), conversions and other constants
+// of the package; a composite literal of numbers reads as its elements.
+// Durations are in nanoseconds.
 func GoValue(root, dir, name string) ([]float64, error) {
 	fset := token.NewFileSet()
 	entries, err := os.ReadDir(filepath.Join(root, dir))
@@ -120,6 +121,11 @@ func (ev *evaluator) value(e ast.Expr) (float64, error) {
 			return x + y, nil
 		case token.SUB:
 			return x - y, nil
+		case token.SHL:
+			if y < 0 || y > 62 || y != math.Trunc(y) {
+				return 0, fmt.Errorf("%s: cannot shift by %v", ev.where, y)
+			}
+			return x * math.Pow(2, y), nil
 		}
 	case *ast.SelectorExpr:
 		if pkg, ok := e.X.(*ast.Ident); ok && pkg.Name == "time" {
@@ -147,13 +153,30 @@ func (ev *evaluator) value(e ast.Expr) (float64, error) {
 
 // A Mirror names a Go declaration that prose writes a figure of, and how
 // prose writes it: Form holds {} for the value, {s}, {ms} or {min} for
-// a duration in those units; a declaration of several numbers gives a
-// Constant for each.
+// a duration in those units, {KiB}, {MiB} or {MB} for bytes in those
+// units, {%} for a fraction as a percentage (0.9 as 90); a declaration
+// of several numbers gives a Constant for each.
 type Mirror struct {
 	// Dir is the package's folder, relative to the repository; Name the
 	// declaration.
 	Dir, Name string
 	Form      string
+}
+
+// placeholders are the units of a Mirror's Form, each with what the
+// value is divided by.
+var placeholders = map[string]float64{
+	"{}": 1, "{s}": 1e9, "{ms}": 1e6, "{min}": 60e9,
+	"{KiB}": 1 << 10, "{MiB}": 1 << 20, "{MB}": 1e6,
+	"{%}": 0.01,
+}
+
+// inUnit writes v/div as prose does, rounded to 12 significant digits so
+// that a unit's division leaves no binary residue ({%} of 0.07 writes 7,
+// not 7.000000000000001).
+func inUnit(v, div float64) string {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v/div, 'g', 12, 64), 64)
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
 // Constants evaluates mirrors against the source at root.
@@ -166,8 +189,8 @@ func Constants(root string, mirrors []Mirror) ([]Constant, error) {
 		}
 		for _, v := range vals {
 			text := m.Form
-			for placeholder, div := range map[string]float64{"{}": 1, "{s}": 1e9, "{ms}": 1e6, "{min}": 60e9} {
-				text = strings.ReplaceAll(text, placeholder, Group(strconv.FormatFloat(v/div, 'f', -1, 64)))
+			for placeholder, div := range placeholders {
+				text = strings.ReplaceAll(text, placeholder, Group(inUnit(v, div)))
 			}
 			out = append(out, Constant{Go: m.Dir + "." + m.Name, Text: text})
 		}

@@ -30,9 +30,10 @@ func Chromium(t testing.TB) string {
 }
 
 // chromiumLimit is how long one Chromium run may take once it has the
-// browser to itself (lockChromium). A deck played at 16× on a loaded make
-// test, beside others, took well over the 2 min limit it once had, and
-// two runs killed at that limit failed the test.
+// browser to itself (lockChromium). A deck played at the deck tests'
+// ?speed=16 on a loaded make test, beside others, took well over the
+// 2 min limit it once had, and two runs killed at that limit failed the
+// test.
 const chromiumLimit = 8 * time.Minute
 
 // lockChromium makes the tests' Chromium runs take turns across every

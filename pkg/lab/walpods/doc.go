@@ -4,10 +4,11 @@
 // Ours: not part of 2014. It is the laboratory's, a first slice of a
 // passive observer meant to replace the learner that etcdpods reads (see
 // that package): the learner is a member of the cluster, and the leader
-// pays for sending it every entry, which cost the apiserver about a third
-// of its creates. A reader of the WAL costs the member nothing: it opens
-// the member's WAL files read-only, takes no lock, writes nothing, and is
-// no member of raft. It costs only its own process.
+// pays for sending it every entry, which cost the apiserver a large share
+// of its creates (the bench page measures it, as "The laboratory's
+// learner costs the bare apiserver"). A reader of the WAL costs the member
+// nothing: it opens the member's WAL files read-only, takes no lock,
+// writes nothing, and is no member of raft. It costs only its own process.
 //
 // What it reads: the member's data directory (member/wal in it), with
 // etcd's own packages. Each poll opens the WAL again with wal.OpenForRead
