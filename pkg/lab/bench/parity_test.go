@@ -4,7 +4,6 @@ package bench
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
-	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/today"
 )
 
 // TestAParityRunGivesBothStacksTheSameWork starts both sides of the fair
@@ -26,16 +24,7 @@ import (
 // find them different. It runs in one build: the build changes no code
 // it starts.
 func TestAParityRunGivesBothStacksTheSameWork(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts both stacks twice")
-	}
-	todayBin := today.Dir()
-	if missing := today.Missing(todayBin); missing != "" {
-		if os.Getenv(requireToday) != "" {
-			t.Fatalf("%s (%s is set)", missing, requireToday)
-		}
-		t.Skip(missing)
-	}
+	todayBin := todayBinOrSkip(t, "starts both stacks twice")
 	sc, err := scripts.Get("scale-up")
 	if err != nil {
 		t.Fatal(err)

@@ -75,16 +75,7 @@ func TestOurModernManagerOnTodaysStackIsCountedAsUpstreamsIs(t *testing.T) {
 // it skips where make today has not been run, unless requireToday is set.
 func scaleUpOnToday(t *testing.T, v scenario.Variant, bin func() string) map[string]float64 {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts today's whole control plane")
-	}
-	todayBin := today.Dir()
-	if missing := today.Missing(todayBin); missing != "" {
-		if os.Getenv(requireToday) != "" {
-			t.Fatalf("%s (%s is set)", missing, requireToday)
-		}
-		t.Skip(missing)
-	}
+	todayBin := todayBinOrSkip(t, "starts today's whole control plane")
 	sc, err := scripts.Get("scale-up")
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +99,24 @@ func scaleUpOnToday(t *testing.T, v scenario.Variant, bin func() string) map[str
 		t.Error(err)
 	}
 	return got
+}
+
+// todayBinOrSkip returns the folder of make today's binaries, or skips a
+// test that starts today's stack (what) in -short or where they are not
+// built, unless requireToday is set.
+func todayBinOrSkip(t *testing.T, what string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(what)
+	}
+	dir := today.Dir()
+	if missing := today.Missing(dir); missing != "" {
+		if os.Getenv(requireToday) != "" {
+			t.Fatalf("%s (%s is set)", missing, requireToday)
+		}
+		t.Skip(missing)
+	}
+	return dir
 }
 
 // logTails logs the end of every component's log of the runs under dir,

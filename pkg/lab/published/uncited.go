@@ -37,15 +37,6 @@ var measuredLooking = regexp.MustCompile(`\d+ h \d+ min|\d+ min \d+ s|(?:` + num
 // not prose.
 func Uncited(text string, allowed []Constant) []UncitedFigure {
 	prose := maskNonProse(text)
-	if begin, _, end, ok := readmeMarkers(text); ok {
-		// The published lines, which -readme writes from the stamps.
-		prose = prose[:begin] + strings.Map(func(r rune) rune {
-			if r == '\n' {
-				return r
-			}
-			return ' '
-		}, prose[begin:end]) + prose[end:]
-	}
 	ok := map[string]bool{}
 	for _, c := range allowed {
 		ok[c.Text] = true
@@ -71,30 +62,28 @@ var (
 	linkTarget  = regexp.MustCompile(`\]\([^)\s]*\)`)
 )
 
-// maskNonProse blanks what is not prose, keeping every offset and line.
+// maskNonProse blanks what is not prose, keeping every offset and line:
+// references with their values, code, HTML comments, links' targets, and
+// the published lines that rcbench publish -readme writes from the
+// stamps.
 func maskNonProse(text string) string {
 	b := []byte(text)
-	blank := func(re *regexp.Regexp) {
-		for _, m := range re.FindAllIndex(b, -1) {
-			for i := m[0]; i < m[1]; i++ {
-				if b[i] != '\n' {
-					b[i] = ' '
-				}
-			}
-		}
-	}
-	// A reference's value first, with its markers.
-	for _, m := range citePattern.FindAllIndex(b, -1) {
-		for i := m[0]; i < m[1]; i++ {
+	blank := func(from, to int) {
+		for i := from; i < to; i++ {
 			if b[i] != '\n' {
 				b[i] = ' '
 			}
 		}
 	}
-	blank(fence)
-	blank(htmlComment)
-	blank(inlineCode)
-	blank(linkTarget)
+	// A reference's value first, with its markers.
+	for _, re := range []*regexp.Regexp{citePattern, fence, htmlComment, inlineCode, linkTarget} {
+		for _, m := range re.FindAllIndex(b, -1) {
+			blank(m[0], m[1])
+		}
+	}
+	if begin, _, end, ok := readmeMarkers(text); ok {
+		blank(begin, end)
+	}
 	return string(b)
 }
 

@@ -495,12 +495,19 @@ func (s *Stack) startLearner() error {
 	if err != nil {
 		return fmt.Errorf("the laboratory's etcd learner: %v", err)
 	}
+	s.readFrom(p, port)
+	return nil
+}
+
+// readFrom makes the process p, serving on port, the laboratory's reader
+// of pods: the learner or the reader of the write-ahead log, either of
+// which serves a tail that the benchmark and the hollow nodes read.
+func (s *Stack) readFrom(p *Process, port int) {
 	url := fmt.Sprintf("http://127.0.0.1:%d", port)
 	s.mu.Lock()
 	s.learner, s.learnerURL = p, url
 	s.labPods = etcdpods.NewTailReader(url)
 	s.mu.Unlock()
-	return nil
 }
 
 // walSegmentBytes is the embedded member's segment size with LabWAL: the
@@ -533,11 +540,7 @@ func (s *Stack) startWALReader() error {
 	if err != nil {
 		return fmt.Errorf("the laboratory's reader of the write-ahead log: %v", err)
 	}
-	url := fmt.Sprintf("http://127.0.0.1:%d", port)
-	s.mu.Lock()
-	s.learner, s.learnerURL = p, url
-	s.labPods = etcdpods.NewTailReader(url)
-	s.mu.Unlock()
+	s.readFrom(p, port)
 	return nil
 }
 

@@ -95,12 +95,7 @@ func summarizeProfiles(rec results.RunRecord, o *scenario.Outcome, reportDir str
 // topFunctions returns the CPU seconds a CPU profile sampled and its n
 // functions of most flat time.
 func topFunctions(p *profile.Profile, n int) (float64, []results.ProfileRow) {
-	index := -1
-	for i, st := range p.SampleType {
-		if st.Type == "cpu" && st.Unit == "nanoseconds" {
-			index = i
-		}
-	}
+	index := cpuIndex(p)
 	if index < 0 {
 		return 0, nil
 	}
@@ -203,12 +198,7 @@ func runtimeFrame(name string) bool {
 // if any frame is the garbage collector's, to it; else to the package of
 // its innermost frame that is not the runtime's, as "other: <package>".
 func activities(p *profile.Profile) []results.ProfileRow {
-	index := -1
-	for i, st := range p.SampleType {
-		if st.Type == "cpu" && st.Unit == "nanoseconds" {
-			index = i
-		}
-	}
+	index := cpuIndex(p)
 	if index < 0 {
 		return nil
 	}
@@ -273,6 +263,18 @@ func packageOf(function string) string {
 		return function
 	}
 	return function[:slash+1+dot]
+}
+
+// cpuIndex is the index of a profile's CPU nanoseconds among its sample
+// values, or -1.
+func cpuIndex(p *profile.Profile) int {
+	index := -1
+	for i, st := range p.SampleType {
+		if st.Type == "cpu" && st.Unit == "nanoseconds" {
+			index = i
+		}
+	}
+	return index
 }
 
 // Profiles gathers every run's profile summaries.
