@@ -17,7 +17,6 @@ import (
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/wal"
-	"go.uber.org/zap"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes/scheme"
 )
@@ -271,25 +270,7 @@ func checkV3(t *testing.T, out *runV3, wantRollover, wantSnapshot bool) {
 		t.Errorf("no compare failed")
 	}
 
-	walPath := walDir(out.dataDir)
-	segs, err := segmentNames(walPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	snaps, err := wal.ValidSnapshotEntries(zap.NewNop(), walPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	snapFiles, _ := filepath.Glob(filepath.Join(out.dataDir, "member", "snap", "*.snap"))
-	rollovers := int(segs[len(segs)-1].seq)
-	t.Logf("the WAL rolled over %d times (%d segments); it holds %d snapshot records after the first, and member/snap %d snapshot files",
-		rollovers, len(segs), len(snaps)-1, len(snapFiles))
-	if wantRollover && rollovers < 1 {
-		t.Errorf("the WAL never rolled over to a new segment")
-	}
-	if wantSnapshot && (len(snaps) < 2 || len(snapFiles) < 1) {
-		t.Errorf("the member took no snapshot (%d snapshot records in the WAL, %d files in member/snap)", len(snaps), len(snapFiles))
-	}
+	checkRolloversAndSnapshots(t, out.dataDir, wantRollover, wantSnapshot)
 
 	total, polls := out.reader.Total()
 	var end Cost
