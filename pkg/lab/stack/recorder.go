@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 )
 
 // WriteRecorder stands between the apiserver and every client of a stack
@@ -208,6 +209,33 @@ func (r *WriteRecorder) observe(resp *http.Response) error {
 		r.creates = append(r.creates, Created{Resource: resource, ID: head.ID, UID: head.UID, Component: component})
 	}
 	return nil
+}
+
+// AwaitPolls waits until every create or binding answered 202 has been
+// polled to its end, and returns how many have not. A client polls its
+// operation only after its poll period (two seconds for the 2014 client),
+// so a check that reads the store the moment the pods run can find every
+// manager's create stored and none of them yet acknowledged. A client
+// that died before it polled never will: AwaitPolls gives up once no
+// poll has ended for idle.
+func (r *WriteRecorder) AwaitPolls(idle time.Duration) int {
+	left := r.Unpolled()
+	quiet := time.Now()
+	for left > 0 && time.Since(quiet) < idle {
+		time.Sleep(50 * time.Millisecond)
+		if n := r.Unpolled(); n != left {
+			left, quiet = n, time.Now()
+		}
+	}
+	return left
+}
+
+// Unpolled returns how many creates and bindings were answered 202 and
+// not yet polled to their end.
+func (r *WriteRecorder) Unpolled() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.pending)
 }
 
 // Sent returns how many creates (of pods, controllers and services) were

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // fakeAPIServer answers creates at once (200 and the object), through an
@@ -76,7 +77,13 @@ func TestTheRecorderKeepsEveryCreateAndBindingAcknowledgedAndEveryDeleteSent(t *
 	if creates, _, _ := rec.Acknowledged(); len(creates) != 1 {
 		t.Errorf("%d creates acknowledged before the poll: %v", len(creates), creates)
 	}
+	// A check waits for the poll in flight rather than read at once.
+	polled := make(chan int)
+	go func() { polled <- rec.AwaitPolls(time.Minute) }()
 	send("GET", "/api/v1beta1/operations/op-slow", "")
+	if left := <-polled; left != 0 {
+		t.Errorf("%d operations left unpolled after the poll", left)
+	}
 	send("POST", "/api/v1beta1/bindings", `{"podID":"fast","host":"node-1"}`)
 	send("DELETE", "/api/v1beta1/pods/gone", "")
 	send("GET", "/api/v1beta1/watch/pods", "")
@@ -94,5 +101,26 @@ func TestTheRecorderKeepsEveryCreateAndBindingAcknowledgedAndEveryDeleteSent(t *
 	}
 	if !deleted["pods/gone"] || len(deleted) != 1 {
 		t.Errorf("deletes %v, want pods/gone", deleted)
+	}
+}
+
+// A client that died before it polled never will: the wait gives up once
+// no poll has ended for its idle time, and says how many are left.
+func TestTheWaitForPollsGivesUpOnAClientThatNeverPolls(t *testing.T) {
+	backend := fakeAPIServer(t)
+	defer backend.Close()
+	rec, err := StartWriteRecorder(backend.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	resp, err := http.Post(rec.URL()+"/api/v1beta1/pods", "application/json", strings.NewReader("slow-orphan"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if left := rec.AwaitPolls(200 * time.Millisecond); left != 1 {
+		t.Errorf("%d operations left unpolled, want the orphan's 1", left)
 	}
 }

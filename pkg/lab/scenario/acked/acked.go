@@ -25,6 +25,9 @@ type Report struct {
 	Lost, BindsLost []string
 	// Unreadable names each stored object that does not validate.
 	Unreadable []string
+	// Unpolled counts the creates and bindings answered 202 whose
+	// operation no client polled to its end: they are not checked.
+	Unpolled int
 	// Objects counts every object read back.
 	Objects int
 }
@@ -32,6 +35,9 @@ type Report struct {
 func (r Report) String() string {
 	s := fmt.Sprintf("%d creates sent, %d acknowledged and checked (%d of them pods), and %d acknowledged bindings; %d objects read back: %d creates lost, %d bindings lost, %d objects unreadable",
 		r.Sent, r.Creates, r.Pods, r.Binds, r.Objects, len(r.Lost), len(r.BindsLost), len(r.Unreadable))
+	if r.Unpolled > 0 {
+		s += fmt.Sprintf("; %d answered 202 and never polled to their end, not checked", r.Unpolled)
+	}
 	for _, list := range [][]string{r.Lost, r.BindsLost, r.Unreadable} {
 		if len(list) > 5 {
 			list = list[:5]
@@ -56,11 +62,19 @@ func (r Report) String() string {
 // and bindings checked are those acknowledged before the reads began,
 // and the deletes that excuse a missing object are those sent before the
 // LIST of its kind was answered.
+//
+// A write answered 202 is acknowledged only when its client polls the
+// operation to its end, which the 2014 client does a poll period later.
+// So Check first waits for the polls in flight (see
+// WriteRecorder.AwaitPolls); on a loaded machine every manager's create
+// can be answered 202, and a check that read at once would find them all
+// stored and none acknowledged.
 func Check(c client.Interface, rec *stack.WriteRecorder) (Report, error) {
 	var r Report
 	if rec == nil {
 		return r, fmt.Errorf("the stack records no writes")
 	}
+	r.Unpolled = rec.AwaitPolls(3 * client.DefaultPollPeriod)
 	r.Sent = rec.Sent()
 	creates, binds, _ := rec.Acknowledged()
 	ctx := api.NewDefaultContext()
