@@ -21,6 +21,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -75,8 +76,18 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	var apiserverArgs []string
 	podWriters := 0
 	if v.Parity {
-		// The fair fight's work (parity.go).
-		apiserverArgs, podWriters = parityAPIServerArgs, ParityStatusWriters
+		// The fair fight's work (parity.go), but for the one thing an
+		// ablation sets otherwise (ablation.go; the meter's is
+		// Unmetered, set by its name).
+		if !v.Ablated(AblateLimits) {
+			apiserverArgs = parityAPIServerArgs
+		}
+		if !v.Ablated(AblateKWOKWriters) {
+			podWriters = ParityStatusWriters
+		}
+		if v.Ablated(AblateSparseNodes) {
+			nodes = max(sc.Cluster.Nodes, (podsOf(sz)+SparsePodsPerNode-1)/SparsePodsPerNode)
+		}
 	}
 	ours := ""
 	if v.Ours() {
@@ -100,6 +111,7 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		Meter:                 !v.Unmetered,
 		APIServerArgs:         apiserverArgs,
 		PodWriters:            podWriters,
+		DirectBinding:         v.Ablated(AblateDirectBinder),
 	})
 	if err != nil {
 		return nil, err
@@ -116,7 +128,10 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		return nil, err
 	}
 	iv := opts.intervals(sc)
-	tc := todayCluster{st: st, c: steps, lab: lab, ns: metav1.NamespaceDefault}
+	tc := todayCluster{st: st, c: steps, lab: lab, ns: metav1.NamespaceDefault, stopLab: func() {}}
+	if v.Ablated(AblateSecondWatch) {
+		tc.stopLab = secondWatch(lab, tc.ns)
+	}
 	e := &Env{Variant: v, Size: sz, Cluster: tc, Say: say, marks: map[string]time.Time{}}
 	e.Sampler = sampler.NewOf(nil, tc, labels.Everything(), iv)
 	if err := e.Sampler.Start(); err != nil {
@@ -159,6 +174,9 @@ type todayCluster struct {
 	// c acts for the steps; lab is the sampler's pod watch.
 	c, lab kubernetes.Interface
 	ns     string
+	// stopLab stops what the laboratory runs beside the sampler (a
+	// second pod watch, AblateSecondWatch).
+	stopLab func()
 }
 
 func (t todayCluster) CreateController(ctx context.Context, rc *api.ReplicationController) error {
@@ -194,7 +212,25 @@ func (t todayCluster) Desired(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-func (t todayCluster) Stop() { t.st.Stop() }
+func (t todayCluster) Stop() {
+	t.stopLab()
+	t.st.Stop()
+}
+
+// secondWatch starts a second watch of every pod in ns, as the
+// laboratory's own (the sampler's), whose events go nowhere: the
+// second-lab-watch ablation, which prices the laboratory's watch by
+// adding one like it. It returns what stops it.
+func secondWatch(c kubernetes.Interface, ns string) (stop func()) {
+	factory := informers.NewSharedInformerFactoryWithOptions(c, 0, informers.WithNamespace(ns))
+	factory.Core().V1().Pods().Informer()
+	stopCh := make(chan struct{})
+	factory.Start(stopCh)
+	return func() {
+		close(stopCh)
+		factory.Shutdown()
+	}
+}
 
 func (t todayCluster) Processes() []*stack.Process { return t.st.Processes() }
 

@@ -78,6 +78,9 @@ type Variant struct {
 	// the same nodes, simulated kubelets and lack of limits on both
 	// sides, and no meter.
 	Parity bool
+	// Ablation, on a parity variant of today's stack, names the one
+	// thing its control run sets otherwise (ablation.go).
+	Ablation string
 }
 
 // The two comparisons a variant belongs to (Variant.Comparison): every
@@ -329,7 +332,8 @@ func Help() string {
 	}
 	return strings.Join(names, "; ") + "; or a control run of one: <variant>-without-<change>[+<change>…] (our port of today's design with " +
 		"changes of pkg/history switched off), <variant>-unmetered (today's stack without the laboratory's meter), " +
-		"<variant>-reading-<" + strings.Join(readers, "|") + "> (our stack, the laboratory reading pods that way)"
+		"<variant>-reading-<" + strings.Join(readers, "|") + "> (our stack, the laboratory reading pods that way), " +
+		"<variant>-with-<" + strings.Join(ablationKeys(), "|") + "> (a parity variant of today's stack with one thing set as before parity or built otherwise)"
 }
 
 // VariantByName returns the variant of Variants called name, or a control
@@ -361,6 +365,9 @@ func VariantByName(name string) (Variant, error) {
 	if base, reader, ok := strings.Cut(name, "-reading-"); ok {
 		return readingVariant(name, base, reader)
 	}
+	if base, key, ok := strings.Cut(name, "-with-"); ok {
+		return ablatedVariant(name, base, key)
+	}
 	if base, changes, ok := strings.Cut(name, "-without-"); ok {
 		v, err := VariantByName(base)
 		if err != nil {
@@ -385,6 +392,15 @@ func VariantByName(name string) (Variant, error) {
 	}
 	return Variant{}, fmt.Errorf("no variant named %q (known: %s, or a control run of one of today's design: <variant>-without-<change>, "+
 		"or of the laboratory's reader: <variant>-reading-<%s>)", name, strings.Join(names, ", "), strings.Join(readers, "|"))
+}
+
+// ablationKeys are the ablations' keys, for messages.
+func ablationKeys() []string {
+	var keys []string
+	for _, a := range Ablations {
+		keys = append(keys, a.Key)
+	}
+	return keys
 }
 
 // readers are the laboratory's ways of reading pods a control run can

@@ -42,6 +42,10 @@ type Config struct {
 	// (podPlayStageParallelism, set through a KwokConfiguration the
 	// stack writes into Dir).
 	PodWriters int
+	// DirectBinding, when set, leaves kube-scheduler out: the stack binds
+	// each new pod itself, to the node with the fewest pods, as 2014's
+	// hollow nodes do (binder.go).
+	DirectBinding bool
 	// Extra flags for each component, after the stack's own; a flag
 	// given twice takes its last value, so these override.
 	EtcdArgs, APIServerArgs, ControllerManagerArgs, SchedulerArgs, KWOKArgs []string
@@ -93,6 +97,8 @@ type Stack struct {
 	Kubeconfig  string
 	kubeconfigs map[string]string
 	meter       *stack.Meter
+	// stopBinder stops the binder of Config.DirectBinding.
+	stopBinder func()
 	// sv starts every process, each with its log.
 	sv *stack.Supervisor
 	// httpClient is HTTPClient's, made once.
@@ -139,7 +145,11 @@ func Start(cfg Config) (*Stack, error) {
 	for i := 0; i < cfg.ControllerManagers; i++ {
 		steps = append(steps, func() error { _, err := s.StartManager(); return err })
 	}
-	steps = append(steps, s.startScheduler, s.startKWOK, s.createNodes, s.waitForDefaultServiceAccount)
+	if cfg.DirectBinding {
+		steps = append(steps, s.startKWOK, s.createNodes, s.startBinder, s.waitForDefaultServiceAccount)
+	} else {
+		steps = append(steps, s.startScheduler, s.startKWOK, s.createNodes, s.waitForDefaultServiceAccount)
+	}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			s.Stop()
@@ -277,6 +287,13 @@ func (s *Stack) healthToken(component string) string {
 // order, each with SIGTERM and then, after a grace period, SIGKILL; its
 // data and logs stay in Dir.
 func (s *Stack) Stop() {
+	s.mu.Lock()
+	stopBinder := s.stopBinder
+	s.stopBinder = nil
+	s.mu.Unlock()
+	if stopBinder != nil {
+		stopBinder()
+	}
 	s.sv.Halt()
 	procs := s.Processes()
 	for i := len(procs) - 1; i >= 0; i-- {

@@ -1,0 +1,136 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Ablation is one thing set differently on today's side than in the fair
+// fight's parity, for one control run of a parity variant of today's
+// stack: "<variant>-with-<Key>". Set beside the parity run at the same
+// size, it prices that one thing. The first three put back a handicap the
+// laboratory gave today's stack before parity (stack-today-unthrottled
+// still has all three), so their prices add up, from today's stack at
+// parity to today's stack as the laboratory ran it; the others change how
+// today's stack is built or read, to name parts of the gap that remains
+// between the two stacks at parity.
+//
+// Each states what it predicts, before any run: the ablated run's time to
+// all running over the parity run's, between Low and High. The benchmark
+// judges each as it judges a reason (a prediction that misses is NOT
+// EXPLAINED), and the waterfall of the report is built from their prices.
+type Ablation struct {
+	// Key names the control run, after "-with-".
+	Key string
+	// Says what the run sets, in a few words for the page's rows.
+	Says string
+	// Handicap says the ablation puts back what the laboratory gave
+	// today's side before parity.
+	Handicap bool
+	// Why is the reason for the prediction.
+	Why string
+	// Low and High bound the ablated run's time to all running over the
+	// parity run's, both included.
+	Low, High float64
+}
+
+// The ablations' keys, which the launchers read (Variant.Ablation).
+const (
+	AblateMeter        = "meter"
+	AblateKWOKWriters  = "kwok-default-writers"
+	AblateLimits       = "priority-and-fairness"
+	AblateSparseNodes  = "sparse-nodes"
+	AblateSecondWatch  = "second-lab-watch"
+	AblateDirectBinder = "direct-binding"
+)
+
+// SparsePodsPerNode is the density of the sparse-nodes ablation: ten
+// times the nodes of parity.
+const SparsePodsPerNode = ParityPodsPerNode / 10
+
+// Ablations lists every ablation, handicaps first, in the order the
+// waterfall stacks them.
+var Ablations = []Ablation{{
+	Key: AblateMeter, Says: "the laboratory's meter in front of kube-apiserver", Handicap: true,
+	Why: "every client's requests go through one more TLS hop and proxy inside the laboratory's process, on the same two " +
+		"cores; a control run before parity measured it at about a sixth more time at 1 000 pods (never published), so the " +
+		"run should be slower, by a twentieth to two fifths",
+	Low: 1.05, High: 1.40,
+}, {
+	Key: AblateKWOKWriters, Says: "KWOK at its default of 4 concurrent status writers", Handicap: true,
+	Why: "parity gives KWOK " + fmt.Sprint(ParityStatusWriters) + " writers, as our hollow nodes have; at 4, a status PATCH of some " +
+		"tens of milliseconds on the busy cores caps KWOK near a hundred pods a second, about the pace today's stack ran at " +
+		"before parity, so the run should be slower, by a tenth up to two and a half times",
+	Low: 1.10, High: 2.50,
+}, {
+	Key: AblateLimits, Says: "kube-apiserver's priority and fairness and inflight limits on", Handicap: true,
+	Why: "the default limits (400 requests in flight, 200 mutating) are far above what a scale-up of this size keeps in " +
+		"flight, and classifying a request costs microseconds: no difference, within a tenth either way",
+	Low: 0.90, High: 1.10,
+}, {
+	Key: AblateSparseNodes, Says: fmt.Sprintf("%d pods a node, ten times the nodes", SparsePodsPerNode),
+	Why: "kube-scheduler filters and scores every node for each pod below a hundred nodes, and KWOK renews a lease for " +
+		"each node every 40 s; both grow with the nodes but are small beside a pod's own writes: slower by at most a " +
+		"quarter, or no different",
+	Low: 0.90, High: 1.25,
+}, {
+	Key: AblateSecondWatch, Says: "a second watch of every pod by the laboratory",
+	Why: "kube-apiserver serves a watch from its watch cache and encodes each event once for all its watchers, so one " +
+		"more watcher adds its stream's writes only: what the laboratory's one watch costs today's stack is no more than " +
+		"a tenth of the time, either way",
+	Low: 0.90, High: 1.10,
+}, {
+	Key: AblateDirectBinder, Says: "pods bound directly to the least loaded node, kube-scheduler left out",
+	Why: "2014's hollow nodes bind each pod to the least loaded node with one request and no scheduling cycle; " +
+		"kube-scheduler adds its own watches, a cycle per pod and a bind a pod, one at a time: binding directly should " +
+		"be faster or the same, by up to two fifths",
+	Low: 0.60, High: 1.05,
+}}
+
+// AblationByKey returns the ablation of that key.
+func AblationByKey(key string) (Ablation, error) {
+	var keys []string
+	for _, a := range Ablations {
+		if a.Key == key {
+			return a, nil
+		}
+		keys = append(keys, a.Key)
+	}
+	return Ablation{}, fmt.Errorf("no ablation %q (known: %s)", key, strings.Join(keys, ", "))
+}
+
+// ablatedVariant is the control run name of base with one ablation:
+// only a parity variant of today's stack has them.
+func ablatedVariant(name, base, key string) (Variant, error) {
+	v, err := VariantByName(base)
+	if err != nil {
+		return Variant{}, err
+	}
+	a, err := AblationByKey(key)
+	if err != nil {
+		return Variant{}, fmt.Errorf("variant %q: %v", name, err)
+	}
+	if !v.Parity || !v.Runs(TodayStack) || v.Ablation != "" {
+		return Variant{}, fmt.Errorf("variant %q: only a parity variant of today's stack has ablations, and %s is not one", name, base)
+	}
+	// A control run stands for no side of stack against stack.
+	v.Name, v.Ablation, v.WholeStack = name, a.Key, ""
+	if a.Key == AblateMeter {
+		v.Unmetered = false
+	}
+	return v, nil
+}
+
+// Ablated says whether the variant is a control run of ablation key.
+func (v Variant) Ablated(key string) bool { return v.Ablation == key }
+
+// AblationOf splits a control run's name into the parity variant it
+// ablates and its ablation; ok is false for any other name.
+func AblationOf(name string) (base string, a Ablation, ok bool) {
+	base, key, found := strings.Cut(name, "-with-")
+	if !found {
+		return "", Ablation{}, false
+	}
+	a, err := AblationByKey(key)
+	return base, a, err == nil
+}
