@@ -29,7 +29,9 @@ func LargestSize(sc *results.ScenarioSummary) *results.SizeSummary {
 	return best
 }
 
-func rangeText(f results.Figure) string {
+// RangeText writes a figure's median, with its range where several runs
+// differ.
+func RangeText(f results.Figure) string {
 	if len(f.Values) < 2 || f.Min == f.Max {
 		return results.FormatNumber(f.Median)
 	}

@@ -99,7 +99,7 @@ func goroutineFinding(sum *results.Summary) (results.Finding, bool) {
 				continue
 			}
 			n := float64(sz.Replicas)
-			vs = append(vs, fmt.Sprintf("%s %s (%.1f·N)", v.Variant, rangeText(g), g.Median/n))
+			vs = append(vs, fmt.Sprintf("%s %s (%.1f·N)", v.Variant, RangeText(g), g.Median/n))
 			if sz != largest {
 				continue
 			}
@@ -174,11 +174,11 @@ func idleFinding(sum *results.Summary) (results.Finding, bool) {
 		status, _ := v.Figure("status_writes_per_min")
 		election, _ := v.Figure("election_requests_per_min")
 		events, _ := v.Figure("events_per_min")
-		text := fmt.Sprintf("%s %s requests/min in all: syncs %s (of which %s LISTs", v.Variant, rangeText(r), rangeText(syncs), rangeText(l))
+		text := fmt.Sprintf("%s %s requests/min in all: syncs %s (of which %s LISTs", v.Variant, RangeText(r), RangeText(syncs), RangeText(l))
 		if g.Median > 0 {
-			text += fmt.Sprintf(" and %s GETs", rangeText(g))
+			text += fmt.Sprintf(" and %s GETs", RangeText(g))
 		}
-		text += fmt.Sprintf("), status writes %s, leader election %s, events %s", rangeText(status), rangeText(election), rangeText(events))
+		text += fmt.Sprintf("), status writes %s, leader election %s, events %s", RangeText(status), RangeText(election), RangeText(events))
 		parts = append(parts, text)
 		verdicts = append(verdicts, fmt.Sprintf("%s %s/min", v.Variant, results.FormatNumber(r.Median)))
 		if Is2014(v.Of()) {
@@ -228,7 +228,7 @@ func extraPodsFinding(sum *results.Summary) (results.Finding, bool) {
 				if !ok {
 					continue
 				}
-				vs = append(vs, fmt.Sprintf("%s %s", v.Variant, rangeText(e)))
+				vs = append(vs, fmt.Sprintf("%s %s", v.Variant, RangeText(e)))
 				switch {
 				case name == "two-managers" && Is2014(v.Of()):
 					creates, _ := v.Figure("pod_creates")

@@ -64,7 +64,7 @@ func learnerFinding(sum *results.Summary) (results.Finding, bool) {
 				continue
 			}
 			ratio := with.Median / without.Median
-			figs = append(figs, fmt.Sprintf("%s %s against %s %s (%.2f ×)", fig, rangeText(with), rangeText(without), with.Unit, ratio))
+			figs = append(figs, fmt.Sprintf("%s %s against %s %s (%.2f ×)", fig, RangeText(with), RangeText(without), with.Unit, ratio))
 			c.check(ratio <= LearnerPriceLimit && ratio >= 1/LearnerPriceLimit,
 				"at %s the learner's run took %.2f × the %s of the run reading the members", where, ratio, fig)
 			if fig == "apiserver_cpu" {

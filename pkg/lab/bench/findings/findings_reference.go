@@ -45,7 +45,7 @@ func referenceFinding(sum *results.Summary) (results.Finding, bool) {
 			continue
 		}
 		ratio := run.Median / ref.RunningSeconds
-		text := fmt.Sprintf("%s: running after %s s = %.2f × reference", v.Variant, rangeText(run), ratio)
+		text := fmt.Sprintf("%s: running after %s s = %.2f × reference", v.Variant, RangeText(run), ratio)
 		if cr, ok := v.Figure(results.TimeToCreate); ok && ref.CreateSeconds > 0 {
 			text += fmt.Sprintf(", created after %s s = %.2f × reference", results.FormatNumber(cr.Median), cr.Median/ref.CreateSeconds)
 		}
@@ -102,7 +102,7 @@ func ReferenceText(ref *results.ReferenceScaleUp) string {
 	created, running := results.FormatNumber(ref.CreateSeconds), results.FormatNumber(ref.RunningSeconds)
 	runs := ""
 	if ref.Create != nil && ref.Running != nil {
-		created, running = rangeText(results.Figure{Stats: *ref.Create}), rangeText(results.Figure{Stats: *ref.Running})
+		created, running = RangeText(results.Figure{Stats: *ref.Create}), RangeText(results.Figure{Stats: *ref.Running})
 		if n := len(ref.Running.Values); n > 1 {
 			runs = fmt.Sprintf(" (median of %d runs)", n)
 		}

@@ -39,13 +39,13 @@ func statusWritesFinding(sum *results.Summary) (results.Finding, bool) {
 		}
 		writes, _ := v.Figure("status_writes")
 		part := fmt.Sprintf("%s: %s status writes, apiserver CPU %s with them against %s without (%.2f ×)", where,
-			rangeText(writes), rangeText(with), rangeText(without), with.Median/without.Median)
+			RangeText(writes), RangeText(with), RangeText(without), with.Median/without.Median)
 		if t1, ok := v.Figure("time_to_running"); ok {
 			if t2, ok := control.Figure("time_to_running"); ok {
-				part += fmt.Sprintf("; time to all running %s s against %s s", rangeText(t1), rangeText(t2))
+				part += fmt.Sprintf("; time to all running %s s against %s s", RangeText(t1), RangeText(t2))
 				if l, ok := pair.size.Variant("legacy"); ok {
 					if t3, ok := l.Figure("time_to_running"); ok {
-						part += fmt.Sprintf(" (legacy %s s)", rangeText(t3))
+						part += fmt.Sprintf(" (legacy %s s)", RangeText(t3))
 					}
 				}
 			}

@@ -100,6 +100,7 @@ func stacksSection(d *document, sum *results.Summary) {
 		d.h(3, "stacks-"+names[i]+"-"+results.Slug(sz.Label), fmt.Sprintf("%s %s, stack against stack", names[i], sz.Label))
 		figureTable(d, sz)
 	}
+	fairFightSection(d, sum)
 }
 
 // comparisonLine says, where a run holds variants of both comparisons,

@@ -1,0 +1,78 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+// fairFightSection writes "The fair fight": every ablation of today's
+// stack at parity beside its parity run, judged, and the waterfall from
+// 2014's time to today's; nothing where no ablation ran.
+func fairFightSection(d *document, sum *results.Summary) {
+	runs := findings.AblationRuns(sum)
+	falls := findings.Waterfalls(sum, runs)
+	if len(runs) == 0 && len(falls) == 0 {
+		return
+	}
+	d.h(3, "fair-fight", "The fair fight: the gap, cause by cause")
+	d.p(fmt.Sprintf("At parity both stacks get the same work: as many nodes (one per %d pods, at least the scenario's own), "+
+		"%d concurrent status writers in the simulated kubelets and no delay from binding to running, no limit on "+
+		"requests in flight, and no meter. Each ablation is a control run of today's stack at parity, "+
+		"`%s-with-<ablation>`, that sets one thing otherwise and predicted its effect on the time to all running "+
+		"before it ran. A difference inside the two runs' spread counts as none.",
+		scenario.ParityPodsPerNode, scenario.ParityStatusWriters, scenario.StackTodayParity.Name))
+	if len(runs) > 0 {
+		t := table{header: []string{"where", "ablation", "predicted", "with it (s)", "at parity (s)", "measured", "held"},
+			numeric: []bool{false, false, false, true, true, false, false}}
+		for _, r := range runs {
+			held := "yes"
+			if !r.Judgement.Holds {
+				held = "**NOT EXPLAINED**"
+				t.rowClass = append(t.rowClass, "no")
+			} else {
+				t.rowClass = append(t.rowClass, "")
+			}
+			measured := r.Judgement.Measured
+			if r.InSpread {
+				measured += ", inside the spread"
+			}
+			t.rows = append(t.rows, []string{r.Where, r.Ablation.Says, r.Judgement.Predicted,
+				findings.RangeText(r.With), findings.RangeText(r.Without), measured, held})
+		}
+		d.table(t)
+		if f, ok := findings.AblationFinding(runs); ok {
+			d.p("Verdict: " + f.Verdict + ".")
+			if f.Why != "" {
+				d.p(f.Why)
+			}
+		}
+	}
+	for _, w := range falls {
+		d.h(4, "waterfall-"+results.Slug(w.Where+" "+w.Steps[0].Label), fmt.Sprintf("%s: from %s to today's stack", w.Where, w.Steps[0].Label))
+		t := table{header: []string{"step", "seconds", "running total", "how"}, numeric: []bool{false, true, true, false}}
+		total := 0.0
+		for _, s := range w.Steps {
+			size := fmt.Sprintf("%+.2f", s.Seconds)
+			if s.Total {
+				total = s.Seconds
+				size = fmt.Sprintf("%.2f", s.Seconds)
+			} else {
+				total += s.Seconds
+			}
+			t.rows = append(t.rows, []string{s.Label, size, fmt.Sprintf("%.2f", total), s.Note})
+		}
+		d.table(t)
+		switch {
+		case w.Gap <= 0:
+			d.p(fmt.Sprintf("At parity today's stack was no slower: %+.2f s.", w.Gap))
+		case w.Unexplained:
+			d.note(fmt.Sprintf("**NOT EXPLAINED**: %.2f s of the %.2f s gap at parity (%.0f %%) is named by no ablation, over the third "+
+				"the laboratory allows; kube-apiserver's CPU profile (run with -profile) says where its CPU went.", w.Left, w.Gap, 100*w.Left/w.Gap))
+		default:
+			d.p(fmt.Sprintf("The ablations name all but %.2f s of the %.2f s gap at parity (%.0f %%).", w.Left, w.Gap, 100*w.Left/w.Gap))
+		}
+	}
+}
