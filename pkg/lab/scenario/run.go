@@ -111,7 +111,11 @@ func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	var profiling string
 	var st *stack.Stack
 	var err error
-	if opts.Profile {
+	// v0.4's own apiserver serves no profiles (and takes none of our
+	// flags): with the original stack only the hollow nodes and the
+	// laboratory's reader are profiled.
+	profileAPIServer := opts.Profile && v.Original != stack.OriginalStack
+	if profileAPIServer {
 		var port int
 		st, port, err = stack.StartWithPort(cfg, profilingArgs)
 		profiling = fmt.Sprintf("http://127.0.0.1:%d", port)
@@ -135,7 +139,10 @@ func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		return nil, err
 	}
 	if opts.Profile {
-		targets := map[string]string{sampler.ProcessAPIServer: profiling}
+		targets := map[string]string{}
+		if profileAPIServer {
+			targets[sampler.ProcessAPIServer] = profiling
+		}
 		if st.HollowURL != "" {
 			targets[sampler.ProcessHollowNode] = st.HollowURL
 		}
