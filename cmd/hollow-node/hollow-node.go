@@ -49,6 +49,7 @@ var (
 	learnerDir   = flag.String("learner_dir", "", "With -learner_of: the learner's data directory (new).")
 	learnerPeer  = flag.Int("learner_peer_port", 0, "With -learner_of: the learner's peer port on loopback (required: the cluster must know it before the learner starts).")
 	walOf        = flag.String("wal_of", "", "Run no hollow nodes: read the pods from the write-ahead log of the etcd member whose data directory this is, read-only (pkg/lab/walpods), the laboratory's reader that costs the member nothing, in this process, so that its CPU is counted apart; serve what it read as a learner's client listener does, on -port: its tail, the v2 API's reads of keys, /healthz.")
+	walV3        = flag.Bool("wal_v3", false, "With -wal_of: the member is today's, which kube-apiserver writes through etcd's v3 API; its pods of the default namespace are served as 2014's pods, each as our apiserver would store the pod the laboratory sees in it (pkg/lab/etcdpods, V1Mirror), so that the laboratory reads today's stack as it reads 2014's.")
 	walEvery     = flag.Duration("wal_every", 50*time.Millisecond, "With -wal_of: how often to look at the log for entries it did not have; a look that finds the log as it was costs a stat.")
 	kubeletPort  = flag.Int("kubelet_port", 0, "Act as v0.4's kubelets, for an apiserver that asks them for pod status (the original v0.4 apiserver, with this as its -minion_port): name the minions 127.0.0.2 and up, serve /healthz and /podInfo on each of those addresses at this port, and write no pod status (0: write it, as our apiserver expects).")
 )
@@ -151,6 +152,13 @@ func serveLearner() {
 // that the hollow nodes and the benchmark read it as they read a learner.
 func serveWAL() {
 	r := walpods.NewReader(*walOf)
+	store := r.Store()
+	var mirror *etcdpods.V1Mirror
+	if *walV3 {
+		r = walpods.NewReaderV3(*walOf)
+		mirror = etcdpods.NewV1Mirror("default")
+		store = mirror.Store()
+	}
 	var mu sync.RWMutex
 	var failed atomic.Pointer[error]
 	first := make(chan struct{})
@@ -165,7 +173,7 @@ func serveWAL() {
 		}
 		return nil
 	}
-	srv, err := etcdpods.ServeFedStore(r.Store(), &mu, *port, health)
+	srv, err := etcdpods.ServeFedStore(store, &mu, *port, health)
 	if err != nil {
 		glog.Fatalf("the laboratory's reader of the write-ahead log: %v", err)
 	}
@@ -188,13 +196,16 @@ func serveWAL() {
 		}
 		mu.Lock()
 		events, _, err := r.Poll()
-		mu.Unlock()
 		fed := make([]*v2store.Event, 0, len(events))
 		for _, e := range events {
+			if mirror != nil {
+				e.V2 = mirrored(mirror, e)
+			}
 			if e.V2 != nil {
 				fed = append(fed, e.V2)
 			}
 		}
+		mu.Unlock()
 		srv.Feed(fed)
 		if err != nil {
 			glog.Warningf("reading the write-ahead log: %v", err)
@@ -210,4 +221,20 @@ func serveWAL() {
 			close(first)
 		}
 	}
+}
+
+// mirrored writes a v3 pod event to the mirror and returns the mirror's
+// event of it; nil for a pod of another namespace, or a value that is no
+// pod (which it logs).
+func mirrored(m *etcdpods.V1Mirror, e walpods.Event) *v2store.Event {
+	pod, err := e.Pod()
+	if err == nil {
+		var fed *v2store.Event
+		fed, err = m.Apply(e.Type == walpods.Deleted, pod)
+		if err == nil {
+			return fed
+		}
+	}
+	glog.Warningf("%s: %v", e, err)
+	return nil
 }

@@ -53,7 +53,7 @@ func (p *v1Pods) ListPods(ctx api.Context, selector labels.Selector) (*api.PodLi
 	out := &api.PodList{}
 	out.ResourceVersion, _ = strconv.ParseUint(list.ResourceVersion, 10, 64)
 	for i := range list.Items {
-		out.Items = append(out.Items, *PodOfV1(&list.Items[i]))
+		out.Items = append(out.Items, *etcdpods.PodOfV1(&list.Items[i]))
 	}
 	return out, nil
 }
@@ -169,7 +169,7 @@ func eventOfV1(e kwatch.Event) (watch.Event, bool) {
 			// Only a version to resume from.
 			return watch.Event{}, false
 		}
-		return watch.Event{Type: watch.EventType(e.Type), Object: PodOfV1(obj)}, true
+		return watch.Event{Type: watch.EventType(e.Type), Object: etcdpods.PodOfV1(obj)}, true
 	default:
 		if e.Type != kwatch.Error {
 			return watch.Event{}, false
@@ -189,24 +189,4 @@ func errorEvent(err error) watch.Event {
 		code = http.StatusGone
 	}
 	return watch.Event{Type: watch.Error, Object: &api.Status{Status: "Failure", Code: code}}
-}
-
-// PodOfV1 returns the 2014 pod the counter sees in a v1 pod: its name as
-// its ID, its node as its host and its state as its status.
-func PodOfV1(p *v1.Pod) *api.Pod {
-	out := &api.Pod{}
-	out.ID = p.Name
-	out.UID = string(p.UID)
-	out.Labels = p.Labels
-	out.DesiredState.Host = p.Spec.NodeName
-	out.CurrentState.Host = p.Spec.NodeName
-	switch {
-	case p.DeletionTimestamp != nil, p.Status.Phase == v1.PodSucceeded, p.Status.Phase == v1.PodFailed:
-		out.CurrentState.Status = api.PodTerminated
-	case p.Status.Phase == v1.PodRunning:
-		out.CurrentState.Status = api.PodRunning
-	default:
-		out.CurrentState.Status = api.PodWaiting
-	}
-	return out
 }

@@ -38,7 +38,7 @@ func TestAV1PodIsCountedInTheStateItsStatusSays(t *testing.T) {
 		{"failed", v1.Pod{Spec: v1.PodSpec{NodeName: "kwok-node-0"}, Status: v1.PodStatus{Phase: v1.PodFailed}}, StateTerminated},
 		{"being deleted", v1.Pod{ObjectMeta: metav1.ObjectMeta{DeletionTimestamp: &now}, Spec: v1.PodSpec{NodeName: "kwok-node-0"}, Status: v1.PodStatus{Phase: v1.PodRunning}}, StateTerminated},
 	} {
-		if got := stateOf(PodOfV1(&tc.pod)); got != tc.want {
+		if got := stateOf(etcdpods.PodOfV1(&tc.pod)); got != tc.want {
 			t.Errorf("%s: counted %s, want %s", tc.name, got, tc.want)
 		}
 	}

@@ -100,6 +100,20 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		}
 		ours = path
 	}
+	// With the reader of the write-ahead log (-lab_reader=wal), the
+	// laboratory reads today's pods as it reads ours: from etcd's log,
+	// in our hollow-node binary, not through a watch of kube-apiserver.
+	walReader := ""
+	if opts.LabReader == stack.LabWAL {
+		path, err := filepath.Abs(filepath.Join(opts.BinDir, "hollow-node"))
+		if err != nil {
+			return nil, err
+		}
+		walReader = path
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("the laboratory's reader of the write-ahead log is our hollow-node binary, which is not built (make build): %v", err)
+		}
+	}
 	st, err := today.Start(today.Config{
 		BinDir:                bin,
 		Dir:                   opts.Dir,
@@ -112,6 +126,7 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		APIServerArgs:         apiserverArgs,
 		PodWriters:            podWriters,
 		DirectBinding:         v.Ablated(AblateDirectBinder),
+		WALReader:             walReader,
 	})
 	if err != nil {
 		return nil, err
@@ -236,7 +251,15 @@ func (t todayCluster) Processes() []*stack.Process { return t.st.Processes() }
 
 // The sampler's view (sampler.Cluster).
 
-func (t todayCluster) Pods() etcdpods.Pods { return sampler.V1Pods(t.lab, t.ns) }
+// Pods reads the pods from the reader of etcd's write-ahead log, where
+// the stack runs one (as 2014's pods are read), or else through a watch
+// of kube-apiserver.
+func (t todayCluster) Pods() etcdpods.Pods {
+	if t.st.ReaderURL != "" {
+		return etcdpods.NewTailReader(t.st.ReaderURL)
+	}
+	return sampler.V1Pods(t.lab, t.ns)
+}
 
 func (t todayCluster) StatusOnRead() bool { return false }
 
@@ -289,6 +312,8 @@ func (t todayCluster) Others() map[string]int {
 			out[strings.TrimSuffix(SchedulerCPU, "cpu_seconds")] = c.Pid()
 		case today.OthersName:
 			out[strings.TrimSuffix(OthersCPU, "cpu_seconds")] = c.Pid()
+		case stack.ProcessLearner:
+			out[strings.TrimSuffix(sampler.LearnerCPU, "cpu_seconds")] = c.Pid()
 		}
 	}
 	return out

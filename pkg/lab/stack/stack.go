@@ -271,7 +271,7 @@ func (s *Stack) startAPIServer() error {
 			}
 			etcd = []string{"-etcd_data_dir=" + filepath.Join(s.cfg.Dir, "etcd"), "-etcd_client_port=" + itoa(s.etcdPort), "-etcd_peer_port=" + itoa(s.etcdPeerPort)}
 			if s.cfg.LabReader == LabWAL {
-				etcd = append(etcd, "-etcd_wal_segment_bytes="+strconv.FormatInt(walSegmentBytes, 10))
+				etcd = append(etcd, "-etcd_wal_segment_bytes="+strconv.FormatInt(WALSegmentBytes, 10))
 			}
 		}
 		return append(append([]string{
@@ -510,10 +510,10 @@ func (s *Stack) readFrom(p *Process, port int) {
 	s.mu.Unlock()
 }
 
-// walSegmentBytes is the embedded member's segment size with LabWAL: the
-// reader reads the segment it is in from its start each time it looks,
-// so its cost a look is bounded by this, not by etcd's 64 MB.
-const walSegmentBytes = 4 << 20
+// WALSegmentBytes is the member's segment size with LabWAL, on both
+// stacks: the reader reads the segment it is in from its start each time
+// it looks, so its cost a look is bounded by this, not by etcd's 64 MB.
+const WALSegmentBytes = 4 << 20
 
 // ReaderProfileURL is the base URL of the laboratory's reader where it
 // serves its CPU profile (the reader of the write-ahead log does; the

@@ -46,3 +46,12 @@ func podEventV3(typ EventType, key string, value []byte, rev int64) Event {
 	ev.NodeName, ev.Phase = pod.Spec.NodeName, pod.Status.Phase
 	return ev
 }
+
+// Pod decodes the whole pod a v3 event's value holds: what was written,
+// or for Deleted what the key held until then.
+func (e Event) Pod() (*corev1.Pod, error) {
+	if e.V2 != nil {
+		return nil, fmt.Errorf("%s is a v2 write: its value is 2014's pod", e.Key)
+	}
+	return decodePod([]byte(e.Value))
+}

@@ -42,6 +42,10 @@ func (s *Stack) Components() []Component {
 		}
 	}
 	add(s.Etcd, s.EtcdURL, "/health", "")
+	if s.Reader != nil {
+		// It serves no metrics: its CPU is all the laboratory asks of it.
+		out = append(out, Component{Process: s.Reader, URL: s.ReaderURL, Health: "/healthz"})
+	}
 	add(s.APIServer, s.DirectURL, "/readyz", s.pki.tokens["admin"])
 	add(s.Others, s.OthersURL, "/healthz", "")
 	for i, m := range s.Managers {
@@ -96,7 +100,11 @@ func (s *Stack) startEtcd() error {
 	p, url, err := s.start(Etcd, Etcd, "http", "/health", func(port int) []string {
 		// No other member joins it: any free peer port will do.
 		peer, _ := stack.FreePort()
-		return append([]string{"-data_dir=" + dataDir, "-client_port=" + strconv.Itoa(port), "-peer_port=" + strconv.Itoa(peer)}, s.cfg.EtcdArgs...)
+		args := []string{"-data_dir=" + dataDir, "-client_port=" + strconv.Itoa(port), "-peer_port=" + strconv.Itoa(peer)}
+		if s.cfg.WALReader != "" {
+			args = append(args, "-wal_segment_bytes="+strconv.FormatInt(stack.WALSegmentBytes, 10))
+		}
+		return append(args, s.cfg.EtcdArgs...)
 	})
 	if err != nil {
 		return err
@@ -104,6 +112,23 @@ func (s *Stack) startEtcd() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.Etcd, s.EtcdURL = p, url
+	return nil
+}
+
+// startWALReader starts the laboratory's reader of etcd's write-ahead log
+// (Config.WALReader), under the name of the laboratory's learner on our
+// stack, whose place it takes.
+func (s *Stack) startWALReader() error {
+	dataDir := filepath.Join(s.cfg.Dir, "etcd")
+	p, url, err := s.start(stack.ProcessLearner, s.cfg.WALReader, "http", "/healthz", func(port int) []string {
+		return []string{"-logtostderr", "-wal_of=" + dataDir, "-wal_v3", "-port=" + strconv.Itoa(port)}
+	})
+	if err != nil {
+		return fmt.Errorf("the laboratory's reader of the write-ahead log: %v", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Reader, s.ReaderURL = p, url
 	return nil
 }
 

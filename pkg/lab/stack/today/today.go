@@ -46,6 +46,13 @@ type Config struct {
 	// each new pod itself, to the node with the fewest pods, as 2014's
 	// hollow nodes do (binder.go).
 	DirectBinding bool
+	// WALReader, when set, is the path of our hollow-node binary: the
+	// laboratory then reads the pods from etcd's write-ahead log, in that
+	// binary's -wal_of and -wal_v3 mode, a process that joins nothing and
+	// serves them as 2014's pods are served to it (LabPods), and etcd
+	// writes its log in segments of stack.WALSegmentBytes, as our
+	// apiserver's member does with that reader.
+	WALReader string
 	// Extra flags for each component, after the stack's own; a flag
 	// given twice takes its last value, so these override.
 	EtcdArgs, APIServerArgs, ControllerManagerArgs, SchedulerArgs, KWOKArgs []string
@@ -79,6 +86,10 @@ type Stack struct {
 	// ManagerURLs, kept by sv like every process that is started
 	// again when it exits by itself.
 	*stack.ManagerSet
+	// Reader is the laboratory's reader of etcd's write-ahead log
+	// (Config.WALReader), ReaderURL where it serves the pods.
+	Reader    *stack.Process
+	ReaderURL string
 	// Others is the kube-controller-manager that runs the controllers
 	// ours does not, when Config.OurManager is set; OthersURL its base.
 	Others    *stack.Process
@@ -138,7 +149,11 @@ func Start(cfg Config) (*Stack, error) {
 		Client: s.HTTPClient(), Token: s.healthToken,
 	})
 	s.ManagerSet = stack.NewManagerSet(s.sv, s.startManager)
-	steps := []func() error{s.startEtcd, s.startAPIServer, s.writeKubeconfigs}
+	steps := []func() error{s.startEtcd}
+	if cfg.WALReader != "" {
+		steps = append(steps, s.startWALReader)
+	}
+	steps = append(steps, s.startAPIServer, s.writeKubeconfigs)
 	if cfg.OurManager != "" {
 		steps = append(steps, s.startOthers)
 	}
