@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/prometheus/procfs"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
@@ -26,22 +27,28 @@ import (
 //     density is faithful to 2014 too. (Without parity our hollow nodes
 //     stay at the scenario's 10 at every size, which crowds 1 000 pods
 //     onto each at 10 000.)
+//
 //   - The simulated kubelets: ParityStatusWriters concurrent status
 //     writers on both sides (our hollow nodes' -workers; KWOK's
 //     podPlayStageParallelism, 4 by default, set through its
 //     KwokConfiguration), and ParityStartDelay from binding to Running
 //     (KWOK's pod-ready stage has no delay; our hollow nodes' 200 ms
 //     goes).
+//
 //   - Limits: today's client limits lifted, as on the unthrottled
 //     variants, and kube-apiserver's priority and fairness and its
 //     inflight limits turned off, as kwokctl's --disable-qps-limits
 //     does. v0.4's apiserver has none to turn off.
+//
 //   - The meter: off on today's side, whose requests are then counted by
 //     kube-apiserver's own metrics; 2014's side has none.
 //
-// The laboratory's reader is not yet at parity: 2014's pods are read from
-// an etcd learner, today's through a watch of kube-apiserver. A parity
-// run states both (ParityGot.Reader).
+//   - The laboratory's reader: on both sides the member's write-ahead
+//     log, read by a process that joins nothing (pkg/lab/walpods), where
+//     it would be an etcd learner on 2014's side and a watch of
+//     kube-apiserver on today's. v0.4's own apiserver stores in an etcd
+//     of its own, whose log the laboratory does not read: its parity
+//     variant keeps the benchmark's reader and says so (ParityGot.Reader).
 const (
 	ParityPodsPerNode   = 100
 	ParityStatusWriters = 32
@@ -87,7 +94,7 @@ type ParityGot struct {
 }
 
 // Differs names what of the compared values (nodes, writers, delay,
-// limits, meter) differs between g and o: a parity run whose sides
+// limits, meter, reader) differs between g and o: a parity run whose sides
 // differ is no fair fight.
 func (g ParityGot) Differs(o ParityGot) []string {
 	var out []string
@@ -105,6 +112,9 @@ func (g ParityGot) Differs(o ParityGot) []string {
 	}
 	if g.Meter != o.Meter {
 		out = append(out, fmt.Sprintf("meter: %t against %t", g.Meter, o.Meter))
+	}
+	if g.Reader != o.Reader {
+		out = append(out, fmt.Sprintf("reader: %s against %s", g.Reader, o.Reader))
 	}
 	return out
 }
@@ -159,6 +169,9 @@ func ourParity(ctx context.Context, c ourCluster) (ParityGot, error) {
 func todayParity(ctx context.Context, c todayCluster) (ParityGot, error) {
 	st := c.st
 	got := ParityGot{Reader: "a watch of kube-apiserver", Meter: st.Metered()}
+	if st.ReaderURL != "" {
+		got.Reader = stack.LabWAL
+	}
 	nodes, err := c.lab.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return got, err

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -69,6 +70,9 @@ func (opts Options) say() func(format string, args ...interface{}) {
 // Start brings up the cluster sc needs for variant v at size sz and starts
 // sampling it. Close stops both.
 func Start(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
+	// A variant that names its reader reads that way, whatever the
+	// benchmark's.
+	opts.LabReader = cmp.Or(v.LabReader, opts.LabReader)
 	return v.launcher().start(sc, v, sz, opts)
 }
 

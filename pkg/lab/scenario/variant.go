@@ -258,13 +258,13 @@ var (
 // today's stack unthrottled with priority and fairness off and no meter;
 // stack-today-unthrottled stays as the laboratory ran it before parity.
 var (
-	LegacyParity = Variant{Name: "legacy-parity", Design: "legacy", WholeStack: Stack2014, Parity: true,
+	LegacyParity = Variant{Name: "legacy-parity", Design: "legacy", WholeStack: Stack2014, Parity: true, LabReader: stack.LabWAL,
 		Color: "#D55E00", Heading: "2014, our port, at parity", Sub: "our port of v0.4 with the fair fight's nodes and kubelets", Short: "2014 at parity"}
 	StackOriginalParity = Variant{Name: "stack-original-parity", Design: "legacy", Launcher: Originals, WholeStack: Stack2014, Original: stack.OriginalStack,
 		Build: original.BuildHint, Checks: LegacyParity.Name, Parity: true,
 		Color: "#000000", Heading: "2014, its own binaries, at parity", Sub: "v0.4's own apiserver and controller-manager with the fair fight's nodes and kubelets", Short: "v0.4 at parity"}
 	StackTodayParity = Variant{Name: "stack-today-parity", Design: "modern", Launcher: TodayStack, WholeStack: StackOfToday, Manager: today.ControllerManager, Build: "make today",
-		ManagerArgs: StackTodayUnthrottled.ManagerArgs, SchedulerArgs: schedulerUnthrottled, Unmetered: true, Parity: true,
+		ManagerArgs: StackTodayUnthrottled.ManagerArgs, SchedulerArgs: schedulerUnthrottled, Unmetered: true, Parity: true, LabReader: stack.LabWAL,
 		Heading: "Today, the whole real one, at parity", Sub: "today's control plane unthrottled, priority and fairness off, no meter, the fair fight's nodes and kubelets",
 		Short: "today at parity"}
 )

@@ -3,7 +3,6 @@ package runner
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -103,7 +102,7 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 		Dir:       runDir,
 		Seed:      r.Opts.Seed,
 		Profile:   r.Opts.Profile,
-		LabReader: cmp.Or(v.LabReader, r.Opts.LabReader),
+		LabReader: r.Opts.LabReader,
 		Say:       func(format string, args ...interface{}) { r.Say("        "+format, args...) },
 	}
 	sopts.OriginalDir = r.Opts.originalDir()
