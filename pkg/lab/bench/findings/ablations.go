@@ -44,11 +44,7 @@ func (a AblationRun) Price() float64 {
 
 // Text says the ablation's result in one line.
 func (a AblationRun) Text() string {
-	s := fmt.Sprintf("%s: %s s against %s s at parity (%s)", a.Ablation.Says, RangeText(a.With), RangeText(a.Without), a.Judgement.Measured)
-	if a.InSpread {
-		s += ", inside the spread: no difference"
-	}
-	return s
+	return fmt.Sprintf("%s: %s s against %s s at parity (%s)", a.Ablation.Says, RangeText(a.With), RangeText(a.Without), a.Judgement.Measured)
 }
 
 // AblationRuns finds every ablation that ran beside its parity variant,
@@ -62,13 +58,23 @@ func AblationRuns(sum *results.Summary) []AblationRun {
 			if !ok1 || !ok2 || without.Median <= 0 {
 				continue
 			}
+			// A difference inside the two runs' spread is no difference,
+			// and is judged as a ratio of 1: a prediction of some
+			// difference then misses.
+			inSpread := with.Min <= without.Max && without.Min <= with.Max
+			measured := with.Median
+			if inSpread {
+				measured = without.Median
+			}
 			sides := results.Sides{Theirs: "with it", Ours: "at parity"}
-			j := results.Ratio("s", a.Low, a.High).Judge(sides, "s", without.Median, with.Median)
+			j := results.Ratio("s", a.Low, a.High).Judge(sides, "s", without.Median, measured)
 			j.Control = pair.control.Variant
+			if inSpread {
+				j.Measured = fmt.Sprintf("no difference: the medians' ratio, %.2f, is inside the two runs' spread", with.Median/without.Median)
+			}
 			out = append(out, AblationRun{
 				Where: pair.scenario.Name + " " + pair.size.Label, Parity: pair.variant.Variant, Ablation: a,
-				With: with, Without: without, Judgement: j,
-				InSpread: with.Min <= without.Max && without.Min <= with.Max,
+				With: with, Without: without, Judgement: j, InSpread: inSpread,
 			})
 		}
 	}

@@ -52,8 +52,14 @@ func TestEachAblationIsJudgedByItsOwnPrediction(t *testing.T) {
 	if r := byKey[scenario.AblateLimits]; r.Judgement.Holds {
 		t.Errorf("limits at 1.5 × held a prediction of at most 1.10")
 	}
-	if r := byKey[scenario.AblateSecondWatch]; !r.InSpread || r.Price() != 0 {
-		t.Errorf("second watch: inside the spread %t, price %.2f", r.InSpread, r.Price())
+	// Inside the spread: no difference, which the second watch's
+	// prediction (0.90–1.10) holds and the meter's (1.05–1.40) would not.
+	if r := byKey[scenario.AblateSecondWatch]; !r.InSpread || r.Price() != 0 || !r.Judgement.Holds {
+		t.Errorf("second watch: inside the spread %t, price %.2f, holds %t", r.InSpread, r.Price(), r.Judgement.Holds)
+	}
+	inside := AblationRuns(fairFight(map[string][]float64{scenario.AblateMeter: {5.9, 6.2, 6.5}}))
+	if len(inside) != 1 || !inside[0].InSpread || inside[0].Judgement.Holds {
+		t.Errorf("a meter inside the spread held its prediction of a difference: %+v", inside)
 	}
 	f, ok := AblationFinding(runs)
 	if !ok || f.Holds == nil || *f.Holds || f.Explained == nil || *f.Explained {

@@ -2,9 +2,11 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
@@ -36,9 +38,6 @@ func fairFightSection(d *document, sum *results.Summary) {
 				t.rowClass = append(t.rowClass, "")
 			}
 			measured := r.Judgement.Measured
-			if r.InSpread {
-				measured += ", inside the spread"
-			}
 			t.rows = append(t.rows, []string{r.Where, r.Ablation.Says, r.Judgement.Predicted,
 				findings.RangeText(r.With), findings.RangeText(r.Without), measured, held})
 		}
@@ -74,5 +73,35 @@ func fairFightSection(d *document, sum *results.Summary) {
 		default:
 			d.p(fmt.Sprintf("The ablations name all but %.2f s of the %.2f s gap at parity (%.0f %%).", w.Left, w.Gap, 100*w.Left/w.Gap))
 		}
+		if text := whereTheCPUWent(sum.Profiles, w.Where); text != "" {
+			d.p(text)
+		}
 	}
+}
+
+// whereTheCPUWent names, from the apiserver profiles of 2014's port and
+// today's stack at parity at where ("scale-up N=1000"), what each spent
+// its CPU on, by activity: what the ablations leave, named.
+func whereTheCPUWent(profiles []results.ProfileSummary, where string) string {
+	var parts []string
+	for _, v := range []string{scenario.LegacyParity.Name, scenario.StackTodayParity.Name} {
+		for _, p := range profiles {
+			if p.Scenario+" "+p.Size != where || p.Variant != v || p.Process != sampler.ProcessAPIServer || p.CPU <= 0 {
+				continue
+			}
+			var top []string
+			for i, a := range p.Activities {
+				if i == 5 {
+					break
+				}
+				top = append(top, fmt.Sprintf("%s %s", a.Function, percent(a.Flat, p.CPU)))
+			}
+			parts = append(parts, fmt.Sprintf("%s's apiserver (run %d) sampled %s CPU s: %s", v, p.Run, results.FormatNumber(p.CPU), strings.Join(top, ", ")))
+			break
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Where the apiservers' CPU went, by activity (the profiles section has the functions): " + strings.Join(parts, "; ") + "."
 }
