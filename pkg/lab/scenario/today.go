@@ -144,8 +144,8 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	}
 	iv := opts.intervals(sc)
 	tc := todayCluster{st: st, c: steps, lab: lab, ns: metav1.NamespaceDefault, stopLab: func() {}}
-	if v.Ablated(AblateSecondWatch) {
-		tc.stopLab = secondWatch(lab, tc.ns)
+	if v.Ablated(AblateLabWatch) {
+		tc.stopLab = labWatch(lab, tc.ns)
 	}
 	e := &Env{Variant: v, Size: sz, Cluster: tc, Say: say, marks: map[string]time.Time{}}
 	e.Sampler = sampler.NewOf(nil, tc, labels.Everything(), iv)
@@ -189,8 +189,8 @@ type todayCluster struct {
 	// c acts for the steps; lab is the sampler's pod watch.
 	c, lab kubernetes.Interface
 	ns     string
-	// stopLab stops what the laboratory runs beside the sampler (a
-	// second pod watch, AblateSecondWatch).
+	// stopLab stops what the laboratory runs beside the sampler (a pod
+	// watch, AblateLabWatch).
 	stopLab func()
 }
 
@@ -232,11 +232,11 @@ func (t todayCluster) Stop() {
 	t.st.Stop()
 }
 
-// secondWatch starts a second watch of every pod in ns, as the
-// laboratory's own (the sampler's), whose events go nowhere: the
-// second-lab-watch ablation, which prices the laboratory's watch by
-// adding one like it. It returns what stops it.
-func secondWatch(c kubernetes.Interface, ns string) (stop func()) {
+// labWatch starts a watch of every pod in ns like the one the laboratory
+// read today's stack with before it read etcd's log, whose events go
+// nowhere: the lab-watch ablation, which prices that watch by putting it
+// back. It returns what stops it.
+func labWatch(c kubernetes.Interface, ns string) (stop func()) {
 	factory := informers.NewSharedInformerFactoryWithOptions(c, 0, informers.WithNamespace(ns))
 	factory.Core().V1().Pods().Informer()
 	stopCh := make(chan struct{})

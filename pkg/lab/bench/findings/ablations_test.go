@@ -35,7 +35,7 @@ func TestEachAblationIsJudgedByItsOwnPrediction(t *testing.T) {
 	sum := fairFight(map[string][]float64{
 		scenario.AblateMeter:        {7.0, 7.2, 7.4},  // 1.20 ×, predicted 1.05–1.40
 		scenario.AblateLimits:       {8.9, 9.0, 9.1},  // 1.50 ×, predicted 0.90–1.10: a miss
-		scenario.AblateSecondWatch:  {6.0, 6.05, 6.2}, // inside the spread
+		scenario.AblateLabWatch:  {6.0, 6.05, 6.2}, // inside the spread
 		scenario.AblateDirectBinder: {4.4, 4.5, 4.6},  // 0.75 ×
 	})
 	runs := AblationRuns(sum)
@@ -52,10 +52,10 @@ func TestEachAblationIsJudgedByItsOwnPrediction(t *testing.T) {
 	if r := byKey[scenario.AblateLimits]; r.Judgement.Holds {
 		t.Errorf("limits at 1.5 × held a prediction of at most 1.10")
 	}
-	// Inside the spread: no difference, which the second watch's
+	// Inside the spread: no difference, which the lab watch's
 	// prediction (0.90–1.10) holds and the meter's (1.05–1.40) would not.
-	if r := byKey[scenario.AblateSecondWatch]; !r.InSpread || r.Price() != 0 || !r.Judgement.Holds {
-		t.Errorf("second watch: inside the spread %t, price %.2f, holds %t", r.InSpread, r.Price(), r.Judgement.Holds)
+	if r := byKey[scenario.AblateLabWatch]; !r.InSpread || r.Price() != 0 || !r.Judgement.Holds {
+		t.Errorf("lab watch: inside the spread %t, price %.2f, holds %t", r.InSpread, r.Price(), r.Judgement.Holds)
 	}
 	inside := AblationRuns(fairFight(map[string][]float64{scenario.AblateMeter: {5.9, 6.2, 6.5}}))
 	if len(inside) != 1 || !inside[0].InSpread || inside[0].Judgement.Holds {
