@@ -35,7 +35,7 @@ func TestEachAblationIsJudgedByItsOwnPrediction(t *testing.T) {
 	sum := fairFight(map[string][]float64{
 		scenario.AblateMeter:        {7.0, 7.2, 7.4},  // 1.20 ×, predicted 1.05–1.40
 		scenario.AblateLimits:       {8.9, 9.0, 9.1},  // 1.50 ×, predicted 0.90–1.10: a miss
-		scenario.AblateLabWatch:  {6.0, 6.05, 6.2}, // inside the spread
+		scenario.AblateLabWatch:     {6.0, 6.05, 6.2}, // inside the spread
 		scenario.AblateDirectBinder: {4.4, 4.5, 4.6},  // 0.75 ×
 	})
 	runs := AblationRuns(sum)
