@@ -68,8 +68,8 @@ func fairFightSection(d *document, sum *results.Summary) {
 		case w.Gap <= 0:
 			d.p(fmt.Sprintf("At parity today's stack was no slower: %+.2f s.", w.Gap))
 		case w.Unexplained:
-			d.note(fmt.Sprintf("**NOT EXPLAINED**: %.2f s of the %.2f s gap at parity (%.0f %%) is named by no ablation, over the third "+
-				"the laboratory allows; kube-apiserver's CPU profile (run with -profile) says where its CPU went.", w.Left, w.Gap, 100*w.Left/w.Gap))
+			d.note(fmt.Sprintf("**NOT EXPLAINED**: %.2f s of the %.2f s gap at parity (%.0f %%) is named by no ablation, over the %.0f %% "+
+				"the laboratory allows; kube-apiserver's CPU profile (run with -profile) says where its CPU went.", w.Left, w.Gap, 100*w.Left/w.Gap, 100*findings.LeftAllowed))
 		default:
 			d.p(fmt.Sprintf("The ablations name all but %.2f s of the %.2f s gap at parity (%.0f %%).", w.Left, w.Gap, 100*w.Left/w.Gap))
 		}
