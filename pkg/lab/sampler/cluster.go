@@ -66,6 +66,14 @@ func (o ours) Pods() etcdpods.Pods { return o.st.LabPods() }
 
 func (o ours) StatusOnRead() bool { return o.st.PodStatusOnRead() }
 
+// kubelets is a cluster whose minions serve v0.4's kubelet API, where a
+// pod's status is read (pods_read.go).
+type kubelets interface {
+	KubeletPort() int
+}
+
+func (o ours) KubeletPort() int { return o.st.KubeletPort() }
+
 func (o ours) RequestsURL() string { return o.st.APIURL + "/metrics" }
 
 func (o ours) APIServer() (int, []int) {

@@ -42,6 +42,9 @@ type PodState struct {
 type podEntry struct {
 	state   string
 	created time.Time
+	// host is the minion the pod is bound to, whose kubelet a status
+	// read asks (pods_read.go).
+	host string
 }
 
 // PodCounter follows every pod matching a selector with a list and a watch,
@@ -51,8 +54,11 @@ type PodCounter struct {
 	client   client.Interface
 	source   etcdpods.Pods
 	selector labels.Selector
-	// readStatus reads bound pods to learn their status (pods_read.go).
-	readStatus bool
+	// readStatus reads bound pods to learn their status (pods_read.go):
+	// from their minions' kubelets at kubeletPort where it is set, else
+	// from the apiserver.
+	readStatus  bool
+	kubeletPort int
 
 	mu        sync.Mutex
 	synced    bool
@@ -196,6 +202,9 @@ func (p *PodCounter) observeLocked(t watch.EventType, pod *api.Pod) {
 		p.deletions = p.deletions[1:]
 	}
 	entry.state = state
+	if pod.DesiredState.Host != "" {
+		entry.host = pod.DesiredState.Host
+	}
 	p.pods[pod.ID] = entry
 }
 

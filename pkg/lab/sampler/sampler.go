@@ -194,9 +194,13 @@ func New(c client.Interface, st *stack.Stack, selector labels.Selector, iv Inter
 // NewOf returns a sampler of any cluster (see Cluster); c reads pods
 // where only a read shows their status, and may be nil elsewhere.
 func NewOf(c client.Interface, cl Cluster, selector labels.Selector, iv Intervals) *Sampler {
+	pods := NewPodCounter(c, selector).readingFrom(cl.Pods()).readingStatus(cl.StatusOnRead())
+	if k, ok := cl.(kubelets); ok && cl.StatusOnRead() {
+		pods.kubeletPort = k.KubeletPort()
+	}
 	return &Sampler{
 		Rec:       NewRecorder(time.Now()),
-		Pods:      NewPodCounter(c, selector).readingFrom(cl.Pods()).readingStatus(cl.StatusOnRead()),
+		Pods:      pods,
 		cluster:   cl,
 		intervals: iv,
 		stopCh:    make(chan struct{}),

@@ -95,6 +95,19 @@ func (s *Stack) checkOriginal() error {
 // pods it has not seen run.
 func (s *Stack) PodStatusOnRead() bool { return s.cfg.Original == OriginalStack }
 
+// KubeletPort is the port every hollow minion serves v0.4's kubelet API
+// on, where the apiserver computes a pod's status from it
+// (PodStatusOnRead), else 0. The laboratory reads the status there too,
+// as v0.4's apiserver read it, at no cost to the apiserver.
+func (s *Stack) KubeletPort() int {
+	if !s.PodStatusOnRead() {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.kubeletPort
+}
+
 // EtcdPids returns the process ids of the etcd members the stack started
 // (none when etcd is embedded in our apiserver or was given).
 func (s *Stack) EtcdPids() []int {
