@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"net/http/pprof"
@@ -207,6 +208,16 @@ func serveWAL() {
 		}
 		mu.Unlock()
 		srv.Feed(fed)
+		if len(events) > 0 && err == nil && !now.ModTime.IsZero() {
+			// The log's newest segment was last written when the member
+			// wrote the newest entry this poll read: from then to now is
+			// how far the laboratory's view of the pods lags the member's.
+			lag := time.Since(now.ModTime).Seconds()
+			readLag.Observe(lag)
+			if lag > readLagMax.Load() {
+				readLagMax.Store(lag)
+			}
+		}
 		if err != nil {
 			glog.Warningf("reading the write-ahead log: %v", err)
 			if r.Lost() {
@@ -222,6 +233,31 @@ func serveWAL() {
 		}
 	}
 }
+
+// The reader's lag: at each poll that read entries, the time since the
+// member last wrote its log.
+var (
+	readLag = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "walpods_read_lag_seconds",
+		Help:    "At each poll of the write-ahead log that read entries, the seconds since the member last wrote the log, whose newest entry the poll read.",
+		Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
+	})
+	readLagMax atomicFloat
+)
+
+func init() {
+	prometheus.MustRegister(readLag)
+	prometheus.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "walpods_read_lag_max_seconds",
+		Help: "The largest walpods_read_lag_seconds observed.",
+	}, readLagMax.Load))
+}
+
+// atomicFloat is a float64 read and written atomically.
+type atomicFloat struct{ bits atomic.Uint64 }
+
+func (f *atomicFloat) Load() float64   { return math.Float64frombits(f.bits.Load()) }
+func (f *atomicFloat) Store(v float64) { f.bits.Store(math.Float64bits(v)) }
 
 // mirrored writes a v3 pod event to the mirror and returns the mirror's
 // event of it; nil for a pod of another namespace, or a value that is no

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.etcd.io/etcd/server/v3/etcdserver"
 	"go.etcd.io/etcd/server/v3/etcdserver/api/v2error"
 	"go.etcd.io/etcd/server/v3/etcdserver/api/v2store"
@@ -23,7 +24,8 @@ import (
 // listener serves its member: its tail (tailPath), which NewTailReader
 // reads, the v2 API's reads of keys (GET /v2/keys/...), which a Source
 // lists pods with, /healthz, and its own CPU profile
-// (/debug/pprof/profile). Nothing writes through it.
+// (/debug/pprof/profile) and the metrics of its process's default
+// Prometheus registry (/metrics). Nothing writes through it.
 type StoreServer struct {
 	// URL is where it serves, http://127.0.0.1:<port>.
 	URL string
@@ -85,6 +87,8 @@ func serveStore(store v2store.Store, mu *sync.RWMutex, port int, health func() e
 	// Its CPU profile, for the benchmark's -profile: where a reader
 	// that stands in for the learner spends its time.
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	// The owner's own metrics (the reader of the write-ahead log's lag).
+	mux.Handle("/metrics", promhttp.Handler())
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		if health != nil {
 			if err := health(); err != nil {

@@ -74,6 +74,14 @@ type kubelets interface {
 
 func (o ours) KubeletPort() int { return o.st.KubeletPort() }
 
+// walReader is a cluster the laboratory reads through a reader of the
+// member's write-ahead log, which serves its lag at /metrics.
+type walReader interface {
+	WALReaderURL() string
+}
+
+func (o ours) WALReaderURL() string { return o.st.WALReaderURL() }
+
 func (o ours) RequestsURL() string { return o.st.APIURL + "/metrics" }
 
 func (o ours) APIServer() (int, []int) {

@@ -105,6 +105,10 @@ const (
 	// (stack.ProcessLearner): applying every write the members commit,
 	// and serving its tail to the hollow nodes and the benchmark.
 	LearnerCPU = "learner.cpu_seconds"
+	// ReaderLagMax is, where the laboratory reads the member's write-ahead
+	// log, the most seconds its view of the pods lagged the member's last
+	// write of the log, at a poll that read entries, so far.
+	ReaderLagMax = "reader.lag_max_seconds"
 
 	// The measuring process itself (rcbench, or a test): its pod watch,
 	// its scrapes and everything else it runs.
@@ -379,6 +383,7 @@ func (s *Sampler) sampleAPIServer(now time.Time) {
 		s.Rec.Add(SelfResumes, now, float64(r.Resumes()))
 	}
 	s.sampleHollowNode(now)
+	s.sampleReader(now)
 }
 
 // recordRequests records the request counts of a scrape of RequestsURL.
@@ -426,6 +431,20 @@ func (s *Sampler) sampleHollowNode(now time.Time) {
 	s.Rec.Add(HollowExpired, now, m.Sum("hollow_node_watch_expired_total", nil))
 	s.Rec.Add(HollowQueue, now, m.Sum("hollow_node_queue_depth", nil))
 	s.Rec.Add(HollowWatchLag, now, m.Sum("hollow_node_watch_lag_max", nil))
+}
+
+// sampleReader reads the lag of the laboratory's reader of the
+// write-ahead log, where the cluster has one.
+func (s *Sampler) sampleReader(now time.Time) {
+	r, ok := s.cluster.(walReader)
+	if !ok || r.WALReaderURL() == "" {
+		return
+	}
+	m, err := ScrapeWith(s.cluster.HTTPClient(), r.WALReaderURL()+"/metrics")
+	if err != nil {
+		return
+	}
+	s.Rec.Add(ReaderLagMax, now, m.Sum("walpods_read_lag_max_seconds", nil))
 }
 
 func (s *Sampler) sampleManagers(now time.Time) { s.readManagers(now, false) }

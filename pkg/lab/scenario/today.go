@@ -263,6 +263,10 @@ func (t todayCluster) Pods() etcdpods.Pods {
 
 func (t todayCluster) StatusOnRead() bool { return false }
 
+// WALReaderURL is where the laboratory's reader of etcd's write-ahead log
+// serves, or "" when it reads through kube-apiserver.
+func (t todayCluster) WALReaderURL() string { return t.st.ReaderURL }
+
 func (t todayCluster) RequestsURL() string { return t.st.MetricsURL() }
 
 func (t todayCluster) APIServer() (int, []int) {

@@ -515,6 +515,10 @@ func (s *Stack) readFrom(p *Process, port int) {
 // it looks, so its cost a look is bounded by this, not by etcd's 64 MB.
 const WALSegmentBytes = 4 << 20
 
+// WALReaderURL is the base URL of the laboratory's reader of the
+// write-ahead log (LabWAL), or "".
+func (s *Stack) WALReaderURL() string { return s.ReaderProfileURL() }
+
 // ReaderProfileURL is the base URL of the laboratory's reader where it
 // serves its CPU profile (the reader of the write-ahead log does; the
 // learner does not), or "".

@@ -99,5 +99,8 @@ func learnerCell(l results.LabShare) string {
 	if share := l.LearnerShare(); share > 0 {
 		cell += fmt.Sprintf(", %.1f %% of all", 100*share)
 	}
+	if l.Reader == results.ReaderWAL {
+		cell += fmt.Sprintf("; the write-ahead log's reader, at most %s s behind the member", results.FormatNumber(l.ReaderLag))
+	}
 	return cell
 }

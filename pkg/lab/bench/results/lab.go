@@ -31,10 +31,15 @@ type LabShare struct {
 	// were, without a list, as today's clients do.
 	RcbenchResumes float64 `json:"rcbenchResumes,omitempty"`
 	// Reader is how the laboratory read pods: ReaderLearner, through the
-	// learner in a process of its own, ReaderMembers, from the
-	// members the apiserver stores in, or ReaderAPIServer, through
-	// today's kube-apiserver.
+	// learner in a process of its own, ReaderWAL, from the member's
+	// write-ahead log in a process of its own (its CPU is LearnerCPU's
+	// then), ReaderMembers, from the members the apiserver stores in, or
+	// ReaderAPIServer, through today's kube-apiserver.
 	Reader string `json:"reader,omitempty"`
+	// ReaderLag, with ReaderWAL, is the most seconds the reader's view
+	// of the pods lagged the member's last write of its log, at a poll
+	// that read entries.
+	ReaderLag float64 `json:"readerLag,omitempty"`
 	// LearnerCPU is the CPU seconds the learner's process used over the
 	// run, LearnerBusy the share of the run it used 90 % of a core or
 	// more. The apiserver CPU the learner adds (its embedded member
@@ -66,6 +71,7 @@ type LabShare struct {
 // The ways the laboratory reads pods (LabShare.Reader).
 const (
 	ReaderLearner = "learner"
+	ReaderWAL     = "wal"
 	ReaderMembers = "members"
 	// ReaderAPIServer is today's stack's: the pods read through
 	// kube-apiserver, as any of its clients reads them.

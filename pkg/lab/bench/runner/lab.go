@@ -52,6 +52,10 @@ func labShare(o *scenario.Outcome) *results.LabShare {
 		schedBusy, _ := busy(rec.Series(scenario.SchedulerCPU))
 		l.HollowBusy, hollowSeconds = max(kwokBusy, schedBusy), kwokSeconds
 	}
+	// A reader of the write-ahead log serves its lag, on either stack.
+	if lag := rec.Series(sampler.ReaderLagMax); len(lag) > 0 {
+		l.Reader, l.ReaderLag = results.ReaderWAL, rec.Max(sampler.ReaderLagMax)
+	}
 	// After the nodes' CPU is known, KWOK's and kube-scheduler's on
 	// today's stack.
 	l.AllCPU = rec.Last(sampler.APIServerCPU) + grown(rec.Series(sampler.ManagerCPU)) + l.HollowCPU + l.LearnerCPU + l.RcbenchCPU

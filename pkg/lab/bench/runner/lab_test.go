@@ -123,3 +123,22 @@ func TestARunStoppedAtItsLimitSaysHowBusyTheMachineWas(t *testing.T) {
 		t.Errorf("machineUse:\n got %q\nwant %q", got, want)
 	}
 }
+
+// A reader of the write-ahead log is told from a learner by the lag it
+// serves, on either stack, and its most lag is the run's.
+func TestTheLaboratorysShareNamesTheLogsReaderAndItsLag(t *testing.T) {
+	start := time.Now()
+	rec := sampler.NewRecorder(start)
+	at := func(s float64) time.Time { return start.Add(time.Duration(s * float64(time.Second))) }
+	for i := 0; i <= 10; i++ {
+		s := float64(i)
+		rec.Add(sampler.LearnerCPU, at(s), 0.2*s)
+		rec.Add(sampler.ReaderLagMax, at(s), min(0.05, 0.01*s))
+		// Today's stack: KWOK plays the nodes.
+		rec.Add(scenario.KWOKCPU, at(s), 0.1*s)
+	}
+	l := labShare(&scenario.Outcome{Rec: rec})
+	if l.Reader != results.ReaderWAL || l.ReaderLag != 0.05 || l.LearnerCPU != 2 {
+		t.Errorf("share %+v", l)
+	}
+}
