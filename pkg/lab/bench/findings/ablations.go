@@ -121,8 +121,9 @@ const LeftAllowed = 1.0 / 3
 
 // Step is one bar of a waterfall.
 type Step struct {
-	// Label names the cause, or the stack a total stands for.
-	Label string
+	// Label names the cause, or the stack a total stands for; Short in a
+	// few words, under its bar in a chart.
+	Label, Short string
 	// Seconds is the step's size: a total's whole time, a cause's
 	// difference.
 	Seconds float64
@@ -187,20 +188,20 @@ func Waterfalls(sum *results.Summary, runs []AblationRun) []Waterfall {
 
 func waterfall(where, fromName string, from, to float64, price map[string]float64, sz *results.SizeSummary) Waterfall {
 	w := Waterfall{Where: where, Gap: to - from}
-	w.Steps = append(w.Steps, Step{Label: fromName, Seconds: from, Total: true, Note: "median time to all running"})
+	w.Steps = append(w.Steps, Step{Label: fromName, Short: fromName, Seconds: from, Total: true, Note: "median time to all running"})
 	named := 0.0
 	// Inside the gap at parity: what today's stack is built with that
 	// 2014's is not, each priced by an ablation that takes it away.
 	if p, ok := price[scenario.AblateDirectBinder]; ok {
-		w.Steps = append(w.Steps, Step{Label: "kube-scheduler, against binding directly", Seconds: -p,
+		w.Steps = append(w.Steps, Step{Label: "kube-scheduler, against binding directly", Short: "kube-scheduler", Seconds: -p,
 			Note: "the parity run less its direct-binding control run"})
 		named += -p
 	}
 	w.Left = w.Gap - named
-	w.Steps = append(w.Steps, Step{Label: "today's control plane itself, named by kube-apiserver's profile", Seconds: w.Left,
+	w.Steps = append(w.Steps, Step{Label: "today's control plane itself, named by kube-apiserver's profile", Short: "the rest (profile)", Seconds: w.Left,
 		Note: "what no ablation names: the gap at parity less the steps above"})
 	w.Unexplained = w.Gap > 0 && w.Left > LeftAllowed*w.Gap
-	w.Steps = append(w.Steps, Step{Label: waterfallTo, Seconds: to, Total: true, Note: "median time to all running"})
+	w.Steps = append(w.Steps, Step{Label: waterfallTo, Short: waterfallTo, Seconds: to, Total: true, Note: "median time to all running"})
 	// Past parity: the laboratory's handicaps put back one at a time.
 	sum := to
 	for _, a := range scenario.Ablations {
@@ -208,14 +209,14 @@ func waterfall(where, fromName string, from, to float64, price map[string]float6
 			continue
 		}
 		if p, ok := price[a.Key]; ok {
-			w.Steps = append(w.Steps, Step{Label: a.Says, Seconds: p, Note: "its control run less the parity run"})
+			w.Steps = append(w.Steps, Step{Label: a.Says, Short: a.Key, Seconds: p, Note: "its control run less the parity run"})
 			sum += p
 		}
 	}
 	if before, ok := MedianOf(sz, asRanBefore, timeFigure); ok {
-		w.Steps = append(w.Steps, Step{Label: "the handicaps together, less their sum", Seconds: before.Median - sum,
+		w.Steps = append(w.Steps, Step{Label: "the handicaps together, less their sum", Short: "not additive", Seconds: before.Median - sum,
 			Note: "they do not simply add up"})
-		w.Steps = append(w.Steps, Step{Label: asRanBefore, Seconds: before.Median, Total: true, Note: "as the laboratory ran it before parity"})
+		w.Steps = append(w.Steps, Step{Label: asRanBefore, Short: asRanBefore, Seconds: before.Median, Total: true, Note: "as the laboratory ran it before parity"})
 	}
 	return w
 }

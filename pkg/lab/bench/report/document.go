@@ -67,3 +67,14 @@ func (d *document) list(items ...string) { d.blocks = append(d.blocks, bullets{i
 func (d *document) table(t table) { d.blocks = append(d.blocks, t) }
 
 func (d *document) figure(c charts.Chart) { d.blocks = append(d.blocks, figure{c}) }
+
+// figures returns the charts of the document's figures.
+func (d *document) figures() []charts.Chart {
+	var out []charts.Chart
+	for _, b := range d.blocks {
+		if f, ok := b.(figure); ok {
+			out = append(out, f.chart)
+		}
+	}
+	return out
+}

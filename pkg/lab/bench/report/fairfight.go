@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/charts"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
@@ -51,6 +52,14 @@ func fairFightSection(d *document, sum *results.Summary) {
 	}
 	for _, w := range falls {
 		d.h(4, "waterfall-"+results.Slug(w.Where+" "+w.Steps[0].Label), fmt.Sprintf("%s: from %s to today's stack", w.Where, w.Steps[0].Label))
+		var bars []charts.Step
+		for _, s := range w.Steps {
+			bars = append(bars, charts.Step{Label: s.Short, Seconds: s.Seconds, Total: s.Total})
+		}
+		name := "waterfall_" + results.Slug(w.Where+" "+w.Steps[0].Label)
+		if c, ok := charts.Waterfall(name, fmt.Sprintf("%s: from %s to today's stack", w.Where, w.Steps[0].Label), bars, false); ok {
+			d.figure(c)
+		}
 		t := table{header: []string{"step", "seconds", "running total", "how"}, numeric: []bool{false, true, true, false}}
 		total := 0.0
 		for _, s := range w.Steps {

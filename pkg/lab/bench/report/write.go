@@ -40,6 +40,10 @@ func Write(dir string, sum *results.Summary, runs []results.RunRecord, cpu strin
 		return err
 	}
 	doc := buildDocument(sum, cal, sets)
+	// Charts a section draws for itself (the fair fight's waterfalls).
+	if err := writeCharts(dir, doc.figures()...); err != nil {
+		return err
+	}
 	if err := writeFile(filepath.Join(dir, "report.md"), func(w *bufio.Writer) error { return writeMarkdown(w, doc) }); err != nil {
 		return err
 	}

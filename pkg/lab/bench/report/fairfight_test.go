@@ -1,0 +1,45 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+)
+
+// TestTheFairFightSectionDrawsItsWaterfallAndJudgesEachAblation: with a
+// 2014 parity run, today's at parity and as run before, and two
+// ablations, the section draws the waterfall, writes its steps as a
+// table, and marks the ablation whose prediction missed.
+func TestTheFairFightSectionDrawsItsWaterfallAndJudgesEachAblation(t *testing.T) {
+	run := func(name string, times ...float64) results.VariantSummary {
+		return results.VariantSummary{Variant: name, Runs: len(times), Figures: []results.Figure{
+			{Name: "time_to_running", Unit: "s", Stats: results.Summarize(times)}}}
+	}
+	sum := &results.Summary{Scenarios: []results.ScenarioSummary{{Name: "scale-up", Sizes: []results.SizeSummary{{
+		Label: "N=1000", Replicas: 1000, Variants: []results.VariantSummary{
+			run(scenario.LegacyParity.Name, 2.9, 3.0, 3.1),
+			run(scenario.StackTodayParity.Name, 5.9, 6.0, 6.1),
+			run(scenario.StackTodayUnthrottled.Name, 9.8, 10.0, 10.2),
+			run(scenario.StackTodayParity.Name+"-with-"+scenario.AblateDirectBinder, 3.4, 3.5, 3.6),
+			run(scenario.StackTodayParity.Name+"-with-"+scenario.AblateLimits, 8.9, 9.0, 9.1),
+		}}}}}}
+	d := &document{}
+	fairFightSection(d, sum)
+	figs := d.figures()
+	if len(figs) != 1 || !bytes.Contains(figs[0].SVG, []byte("kube-scheduler")) {
+		t.Fatalf("%d figures; want the waterfall, with kube-scheduler's bar", len(figs))
+	}
+	var md bytes.Buffer
+	if err := writeMarkdown(&md, d); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"charts/" + figs[0].Name + ".svg", "| kube-scheduler, against binding directly | +2.50 |",
+		"priority and fairness and inflight limits on", "**NOT EXPLAINED**"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("the section lacks %q:\n%s", want, md.String())
+		}
+	}
+}
