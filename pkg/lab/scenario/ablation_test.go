@@ -5,12 +5,17 @@ import (
 	"testing"
 )
 
-// TestAnAblationIsAParityRunOfTodaysStackWithOneThingSetOtherwise: each
-// ablation's control run is its parity variant with only its one field
-// changed, stands for no side, and no other variant has one.
-func TestAnAblationIsAParityRunOfTodaysStackWithOneThingSetOtherwise(t *testing.T) {
+// TestAnAblationIsAParityRunWithOneThingSetOtherwise: each ablation's
+// control run is its parity variant (today's, or v0.4's binaries') with
+// only its one field changed, stands for no side, and no other variant
+// has one.
+func TestAnAblationIsAParityRunWithOneThingSetOtherwise(t *testing.T) {
 	for _, a := range Ablations {
-		name := StackTodayParity.Name + "-with-" + a.Key
+		parity := StackTodayParity
+		if a.On == Originals {
+			parity = StackOriginalParity
+		}
+		name := parity.Name + "-with-" + a.Key
 		v, err := VariantByName(name)
 		if err != nil {
 			t.Fatal(err)
@@ -19,11 +24,11 @@ func TestAnAblationIsAParityRunOfTodaysStackWithOneThingSetOtherwise(t *testing.
 			t.Errorf("%s: %+v", name, v)
 		}
 		// The meter is the one ablation a field of the variant sets.
-		if v.Unmetered != (a.Key != AblateMeter) {
+		if v.Unmetered != (parity.Unmetered && a.Key != AblateMeter) {
 			t.Errorf("%s: unmetered %t", name, v.Unmetered)
 		}
 		base, got, ok := AblationOf(name)
-		if !ok || base != StackTodayParity.Name || got.Key != a.Key {
+		if !ok || base != parity.Name || got.Key != a.Key {
 			t.Errorf("AblationOf(%q) = %q, %q, %t", name, base, got.Key, ok)
 		}
 		if a.Low <= 0 || a.High < a.Low || a.Why == "" || a.Says == "" {
@@ -38,6 +43,8 @@ func TestAnAblationIsAParityRunOfTodaysStackWithOneThingSetOtherwise(t *testing.
 		StackTodayUnthrottled.Name + "-with-meter",
 		StackTodayParity.Name + "-with-no-such-thing",
 		StackTodayParity.Name + "-with-meter-with-sparse-nodes",
+		StackTodayParity.Name + "-with-" + AblateSerialBinds,
+		StackOriginalParity.Name + "-with-" + AblateMeter,
 	} {
 		if _, err := VariantByName(bad); err == nil {
 			t.Errorf("%s: no error", bad)

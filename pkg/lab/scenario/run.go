@@ -109,8 +109,14 @@ func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		// The fair fight's work (parity.go): as many nodes as today's
 		// side, and its kubelets' writers and delay. Later flags win.
 		cfg.Nodes = ParityNodes(sc, sz)
+		writers := ParityStatusWriters
+		if v.Ablated(AblateSerialBinds) {
+			// v0.4's kubelets write nothing when they start a pod
+			// (PodStatusOnRead): one worker binds one pod at a time.
+			writers = 1
+		}
 		cfg.HollowNodeArgs = append(append([]string{}, cfg.HollowNodeArgs...),
-			fmt.Sprintf("-workers=%d", ParityStatusWriters), "-start_delay="+ParityStartDelay.String())
+			fmt.Sprintf("-workers=%d", writers), "-start_delay="+ParityStartDelay.String())
 	}
 	var profiling string
 	var st *stack.Stack

@@ -63,6 +63,8 @@ func stacksSection(d *document, sum *results.Summary) {
 		d.note("Nothing to compare in this run: it takes a 2014 variant (legacy or stack-original) and one on today's stack " +
 			"(stack-today, stack-today-unthrottled) at the same scenario and size, for instance " +
 			"`rcbench bench -quick -scenarios=scale-up,idle -variants=legacy,stack-today` after make today.")
+		// Ablations of one side still have their parity runs to stand by.
+		fairFightSection(d, sum)
 		return
 	}
 	d.p("stack-today runs kube-controller-manager on its own defaults, a client limit of 20 requests a second with bursts of 30 " +
