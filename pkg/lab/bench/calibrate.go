@@ -66,6 +66,27 @@ func calibrateStack(ctx context.Context, r *runner.Runner, dir string, p *runner
 		r.Say("  %s", l)
 		cal.Levels = append(cal.Levels, l)
 	}
+	if reader == stack.LabNone && slices.Contains(clients, results.FloorClients) && ctx.Err() == nil {
+		// The reader of the write-ahead log's price, in alternating
+		// pairs: the bare apiserver, then the same with the reader.
+		for i := 0; i < results.WALPairs && ctx.Err() == nil; i++ {
+			var pair results.Pair
+			for j, with := range []string{stack.LabNone, stack.LabWAL} {
+				l, err := calibrateAPIServer(ctx, r.Opts.BinDir, filepath.Join(dir, fmt.Sprintf("apiserver-wal-%d-%d", i, j)), with, results.FloorClients, calibrationWarmup, d)
+				if err != nil {
+					return cal, err
+				}
+				if with == stack.LabWAL {
+					pair.With = l
+				} else {
+					pair.Without = l
+				}
+			}
+			r.Say("  the write-ahead log's reader, pair %d: %s pods/s without, %s with", i+1,
+				results.FormatNumber(pair.Without.PerSecond), results.FormatNumber(pair.With.PerSecond))
+			cal.WALPairs = append(cal.WALPairs, pair)
+		}
+	}
 	if p.ReferenceReplicas > 0 && ctx.Err() == nil {
 		runs := p.RunsEach
 		if runs < 1 {

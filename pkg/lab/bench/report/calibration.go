@@ -107,6 +107,15 @@ func ceilingResults(d *document, cal *results.Calibration) {
 	if price, with, without, ok := cal.LearnerPrice(); ok {
 		parts = append(parts, "The laboratory's learner "+findings.LearnerPriceText(price, with, without)+".")
 	}
+	if median, lowest, ok := cal.WALKept(); ok {
+		verdict := "at least"
+		if lowest < results.WALKeepsAtLeast {
+			verdict = "**less than**"
+		}
+		parts = append(parts, fmt.Sprintf("The laboratory's reader of the write-ahead log keeps %.0f %% of the bare apiserver's creates at %d "+
+			"clients (the median of %d alternating pairs, the lowest %.0f %%): %s the %.0f %% it must keep.",
+			100*median, results.FloorClients, len(cal.WALPairs), 100*lowest, verdict, 100*results.WALKeepsAtLeast))
+	}
 	if cal.CreateRate > 0 {
 		parts = append(parts, fmt.Sprintf("Create floor: N pods take at least N / %s s (1 000 pods: %s s).", results.FormatNumber(cal.CreateRate), results.FormatNumber(cal.Floor(1000))))
 	}

@@ -71,3 +71,29 @@ func TestTheCeilingPricesTheLearner(t *testing.T) {
 		t.Errorf("the learner's level is not last:\n%s", page)
 	}
 }
+
+// The reader of the write-ahead log is priced by its pairs: the median
+// share of creates it keeps, and its lowest, held to the share it must
+// keep; one pair below it is enough to say so.
+func TestTheCeilingPricesTheWriteAheadLogsReaderByItsPairs(t *testing.T) {
+	pair := func(without, with float64) results.Pair {
+		return results.Pair{Without: results.Level{PerSecond: without}, With: results.Level{PerSecond: with}}
+	}
+	page := func(pairs ...results.Pair) string {
+		t.Helper()
+		d := &document{title: "ceiling"}
+		ceilingResults(d, &results.Calibration{WALPairs: pairs})
+		var md bytes.Buffer
+		if err := writeMarkdown(&md, d); err != nil {
+			t.Fatal(err)
+		}
+		return md.String()
+	}
+	kept := page(pair(4000, 3960), pair(4000, 3880), pair(4000, 4000))
+	if want := "keeps 99 % of the bare apiserver's creates at 64 clients (the median of 3 alternating pairs, the lowest 97 %): at least the 95 %"; !strings.Contains(kept, want) {
+		t.Errorf("the ceiling does not say %q:\n%s", want, kept)
+	}
+	if short := page(pair(4000, 3960), pair(4000, 3600), pair(4000, 4000)); !strings.Contains(short, "**less than** the 95 %") {
+		t.Errorf("a pair at 90 %% passes:\n%s", short)
+	}
+}

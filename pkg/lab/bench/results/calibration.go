@@ -26,6 +26,43 @@ type Calibration struct {
 	// them and as stored.
 	ListCosts []ListCost `json:"listCosts,omitempty"`
 	ListSetup string     `json:"listSetup,omitempty"`
+	// WALPairs price the laboratory's reader of the write-ahead log: the
+	// bare apiserver at FloorClients without it and with it, in
+	// alternating pairs, each on fresh storage.
+	WALPairs []Pair `json:"walPairs,omitempty"`
+}
+
+// WALPairs is how many alternating pairs price the reader of the
+// write-ahead log.
+const WALPairs = 5
+
+// WALKeepsAtLeast is the share of the bare apiserver's creates the
+// reader must keep to cost the stack nothing worth counting.
+const WALKeepsAtLeast = 0.95
+
+// Pair is one level measured without and then with one thing.
+type Pair struct {
+	Without, With Level
+}
+
+// WALKept is the share of the bare apiserver's creates the reader of the
+// write-ahead log keeps (with ÷ without, over the pairs): its median and
+// its lowest; ok is false with no pairs.
+func (c *Calibration) WALKept() (median, lowest float64, ok bool) {
+	if c == nil {
+		return 0, 0, false
+	}
+	var kept []float64
+	for _, p := range c.WALPairs {
+		if p.Without.PerSecond > 0 {
+			kept = append(kept, p.With.PerSecond/p.Without.PerSecond)
+		}
+	}
+	if len(kept) == 0 {
+		return 0, 0, false
+	}
+	st := Summarize(kept)
+	return st.Median, st.Min, true
 }
 
 // Level is one target at one concurrency.
