@@ -69,7 +69,7 @@ func calibrateStack(ctx context.Context, r *runner.Runner, dir string, p *runner
 	if reader == stack.LabNone && slices.Contains(clients, results.FloorClients) && ctx.Err() == nil {
 		// The reader of the write-ahead log's price, in alternating
 		// pairs: the bare apiserver, then the same with the reader.
-		for i := 0; i < results.WALPairs && ctx.Err() == nil; i++ {
+		for i := 0; i < p.WALPairs && ctx.Err() == nil; i++ {
 			var pair results.Pair
 			for j, with := range []string{stack.LabNone, stack.LabWAL} {
 				l, err := calibrateAPIServer(ctx, r.Opts.BinDir, filepath.Join(dir, fmt.Sprintf("apiserver-wal-%d-%d", i, j)), with, results.FloorClients, calibrationWarmup, d)

@@ -86,9 +86,9 @@ func BuildPlan(opts runner.Options) (*runner.Plan, error) {
 		return nil, fmt.Errorf("-kubeconfig names the cluster of the variant %s: add it to -variants", scenario.External.Name)
 	}
 
-	p := &runner.Plan{RunsEach: runs, CalibrationClients: CalibrationClients, CalibrationSeconds: 2, ListCosts: true}
+	p := &runner.Plan{RunsEach: runs, CalibrationClients: CalibrationClients, CalibrationSeconds: 2, ListCosts: true, WALPairs: results.WALPairs}
 	if opts.Quick {
-		p.ListCosts = false
+		p.ListCosts, p.WALPairs = false, 0
 		// The quick calibration measures only the 64 clients the create
 		// floor needs, for a second: enough to read a rate, and a few
 		// seconds saved for the 2-minute budget.

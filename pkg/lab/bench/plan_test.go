@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"strings"
 	"testing"
 
@@ -26,8 +27,8 @@ func TestTheDefaultPlanCalibratesFirstAndRunsTheHeadlineScenarios(t *testing.T) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !p.Calibrate || p.RunsEach != 3 || len(p.CalibrationClients) != 3 {
-		t.Errorf("calibrate %v, runs %d, levels %v; want calibration at 3 levels and 3 runs", p.Calibrate, p.RunsEach, p.CalibrationClients)
+	if !p.Calibrate || p.RunsEach != 3 || len(p.CalibrationClients) != 3 || p.WALPairs != results.WALPairs {
+		t.Errorf("calibrate %v, runs %d, levels %v, %d pairs; want calibration at 3 levels with the reader's pairs, and 3 runs", p.Calibrate, p.RunsEach, p.CalibrationClients, p.WALPairs)
 	}
 	names := map[string]bool{}
 	for _, it := range p.Items {
@@ -53,8 +54,8 @@ func TestQuickShrinksTheRunsTheLevelsAndTheSelection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.RunsEach != 1 || len(p.CalibrationClients) != 1 || p.CalibrationSeconds != 1 {
-		t.Errorf("runs %d, levels %v, %v s; want 1 run and a short calibration", p.RunsEach, p.CalibrationClients, p.CalibrationSeconds)
+	if p.RunsEach != 1 || len(p.CalibrationClients) != 1 || p.CalibrationSeconds != 1 || p.WALPairs != 0 {
+		t.Errorf("runs %d, levels %v, %v s, %d pairs; want 1 run and a short calibration", p.RunsEach, p.CalibrationClients, p.CalibrationSeconds, p.WALPairs)
 	}
 	for _, it := range p.Items {
 		if !planOf(it.Scenario).Quick {

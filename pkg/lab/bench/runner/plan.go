@@ -40,7 +40,10 @@ type Plan struct {
 	CalibrationClients []int
 	// CalibrationSeconds is how long each level is measured.
 	CalibrationSeconds float64
-	Items              []Item
+	// WALPairs is how many alternating pairs price the reader of the
+	// write-ahead log in the calibration; -quick leaves them out.
+	WALPairs int
+	Items    []Item
 	// RunsEach is how many times each variant of each item runs.
 	RunsEach int
 	// ReferenceReplicas is the largest scale-up size, which the calibration
