@@ -61,18 +61,7 @@ func citations(text string) []citation {
 // the pages themselves (RESULTS.md) and build output left out.
 func ProseFiles(root string) ([]string, error) {
 	var out []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel != "." && (strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_") || d.Name() == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
+	err := walkTree(root, func(rel, path string, d fs.DirEntry) error {
 		if d.Name() == "README.md" || rel == "examples/talk/20-minutes.md" {
 			out = append(out, rel)
 		}
@@ -80,6 +69,28 @@ func ProseFiles(root string) ([]string, error) {
 	})
 	sort.Strings(out)
 	return out, err
+}
+
+// walkTree calls visit for every file of the repository at root, by its
+// path relative to root (with slashes) and its path, passing over what
+// is no source of the repository's: hidden and _-prefixed directories
+// (.git, _output), testdata, vendor and node_modules.
+func walkTree(root string, visit func(rel, path string, d fs.DirEntry) error) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			name := d.Name()
+			if rel != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "vendor" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		return visit(rel, path, d)
+	})
 }
 
 // proseFiles are ProseFiles, or those of them only names.
