@@ -77,6 +77,8 @@ type Event struct {
 	// member delivers it (keys below the store's keys prefix); nil for
 	// the v3 store.
 	V2 *v2store.Event
+	// pod is the v3 value decoded, which Pod returns.
+	pod *corev1.Pod
 }
 
 // String names the event for logs: its type, key and indexes.

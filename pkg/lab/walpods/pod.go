@@ -44,14 +44,21 @@ func podEventV3(typ EventType, key string, value []byte, rev int64) Event {
 	}
 	ev.Namespace, ev.Name = pod.Namespace, pod.Name
 	ev.NodeName, ev.Phase = pod.Spec.NodeName, pod.Status.Phase
+	ev.pod = pod
 	return ev
 }
 
-// Pod decodes the whole pod a v3 event's value holds: what was written,
-// or for Deleted what the key held until then.
+// Pod returns the whole pod a v3 event's value holds: what was written,
+// or for Deleted what the key held until then, as the reader decoded it
+// once (the caller must not change it).
 func (e Event) Pod() (*corev1.Pod, error) {
-	if e.V2 != nil {
+	switch {
+	case e.V2 != nil:
 		return nil, fmt.Errorf("%s is a v2 write: its value is 2014's pod", e.Key)
+	case e.pod != nil:
+		return e.pod, nil
+	case e.DecodeError != "":
+		return nil, fmt.Errorf("%s: %s", e.Key, e.DecodeError)
 	}
 	return decodePod([]byte(e.Value))
 }
