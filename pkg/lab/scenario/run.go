@@ -156,7 +156,7 @@ func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		if st.HollowURL != "" {
 			targets[sampler.ProcessHollowNode] = st.HollowURL
 		}
-		if url := st.ReaderProfileURL(); url != "" {
+		if url := st.WALReaderURL(); url != "" {
 			targets[sampler.ProcessLearner] = url
 		}
 		if e.profiler, err = startProfiler(filepath.Join(opts.Dir, "profiles"), e.Sampler.Rec.Start(), targets); err != nil {

@@ -516,13 +516,9 @@ func (s *Stack) readFrom(p *Process, port int) {
 const WALSegmentBytes = 4 << 20
 
 // WALReaderURL is the base URL of the laboratory's reader of the
-// write-ahead log (LabWAL), or "".
-func (s *Stack) WALReaderURL() string { return s.ReaderProfileURL() }
-
-// ReaderProfileURL is the base URL of the laboratory's reader where it
-// serves its CPU profile (the reader of the write-ahead log does; the
-// learner does not), or "".
-func (s *Stack) ReaderProfileURL() string {
+// write-ahead log (LabWAL), or "": where it serves its lag (/metrics) and
+// its CPU profile, which the learner does not.
+func (s *Stack) WALReaderURL() string {
 	if s.cfg.LabReader != LabWAL {
 		return ""
 	}
