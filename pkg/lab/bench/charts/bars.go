@@ -67,14 +67,7 @@ func barPanel(title string, names []string, stats []results.Stats) *plot.Plot {
 			p.Add(eb)
 		}
 	}
-	if lb, err := plotter.NewLabels(labels); err == nil {
-		for i := range lb.TextStyle {
-			lb.TextStyle[i].Font = sans(8.5)
-			lb.TextStyle[i].XAlign = draw.XCenter
-		}
-		lb.Offset = vg.Point{Y: vg.Points(3)}
-		p.Add(lb)
-	}
+	addValueLabels(p, labels, 8.5, 0)
 	short := make([]string, len(names))
 	for i, n := range names {
 		short[i] = shortVariant(n)
@@ -83,6 +76,21 @@ func barPanel(title string, names []string, stats []results.Stats) *plot.Plot {
 	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
 	p.Y.Min, p.Y.Max = 0, niceMax(top*1.12)
 	return p
+}
+
+// addValueLabels writes each label just above its point, centred on it
+// and moved right by dx, in sans of size.
+func addValueLabels(p *plot.Plot, labels plotter.XYLabels, size float64, dx vg.Length) {
+	lb, err := plotter.NewLabels(labels)
+	if err != nil {
+		return
+	}
+	for i := range lb.TextStyle {
+		lb.TextStyle[i].Font = sans(size)
+		lb.TextStyle[i].XAlign = draw.XCenter
+	}
+	lb.Offset = vg.Point{X: dx, Y: vg.Points(3)}
+	p.Add(lb)
 }
 
 // figureTitle is a panel title: the figure, its unit, whose process it
@@ -199,14 +207,7 @@ func calibrationChart(cal *results.Calibration, png bool) (Chart, bool) {
 		bar.Offset = offset
 		p.Add(bar)
 		items.add(map[string]string{"etcd": "raw etcd creates (go-etcd)", "apiserver": "apiserver pod POSTs"}[target], bar)
-		if lb, err := plotter.NewLabels(labels); err == nil {
-			for i := range lb.TextStyle {
-				lb.TextStyle[i].Font = sans(8.5)
-				lb.TextStyle[i].XAlign = draw.XCenter
-			}
-			lb.Offset = vg.Point{X: offset, Y: vg.Points(3)}
-			p.Add(lb)
-		}
+		addValueLabels(p, labels, 8.5, offset)
 	}
 	names := make([]string, len(clients))
 	for i, c := range clients {

@@ -68,14 +68,7 @@ func Waterfall(name, title string, steps []Step, png bool) (Chart, bool) {
 		labels.Labels = append(labels.Labels, text)
 		names = append(names, s.Label)
 	}
-	if lb, err := plotter.NewLabels(labels); err == nil {
-		for i := range lb.TextStyle {
-			lb.TextStyle[i].Font = sans(8)
-			lb.TextStyle[i].XAlign = draw.XCenter
-		}
-		lb.Offset = vg.Point{Y: vg.Points(3)}
-		p.Add(lb)
-	}
+	addValueLabels(p, labels, 8, 0)
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.6, float64(len(steps))-0.4
 	p.Y.Min, p.Y.Max = math.Min(0, bottom*1.12), niceMax(top*1.12)
