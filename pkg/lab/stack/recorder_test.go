@@ -49,14 +49,22 @@ func fakeAPIServer(t *testing.T) *httptest.Server {
 	}))
 }
 
-func TestTheRecorderKeepsEveryCreateAndBindingAcknowledgedAndEveryDeleteSent(t *testing.T) {
+// recordingFake is a recorder in front of fakeAPIServer, both closed when
+// the test ends.
+func recordingFake(t *testing.T) *WriteRecorder {
+	t.Helper()
 	backend := fakeAPIServer(t)
-	defer backend.Close()
+	t.Cleanup(backend.Close)
 	rec, err := StartWriteRecorder(backend.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rec.Close()
+	t.Cleanup(rec.Close)
+	return rec
+}
+
+func TestTheRecorderKeepsEveryCreateAndBindingAcknowledgedAndEveryDeleteSent(t *testing.T) {
+	rec := recordingFake(t)
 	send := func(method, path, body string) int {
 		req, _ := http.NewRequest(method, rec.URL()+path, strings.NewReader(body))
 		req.Header.Set("User-Agent", "tester")
@@ -107,13 +115,7 @@ func TestTheRecorderKeepsEveryCreateAndBindingAcknowledgedAndEveryDeleteSent(t *
 // A client that died before it polled never will: the wait gives up once
 // no poll has ended for its idle time, and says how many are left.
 func TestTheWaitForPollsGivesUpOnAClientThatNeverPolls(t *testing.T) {
-	backend := fakeAPIServer(t)
-	defer backend.Close()
-	rec, err := StartWriteRecorder(backend.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rec.Close()
+	rec := recordingFake(t)
 	resp, err := http.Post(rec.URL()+"/api/v1beta1/pods", "application/json", strings.NewReader("slow-orphan"))
 	if err != nil {
 		t.Fatal(err)
