@@ -46,7 +46,10 @@ type Config struct {
 	// The laboratory's reader of the log (pkg/lab/walpods) reads the
 	// segment it is in from its start on each look, so smaller segments
 	// bound what it reads; the member cuts a segment more often, a file
-	// created ahead of time by etcd's pipeline.
+	// created ahead of time by etcd's pipeline. The member then keeps
+	// more segments than etcd's five, as many as hold walKeptBytes, so
+	// that a reader a few seconds behind does not find its next entry
+	// purged.
 	WALSegmentBytes int64
 	// LogToStderr sends etcd's own (error level) log to stderr instead of
 	// the file etcd.log in DataDir.
@@ -66,6 +69,13 @@ type Config struct {
 	// path (etcd's UserHandlers).
 	Handlers map[string]http.Handler
 }
+
+// walKeptBytes is how much of its write-ahead log a member with
+// Config.WALSegmentBytes keeps at least, once a snapshot lets it purge
+// older segments: a reader of the log that falls further behind than
+// this loses entries: as much as etcd's five segments held at the
+// segment size the reader was first given.
+const walKeptBytes = 20 << 20
 
 // Server is a running embedded etcd member.
 type Server struct {
@@ -118,6 +128,11 @@ func newConfig(cfg Config) (*embed.Config, *listHandler) {
 		ec.ElectionMs = 100
 	}
 	ec.UnsafeNoFsync = cfg.NoFsync
+	if cfg.WALSegmentBytes > 0 {
+		if n := uint((walKeptBytes + cfg.WALSegmentBytes - 1) / cfg.WALSegmentBytes); n > ec.MaxWalFiles {
+			ec.MaxWalFiles = n
+		}
+	}
 	ec.Logger = "zap"
 	ec.LogLevel = "error"
 	if cfg.LogToStderr {

@@ -51,3 +51,15 @@ func TestServerSpeaksV2OnLoopbackAndKeepsDataAcrossRestart(t *testing.T) {
 		t.Fatalf("after restart GET returned %d, want 200", code)
 	}
 }
+
+func TestSmallerSegmentsKeepAsMuchLog(t *testing.T) {
+	if ec, _ := newConfig(Config{DataDir: t.TempDir()}); ec.MaxWalFiles != 5 {
+		t.Errorf("with etcd's segments the member keeps %d, want etcd's 5", ec.MaxWalFiles)
+	}
+	for _, seg := range []int64{1 << 20, 3 << 20, 64 << 20} {
+		ec, _ := newConfig(Config{DataDir: t.TempDir(), WALSegmentBytes: seg})
+		if kept := int64(ec.MaxWalFiles) * seg; kept < walKeptBytes || ec.MaxWalFiles < 5 {
+			t.Errorf("segments of %d bytes: the member keeps %d of them (%d bytes), want at least 5 and %d bytes", seg, ec.MaxWalFiles, kept, walKeptBytes)
+		}
+	}
+}

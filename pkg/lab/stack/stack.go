@@ -513,7 +513,12 @@ func (s *Stack) readFrom(p *Process, port int) {
 // WALSegmentBytes is the member's segment size with LabWAL, on both
 // stacks: the reader reads the segment it is in from its start each time
 // it looks, so its cost a look is bounded by this, not by etcd's 64 MB.
-const WALSegmentBytes = 4 << 20
+// A CPU profile of the reader under the calibration's load put most of
+// its time in etcd's WAL decoder, reading again what it had read, and in
+// the garbage that leaves; segments of this size cut that, and smaller ones left
+// the member so many files that its purge window grew (see pkg/etcd's
+// walKeptBytes) for little more. The calibration's pairs price it.
+const WALSegmentBytes = 1 << 20
 
 // WALReaderURL is the base URL of the laboratory's reader of the
 // write-ahead log (LabWAL), or "": where it serves its lag (/metrics) and

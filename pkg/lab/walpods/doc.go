@@ -58,8 +58,8 @@
 //     compare over a range (the apiserver sends neither for pods). Of a
 //     revoked lease it reports the pods deleted, not the lease.
 //   - It starts from the WAL's first entry and an empty store. A member
-//     that has purged its first segments (etcd keeps five, once a snapshot
-//     covers them), or that joined from a snapshot, needs the reader to
+//     that has purged its first segments (once a snapshot covers them,
+//     beyond the segments it keeps), or that joined from a snapshot, needs the reader to
 //     start from the snapshot in member/snap; it fails with ErrLost
 //     instead. A reader that falls behind the member's purging fails the
 //     same way.
@@ -75,15 +75,16 @@
 //     with the member's next write. A member alone, as the tests run it,
 //     saves the commit with the entries.
 //   - Each poll decodes the segment it starts in from its beginning, so
-//     its cost grows with the segment's fill, up to etcd's 64 MB; the
-//     WAL package has no way to resume a read where the last one ended.
+//     its cost grows with the segment's fill; the WAL package has no way
+//     to resume a read where the last one ended. The laboratory's
+//     members write smaller segments for it (stack.WALSegmentBytes) and
+//     keep more of them (pkg/etcd's walKeptBytes).
 //   - Keys expired by a TTL in the v2 store are applied (so the index
 //     stays the member's) but not reported; the apiserver gives pods no
 //     TTL. (In the v3 store an expired lease is revoked through the log,
 //     and the pods it held are reported deleted.)
-//   - It is wired into no command: as -lab_reader, it would stand in for
-//     etcdpods' tail as the hollow nodes' and the benchmark's source; the
-//     v3 reader, for today's stack, is tested against an embedded member
-//     and today's etcd binary (_output/today/etcd, when built), not yet
-//     behind a real kube-apiserver.
+//   - The hollow-node binary serves it (-wal_of, and -wal_v3 for today's
+//     stack, where it mirrors each pod as 2014's, etcdpods.V1Mirror) as a
+//     learner's client listener is served, and the laboratory starts it
+//     with -lab_reader=wal; each start reads the log from its beginning.
 package walpods
