@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -42,7 +43,7 @@ func benchCommand(args []string) int {
 	seed := fs.Int64("seed", runner.DefaultSeed, "Seed of the hollow nodes' random choices, the same in every run.")
 	commit := fs.String("commit", "", "The commit the binaries were built from, for the results page (make bench: git describe; default: rcbench's build information).")
 	publish := fs.String("publish", "", "Also copy "+report.ResultsFile+" and the chart it draws into this directory (e.g. examples/bench), unless the run is interrupted.")
-	labReader := fs.String("lab_reader", "", "How the laboratory reads pods: learner (the default: an etcd learner in a process of its own), learner-nice (the same at nice 10, so that it applies what the apiserver and managers leave of the cores), wal (a reader of the embedded member's write-ahead log in a process of its own, read-only, which costs the member nothing; on our apiserver's stacks only, and not yet priced) or members (the members the apiserver stores in, directly, as before the learner; in a burst of over 1 000 writes it may fall out of etcd's window, and a run says so), to price the learner against the same runs without it. -lab_reader=learner or learner-nice also gives the calibration's bare apiserver a learner, which it otherwise has not.")
+	labReader := fs.String("lab_reader", "", "How the laboratory reads pods. The default: wal where the apiserver stores in its embedded member (our stacks and today's), a reader of the member's write-ahead log in a process of its own, read-only, which joins nothing and costs the member nothing; learner elsewhere (v0.4's apiserver, external members). Or, to compare them with it: learner (an etcd learner in a process of its own), learner-nice (the same at nice 10, so that it applies what the apiserver and managers leave of the cores), members (the members the apiserver stores in, directly, as before the learner; in a burst of over 1 000 writes it may fall out of etcd's window, and a run says so) and, on today's stack, apiserver-watch (a watch of kube-apiserver, which any of the others also gives there). -lab_reader=learner or learner-nice also gives the calibration's bare apiserver a learner, which it otherwise has not.")
 	kubeconfig := fs.String("kubeconfig", "", "With -variants=cluster (beside others or alone): run the scenarios of today's side (scale-up, idle) on the cluster this kubeconfig names, whose nodes may be KWOK's or real. The run keeps to a namespace of its own (-namespace), refuses one that holds anything it did not create, and deletes only what it created; it measures from outside what it can (pods, the apiserver's /metrics) and leaves the managers' figures out.")
 	namespace := fs.String("namespace", scenario.DefaultNamespace, "With -kubeconfig: the namespace the runs create their objects in, created and deleted by them unless it exists (and holds nothing) already.")
 	if err := fs.Parse(args); err != nil {
@@ -55,8 +56,8 @@ func benchCommand(args []string) int {
 		fmt.Fprintf(os.Stderr, "rcbench bench: unexpected arguments %q\n", fs.Args())
 		return 2
 	}
-	if *labReader != "" && *labReader != stack.LabLearner && *labReader != stack.LabLearnerNice && *labReader != stack.LabMembers && *labReader != stack.LabWAL {
-		fmt.Fprintf(os.Stderr, "rcbench bench: -lab_reader=%q: want %s, %s, %s or %s\n", *labReader, stack.LabLearner, stack.LabLearnerNice, stack.LabWAL, stack.LabMembers)
+	if *labReader != "" && !slices.Contains(stack.LabReaders, *labReader) {
+		fmt.Fprintf(os.Stderr, "rcbench bench: -lab_reader=%q: want one of %s\n", *labReader, strings.Join(stack.LabReaders, ", "))
 		return 2
 	}
 	binDir, err := filepath.Abs(*bin)

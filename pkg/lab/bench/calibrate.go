@@ -57,7 +57,7 @@ func calibrateStack(ctx context.Context, r *runner.Runner, dir string, p *runner
 	}
 	if reader == stack.LabNone && slices.Contains(clients, results.FloorClients) && ctx.Err() == nil {
 		// The learner's price: the same level with the laboratory's
-		// learner joined, as every scenario has it.
+		// learner joined, as a run reading through it has it.
 		l, err := calibrateAPIServer(ctx, r.Opts.BinDir, filepath.Join(dir, "apiserver-learner"), stack.LabLearner, results.FloorClients, calibrationWarmup, d)
 		if err != nil {
 			return cal, err

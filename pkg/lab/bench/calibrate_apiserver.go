@@ -16,11 +16,13 @@ import (
 
 // apiserverSetup says how the apiserver's create path is measured.
 const apiserverSetup = "the stack's own apiserver process (embedded etcd, same flags as in every scenario), alone: no hollow " +
-	"nodes, no controller-manager, and no laboratory reading pods, so no etcd learner: its embedded member replicates to " +
-	"nobody, where in every scenario it also sends each write to the laboratory's learner. Each client POSTs fresh pods without ids, as the manager does, through the project's " +
+	"nodes, no controller-manager, and no laboratory reading pods, so no reader of the laboratory's: in every scenario the " +
+	"laboratory reads the embedded member's write-ahead log by default, in a process of its own on the same cores. Each " +
+	"client POSTs fresh pods without ids, as the manager does, through the project's " +
 	"Go client with sync=true, so every answer means the pod is in etcd. A fresh apiserver and data directory per level. " +
 	"One more level, apiserver+learner at 64 clients, is the same with the laboratory's learner joined and nothing reading it: " +
-	"the learner's price, which every scenario pays."
+	"the learner's price, which a run reading through it pays (-lab_reader=learner, and v0.4's stack). The pairs after it " +
+	"price the reader of the write-ahead log the same way, each on fresh storage."
 
 // calibrationPod returns the pod a replication manager would create for
 // the scenarios' controllers: the same template, no id.

@@ -26,7 +26,7 @@ const requireToday = "KUBE_REWIND_REQUIRE_TODAY"
 // status writes through the meter, the apiserver's CPU, KWOK's and the
 // scheduler's CPU in place of the hollow nodes', and not one extra pod.
 func TestAScaleUpOnTodaysStackIsCountedAsOursAre(t *testing.T) {
-	got := scaleUpOnToday(t, scenario.StackTodayDefaults, func() string { return t.TempDir() })
+	got := scaleUpOnToday(t, scenario.StackTodayDefaults, func() string { return stacktest.BinDir(t) })
 	if got["pod_creates"] != 20 || got["extra_pods"] != 0 {
 		t.Errorf("kube-controller-manager sent %v pod creates, %v pods too many; want 20 and none", got["pod_creates"], got["extra_pods"])
 	}
@@ -146,7 +146,7 @@ func TestWithoutTheMeterTodaysStackIsMeasuredButItsRequestsAreNot(t *testing.T) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := scaleUpOnToday(t, v, func() string { return t.TempDir() })
+	got := scaleUpOnToday(t, v, func() string { return stacktest.BinDir(t) })
 	if got["extra_pods"] != 0 || got["time_to_running"] <= 0 {
 		t.Errorf("without the meter the run made %v pods too many in %v s; want none, in some time", got["extra_pods"], got["time_to_running"])
 	}

@@ -95,12 +95,14 @@ var Pages = []Page{
 		Inputs:      join(theStack, theBench, []string{"pkg/lab/bench/sweep"}),
 	},
 	{
-		// The control run of the laboratory's learner: each design's
-		// scale-up with the laboratory reading pods through its etcd
-		// learner, beside the same run reading the members directly.
-		Name: "learner", Title: "The laboratory's learner beside reading the members", Link: "examples/bench/learner/RESULTS.md",
+		// The control runs of the laboratory's readers: each design's
+		// scale-up read through the member's write-ahead log (the
+		// default), through its etcd learner, and reading the members
+		// directly.
+		Name: "learner", Title: "The laboratory's readers: the log, the learner and the members", Link: "examples/bench/learner/RESULTS.md",
 		Commands: [][]string{{"bench", "-bin=_output/bin", "-out=_output/bench", "-sweep", "-sizes=1000,3000,10000", "-scenarios=scale-up", "-runs=2",
-			"-variants=legacy,legacy-reading-members,modern-unthrottled,modern-unthrottled-reading-members", "-publish=examples/bench/learner"}},
+			"-variants=legacy,legacy-reading-learner,legacy-reading-members,modern-unthrottled,modern-unthrottled-reading-learner,modern-unthrottled-reading-members",
+			"-publish=examples/bench/learner"}},
 		TakesCommit: true,
 		Inputs:      join(theStack, theBench, []string{"pkg/lab/bench/sweep"}),
 	},

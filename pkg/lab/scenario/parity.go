@@ -168,7 +168,7 @@ func ourParity(ctx context.Context, c ourCluster) (ParityGot, error) {
 
 func todayParity(ctx context.Context, c todayCluster) (ParityGot, error) {
 	st := c.st
-	got := ParityGot{Reader: "a watch of kube-apiserver", Meter: st.Metered()}
+	got := ParityGot{Reader: stack.LabAPIWatch, Meter: st.Metered()}
 	if st.ReaderURL != "" {
 		got.Reader = stack.LabWAL
 	}

@@ -100,11 +100,12 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		}
 		ours = path
 	}
-	// With the reader of the write-ahead log (-lab_reader=wal), the
-	// laboratory reads today's pods as it reads ours: from etcd's log,
-	// in our hollow-node binary, not through a watch of kube-apiserver.
+	// The laboratory reads today's pods as it reads ours, from etcd's
+	// log, in our hollow-node binary: by default, and with
+	// -lab_reader=wal. Any other reader is read through a watch of
+	// kube-apiserver (stack.LabAPIWatch): today's etcd has no learner.
 	walReader := ""
-	if opts.LabReader == stack.LabWAL {
+	if opts.LabReader == "" || opts.LabReader == stack.LabWAL {
 		path, err := filepath.Abs(filepath.Join(opts.BinDir, "hollow-node"))
 		if err != nil {
 			return nil, err

@@ -23,13 +23,13 @@ func TestTheLaboratorysLearnerIsAProcessOfItsOwnThatSeesEveryPod(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts an apiserver and a learner")
 	}
-	st, err := stack.Start(stack.Config{BinDir: stacktest.BinDir(t), Dir: t.TempDir(), NoHollowNodes: true})
+	st, err := stack.Start(stack.Config{BinDir: stacktest.BinDir(t), Dir: t.TempDir(), NoHollowNodes: true, LabReader: stack.LabLearner})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Stop()
 	if !st.HasLearner() {
-		t.Fatalf("a stack with the default LabReader has no learner")
+		t.Fatalf("a stack with LabReader %q has no learner", stack.LabLearner)
 	}
 	found := false
 	for _, p := range st.Processes() {

@@ -66,8 +66,10 @@ type Config struct {
 	// client; APIURL is then the recorder's.
 	RecordWrites bool
 	// LabReader is how the laboratory (the hollow nodes, the benchmark's
-	// pod count) reads the cluster's pods: LabLearner, the default,
-	// LabMembers or LabNone.
+	// pod count) reads the cluster's pods: LabWAL, LabLearner,
+	// LabLearnerNice, LabMembers or LabNone. Empty is DefaultLabReader's
+	// choice: the write-ahead log where the apiserver stores in its
+	// embedded member, the learner elsewhere.
 	LabReader string
 }
 
@@ -96,11 +98,40 @@ const (
 	// Its process is the laboratory's reader, ProcessLearner, so its CPU
 	// counts where the learner's does.
 	LabWAL = "wal"
+	// LabAPIWatch reads today's stack through a watch of kube-apiserver,
+	// as the laboratory read it before the reader of the log: a fourth
+	// pod watcher, whose fan-out and encoding are kube-apiserver's work.
+	// Today's stack only; it takes no learner, and reads this way when
+	// asked for LabLearner, LabLearnerNice or LabMembers.
+	LabAPIWatch = "apiserver-watch"
 	// LabNone reads no pods and starts no learner, for a stack with no
 	// hollow nodes whose user reads no pods (the benchmark's calibration
 	// of the bare apiserver): the apiserver then replicates to nobody.
 	LabNone = "none"
 )
+
+// LabReaders are the ways a benchmark may ask the laboratory to read
+// pods (rcbench bench -lab_reader).
+var LabReaders = []string{LabWAL, LabLearner, LabLearnerNice, LabMembers, LabAPIWatch}
+
+// DefaultLabReader is how the laboratory reads the pods of a stack cfg
+// describes when cfg names no way: LabWAL, the observer that joins
+// nothing and costs the member nothing, where our apiserver stores in
+// its embedded member; LabLearner where the apiserver stores in members
+// of their own (EtcdServers, EtcdMembers, or the original v0.4
+// apiserver's), whose log the reader does not read yet.
+func DefaultLabReader(cfg Config) string {
+	external := len(cfg.EtcdServers) > 0 || cfg.EtcdMembers > 0 || cfg.Original == OriginalStack
+	for _, arg := range cfg.APIServerArgs {
+		if v, ok := strings.CutPrefix(arg, "-etcd_servers="); ok && v != "" {
+			external = true
+		}
+	}
+	if external {
+		return LabLearner
+	}
+	return LabWAL
+}
 
 // Stack is a running cluster.
 type Stack struct {
@@ -163,8 +194,11 @@ func Start(cfg Config) (*Stack, error) {
 	}
 	switch cfg.LabReader {
 	case "":
-		cfg.LabReader = LabLearner
+		cfg.LabReader = DefaultLabReader(cfg)
 	case LabLearner, LabLearnerNice, LabMembers, LabWAL:
+	case LabAPIWatch:
+		// Today's stack's choice; ours has a learner to read instead.
+		cfg.LabReader = DefaultLabReader(cfg)
 	case LabNone:
 		if !cfg.NoHollowNodes {
 			return nil, fmt.Errorf("a stack with hollow nodes reads pods: LabReader %q needs NoHollowNodes", LabNone)
@@ -562,7 +596,8 @@ const ProcessLearner = "lab-learner"
 func (s *Stack) HasLearner() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.learner != nil
+	// The reader of the log runs as the learner's process, and is none.
+	return s.learner != nil && s.cfg.LabReader != LabWAL
 }
 
 // LabReaderName says how the laboratory reads the cluster's pods

@@ -22,13 +22,17 @@ func TestTheReaderOfTheWriteAheadLogServesTheHollowNodesAndTheBenchmark(t *testi
 	if testing.Short() {
 		t.Skip("starts an apiserver, hollow nodes and the reader")
 	}
-	st, err := stack.Start(stack.Config{BinDir: stacktest.BinDir(t), Dir: t.TempDir(), Nodes: 2, LabReader: stack.LabWAL})
+	// The reader is the default, named by no option.
+	st, err := stack.Start(stack.Config{BinDir: stacktest.BinDir(t), Dir: t.TempDir(), Nodes: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Stop()
 	if st.LabReaderName() != stack.LabWAL {
-		t.Fatalf("the stack reads with %q", st.LabReaderName())
+		t.Fatalf("a stack given no LabReader reads with %q, want the write-ahead log's reader, %q", st.LabReaderName(), stack.LabWAL)
+	}
+	if st.HasLearner() {
+		t.Errorf("a stack read through the write-ahead log also has a learner, which its members pay for")
 	}
 	ctx := api.NewDefaultContext()
 	_, w, err := etcdpods.ListAndWatch(ctx, st.LabPods(), labels.Everything())
@@ -63,6 +67,27 @@ func TestTheReaderOfTheWriteAheadLogServesTheHollowNodesAndTheBenchmark(t *testi
 			}
 		case <-timeout.Done():
 			t.Fatalf("the reader never showed the pod running (seen created: %v)", added)
+		}
+	}
+}
+
+// The default reader is the log's where the reader can read it, the
+// apiserver's embedded member, and the learner where the apiserver
+// stores in members of their own.
+func TestTheDefaultReaderIsTheLogsWhereItCanReadIt(t *testing.T) {
+	for _, c := range []struct {
+		what string
+		cfg  stack.Config
+		want string
+	}{
+		{"our apiserver, its embedded member", stack.Config{}, stack.LabWAL},
+		{"external members by address", stack.Config{EtcdServers: []string{"http://127.0.0.1:4001"}}, stack.LabLearner},
+		{"external members started for it", stack.Config{EtcdMembers: 3}, stack.LabLearner},
+		{"external members by the apiserver's flag", stack.Config{APIServerArgs: []string{"-etcd_servers=http://127.0.0.1:4001"}}, stack.LabLearner},
+		{"v0.4's apiserver", stack.Config{Original: stack.OriginalStack}, stack.LabLearner},
+	} {
+		if got := stack.DefaultLabReader(c.cfg); got != c.want {
+			t.Errorf("%s: the default reader is %q, want %q", c.what, got, c.want)
 		}
 	}
 }

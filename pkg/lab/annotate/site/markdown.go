@@ -49,7 +49,7 @@ var MarkdownTitles = map[string]string{
 	"examples/bench/originals/RESULTS.md":     "Benchmark results beside the original v0.4 binaries",
 	"examples/sweep/RESULTS.md":               "Benchmark results: the sweep, 100 to 100 000 pods",
 	"examples/bench/status-writes/RESULTS.md": "Benchmark results: the sweep's gap, with and without status writes",
-	"examples/bench/learner/RESULTS.md":       "Benchmark results: the laboratory's learner beside reading the members",
+	"examples/bench/learner/RESULTS.md":       "Benchmark results: the laboratory's readers, the log, the learner and the members",
 }
 
 // mdPage is one Markdown file of the tree.

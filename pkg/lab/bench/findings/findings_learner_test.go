@@ -78,3 +78,31 @@ func TestNoControlRunNoLearnerFinding(t *testing.T) {
 		t.Errorf("a learner finding without a control run: %+v", f)
 	}
 }
+
+// With the reader of the log as the default, each variant's run prices
+// that reader, and its run reading the learner prices the learner, both
+// against the run reading the members.
+func TestBothReadersArePricedAgainstTheMembers(t *testing.T) {
+	sum := learnerSummary(8.8, false)
+	sz := &sum.Scenarios[0].Sizes[0]
+	sz.Variants = append(sz.Variants, results.VariantSummary{Variant: "legacy-reading-learner", Runs: 2,
+		Figures: []results.Figure{fig("apiserver_cpu", 20, 20), fig("time_to_running", 9.6, 9.8)}})
+	sum.Lab[0].Reader, sum.Lab[0].LearnerCPU = results.ReaderWAL, 0.5
+	sum.Lab = append(sum.Lab, results.LabRun{Scenario: "scale-up", Size: "N=3000", Variant: "legacy-reading-learner",
+		LabShare: results.LabShare{Reader: results.ReaderLearner, LearnerCPU: 3.3}})
+	f, ok := learnerFinding(sum)
+	if !ok {
+		t.Fatal("no finding")
+	}
+	for _, want := range []string{"scale-up N=3000 legacy (the reader of the log)", "the reader of the log's own CPU 0.50 CPU s",
+		"scale-up N=3000 legacy-reading-learner (the learner)", "the learner's own CPU 3.30 CPU s"} {
+		if !strings.Contains(f.Measured, want) {
+			t.Errorf("measured %q lacks %q", f.Measured, want)
+		}
+	}
+	// The learner's apiserver at 2.3 × the members' fails, the reader's
+	// does not hide it.
+	if f.Holds == nil || *f.Holds {
+		t.Errorf("a learner at 2.3 × its control run holds beside a reader that does: %+v", f)
+	}
+}

@@ -12,13 +12,16 @@ func labSection(d *document, runs []results.LabRun) {
 		return
 	}
 	d.h(2, "laboratory", "The laboratory's share")
-	saturated, learners := 0, 0
+	saturated, learners, logs := 0, 0, 0
 	for _, r := range runs {
 		if r.Saturated != "" {
 			saturated++
 		}
-		if r.Reader == results.ReaderLearner {
+		switch r.Reader {
+		case results.ReaderLearner:
 			learners++
+		case results.ReaderWAL:
+			logs++
 		}
 	}
 	d.p(fmt.Sprintf("What the laboratory cost in each run and whether it kept up: hollow-node is the one process that "+
@@ -29,12 +32,13 @@ func labSection(d *document, runs []results.LabRun) {
 		"half of it or more, or when either pod watch fell out of etcd's window: it measured the laboratory as much as the "+
 		"design, and a sweep does not count its failure as the design's breaking point. On today's stack KWOK and kube-scheduler "+
 		"play the nodes: their CPU is summed in the first column, the busier of the two gives its share, and the hollow nodes' "+
-		"own counters, which they have no counterpart of, are marked –; the benchmark's watch is of kube-apiserver, which ends "+
-		"a watch that does not take its events in time, and one taken up again where it ended is counted as taken up, not "+
-		"listed (in brackets there: its version gone from the apiserver's watch cache, 410). %d of %d runs here were saturated.",
+		"own counters, which they have no counterpart of, are marked –; where the benchmark watches kube-apiserver "+
+		"(-lab_reader=apiserver-watch; by default it reads etcd's log there too), kube-apiserver ends a watch that does not "+
+		"take its events in time, and one taken up again where it ended is counted as taken up, not listed (in brackets there: "+
+		"its version gone from the apiserver's watch cache, 410). %d of %d runs here were saturated.",
 		saturated, len(runs)))
-	d.p(learnerNote(learners, len(runs)))
-	t := table{header: []string{"run", "hollow-node CPU", "rcbench CPU", "learner CPU (share of the run)", "relists hollow-node", "relists rcbench", "waiting at end", "watch lag", "laboratory"},
+	d.p(learnerNote(learners, logs, len(runs)))
+	t := table{header: []string{"run", "hollow-node CPU", "rcbench CPU", "reader CPU, learner or log (share of the run)", "relists hollow-node", "relists rcbench", "waiting at end", "watch lag", "laboratory"},
 		numeric: []bool{false, true, true, true, true, true, true, true, false}}
 	for _, r := range runs {
 		name := fmt.Sprintf("%s %s %s #%d", r.Scenario, r.Size, r.Variant, r.Run)
@@ -65,15 +69,27 @@ func labSection(d *document, runs []results.LabRun) {
 	d.table(t)
 }
 
-// learnerNote says what the learner's cost on the page is, what is
-// measured and what is not, for runs of which learners read a learner.
-func learnerNote(learners, runs int) string {
+// learnerNote says what the laboratory's readers cost on the page, what
+// is measured and what is not: learners of the runs read a learner, logs
+// the member's write-ahead log.
+func learnerNote(learners, logs, runs int) string {
+	note := ""
+	if logs > 0 {
+		note = fmt.Sprintf("%d of %d runs here read pods through the laboratory's reader of the embedded member's write-ahead "+
+			"log, the default: a process of its own that reads the member's log files read-only, joins nothing, and costs the "+
+			"member nothing but its share of the same cores. Measured: its process's CPU over the run (reader CPU), that CPU's "+
+			"share of all the CPU the run's processes used, and the most it ran behind the member. The calibration's pairs price "+
+			"what it costs the bare apiserver. ", logs, runs)
+	}
 	if learners == 0 {
-		return "No run here read pods through the laboratory's etcd learner: the laboratory read the members the apiserver " +
+		if logs > 0 {
+			return note
+		}
+		return "No run here read pods through a reader of the laboratory's own: the laboratory read the members the apiserver " +
 			"stores in directly (rcbench bench -lab_reader=members), so the apiserver's figures include only the laboratory's " +
 			"reads of them, and no follower's share of every write."
 	}
-	return fmt.Sprintf("%d of %d runs here read pods through the laboratory's etcd learner, a member of the apiserver's etcd "+
+	return note + fmt.Sprintf("%d of %d runs here read pods through the laboratory's etcd learner, a member of the apiserver's etcd "+
 		"cluster that votes on nothing, run in a process of its own. Measured: its process's CPU over the run (learner CPU), and "+
 		"that CPU's share of all the CPU the run's processes used (apiserver with its etcd, controller-managers, hollow-node, "+
 		"learner, rcbench). Not measured within a run: the apiserver CPU the learner adds, its embedded etcd member sending every "+

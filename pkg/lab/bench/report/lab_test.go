@@ -21,7 +21,7 @@ func TestTheLaboratorysShareNamesTheLearnersCostAndWhatIncludesIt(t *testing.T) 
 	}
 	page := md.String()
 	for _, want := range []string{
-		"learner CPU (share of the run)",
+		"reader CPU, learner or log (share of the run)",
 		"3 CPU s (10 % busy), 5.0 % of all",
 		"none: read the members",
 		"1 of 2 runs here read pods through the laboratory's etcd learner",
@@ -38,8 +38,25 @@ func TestTheLaboratorysShareNamesTheLearnersCostAndWhatIncludesIt(t *testing.T) 
 	labSection(d, []results.LabRun{members})
 	md.Reset()
 	writeMarkdown(&md, d)
-	if !strings.Contains(md.String(), "No run here read pods through the laboratory's etcd learner") {
+	if !strings.Contains(md.String(), "No run here read pods through a reader of the laboratory's own") {
 		t.Errorf("a page without the learner does not say so:\n%s", md.String())
+	}
+
+	// The default reader, the member's log, is named with its CPU and lag.
+	wal := results.LabRun{Scenario: "scale-up", Size: "N=1000", Variant: "legacy", Run: 3,
+		LabShare: results.LabShare{Reader: results.ReaderWAL, LearnerCPU: 0.5, AllCPU: 50, ReaderLag: 0.02}}
+	d = &document{title: "lab"}
+	labSection(d, []results.LabRun{wal})
+	md.Reset()
+	writeMarkdown(&md, d)
+	for _, want := range []string{"1 of 1 runs here read pods through the laboratory's reader of the embedded member's write-ahead log",
+		"0.50 CPU s", "at most 0.02 s behind the member"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("a page read through the log does not say %q:\n%s", want, md.String())
+		}
+	}
+	if strings.Contains(md.String(), "No run here read pods through") {
+		t.Errorf("a page read through the log says no reader of the laboratory's read it:\n%s", md.String())
 	}
 }
 

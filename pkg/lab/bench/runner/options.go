@@ -46,10 +46,10 @@ type Options struct {
 	// legacy-original and stack-original; empty means the one make
 	// original fills beside BinDir (_output/v0.4).
 	OriginalDir string
-	// LabReader is how the laboratory reads pods in every run:
-	// stack.LabLearner (the default), stack.LabLearnerNice or
-	// stack.LabMembers, to measure the learner's price against the same
-	// runs without it. With a learner named explicitly, the
+	// LabReader is how the laboratory reads pods in every run: empty
+	// for the default (stack.DefaultLabReader), or one of
+	// stack.LabReaders, to compare the readers on the same runs. With
+	// a learner named explicitly, the
 	// calibration's bare apiserver also runs with one, which it
 	// otherwise has not.
 	LabReader string
