@@ -63,11 +63,22 @@
 //     start from the snapshot in member/snap; it fails with ErrLost
 //     instead. A reader that falls behind the member's purging fails the
 //     same way.
-//   - Restarts of the member are untested: a member that restarts reads
-//     its WAL in write mode, zeroes a torn tail, and appends after it. So
-//     is a follower's WAL, where entries not yet committed can be
-//     replaced (the reader passes on committed entries only, and reads
-//     again from the last of them).
+//   - A restart of the member is tested, for both readers
+//     (TestFollowsMemberRestart, TestFollowsMemberV3Restart), a member
+//     alone only: the member is closed in the middle of the writes, its
+//     WAL left as a crash in the middle of a write leaves it (an entry
+//     written whole and not committed, then a torn record), and started
+//     again on the same directory while the reader keeps polling. It
+//     repairs the torn tail (it truncates the segment there and keeps a
+//     .broken copy, which the reader does not read), commits the logged
+//     entry with the first of its new term, and appends after it; the
+//     reader's events are the member's writes of both lives, each once
+//     and in order, and its store the member's. Not tested: a member
+//     killed by the system (the tests close an embedded one, which
+//     finishes the requests it has begun, and write the crash into its
+//     log themselves), and a follower's WAL, where entries not yet
+//     committed can be replaced (the reader passes on committed entries
+//     only, and reads again from the last of them).
 //   - In a cluster of several members the leader commits an entry after
 //     the followers have it, and a save that only moves the commit index
 //     is not flushed to the file (etcd's WAL syncs for new entries, a new

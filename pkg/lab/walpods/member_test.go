@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand"
+	"net"
 	"net/url"
 	"path/filepath"
 	"sort"
@@ -25,6 +27,8 @@ type member struct {
 	etcd    *embed.Etcd
 	dataDir string
 	url     string
+	// snapshotCount is what a restart starts the member with again.
+	snapshotCount uint64
 }
 
 // startMember starts a member in a fresh directory. segmentBytes is the
@@ -32,18 +36,39 @@ type member struct {
 // which this process's member reads as it creates each segment.
 func startMember(t *testing.T, snapshotCount uint64, segmentBytes int64) *member {
 	t.Helper()
+	return startMemberAt(t, "127.0.0.1:0", snapshotCount, segmentBytes)
+}
+
+// startMemberAt is startMember with the member's clients served at
+// clientAddr (host:port, loopback). A member that a test restarts is
+// given a port of its own (restartPort): it serves there again after the
+// restart, and its clients reconnect.
+func startMemberAt(t *testing.T, clientAddr string, snapshotCount uint64, segmentBytes int64) *member {
+	t.Helper()
 	old := wal.SegmentSizeBytes
 	wal.SegmentSizeBytes = segmentBytes
 	t.Cleanup(func() { wal.SegmentSizeBytes = old })
 
-	dir := t.TempDir()
+	m := &member{dataDir: t.TempDir(), snapshotCount: snapshotCount}
+	if err := m.launch(clientAddr); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.close)
+	return m
+}
+
+// launch starts the member in its data directory, serving clients at
+// clientAddr: a new member if the directory is empty, else the member
+// the directory holds, which reads its snapshot and its WAL back.
+func (m *member) launch(clientAddr string) error {
 	ec := embed.NewConfig()
 	ec.Name = "walpods"
-	ec.Dir = dir
+	ec.Dir = m.dataDir
 	ec.EnableV2 = true
+	client := url.URL{Scheme: "http", Host: clientAddr}
 	loopback := url.URL{Scheme: "http", Host: "127.0.0.1:0"}
-	ec.ListenClientUrls = []url.URL{loopback}
-	ec.AdvertiseClientUrls = []url.URL{loopback}
+	ec.ListenClientUrls = []url.URL{client}
+	ec.AdvertiseClientUrls = []url.URL{client}
 	ec.ListenPeerUrls = []url.URL{loopback}
 	ec.AdvertisePeerUrls = []url.URL{loopback}
 	ec.InitialCluster = ec.InitialClusterFromName(ec.Name)
@@ -52,8 +77,8 @@ func startMember(t *testing.T, snapshotCount uint64, segmentBytes int64) *member
 	ec.UnsafeNoFsync = true
 	ec.Logger = "zap"
 	ec.LogLevel = "error"
-	ec.LogOutputs = []string{filepath.Join(dir, "etcd.log")}
-	ec.SnapshotCount = snapshotCount
+	ec.LogOutputs = []string{filepath.Join(m.dataDir, "etcd.log")}
+	ec.SnapshotCount = m.snapshotCount
 	// Keep every segment, so that a reader can start from the first
 	// entry after the run; the test of a purged segment removes one
 	// from a copy.
@@ -61,20 +86,20 @@ func startMember(t *testing.T, snapshotCount uint64, segmentBytes int64) *member
 
 	e, err := embed.StartEtcd(ec)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	select {
 	case <-e.Server.ReadyNotify():
 	case err := <-e.Err():
 		e.Close()
-		t.Fatal(err)
+		return err
 	case <-time.After(30 * time.Second):
 		e.Close()
-		t.Fatal("the member was not ready after 30 s")
+		return errors.New("the member was not ready after 30 s")
 	}
-	m := &member{etcd: e, dataDir: dir, url: "http://" + e.Clients[0].Addr().String()}
-	t.Cleanup(m.close)
-	return m
+	m.etcd = e
+	m.url = "http://" + e.Clients[0].Addr().String()
+	return nil
 }
 
 func (m *member) close() {
@@ -82,6 +107,135 @@ func (m *member) close() {
 		m.etcd.Close()
 		m.etcd = nil
 	}
+}
+
+// restartPort is a loopback address, with a free port below the range
+// the kernel gives outgoing connections (32768 up, by default): while a
+// restarted member is down, no connection, of this process or another,
+// can take its port as its own end.
+func restartPort(t *testing.T) string {
+	t.Helper()
+	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
+	for i := 0; i < 100; i++ {
+		addr := fmt.Sprintf("127.0.0.1:%d", 20000+rng.Intn(12000))
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			continue
+		}
+		l.Close()
+		return addr
+	}
+	t.Fatal("no free port between 20000 and 32000")
+	return ""
+}
+
+// outage tells writers whether the member they write to is down: a
+// test that restarts the member calls begin before it stops it and end
+// once it is ready again. The nil outage is a member that never stops.
+type outage struct {
+	mu sync.Mutex
+	// begun counts the stops so far; up is closed while the member is
+	// up.
+	begun int
+	up    chan struct{}
+}
+
+func newOutage() *outage {
+	o := &outage{up: make(chan struct{})}
+	close(o.up)
+	return o
+}
+
+func (o *outage) begin() {
+	if o == nil {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.begun++
+	o.up = make(chan struct{})
+}
+
+func (o *outage) end() {
+	if o == nil {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	close(o.up)
+}
+
+// stops is how many times the member has been stopped so far.
+func (o *outage) stops() int {
+	if o == nil {
+		return 0
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.begun
+}
+
+// interrupted says whether a request sent when stops() said n can have
+// failed because the member stopped: it is down, or was stopped since.
+func (o *outage) interrupted(n int) bool {
+	if o == nil {
+		return false
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	select {
+	case <-o.up:
+		return o.begun != n
+	default:
+		return true
+	}
+}
+
+// wait waits until the member is up.
+func (o *outage) wait(ctx context.Context) error {
+	if o == nil {
+		return nil
+	}
+	o.mu.Lock()
+	up := o.up
+	o.mu.Unlock()
+	select {
+	case <-up:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// untouched checks that the member holds a writer's pod key as the
+// writer's last acknowledged write of it left it (mine is the writer's
+// acknowledged writes, and no other writer writes the key): absent before
+// its create and after its delete, else at the index of that write.
+func untouched(client *etcd.Client, key string, mine []Event) error {
+	var last *Event
+	for i := len(mine) - 1; i >= 0; i-- {
+		if mine[i].Key == key {
+			last = &mine[i]
+			break
+		}
+	}
+	gone := last == nil || last.Type == Deleted
+	r, err := client.Get(key, false, false)
+	var ee *etcd.EtcdError
+	switch {
+	case err == nil && gone:
+		return fmt.Errorf("the member holds %s, written at index %d, where the writer's acknowledged writes leave it absent", key, r.Node.ModifiedIndex)
+	case err == nil && r.Node.ModifiedIndex != last.StoreIndex:
+		return fmt.Errorf("the member holds %s as written at index %d, the writer's last acknowledged write of it was at %d", key, r.Node.ModifiedIndex, last.StoreIndex)
+	case err == nil:
+		return nil
+	case errors.As(err, &ee) && ee.ErrorCode == 100:
+		if !gone {
+			return fmt.Errorf("the member no longer holds %s, which the writer last wrote at index %d and never deleted", key, last.StoreIndex)
+		}
+		return nil
+	}
+	return fmt.Errorf("reading %s back: %v", key, err)
 }
 
 // podJSON is a pod as the 2014 apiserver stores it, about 700 bytes;
@@ -108,6 +262,9 @@ type workload struct {
 	refusedCAS map[string]bool
 	refused    int
 	others     int
+	// again is how many requests were sent again because the member
+	// stopped while they were on their way (writeThrough).
+	again int
 }
 
 // write runs pods pods through their lives from writers writers at
@@ -119,7 +276,17 @@ type workload struct {
 // pods each writer writes a key outside Prefix, one that shares its
 // first letters.
 func write(ctx context.Context, base string, pods, writers int) (*workload, error) {
-	client := tools.NewEtcdClient([]string{base})
+	return writeThrough(ctx, base, pods, writers, nil)
+}
+
+// writeThrough is write to a member that down may stop and start again
+// while the writers write (nil: one that stays up). A request that fails
+// while the member is down, or that was on its way when it went down, was
+// not taken (the member finishes the requests it has begun before it
+// stops): the writer checks that its pod's key is as its last
+// acknowledged write left it, and sends the request again once the member
+// is back.
+func writeThrough(ctx context.Context, base string, pods, writers int, down *outage) (*workload, error) {
 	var mu sync.Mutex
 	w := &workload{refusedCAS: map[string]bool{}}
 	var wg sync.WaitGroup
@@ -128,9 +295,12 @@ func write(ctx context.Context, base string, pods, writers int) (*workload, erro
 		wg.Add(1)
 		go func(g int) {
 			defer wg.Done()
+			// A client of its own: on a network error go-etcd's client
+			// picks another member in a field it does not lock.
+			client := tools.NewEtcdClient([]string{base})
 			var mine []Event
 			var refusedCAS []string
-			requests, refused, others := 0, 0, 0
+			requests, refused, others, again := 0, 0, 0, 0
 			// ok records a write the member took; refuse one it must
 			// refuse.
 			ok := func(typ EventType, r *etcd.Response, err error) error {
@@ -212,9 +382,25 @@ func write(ctx context.Context, base string, pods, writers int) (*workload, erro
 					return err
 				})
 				for _, step := range steps {
-					if err := step(); err != nil {
-						errs <- fmt.Errorf("pod %s: %v", id, err)
-						return
+					for {
+						stops := down.stops()
+						err := step()
+						if err == nil {
+							break
+						}
+						if !down.interrupted(stops) {
+							errs <- fmt.Errorf("pod %s: %v", id, err)
+							return
+						}
+						if werr := down.wait(ctx); werr != nil {
+							errs <- fmt.Errorf("pod %s: a request failed while the member was down (%v), and the member did not come back: %v", id, err, werr)
+							return
+						}
+						if err := untouched(client, key, mine); err != nil {
+							errs <- fmt.Errorf("pod %s: a request failed while the member was down, and yet the member took it: %v", id, err)
+							return
+						}
+						again++
 					}
 				}
 			}
@@ -226,6 +412,7 @@ func write(ctx context.Context, base string, pods, writers int) (*workload, erro
 			w.requests += requests
 			w.refused += refused
 			w.others += others
+			w.again += again
 			mu.Unlock()
 		}(g)
 	}

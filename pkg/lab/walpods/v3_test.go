@@ -76,8 +76,19 @@ func startWatcher(ctx context.Context, cli *clientv3.Client) *watcher {
 				w.events = append(w.events, ev)
 			}
 			w.mu.Unlock()
-			if resp.Header.Revision > w.rev.Load() {
-				w.rev.Store(resp.Header.Revision)
+			// A response's header names the store's revision when the
+			// member sent it, which runs ahead of its events while the
+			// watch catches up (as when the client resumes it after the
+			// member restarts, in batches): only the events, and a
+			// progress notification, say how far the watch has come.
+			var rev int64
+			if n := len(resp.Events); n > 0 {
+				rev = resp.Events[n-1].Kv.ModRevision
+			} else if resp.IsProgressNotify() {
+				rev = resp.Header.Revision
+			}
+			if rev > w.rev.Load() {
+				w.rev.Store(rev)
 			}
 		}
 	}()
@@ -107,6 +118,10 @@ type v3Config struct {
 	writers, ops int
 	// every is how often the reader polls.
 	every time.Duration
+	// midway, if set, runs while the writers write (a restart of the
+	// member, say); writing is closed when they are done. An error
+	// fails the run.
+	midway func(ctx context.Context, writing <-chan struct{}) error
 }
 
 // followV3 writes cfg's workload and the zoo's to the member at endpoint
@@ -161,7 +176,24 @@ func followV3(t *testing.T, endpoint, dataDir string, cfg v3Config) *runV3 {
 	stop := make(chan struct{})
 	zooErr := make(chan error, 1)
 	go func() { zooErr <- zoo(ctx, t, cli, stop, watch.rev.Load, out.work) }()
+	writing := make(chan struct{})
+	midErr := make(chan error, 1)
+	if cfg.midway != nil {
+		go func() {
+			err := cfg.midway(ctx, writing)
+			if err != nil {
+				cancel()
+			}
+			midErr <- err
+		}()
+	} else {
+		midErr <- nil
+	}
 	err := writersV3(ctx, t, cli, cfg.writers, cfg.ops, out.work)
+	close(writing)
+	if merr := <-midErr; merr != nil {
+		err = merr
+	}
 	close(stop)
 	if zerr := <-zooErr; err == nil {
 		err = zerr

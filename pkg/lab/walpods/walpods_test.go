@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +27,9 @@ type runConfig struct {
 	segmentBytes  int64
 	// every is how often the reader polls.
 	every time.Duration
+	// restartAt, if not 0, is the commit index at which the member is
+	// closed, while the writers write, and started again (restartMidway).
+	restartAt uint64
 }
 
 // run is what a run left: the writers' workload, the reader's events and
@@ -40,6 +44,9 @@ type run struct {
 	// processCPU is the whole process's CPU over the writes and the
 	// catching up: member, writers and reader.
 	processCPU time.Duration
+	// restart is what the run saw of the member's restart; nil if it
+	// did not restart it.
+	restart *restarted
 }
 
 // followRun starts a member, writes cfg's workload to it while a reader
@@ -47,7 +54,12 @@ type run struct {
 // the reader's store against the member's, and stops the member.
 func followRun(t *testing.T, cfg runConfig) *run {
 	t.Helper()
-	m := startMember(t, cfg.snapshotCount, cfg.segmentBytes)
+	var m *member
+	if cfg.restartAt > 0 {
+		m = startMemberAt(t, restartPort(t), cfg.snapshotCount, cfg.segmentBytes)
+	} else {
+		m = startMember(t, cfg.snapshotCount, cfg.segmentBytes)
+	}
 	r := NewReader(m.dataDir)
 	out := &run{dataDir: m.dataDir, reader: r}
 
@@ -85,13 +97,47 @@ func followRun(t *testing.T, cfg runConfig) *run {
 
 	cpu0 := processCPU()
 	start := time.Now()
-	w, err := write(ctx, m.url, cfg.pods, cfg.writers)
+	// The restart, if any, happens while the writers write; the member
+	// serves at the same address after it.
+	base := m.url
+	var down *outage
+	writing := make(chan struct{})
+	restartc := make(chan error, 1)
+	if cfg.restartAt > 0 {
+		down = newOutage()
+		go func() {
+			var err error
+			out.restart, err = restartMidway(ctx, m, cfg.restartAt, crashV2(), down, writing)
+			if err != nil {
+				cancel()
+			}
+			restartc <- err
+		}()
+	} else {
+		restartc <- nil
+	}
+	w, err := writeThrough(ctx, base, cfg.pods, cfg.writers, down)
+	close(writing)
+	if rerr := <-restartc; rerr != nil {
+		err = rerr
+	}
 	if err != nil {
 		cancel()
 		<-done
 		t.Fatal(err)
 	}
 	out.work = w
+	if rs := out.restart; rs != nil {
+		// The member made the write its crash left logged, which nobody
+		// acknowledged: it is one of the writes the reader must report,
+		// at the index the member gave it.
+		r, err := tools.NewEtcdClient([]string{m.url}).Get(rs.crash.key, false, false)
+		if err != nil || r.Node.Value != rs.crash.value {
+			t.Fatalf("after its restart the member does not hold %s as the entry its crash left logged wrote it: %v", rs.crash.key, err)
+		}
+		w.writes = append(w.writes, Event{Type: Created, Key: rs.crash.key, Value: rs.crash.value, StoreIndex: r.Node.ModifiedIndex})
+		sort.Slice(w.writes, func(i, j int) bool { return w.writes[i].StoreIndex < w.writes[j].StoreIndex })
+	}
 	committed := m.etcd.Server.CommittedIndex()
 	target <- committed
 	if err := <-done; err != nil {
