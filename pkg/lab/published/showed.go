@@ -57,11 +57,13 @@ var showed = map[string]string{
 		cite("status-writes | scale-up N=10000: time to all running (s) | modern-unthrottled") + " with its status writes and " +
 		cite("status-writes | scale-up N=10000: time to all running (s) | modern-unthrottled-without-status-writes") +
 		" without them, 2014's " + cite("status-writes | scale-up N=10000: time to all running (s) | legacy") + ".",
-	"learner": "scaling up 10 000 pods, the 2014 manager took " +
-		cite("learner | scale-up N=10000: time to all running (s) | legacy") + " with the laboratory reading through its learner and " +
-		cite("learner | scale-up N=10000: time to all running (s) | legacy-reading-members") + " reading the members; today's design " +
-		cite("learner | scale-up N=10000: time to all running (s) | modern-unthrottled") + " and " +
-		cite("learner | scale-up N=10000: time to all running (s) | modern-unthrottled-reading-members") + ".",
+	"learner": "scaling up 10 000 pods, the 2014 manager's apiserver used " +
+		cite("learner | scale-up N=10000: apiserver CPU from the controller's creation (CPU s) | legacy") + " with the laboratory reading the member's log, " +
+		cite("learner | scale-up N=10000: apiserver CPU from the controller's creation (CPU s) | legacy-reading-learner") + " reading through its learner and " +
+		cite("learner | scale-up N=10000: apiserver CPU from the controller's creation (CPU s) | legacy-reading-members") + " reading the members; " +
+		"today's design took " + cite("learner | scale-up N=10000: time to all running (s) | modern-unthrottled") + ", " +
+		cite("learner | scale-up N=10000: time to all running (s) | modern-unthrottled-reading-learner") + " and " +
+		cite("learner | scale-up N=10000: time to all running (s) | modern-unthrottled-reading-members") + " to all running, read the same three ways.",
 	"history": "without `wait-for-caches`, a restarted manager made " + cite("history | 2015-06-23 | without | unit=extra_pods") +
 		" in a restart of 100 pods, with it " + cite("history | 2015-06-23 | with | unit=extra_pods") +
 		"; without `burst-cap`, a scale-up of 1 000 peaked at " + cite("history | 2015-05-11 | without | unit=goroutines") +
