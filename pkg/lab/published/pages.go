@@ -40,7 +40,7 @@ var theStack = []string{
 	"pkg/labels", "pkg/master", "pkg/modern", "pkg/registry", "pkg/service", "pkg/tools",
 	"pkg/util", "pkg/watch",
 	"pkg/lab/hollownode", "pkg/lab/sampler", "pkg/lab/scenario", "pkg/lab/stack",
-	"pkg/lab/etcdpods", "pkg/lab/faults", "pkg/lab/stats", "pkg/lab/published/format.go",
+	"pkg/lab/etcdpods", "pkg/lab/walpods", "pkg/lab/faults", "pkg/lab/stats", "pkg/lab/published/format.go",
 }
 
 // theBench is what rcbench bench adds to the stack: its command, plans,
@@ -60,6 +60,14 @@ var talkScenarios = []string{"scale-up", "scale-down", "idle", "churn", "api-err
 
 // originalVariants are the variants of the page beside the originals.
 const originalVariants = "legacy,legacy-original,stack-original,modern,upstream,modern-unthrottled,upstream-unthrottled"
+
+// fairFightVariants are the fair fight's rows: v0.4's binaries and our
+// port at parity, today's stack as the laboratory ran it and at parity,
+// then every ablation (scenario.Ablations) beside its parity variant.
+const fairFightVariants = "stack-original-parity,legacy-parity,stack-today-unthrottled,stack-today-parity," +
+	"stack-today-parity-with-meter,stack-today-parity-with-kwok-default-writers,stack-today-parity-with-priority-and-fairness," +
+	"stack-today-parity-with-lab-watch,stack-today-parity-with-sparse-nodes,stack-today-parity-with-direct-binding," +
+	"stack-original-parity-with-serial-binding"
 
 // Pages are the published pages, in the order make publish runs them:
 // the deck last, after the recordings it plays.
@@ -105,6 +113,18 @@ var Pages = []Page{
 			"-publish=examples/bench/learner"}},
 		TakesCommit: true,
 		Inputs:      join(theStack, theBench, []string{"pkg/lab/bench/sweep"}),
+	},
+	{
+		// The fair fight: both stacks on the same work (scenario's
+		// parity), v0.4's own binaries in 2014's corner beside our
+		// port, today's stack as the laboratory ran it before parity,
+		// and each ablation beside its parity run, at 1 000 pods only.
+		Name: "fairfight", Title: "The fair fight: stack against stack on the same work", Link: "examples/fairfight/RESULTS.md",
+		Commands: [][]string{{"bench", "-bin=_output/bin", "-out=_output/bench", "-sweep", "-sizes=1000,10000", "-scenarios=scale-up", "-runs=3", "-profile",
+			"-variants=" + fairFightVariants, "-publish=examples/fairfight"}},
+		TakesCommit: true,
+		Needs:       []string{"_output/v0.4/controller-manager", "_output/v0.4/apiserver", "_output/today/kube-apiserver", "_output/today/kwok"},
+		Inputs:      join(theStack, theBench, theOriginals, []string{"pkg/lab/bench/sweep"}),
 	},
 	{
 		Name: "history", Title: "`make history`", Link: "examples/history/RESULTS.md",

@@ -50,6 +50,12 @@ const (
 	AblateSerialBinds  = "serial-binding"
 )
 
+// AblationMaxReplicas is the largest size a sweep runs the ablations at:
+// each prices one thing beside its parity run, and at 1 000 pods three
+// runs of every one fit the fair fight's page in its hour, where at
+// 10 000 they would not. The parity runs themselves go further.
+const AblationMaxReplicas = 1000
+
 // SparsePodsPerNode is the density of the sparse-nodes ablation: ten
 // times the nodes of parity.
 const SparsePodsPerNode = ParityPodsPerNode / 10

@@ -50,6 +50,7 @@ var MarkdownTitles = map[string]string{
 	"examples/sweep/RESULTS.md":               "Benchmark results: the sweep, 100 to 100 000 pods",
 	"examples/bench/status-writes/RESULTS.md": "Benchmark results: the sweep's gap, with and without status writes",
 	"examples/bench/learner/RESULTS.md":       "Benchmark results: the laboratory's readers, the log, the learner and the members",
+	"examples/fairfight/RESULTS.md":           "Benchmark results: the fair fight, stack against stack on the same work",
 }
 
 // mdPage is one Markdown file of the tree.

@@ -164,11 +164,22 @@ func BuildPlan(opts runner.Options) (*runner.Plan, error) {
 			"starts, so that it is measured where a design cannot scale up, and today's stack has no such start yet; "+
 			"at an etcd cluster of ours neither.", strings.Join(names, ", ")))
 	}
+	// The ablations price one thing each beside their parity run, at
+	// the smaller sizes only (scenario.AblationMaxReplicas).
+	var ablatedAbove []string
 	upItem := func(n, members int) runner.Item {
 		sz := scenario.Size{Label: fmt.Sprintf("N=%d", n), Replicas: n, Period: 10 * time.Second}
 		vs := variants
 		if members > 0 {
 			vs = onOurs
+		}
+		if n > scenario.AblationMaxReplicas {
+			vs = slices.DeleteFunc(slices.Clone(vs), func(v scenario.Variant) bool {
+				if v.Ablation != "" && !slices.Contains(ablatedAbove, v.Name) {
+					ablatedAbove = append(ablatedAbove, v.Name)
+				}
+				return v.Ablation != ""
+			})
 		}
 		return runner.Item{Scenario: up, Size: sz, Variants: vs, Runs: runs, Limit: sweepRunLimit(up.Name, n, 0), EtcdMembers: members}
 	}
@@ -223,6 +234,10 @@ func BuildPlan(opts runner.Options) (*runner.Plan, error) {
 			it.Size.Label += ",etcd3"
 			p.Items = append(p.Items, it)
 		}
+	}
+	if len(ablatedAbove) > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("%s ran at %d pods at most: an ablation prices one thing beside its parity run, "+
+			"and the smaller size prices it in a fraction of the time.", strings.Join(ablatedAbove, ", "), scenario.AblationMaxReplicas))
 	}
 	expected, atMost := estimate(p)
 	bound := fmt.Sprintf("every run's limit, and the sweep's budget of %s", results.FormatDuration(p.Budget))

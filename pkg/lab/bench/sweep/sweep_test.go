@@ -13,6 +13,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/report"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
 func TestAQuickSweepDrawsCostAgainstSizeAndNamesEachDesignsBreakingPoint(t *testing.T) {
@@ -297,3 +298,34 @@ func TestASweepRunsTodaysStackInItsScaleUps(t *testing.T) {
 // default variants are the two designs on our stack wherever the test
 // runs (make test points $KUBE_REWIND_TODAY at today's).
 func noToday(t *testing.T) string { return t.TempDir() }
+
+// The ablations run beside their parity variant at the smaller sizes
+// only: at 10 000 pods the parity variants run and the ablation does
+// not, and the notes say so.
+func TestASweepRunsTheAblationsAtTheSmallerSizesOnly(t *testing.T) {
+	todayDir := benchtest.BinDir(t, "etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "kwok-stages.yaml")
+	p, err := BuildPlan(runner.Options{SweepSizes: []int{scenario.AblationMaxReplicas, 10 * scenario.AblationMaxReplicas}, Scenarios: []string{"scale-up"},
+		Variants: []string{"stack-today-parity", "stack-today-parity-with-meter"}, BinDir: benchtest.BothDesigns(t), TodayDir: todayDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) != 2 {
+		t.Fatalf("%d items, want the two sizes", len(p.Items))
+	}
+	for _, it := range p.Items {
+		var names []string
+		for _, v := range it.Variants {
+			names = append(names, v.Name)
+		}
+		want := "stack-today-parity,stack-today-parity-with-meter"
+		if it.Size.Replicas > scenario.AblationMaxReplicas {
+			want = "stack-today-parity"
+		}
+		if got := strings.Join(names, ","); got != want {
+			t.Errorf("%s runs %s, want %s", it.Size.Label, got, want)
+		}
+	}
+	if notes := strings.Join(p.Notes, "\n"); !strings.Contains(notes, "stack-today-parity-with-meter ran at 1000 pods at most") {
+		t.Errorf("notes %q do not say the ablation ran at the smaller size only", notes)
+	}
+}
