@@ -267,3 +267,11 @@ func (c *sheets) check(file, text string, allowed []Constant) []Drift {
 	}
 	return drifts
 }
+
+// Uncite returns Markdown text with its references' markers taken out,
+// each leaving the value it shows: the text as a code host shows it, for
+// a reader of the Markdown that would show the markers as text (the
+// deck's outline shows raw HTML as text).
+func Uncite(text string) string {
+	return citePattern.ReplaceAllString(text, "$2")
+}

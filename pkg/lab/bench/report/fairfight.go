@@ -23,7 +23,8 @@ func fairFightSection(d *document, sum *results.Summary) {
 	d.h(3, "fair-fight", "The fair fight: the gap, cause by cause")
 	d.p(fmt.Sprintf("At parity both stacks get the same work: as many nodes (one per %d pods, at least the scenario's own), "+
 		"%d concurrent status writers in the simulated kubelets and no delay from binding to running, no limit on "+
-		"requests in flight, and no meter. Each ablation is a control run of today's stack at parity, "+
+		"requests in flight, no meter, and the laboratory reading both from their etcd member's write-ahead log (v0.4's "+
+		"binaries excepted: their apiserver stores in an etcd of its own, read through a learner). Each ablation is a control run of today's stack at parity, "+
 		"`%s-with-<ablation>`, that sets one thing otherwise and predicted its effect on the time to all running "+
 		"before it ran. A difference inside the two runs' spread counts as none.",
 		scenario.ParityPodsPerNode, scenario.ParityStatusWriters, scenario.StackTodayParity.Name))

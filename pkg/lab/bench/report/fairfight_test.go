@@ -42,4 +42,16 @@ func TestTheFairFightSectionDrawsItsWaterfallAndJudgesEachAblation(t *testing.T)
 			t.Errorf("the section lacks %q:\n%s", want, md.String())
 		}
 	}
+
+	// The results page, which make publish commits, holds the section
+	// and its waterfall too: the fair fight's page is that page.
+	page := buildResults(sum, nil, nil)
+	md.Reset()
+	if err := writeMarkdown(&md, page); err != nil {
+		t.Fatal(err)
+	}
+	if pf := page.figures(); len(pf) != 1 || !strings.Contains(md.String(), "charts/"+pf[0].Name+".svg") ||
+		!strings.Contains(md.String(), "The fair fight: the gap, cause by cause") {
+		t.Errorf("the results page lacks the fair fight or its waterfall (%d figures):\n%s", len(pf), md.String())
+	}
 }

@@ -48,6 +48,11 @@ func buildResults(sum *results.Summary, chart, sweep *charts.Chart) *document {
 		d.figure(*chart)
 	}
 	originalsSection(d, sum)
+	// Stack against stack, where a run holds both sides or ablations of
+	// one: the fair fight's page is this section.
+	if names, _ := stackSizes(sum); len(names) > 0 || len(findings.AblationRuns(sum)) > 0 {
+		stacksSection(d, sum)
+	}
 	if sum.Options.Sweep {
 		sweepSection(d, sum, sweep)
 	}

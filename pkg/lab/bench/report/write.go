@@ -48,6 +48,9 @@ func Write(dir string, sum *results.Summary, runs []results.RunRecord, cpu strin
 		return err
 	}
 	page := buildResults(sum, headlineChart(sum, sets), sweepChartOf(sets))
+	if err := writeCharts(dir, page.figures()...); err != nil {
+		return err
+	}
 	if err := writeFile(filepath.Join(dir, ResultsFile), func(w *bufio.Writer) error { return writeMarkdown(w, page) }); err != nil {
 		return err
 	}

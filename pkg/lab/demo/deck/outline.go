@@ -15,6 +15,7 @@ import (
 	gmtext "github.com/yuin/goldmark/text"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/demo"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/published"
 )
 
 // A talk's outline is a plain Markdown file, which rcbench deck makes into
@@ -109,6 +110,9 @@ func ReadOutline(file string) (*Outline, error) {
 // ParseOutline reads an outline's Markdown. The recordings it names are
 // not read (ReadOutline reads them).
 func ParseOutline(src []byte) (*Outline, error) {
+	// A figure the outline cites from a published page is its value on
+	// the card, as on a code host (published.Reference).
+	src = []byte(published.Uncite(string(src)))
 	doc := outlineMarkdown.Parser().Parse(gmtext.NewReader(src))
 	o := &Outline{}
 	var cur *Section

@@ -151,3 +151,16 @@ func TestACodeCardIsCutFromTheSourceWithItsMarkedLines(t *testing.T) {
 		t.Errorf("%d marked lines", marked)
 	}
 }
+
+// A figure the outline cites from a page shows on the card as its value,
+// without the reference's markers, which would show as raw HTML.
+func TestACitedFigureShowsOnTheCardAsItsValue(t *testing.T) {
+	o, err := ParseOutline([]byte("# T\n\n## Result\n\nToday took <!-- cite fairfight | scale-up N=1000: time to all running (s) | stack-today-parity -->8.52 s<!-- /cite --> to all running.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := o.Sections[0].Body
+	if !strings.Contains(body, "Today took 8.52 s to all running.") || strings.Contains(body, "cite") {
+		t.Errorf("the card reads %q, want the value alone", body)
+	}
+}
