@@ -103,7 +103,7 @@ func TestThePlanUsesARunsOwnEstimateElseThePagesLastLength(t *testing.T) {
 	var b bytes.Buffer
 	WritePlan(&b, o.Commit, plan)
 	want := time.Hour + 9*time.Minute + 5*time.Second + 20*time.Minute + 52*time.Second + 12*time.Minute + 7*time.Second + 3*time.Minute + 57*time.Second
-	if !strings.Contains(b.String(), "9 page(s) to run, about 106 min 1 s in all") || want != 106*time.Minute+time.Second {
+	if !strings.Contains(b.String(), "10 page(s) to run, about 106 min 1 s in all") || want != 106*time.Minute+time.Second {
 		t.Errorf("the plan does not add up to %s:\n%s", want, b.String())
 	}
 }
@@ -116,14 +116,14 @@ func TestPublishRunsEveryPageAndResumesAfterTheLastOneFinished(t *testing.T) {
 	if err := Publish(context.Background(), o); err == nil || !strings.Contains(err.Error(), "resumes here") {
 		t.Fatalf("a failed page: %v, want an error saying publish resumes there", err)
 	}
-	if got, want := run.pagesRun(), []string{"bench", "originals", "sweep", "status-writes", "learner"}; !slices.Equal(got, want) {
+	if got, want := run.pagesRun(), []string{"bench", "originals", "sweep", "status-writes", "learner", "fairfight"}; !slices.Equal(got, want) {
 		t.Errorf("before the failure ran %q, want %q", got, want)
 	}
 	stamps, err := published.ReadStamps(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"bench", "originals", "sweep", "status-writes", "learner"} {
+	for _, name := range []string{"bench", "originals", "sweep", "status-writes", "learner", "fairfight"} {
 		st, _ := stamps.Of(name)
 		if st.Commit != "abc1234" || st.Seconds <= 0 || !slices.Equal(st.Inputs, published.Get(name).Inputs) {
 			t.Errorf("%s's stamp %+v, want abc1234 with its length and inputs", name, st)
