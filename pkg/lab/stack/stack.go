@@ -121,13 +121,7 @@ var LabReaders = []string{LabWAL, LabLearner, LabLearnerNice, LabMembers, LabAPI
 // of their own (EtcdServers, EtcdMembers, or the original v0.4
 // apiserver's), whose log the reader does not read yet.
 func DefaultLabReader(cfg Config) string {
-	external := len(cfg.EtcdServers) > 0 || cfg.EtcdMembers > 0 || cfg.Original == OriginalStack
-	for _, arg := range cfg.APIServerArgs {
-		if v, ok := strings.CutPrefix(arg, "-etcd_servers="); ok && v != "" {
-			external = true
-		}
-	}
-	if external {
+	if len(externalEtcdOf(cfg)) > 0 || cfg.EtcdMembers > 0 || cfg.Original == OriginalStack {
 		return LabLearner
 	}
 	return LabWAL
@@ -197,7 +191,8 @@ func Start(cfg Config) (*Stack, error) {
 		cfg.LabReader = DefaultLabReader(cfg)
 	case LabLearner, LabLearnerNice, LabMembers, LabWAL:
 	case LabAPIWatch:
-		// Today's stack's choice; ours has a learner to read instead.
+		// Today's stack's choice; ours has no such watch, and reads its
+		// default way.
 		cfg.LabReader = DefaultLabReader(cfg)
 	case LabNone:
 		if !cfg.NoHollowNodes {
@@ -473,11 +468,14 @@ func (s *Stack) Stop() {
 
 // externalEtcd returns the external etcd members the apiserver uses, from
 // EtcdServers or an -etcd_servers flag among APIServerArgs, or nothing.
-func (s *Stack) externalEtcd() []string {
-	if len(s.cfg.EtcdServers) > 0 {
-		return s.cfg.EtcdServers
+func (s *Stack) externalEtcd() []string { return externalEtcdOf(s.cfg) }
+
+// externalEtcdOf is externalEtcd for the stack cfg describes.
+func externalEtcdOf(cfg Config) []string {
+	if len(cfg.EtcdServers) > 0 {
+		return cfg.EtcdServers
 	}
-	for _, arg := range s.cfg.APIServerArgs {
+	for _, arg := range cfg.APIServerArgs {
 		if v, ok := strings.CutPrefix(arg, "-etcd_servers="); ok && v != "" {
 			return strings.Split(v, ",")
 		}
