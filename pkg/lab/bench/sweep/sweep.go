@@ -166,20 +166,17 @@ func BuildPlan(opts runner.Options) (*runner.Plan, error) {
 	}
 	// The ablations price one thing each beside their parity run, at
 	// the smaller sizes only (scenario.AblationMaxReplicas).
-	var ablatedAbove []string
+	ablation := func(v scenario.Variant) bool { return v.Ablation != "" }
+	ablatedAbove := false
 	upItem := func(n, members int) runner.Item {
 		sz := scenario.Size{Label: fmt.Sprintf("N=%d", n), Replicas: n, Period: 10 * time.Second}
 		vs := variants
 		if members > 0 {
 			vs = onOurs
 		}
-		if n > scenario.AblationMaxReplicas {
-			vs = slices.DeleteFunc(slices.Clone(vs), func(v scenario.Variant) bool {
-				if v.Ablation != "" && !slices.Contains(ablatedAbove, v.Name) {
-					ablatedAbove = append(ablatedAbove, v.Name)
-				}
-				return v.Ablation != ""
-			})
+		if n > scenario.AblationMaxReplicas && slices.ContainsFunc(vs, ablation) {
+			vs = slices.DeleteFunc(slices.Clone(vs), ablation)
+			ablatedAbove = true
 		}
 		return runner.Item{Scenario: up, Size: sz, Variants: vs, Runs: runs, Limit: sweepRunLimit(up.Name, n, 0), EtcdMembers: members}
 	}
@@ -235,9 +232,15 @@ func BuildPlan(opts runner.Options) (*runner.Plan, error) {
 			p.Items = append(p.Items, it)
 		}
 	}
-	if len(ablatedAbove) > 0 {
+	if ablatedAbove {
+		var names []string
+		for _, v := range variants {
+			if ablation(v) {
+				names = append(names, v.Name)
+			}
+		}
 		p.Notes = append(p.Notes, fmt.Sprintf("%s ran at %d pods at most: an ablation prices one thing beside its parity run, "+
-			"and the smaller size prices it in a fraction of the time.", strings.Join(ablatedAbove, ", "), scenario.AblationMaxReplicas))
+			"and the smaller size prices it in a fraction of the time.", strings.Join(names, ", "), scenario.AblationMaxReplicas))
 	}
 	expected, atMost := estimate(p)
 	bound := fmt.Sprintf("every run's limit, and the sweep's budget of %s", results.FormatDuration(p.Budget))
