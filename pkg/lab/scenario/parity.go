@@ -44,11 +44,12 @@ import (
 //     kube-apiserver's own metrics; 2014's side has none.
 //
 //   - The laboratory's reader: on both sides the member's write-ahead
-//     log, read by a process that joins nothing (pkg/lab/walpods), where
-//     it would be an etcd learner on 2014's side and a watch of
-//     kube-apiserver on today's. v0.4's own apiserver stores in an etcd
-//     of its own, whose log the laboratory does not read: its parity
-//     variant keeps the benchmark's reader and says so (ParityGot.Reader).
+//     log, read by a process that joins nothing (pkg/lab/walpods), the
+//     default of both stacks (stack.DefaultLabReader) which the parity
+//     variants also name, so that no -lab_reader makes them unequal.
+//     v0.4's own apiserver stores in an etcd of its own, whose log the
+//     laboratory does not read: its parity variant keeps the benchmark's
+//     reader, the learner by default, and says so (ParityGot.Reader).
 const (
 	ParityPodsPerNode   = 100
 	ParityStatusWriters = 32
