@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand"
 	"net"
+	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/golang/glog"
@@ -14,6 +16,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/client-go/util/workqueue"
 )
 
@@ -55,6 +58,9 @@ type Cluster struct {
 	stats  Stats
 	// hostIPs gives each node's address by name.
 	hostIPs map[string]string
+	// registered counts the minions registered so far; Run starts serving
+	// pods only when it reaches cfg.Nodes.
+	registered atomic.Int64
 
 	mu          sync.Mutex
 	rng         *rand.Rand
@@ -156,11 +162,8 @@ func (h *Cluster) Run(stopCh <-chan struct{}) error {
 			return err
 		}
 	}
-	for i := 0; i < h.cfg.Nodes; i++ {
-		minion := &api.Minion{TypeMeta: api.TypeMeta{ID: h.NodeName(i)}, HostIP: hostIP(i), NodeResources: minionResources}
-		if _, err := h.client.CreateMinion(minion); err != nil && !errors.IsAlreadyExists(err) {
-			return fmt.Errorf("registering minion %s: %v", minion.ID, err)
-		}
+	if err := h.registerMinions(); err != nil {
+		return err
 	}
 	glog.Infof("registered %d hollow minions", h.cfg.Nodes)
 	for i := 0; i < h.cfg.Workers; i++ {
@@ -182,6 +185,70 @@ func (h *Cluster) Run(stopCh <-chan struct{}) error {
 		}
 	}, time.Second, stopCh)
 	return nil
+}
+
+// registerBackoff spaces the tries of one minion's registration that the
+// apiserver answered with a server error or not at all: 8 tries over
+// about 30 s. v0.4's apiserver answers 5xx when its etcd client times out
+// ("All the given peers are not reachable"), which it does on two busy
+// cores while a manager's creates compete with the registrations.
+var registerBackoff = wait.Backoff{Steps: 8, Duration: 250 * time.Millisecond, Factor: 2, Cap: 8 * time.Second}
+
+// registerMinions registers every node as a minion, one after another.
+// A minion already registered (a restarted hollow-node) counts as
+// registered; a server error or no answer is tried again with
+// registerBackoff; any other error, or the last try's, ends the
+// registration with an error that names the minion.
+func (h *Cluster) registerMinions() error {
+	for i := 0; i < h.cfg.Nodes; i++ {
+		minion := &api.Minion{TypeMeta: api.TypeMeta{ID: h.NodeName(i)}, HostIP: hostIP(i), NodeResources: minionResources}
+		tries := 0
+		err := retry.OnError(registerBackoff, registrationRetriable, func() error {
+			tries++
+			_, err := h.client.CreateMinion(minion)
+			if errors.IsAlreadyExists(err) {
+				return nil
+			}
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("registering minion %s (%d of %d, %d tries): %v", minion.ID, i+1, h.cfg.Nodes, tries, err)
+		}
+		if tries > 1 {
+			glog.Warningf("registered minion %s at try %d", minion.ID, tries)
+		}
+		h.registered.Add(1)
+	}
+	return nil
+}
+
+// registrationRetriable says whether a registration may succeed if tried again: the
+// apiserver failed (5xx) or gave no status at all (a refused or cut
+// connection). A 4xx says the minion itself is wrong.
+func registrationRetriable(err error) bool {
+	code := errors.CodeOf(err)
+	return code == 0 || code >= 500
+}
+
+// Registered returns how many of the minions are registered so far and
+// how many there are.
+func (h *Cluster) Registered() (done, of int) {
+	return int(h.registered.Load()), h.cfg.Nodes
+}
+
+// HealthzHandler answers 200 once every minion is registered, and 503
+// with how many are before that. A stack that went on at the first
+// answer would start its managers while the minions still register: the
+// pods would compete with the registrations, and a node not yet
+// registered takes no pod.
+func (h *Cluster) HealthzHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if done, of := h.Registered(); done < of {
+			http.Error(w, fmt.Sprintf("registering minions: %d of %d", done, of), http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ok"))
+	})
 }
 
 // observe records the latest state of a pod and queues whatever it needs
