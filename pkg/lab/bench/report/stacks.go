@@ -91,10 +91,15 @@ func stacksSection(d *document, sum *results.Summary) {
 		"A pod counts as running when KWOK has written phase Running, which it does as soon as the pod is bound; our hollow nodes "+
 			"start a pod 200 ms after binding it, except at parity, where both sides get the same delay (below).",
 	)
+	var unmetered []string
 	for _, v := range sum.VariantsRan() {
 		if v.Unmetered {
-			d.p(v.Name + " runs today's stack without the meter, to price it: left out are " + scenario.NotMetered + ".")
+			unmetered = append(unmetered, v.Name)
 		}
+	}
+	if len(unmetered) > 0 {
+		d.p(strings.Join(unmetered, ", ") + " run today's stack without the meter (at parity, or to price it): left out are " +
+			scenario.NotMetered + ".")
 	}
 	if slices.Contains(sum.Options.Variants, scenario.External.Name) {
 		d.p("cluster is the cluster rcbench bench -kubeconfig named, measured from outside, in a namespace of the run's own: left out are " +
