@@ -29,6 +29,7 @@ func BreakingPoint(sum *results.Summary, variant string) string {
 			continue
 		}
 		largest, broke := 0.0, false
+		var below *results.SizeSummary
 		for _, sz := range sc.Sizes {
 			v, ok := sz.Variant(variant)
 			if !ok || sz.EtcdMembers > 0 {
@@ -40,8 +41,12 @@ func BreakingPoint(sum *results.Summary, variant string) string {
 					name, pods, v.FailedLab, v.Failed+v.Runs))
 			}
 			if v.Failed > v.FailedLab {
+				why := rateBoundText(sum, name, below, sz, variant)
+				if why == "" {
+					why = busyMachineText(sum, name, sz.Label, variant)
+				}
 				worst = append(worst, fmt.Sprintf("%s with %s pods: %d of %d runs failed, to converge or to start (see the failures)%s%s", name, pods, v.Failed-v.FailedLab, v.Failed+v.Runs,
-					floorText(sz), busyMachineText(sum, name, sz.Label, variant)))
+					floorText(sz), why))
 				broke = true
 				break
 			}
@@ -60,6 +65,7 @@ func BreakingPoint(sum *results.Summary, variant string) string {
 			}
 			if v.Runs > 0 && float64(sz.Pods()) > largest {
 				largest = float64(sz.Pods())
+				below = &sz
 			}
 		}
 		if !broke && largest > 0 {
@@ -147,6 +153,75 @@ func busyMachineText(sum *results.Summary, scenarioName, label, variant string) 
 		return fmt.Sprintf("; **NOT EXPLAINED** by the machine: %s predicts %s; measured %s", busyMachineWhy, j.Predicted, j.Measured)
 	}
 	return fmt.Sprintf("; %s. Predicted: %s of the %d cores' CPU over the run; measured: %s", busyMachineWhy, j.Predicted, cores, j.Measured)
+}
+
+// rateBound is the cause the sweep gives a scale-up that failed at its
+// limit where the same variant's rate at the size below was already
+// under this size's floor: nothing in its work per pod falls as the
+// cluster grows (the pods a host holds stay the same or grow, and every
+// pod is still created, bound and started one by one), so it goes no
+// faster at the larger size than it went at the smaller, and the limit
+// stops it. It predicts how far the run came, in pods bound to a node:
+// the smaller size's rate times the limit, give or take a run's spread
+// (from half of it to a quarter more; the smaller run's start-up is in
+// its rate). Bound and not running, because our hollow nodes queue a
+// pod's start behind the binds queued before it, in one workqueue: in a
+// burst of 10 000 the starts come only once nearly every pod is bound,
+// so the pods running at the limit say when the binds ended, not how
+// many were done. Fewer pods bound refutes it as surely as more: a
+// variant that went much slower than before was stopped by something
+// that grows with the cluster, and one that went faster by something
+// else again.
+const (
+	rateBoundWhy = "the cause: it goes no faster as the cluster grows, and at %s pods it already brought up %s pods a " +
+		"second end to end (%s pods in a median %s s), under this size's floor"
+	rateBoundLow, rateBoundHigh = 0.5, 1.25
+)
+
+// rateBoundText holds a variant's failed scale-ups at sz to rateBound's
+// prediction, given the largest size below it that the variant finished;
+// "" where rateBound does not apply: no size below, a rate there at or
+// above sz's floor, or no failed run that says how far it came.
+func rateBoundText(sum *results.Summary, scenarioName string, below *results.SizeSummary, sz results.SizeSummary, variant string) string {
+	if scenarioName != "scale-up" || below == nil || sz.LimitSeconds <= 0 {
+		return ""
+	}
+	v, ok := below.Variant(variant)
+	if !ok {
+		return ""
+	}
+	t, ok := v.Figure("time_to_running")
+	if !ok || t.Median <= 0 {
+		return ""
+	}
+	rate := float64(below.Pods()) / t.Median
+	if rate >= sz.Floor() {
+		return ""
+	}
+	most, found := 0.0, false
+	for _, f := range sum.Failures {
+		if f.Scenario == scenarioName && f.Size == sz.Label && f.Variant == variant && f.TimedOut && f.Lab == "" {
+			most, found = max(most, f.BoundAtLimit), true
+		}
+	}
+	if !found {
+		return ""
+	}
+	came := rate * sz.LimitSeconds
+	why := fmt.Sprintf(rateBoundWhy, results.FormatNumber(float64(below.Pods())), results.FormatNumber(rate),
+		results.FormatNumber(float64(below.Pods())), results.FormatNumber(t.Median))
+	p := results.Value("pods", rateBoundLow*came, rateBoundHigh*came)
+	j := p.Judge(results.Sides{Theirs: "the pods bound by its limit, the most of its failed runs"}, "pods", 0, most)
+	rule := fmt.Sprintf("that rate times the limit of %s, from half of it to a quarter more", formatLimit(sz.LimitSeconds))
+	if !j.Holds {
+		slower := "faster than at %s pods, and something else stopped it"
+		if most < rateBoundLow*came {
+			slower = "far slower than at %s pods: what stopped it grows with the cluster, and the run's profiles are on the page"
+		}
+		return fmt.Sprintf("; **NOT EXPLAINED**: %s predicts %s (%s); measured %s, so it went "+slower,
+			why, j.Predicted, rule, j.Measured, results.FormatNumber(float64(below.Pods())))
+	}
+	return fmt.Sprintf("; %s. Predicted: %s (%s); measured: %s", why, j.Predicted, rule, j.Measured)
 }
 
 // statusWriteGap says, where today's design scaled up slower than 2014's

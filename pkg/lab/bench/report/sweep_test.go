@@ -117,3 +117,50 @@ func TestABreakSaysTheFloorItsLimitSet(t *testing.T) {
 		t.Errorf("the floors: %q", got)
 	}
 }
+
+// A scale-up stopped at its limit, where the same variant at the size
+// below already went under this size's floor, broke on its own rate: the
+// prediction holds when the run bound about as many pods as that rate
+// allows in the limit, and is NOT EXPLAINED when it bound more (it
+// went faster than before, so something else stopped it) or far fewer
+// (something that grows with the cluster stopped it). Where the rate
+// below cleared the floor, the busy machine is the cause given instead.
+func TestAScaleUpAlreadyUnderTheFloorAtTheSizeBelowBrokeOnItsRate(t *testing.T) {
+	// 1 000 pods in 23.3 s: 42.9 pods a second, under 10 000's floor of
+	// 55.6; in the limit of 3 min that brings up 7 725 pods: from 3 863
+	// to 9 657.
+	sum := func(below float64, bound float64) *results.Summary {
+		s := &results.Summary{Machine: results.Machine{CPUs: 2}}
+		s.Scenarios = []results.ScenarioSummary{{Name: "scale-up", Sizes: []results.SizeSummary{
+			{Label: "N=1000", Replicas: 1000, LimitSeconds: 126, Variants: []results.VariantSummary{
+				{Variant: "stack-original-parity", Runs: 3, Figures: []results.Figure{fig("time_to_running", below)}}}},
+			{Label: "N=10000", Replicas: 10000, LimitSeconds: 180, Variants: []results.VariantSummary{
+				{Variant: "stack-original-parity", Failed: 2}}},
+		}}}
+		s.Failures = []results.Failure{
+			{Scenario: "scale-up", Size: "N=10000", Variant: "stack-original-parity", Run: 1, TimedOut: true, BoundAtLimit: bound / 2},
+			{Scenario: "scale-up", Size: "N=10000", Variant: "stack-original-parity", Run: 2, TimedOut: true, BoundAtLimit: bound},
+		}
+		s.Lab = []results.LabRun{{Scenario: "scale-up", Size: "N=10000", Variant: "stack-original-parity", Run: 1, Failed: true,
+			LabShare: results.LabShare{Seconds: 180, AllCPU: 324}}}
+		return s
+	}
+	got := BreakingPoint(sum(23.3, 7000), "stack-original-parity")
+	for _, want := range []string{"at 1000 pods it already brought up 42.9 pods a second", "under this size's floor", "Predicted: ", "9657", "measured: ", "7000"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("7000 pods bound: %q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(got, "NOT EXPLAINED") || strings.Contains(got, "cores busy") {
+		t.Errorf("7000 pods bound: %q, want its rate as the explained cause, and no other", got)
+	}
+	if got := BreakingPoint(sum(23.3, 9968), "stack-original-parity"); !strings.Contains(got, "**NOT EXPLAINED**") || !strings.Contains(got, "something else stopped it") {
+		t.Errorf("9968 pods bound: %q, want NOT EXPLAINED", got)
+	}
+	if got := BreakingPoint(sum(23.3, 36), "stack-original-parity"); !strings.Contains(got, "**NOT EXPLAINED**") || !strings.Contains(got, "far slower than at 1000 pods") {
+		t.Errorf("36 pods bound: %q, want NOT EXPLAINED, far slower", got)
+	}
+	if got := BreakingPoint(sum(10, 9968), "stack-original-parity"); strings.Contains(got, "already brought up") || !strings.Contains(got, "cores busy") {
+		t.Errorf("100 pods a second at the size below: %q, want the busy machine as the cause, not the rate", got)
+	}
+}

@@ -25,6 +25,11 @@ type RunRecord struct {
 	Seconds float64
 	// TimedOut says the run was stopped at its limit.
 	TimedOut bool
+	// RunningAtLimit and BoundAtLimit, for a run stopped at its limit,
+	// are how many pods were running, and bound to a node, when it was
+	// stopped, as the laboratory last read.
+	RunningAtLimit float64 `json:",omitempty"`
+	BoundAtLimit   float64 `json:",omitempty"`
 	// Lab is the laboratory's share of the run, failed or not (nil when
 	// nothing was sampled).
 	Lab *LabShare
@@ -185,6 +190,11 @@ type Failure struct {
 	// Lab says why the laboratory was saturated in the run, if it was:
 	// the failure is then not the design's.
 	Lab string `json:"laboratory,omitempty"`
+	// TimedOut says the run was stopped at its limit; RunningAtLimit and
+	// BoundAtLimit how many pods ran, and were bound, by then.
+	TimedOut       bool    `json:"timedOut,omitempty"`
+	RunningAtLimit float64 `json:"runningAtLimit,omitempty"`
+	BoundAtLimit   float64 `json:"boundAtLimit,omitempty"`
 }
 
 // Figure returns the named figure of a variant, if it has it.

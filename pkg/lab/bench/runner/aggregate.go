@@ -42,7 +42,8 @@ func Aggregate(p *Plan, runs []results.RunRecord) ([]results.ScenarioSummary, []
 			vs := summarizeVariant(sc.Name, v, mine)
 			for _, r := range mine {
 				if r.Outcome == nil {
-					f := results.Failure{Scenario: sc.Name, Size: it.Size.Label, Variant: v.Name, Run: r.Index + 1, Error: r.Err}
+					f := results.Failure{Scenario: sc.Name, Size: it.Size.Label, Variant: v.Name, Run: r.Index + 1, Error: r.Err,
+						TimedOut: r.TimedOut, RunningAtLimit: r.RunningAtLimit, BoundAtLimit: r.BoundAtLimit}
 					if r.Lab != nil {
 						f.Lab = r.Lab.Saturated
 					}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 )
@@ -50,6 +51,42 @@ func TestARunThatOutlivesItsLimitFailsAndTheSweepGoesOn(t *testing.T) {
 	rec := r.runOne(context.Background(), t.TempDir(), it, it.Variants[0], 0, 1, 1, 50*time.Millisecond)
 	if !rec.TimedOut || rec.Outcome != nil || !strings.Contains(rec.Err, "not finished within its limit") {
 		t.Errorf("a run past its limit: timed out %v, error %q", rec.TimedOut, rec.Err)
+	}
+}
+
+// stalled runs every scenario until its context ends, with 100 pods
+// made, 70 of them bound and 40 running by then, and returns what it
+// sampled with the failure, as a scenario stopped at its limit does.
+type stalled struct{}
+
+func (stalled) Run(ctx context.Context, sc *scenario.Scenario, v scenario.Variant, sz scenario.Size, opts scenario.Options) (*scenario.Outcome, error) {
+	<-ctx.Done()
+	start := time.Now()
+	rec := sampler.NewRecorder(start)
+	rec.Add(sampler.PodsActive, start, 100)
+	rec.Add(sampler.PodsUnscheduled, start, 30)
+	rec.Add(sampler.PodsRunning, start, 40)
+	return &scenario.Outcome{Rec: rec, Marks: map[string]float64{}}, fmt.Errorf("%s/%s step 2 (Wait): %v", sc.Name, v.Name, ctx.Err())
+}
+
+// A run stopped at its limit says how far it came, in pods running and
+// pods bound, and keeps its samples, so that its break can be judged and
+// read.
+func TestARunStoppedAtItsLimitSaysHowFarItCameAndKeepsItsSamples(t *testing.T) {
+	r := New(Options{BinDir: t.TempDir()}, io.Discard)
+	r.Scenarios = stalled{}
+	up, err := scripts.Get("scale-up")
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := Item{Scenario: up, Size: scenario.Size{Label: "N=100", Replicas: 100}, Variants: []scenario.Variant{scenario.Legacy}, Runs: 1}
+	dir := t.TempDir()
+	rec := r.runOne(context.Background(), dir, it, it.Variants[0], 0, 1, 1, 50*time.Millisecond)
+	if !rec.TimedOut || rec.RunningAtLimit != 40 || rec.BoundAtLimit != 70 {
+		t.Errorf("a run stopped at its limit: timed out %v, %v running and %v bound, want 40 and 70", rec.TimedOut, rec.RunningAtLimit, rec.BoundAtLimit)
+	}
+	if _, err := os.Stat(filepath.Join(dir, rec.Dir, "samples.csv")); err != nil {
+		t.Errorf("a failed run left no samples: %v", err)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/report"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
@@ -127,6 +128,10 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 	rec.Lab = labShare(out)
 	if rec.TimedOut && out != nil {
 		err = fmt.Errorf("%v%s", err, machineUse(out.Rec, rec.Lab, it.Size, runtime.NumCPU()))
+		if out.Rec != nil {
+			rec.RunningAtLimit = out.Rec.Last(sampler.PodsRunning)
+			rec.BoundAtLimit = out.Rec.Last(sampler.PodsActive) - out.Rec.Last(sampler.PodsUnscheduled)
+		}
 	}
 	if profiles, perr := summarizeProfiles(rec, out, dir); perr != nil {
 		r.Say("        cannot read the profiles: %v", perr)
@@ -137,6 +142,13 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 	if rec.Lab != nil && rec.Lab.Saturated != "" {
 		r.Say("        the laboratory was saturated: %s", rec.Lab.Saturated)
 	}
+	// A failed run's samples stay too: they show how far it came, and
+	// where it stalled.
+	if out != nil && out.Rec != nil {
+		if werr := report.WriteSamples(filepath.Join(runDir, "samples.csv"), out); werr != nil {
+			r.Say("        cannot write the samples: %v", werr)
+		}
+	}
 	if err != nil {
 		rec.Err = err.Error() + exhaustion(runDir)
 		if rec.Lab != nil && rec.Lab.Saturated != "" {
@@ -146,9 +158,6 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 		return rec
 	}
 	rec.Outcome = out
-	if err := report.WriteSamples(filepath.Join(runDir, "samples.csv"), out); err != nil {
-		r.Say("        cannot write the samples: %v", err)
-	}
 	rs, _ := results.Of(out)
 	var parts []string
 	for _, res := range rs {
