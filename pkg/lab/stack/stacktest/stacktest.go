@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -126,7 +127,14 @@ var (
 // into the module's _output/testbin.
 func Binary(tb testing.TB, name string) string {
 	tb.Helper()
-	if path := filepath.Join(BinDir(tb), name); fileExists(path) {
+	// Only what this test binary's own build put in _output/testbin is
+	// fresh there: a command built once as an extra stays behind in it,
+	// and would be taken, stale, after the code changed.
+	dir := BinDir(tb)
+	_, given := os.LookupEnv("KUBE_REWIND_BIN")
+	fresh := given && dir == os.Getenv("KUBE_REWIND_BIN")
+	fresh = fresh || slices.Contains(commands, name) || name == stack.ManagerBinary("modern")
+	if path := filepath.Join(dir, name); fresh && fileExists(path) {
 		return path
 	}
 	extraMu.Lock()
