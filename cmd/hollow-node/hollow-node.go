@@ -38,7 +38,7 @@ var (
 	nodes        = flag.Int("nodes", 10, "How many minions to register.")
 	prefix       = flag.String("name_prefix", "hollow-node-", "Prefix of the minion names.")
 	startDelay   = flag.Duration("start_delay", 500*time.Millisecond, "Time from binding a pod to reporting it Running.")
-	workers      = flag.Int("workers", 32, "Concurrent bind and status writes.")
+	workers      = flag.Int("workers", 32, "Concurrent binds, and concurrent status writes beside them.")
 	failFraction = flag.Float64("fail_fraction", 0, "Share of pods that go Terminated instead of Running (0..1).")
 	churn        = flag.Float64("churn", 0, "Running pods to delete per second.")
 	seed         = flag.Int64("seed", 0, "Seed for the random choices (0: from the clock).")

@@ -134,7 +134,7 @@ func (h *Cluster) State() State {
 		Pods:           len(h.pods),
 		Stats:          h.stats,
 		Events:         h.events.len(),
-		Queued:         h.queue.Len(),
+		Queued:         h.queue.Len() + h.starts.Len(),
 		WatchLag:       h.lag.now(),
 		MaxWatchLag:    h.lag.max.Load(),
 	}

@@ -28,7 +28,9 @@ type Config struct {
 	NamePrefix string
 	// StartDelay is the time from binding to Running.
 	StartDelay time.Duration
-	// Workers is how many bind and status writes may be in flight at once.
+	// Workers is how many binds may be in flight at once, and how many
+	// starts (status writes) beside them: the stand-in scheduler and the
+	// stand-in kubelets each have Workers writers of their own.
 	Workers int
 	// FailFraction is the share of pods that go Terminated instead of
 	// Running when they start (0..1).
@@ -52,7 +54,11 @@ type Config struct {
 type Cluster struct {
 	client client.Interface
 	cfg    Config
+	// queue holds the pods to bind, starts the bound pods to start: a
+	// queue each, so that a start never waits behind the binds queued
+	// before it, as v0.4's kubelets never waited for its scheduler.
 	queue  workqueue.TypedRateLimitingInterface[string]
+	starts workqueue.TypedRateLimitingInterface[string]
 	events *podEvents
 	lag    watchLag
 	stats  Stats
@@ -110,6 +116,7 @@ func New(c client.Interface, cfg Config) *Cluster {
 		client:       c,
 		cfg:          cfg,
 		queue:        workqueue.NewTypedRateLimitingQueue(workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax)),
+		starts:       workqueue.NewTypedRateLimitingQueue(workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax)),
 		events:       newPodEvents(),
 		hostIPs:      map[string]string{},
 		rng:          rand.New(rand.NewSource(seed)),
@@ -167,7 +174,8 @@ func (h *Cluster) Run(stopCh <-chan struct{}) error {
 	}
 	glog.Infof("registered %d hollow minions", h.cfg.Nodes)
 	for i := 0; i < h.cfg.Workers; i++ {
-		go h.worker(ctx)
+		go h.worker(ctx, h.queue)
+		go h.worker(ctx, h.starts)
 	}
 	go h.applyEvents(stopCh)
 	go h.churn(ctx, stopCh)
@@ -175,6 +183,7 @@ func (h *Cluster) Run(stopCh <-chan struct{}) error {
 	go func() {
 		<-stopCh
 		h.queue.ShutDown()
+		h.starts.ShutDown()
 	}()
 	// A second after a watch ends, a list and a new watch, as v0.4's
 	// scheduler restarted its reflectors (pkg/client/cache/reflector.go,
@@ -281,7 +290,7 @@ func (h *Cluster) observe(pod *api.Pod) {
 	case pod.DesiredState.Host == "":
 		h.queue.Add(pod.ID)
 	case waiting:
-		h.queue.AddAfter(pod.ID, h.cfg.StartDelay)
+		h.starts.AddAfter(pod.ID, h.cfg.StartDelay)
 	}
 }
 

@@ -124,3 +124,22 @@ func TestUnscheduledPodsAreBoundSpreadAndStarted(t *testing.T) {
 		}
 	}
 }
+
+// A bound pod starts while every bind writer is held up on a bind: the
+// starts have writers of their own, as v0.4's kubelets started what
+// reached them whatever its scheduler had left to bind. (One queue for
+// both left a start behind every bind queued before it, and in a burst of
+// 10 000 no pod ran until nearly all were bound.)
+func TestABoundPodStartsWhileTheBindsAreHeldUp(t *testing.T) {
+	fake := &stuckBinds{fakeCluster: newFakeCluster(5), release: make(chan struct{})}
+	defer close(fake.release)
+	fake.pods["pod-0"].DesiredState.Host = "hollow-node-0"
+	h := New(fake, Config{Nodes: 1, Workers: 1, Seed: 1})
+	stopCh := make(chan struct{})
+	defer close(stopCh)
+	go h.Run(stopCh)
+	watchtest.Within(t, watchtest.Timeout, "the bound pod Running with every bind held up", func() (bool, error) {
+		running, hosts := fake.states()
+		return running["Running"] == 1, fmt.Errorf("states %v, hosts %v", running, hosts)
+	})
+}

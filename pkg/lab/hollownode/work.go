@@ -9,20 +9,24 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/api/errors"
 	"github.com/kube-rewind/kube-rewind/pkg/util"
+	"k8s.io/client-go/util/workqueue"
 )
 
-// The binds and starts the watch calls for wait in a workqueue (one entry
-// per pod, however often it is queued) and Workers goroutines write them,
-// each a request of its own, as v0.4's scheduler bound each pod with one
-// POST to /bindings. A bind or start that failed for another reason than
+// The binds and the starts the watch calls for wait in two workqueues, one
+// for each (one entry per pod, however often it is queued), and Workers
+// goroutines on each write them, each a request of its own, as v0.4's
+// scheduler bound each pod with one POST to /bindings. A start does not
+// wait behind the binds queued before it: v0.4's kubelets started a pod
+// once its manifest reached them, whatever the scheduler had still to
+// bind, as today's kubelets (KWOK) do. A bind or start that failed for another reason than
 // a conflict (no node, the apiserver or etcd away, a pod not yet on the
 // member the apiserver reads) is tried again after retryFirst, doubled up
 // to retryMax: v0.4's scheduler backed off a pod it could not place or
 // bind by the same steps (plugin/pkg/scheduler/factory, podBackoff).
 //
 // Ours: v0.4's scheduler bound one pod at a time; the hollow nodes bind
-// and start up to Workers at once, so that they are never what holds a
-// scale-up back. Before a retry v0.4's scheduler read the pod again with a
+// up to Workers at once, and start up to Workers beside them, so that they
+// are never what holds a scale-up back. Before a retry v0.4's scheduler read the pod again with a
 // GET and dropped it if that failed or the pod was bound; the hollow nodes
 // take the pod's state from their watch, so the apiserver sees one GET
 // fewer per retry. A start is a status write here, where v0.4's kubelets
@@ -33,19 +37,22 @@ const (
 	retryMax   = 60 * time.Second
 )
 
-func (h *Cluster) worker(ctx api.Context) {
+// worker serves one of the two queues, the binds' or the starts', until
+// it shuts down. Either does whatever a pod needs next (handle), so a pod
+// that changed while it waited is still served right.
+func (h *Cluster) worker(ctx api.Context, queue workqueue.TypedRateLimitingInterface[string]) {
 	for {
-		id, shutdown := h.queue.Get()
+		id, shutdown := queue.Get()
 		if shutdown {
 			return
 		}
 		func() {
-			defer h.queue.Done(id)
+			defer queue.Done(id)
 			defer util.HandleCrash()
 			if h.handle(ctx, id) {
-				h.queue.AddRateLimited(id)
+				queue.AddRateLimited(id)
 			} else {
-				h.queue.Forget(id)
+				queue.Forget(id)
 			}
 		}()
 	}
