@@ -164,14 +164,13 @@ func busyMachineText(sum *results.Summary, scenarioName, label, variant string) 
 // stops it. It predicts how far the run came, in pods bound to a node:
 // the smaller size's rate times the limit, give or take a run's spread
 // (from half of it to a quarter more; the smaller run's start-up is in
-// its rate). Bound and not running, because our hollow nodes queue a
-// pod's start behind the binds queued before it, in one workqueue: in a
-// burst of 10 000 the starts come only once nearly every pod is bound,
-// so the pods running at the limit say when the binds ended, not how
-// many were done. Fewer pods bound refutes it as surely as more: a
-// variant that went much slower than before was stopped by something
-// that grows with the cluster, and one that went faster by something
-// else again.
+// its rate). Bound and not running: every pod is bound through the
+// apiserver on both stacks, while v0.4's Running shows only in the
+// laboratory's reads of its kubelets, which trail the binds, so the pods
+// running at the limit say less of how much work was done than the pods
+// bound. Fewer pods bound refutes it as surely as more: a variant that
+// went much slower than before was stopped by something that grows with
+// the cluster, and one that went faster by something else again.
 const (
 	rateBoundWhy = "the cause: it goes no faster as the cluster grows, and at %s pods it already brought up %s pods a " +
 		"second end to end (%s pods in a median %s s), under this size's floor"
