@@ -197,8 +197,9 @@ func (h *Cluster) Run(stopCh <-chan struct{}) error {
 }
 
 // registerBackoff spaces the tries of one minion's registration that the
-// apiserver answered with a server error or not at all: 8 tries over
-// about 30 s. v0.4's apiserver answers 5xx when its etcd client times out
+// apiserver answered with a server error or not at all: 8 tries, the
+// waits between them doubling from 250 ms to at most 8 s, about 24 s in
+// all. v0.4's apiserver answers 5xx when its etcd client times out
 // ("All the given peers are not reachable"), which it does on two busy
 // cores while a manager's creates compete with the registrations.
 var registerBackoff = wait.Backoff{Steps: 8, Duration: 250 * time.Millisecond, Factor: 2, Cap: 8 * time.Second}
@@ -231,9 +232,9 @@ func (h *Cluster) registerMinions() error {
 	return nil
 }
 
-// registrationRetriable says whether a registration may succeed if tried again: the
-// apiserver failed (5xx) or gave no status at all (a refused or cut
-// connection). A 4xx says the minion itself is wrong.
+// registrationRetriable says whether a registration may succeed if tried
+// again: the apiserver failed (5xx) or gave no status at all (a refused
+// or cut connection). A 4xx says the minion itself is wrong.
 func registrationRetriable(err error) bool {
 	code := errors.CodeOf(err)
 	return code == 0 || code >= 500
