@@ -1,9 +1,10 @@
 // Package hollownode stands in for the 2014 scheduler and kubelets, so the
 // control loop has something to drive (after Kubemark's hollow nodes and
 // KWOK). One pod watch, read by a goroutine that only buffers its events
-// (watch.go), and a workqueue of binds and starts (work.go): two writes
-// per pod. It counts its relists, its work waiting and how far its watch
-// runs behind its own writes, for the benchmark to report.
+// (watch.go), and a workqueue of binds and another of starts, each with
+// writers of its own (work.go): two writes per pod. It counts its
+// relists, its work waiting and how far its watch runs behind its own
+// writes, for the benchmark to report.
 //
 // Ours: it registers N minions, binds each unscheduled pod to the minion
 // with the fewest pods, and after a delay writes the pod Running with a
