@@ -200,9 +200,10 @@ var Walk = []Stop{
 		Explain: "The hollow nodes stand in for 2014's scheduler and kubelets, which this project does not " +
 			"run. They watch pods; a pod without a host is bound to the node with the fewest pods (a POST " +
 			"to `/bindings`, the scheduler's one write), and a bound pod is marked Running, with a host IP " +
-			"and a pod IP, after a start delay (a PUT of the pod, what a kubelet would have reported).",
+			"and a pod IP, after a start delay (a PUT of the pod, what a kubelet would have reported). Binds " +
+			"and starts wait in a queue each, so a start never waits behind the binds queued before it.",
 		Both: []source.Ref{
-			{Dir: "pkg/lab/hollownode", Name: "Cluster.observe", Mark: []string{`case pod.DesiredState.Host == "":`, "h.queue.Add(pod.ID)", "h.queue.AddAfter(pod.ID, h.cfg.StartDelay)"}},
+			{Dir: "pkg/lab/hollownode", Name: "Cluster.observe", Mark: []string{`case pod.DesiredState.Host == "":`, "h.queue.Add(pod.ID)", "h.starts.AddAfter(pod.ID, h.cfg.StartDelay)"}},
 			{Dir: "pkg/lab/hollownode", Name: "Cluster.bind", Mark: []string{"host := h.pickNode(pod.ID)", "h.client.CreateBinding(ctx"}},
 			{Dir: "pkg/lab/hollownode", Name: "Cluster.start", Mark: []string{"updated.CurrentState.HostIP =", "updated.CurrentState.Status = api.PodRunning", "updated.CurrentState.PodIP =", "h.update(ctx, &updated)"}},
 		},
