@@ -140,7 +140,14 @@ func (sv *Supervisor) waitHealthy(p *Process, url string) error {
 	var last string
 	err := wait.PollUntilContextTimeout(context.Background(), healthPoll, sv.o.Ready, true, func(ctx context.Context) (bool, error) {
 		if exited, err := p.Exited(); exited {
-			return false, fmt.Errorf("%s exited before becoming healthy: %v%s", p.Name, err, logNote(p))
+			// The end of its log goes with the error: a test's log lives
+			// in a directory removed with the test, and CI keeps only
+			// what the test said.
+			msg := fmt.Sprintf("%s exited before becoming healthy: %v%s", p.Name, err, logNote(p))
+			if tail := p.LogTail(5); tail != "" {
+				msg += "; the end of its log:\n" + tail
+			}
+			return false, errors.New(msg)
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {

@@ -17,7 +17,7 @@ import (
 // without those words, as in every ordinary run, it does nothing.
 //
 // "serve" answers /healthz with 200, "unwell" with 503, and "exit" exits
-// with status 3 before it listens at all.
+// with status 3 before it listens at all, saying so on its standard error.
 func TestHelperProcess(t *testing.T) {
 	var args []string
 	for i, a := range os.Args {
@@ -32,6 +32,7 @@ func TestHelperProcess(t *testing.T) {
 	mode, port := args[0], args[1]
 	fmt.Printf("helper: %s on port %s\n", mode, port)
 	if mode == "exit" {
+		fmt.Fprintln(os.Stderr, "helper: a planted failure before listening")
 		os.Exit(3)
 	}
 	status := http.StatusOK
@@ -101,7 +102,7 @@ func TestAStartWaitsUntilTheProcessIsHealthyOrSaysWhyNot(t *testing.T) {
 		},
 		{
 			name: "a process that exits first is given up", mode: "exit", ready: time.Minute,
-			want: []string{"helper exited before becoming healthy", "exit status 3", "its log is ", "helper.log"},
+			want: []string{"helper exited before becoming healthy", "exit status 3", "its log is ", "helper.log", "the end of its log:\nhelper: a planted failure before listening"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
