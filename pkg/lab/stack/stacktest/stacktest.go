@@ -37,8 +37,14 @@ func BinDir(tb testing.TB) string {
 	return buildDir
 }
 
+// stackBinaries names what build puts in _output/testbin: the commands
+// and the modern controller-manager.
+func stackBinaries() []string {
+	return append(slices.Clone(commands), stack.ManagerBinary("modern"))
+}
+
 func complete(dir string) bool {
-	for _, name := range append(commands, stack.ManagerBinary("modern")) {
+	for _, name := range stackBinaries() {
 		if !fileExists(filepath.Join(dir, name)) {
 			return false
 		}
@@ -131,9 +137,7 @@ func Binary(tb testing.TB, name string) string {
 	// fresh there: a command built once as an extra stays behind in it,
 	// and would be taken, stale, after the code changed.
 	dir := BinDir(tb)
-	_, given := os.LookupEnv("KUBE_REWIND_BIN")
-	fresh := given && dir == os.Getenv("KUBE_REWIND_BIN")
-	fresh = fresh || slices.Contains(commands, name) || name == stack.ManagerBinary("modern")
+	fresh := dir == os.Getenv("KUBE_REWIND_BIN") || slices.Contains(stackBinaries(), name)
 	if path := filepath.Join(dir, name); fresh && fileExists(path) {
 		return path
 	}
