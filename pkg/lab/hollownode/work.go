@@ -18,19 +18,20 @@ import (
 // scheduler bound each pod with one POST to /bindings. A start does not
 // wait behind the binds queued before it: v0.4's kubelets started a pod
 // once its manifest reached them, whatever the scheduler had still to
-// bind, as today's kubelets (KWOK) do. A bind or start that failed for another reason than
-// a conflict (no node, the apiserver or etcd away, a pod not yet on the
-// member the apiserver reads) is tried again after retryFirst, doubled up
-// to retryMax: v0.4's scheduler backed off a pod it could not place or
-// bind by the same steps (plugin/pkg/scheduler/factory, podBackoff).
+// bind, as today's kubelets (KWOK) do. A bind or start that failed for
+// another reason than a conflict (no node, the apiserver or etcd away, a
+// pod not yet on the member the apiserver reads) is tried again after
+// retryFirst, doubled up to retryMax: v0.4's scheduler backed off a pod
+// it could not place or bind by the same steps
+// (plugin/pkg/scheduler/factory, podBackoff).
 //
 // Ours: v0.4's scheduler bound one pod at a time; the hollow nodes bind
-// up to Workers at once, and start up to Workers beside them, so that they
-// are never what holds a scale-up back. Before a retry v0.4's scheduler read the pod again with a
-// GET and dropped it if that failed or the pod was bound; the hollow nodes
-// take the pod's state from their watch, so the apiserver sees one GET
-// fewer per retry. A start is a status write here, where v0.4's kubelets
-// wrote nothing (kubelet.go).
+// up to Workers at once, and start up to Workers beside them, so that
+// they are never what holds a scale-up back. Before a retry v0.4's
+// scheduler read the pod again with a GET and dropped it if that failed
+// or the pod was bound; the hollow nodes take the pod's state from their
+// watch, so the apiserver sees one GET fewer per retry. A start is a
+// status write here, where v0.4's kubelets wrote nothing (kubelet.go).
 
 const (
 	retryFirst = time.Second
