@@ -304,6 +304,12 @@ var External = Variant{Name: "cluster", Design: "modern", Launcher: ExternalClus
 // today's stack without its meter (NotMetered).
 func (v Variant) CountsRequests() bool { return v.launcher().Counts && !v.Unmetered }
 
+// OnOurAPIServer says whether the variant's managers run against our
+// apiserver on our etcd: not today's stack, an external cluster, or v0.4's
+// own apiserver (stack-original), which take no pods-first start and no
+// etcd cluster of ours.
+func (v Variant) OnOurAPIServer() bool { return !v.OnToday() && v.Original != stack.OriginalStack }
+
 // Ours says whether the variant runs our manager on today's stack.
 func (v Variant) Ours() bool { return v.Runs(TodayStack) && v.Manager == "" }
 

@@ -285,6 +285,11 @@ func sweepSection(d *document, sum *results.Summary, chart *charts.Chart) {
 		items = append(items, fmt.Sprintf("%s: breaking point %s.", v, BreakingPoint(sum, v)))
 	}
 	d.list(items...)
+	if slices.ContainsFunc(sum.VariantsRan(), func(v scenario.Variant) bool { return !v.OnToday() && !v.OnOurAPIServer() }) {
+		d.p("v0.4's own binaries run scale-up only, with the fair fight's nodes and kubelets (make publish PAGES=fairfight), " +
+			"so that the sweep finds the largest size they reach and why they break; idle's start, its pods before the " +
+			"manager, is made for our apiserver.")
+	}
 	if slices.ContainsFunc(sum.VariantsRan(), scenario.Variant.OnToday) {
 		d.p(fmt.Sprintf("Today's stack runs scale-up only (idle's pods come before the manager, which it cannot start so yet), "+
 			"and without its client limit: at kube-controller-manager's default of %d requests a second, its creates alone would "+

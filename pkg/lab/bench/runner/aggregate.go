@@ -1,16 +1,24 @@
 package runner
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/findings"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
-// Aggregate summarises the runs of every item of the plan, in plan order.
+// Aggregate summarises the runs of every item of the plan, its scenarios
+// in plan order. A size that two items run (a sweep runs its headline
+// first and the other variants of that size last) is one size of the
+// summary, and in a sweep a scenario's sizes read smallest first, those
+// on an external etcd cluster after the rest, whatever order they ran in.
 func Aggregate(p *Plan, runs []results.RunRecord) ([]results.ScenarioSummary, []results.Failure) {
 	var out []results.ScenarioSummary
 	var failures []results.Failure
 	index := map[string]int{}
+	sizeAt := map[string]int{}
 	for _, it := range p.Items {
 		sc := it.Scenario
 		i, ok := index[sc.Name]
@@ -52,8 +60,22 @@ func Aggregate(p *Plan, runs []results.RunRecord) ([]results.ScenarioSummary, []
 			}
 			size.Variants = append(size.Variants, vs)
 		}
-		if len(size.Variants) > 0 {
-			out[i].Sizes = append(out[i].Sizes, size)
+		if len(size.Variants) == 0 {
+			continue
+		}
+		key := sc.Name + "/" + it.Size.Label
+		if j, ok := sizeAt[key]; ok {
+			out[i].Sizes[j].Variants = append(out[i].Sizes[j].Variants, size.Variants...)
+			continue
+		}
+		sizeAt[key] = len(out[i].Sizes)
+		out[i].Sizes = append(out[i].Sizes, size)
+	}
+	if p.Sweep {
+		for i := range out {
+			slices.SortStableFunc(out[i].Sizes, func(a, b results.SizeSummary) int {
+				return cmp.Or(cmp.Compare(min(a.EtcdMembers, 1), min(b.EtcdMembers, 1)), cmp.Compare(a.Pods(), b.Pods()))
+			})
 		}
 	}
 	return out, failures

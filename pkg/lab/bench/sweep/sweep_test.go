@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/report"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/runner"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 )
 
@@ -99,7 +101,12 @@ func TestEverySweepRunHasALimitThatGrowsWithItsPods(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := map[string]runner.Item{}
-	for _, it := range p.Items {
+	// After the headline (TestASweepRunsItsHeadlineFirstAndShowsItInItsPlace),
+	// each scenario's sizes come smallest first.
+	if it := p.Items[0]; it.Scenario.Name != "scale-up" || it.Pods() != 100000 {
+		t.Errorf("the full sweep starts with %s %s, not its headline", it.Scenario.Name, it.Size.Label)
+	}
+	for _, it := range p.Items[1:] {
 		if it.Limit <= 0 {
 			t.Errorf("%s %s has no limit", it.Scenario.Name, it.Size.Label)
 		}
@@ -108,7 +115,7 @@ func TestEverySweepRunHasALimitThatGrowsWithItsPods(t *testing.T) {
 		}
 		last[it.Scenario.Name] = it
 	}
-	if last["scale-up"].Pods() != 100000 || last["idle"].Pods() != 100000 {
+	if p.Items[0].Pods() != 100000 || last["idle"].Pods() != 100000 {
 		t.Errorf("the full sweep does not reach 100 000 pods in both scenarios")
 	}
 	if p.Budget <= 0 {
@@ -173,7 +180,7 @@ func TestTheEtcd3PointRunsBothDesignsOnThreeExternalMembers(t *testing.T) {
 	}
 
 	// In a full sweep the point comes last, after both designs' 100 000
-	// pods: a budget cut takes it first.
+	// pods, which come first, and idle's: a budget cut takes it first.
 	full, err := BuildPlan(runner.Options{TodayDir: noToday(t), Etcd3: true, BinDir: benchtest.BothDesigns(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -182,7 +189,7 @@ func TestTheEtcd3PointRunsBothDesignsOnThreeExternalMembers(t *testing.T) {
 	for _, it := range full.Items {
 		order = append(order, it.Scenario.Name+" "+it.Size.Label)
 	}
-	if got, want := strings.Join(order, "; "), "scale-up N=100000; idle M=10,k=300,etcd3; scale-up N=3000,etcd3"; !strings.HasSuffix(got, want) {
+	if got, want := strings.Join(order, "; "), "idle M=10,k=10000; idle M=10,k=300,etcd3; scale-up N=3000,etcd3"; !strings.HasSuffix(got, want) || !strings.HasPrefix(got, "scale-up N=100000;") {
 		t.Errorf("full sweep order %s, want %s in it", got, want)
 	}
 
@@ -272,12 +279,12 @@ func TestASweepRunsTodaysStackInItsScaleUps(t *testing.T) {
 		t.Fatal(err)
 	}
 	ups := 0
-	for _, it := range p.Items {
+	for i, it := range p.Items {
 		var onToday bool
 		for _, v := range it.Variants {
 			onToday = onToday || v.Name == "stack-today-unthrottled"
 		}
-		want := it.Scenario.Name == "scale-up" && it.EtcdMembers == 0
+		want := it.Scenario.Name == "scale-up" && it.EtcdMembers == 0 && i > 0
 		if onToday != want {
 			t.Errorf("%s %s: stack-today-unthrottled runs: %v, want %v", it.Scenario.Name, it.Size.Label, onToday, want)
 		}
@@ -327,5 +334,55 @@ func TestASweepRunsTheAblationsAtTheSmallerSizesOnly(t *testing.T) {
 	}
 	if notes := strings.Join(p.Notes, "\n"); !strings.Contains(notes, "stack-today-parity-with-meter ran at 1000 pods at most") {
 		t.Errorf("notes %q do not say the ablation ran at the smaller size only", notes)
+	}
+}
+
+// The sweep's headline, both designs scaling up at its largest size, runs
+// first, before its budget can be spent on the smaller sizes; v0.4's own
+// binaries and today's stack run that size last, and scale-up only. The
+// summary still reads smallest first, the largest size one size with
+// every variant in it.
+func TestASweepRunsItsHeadlineFirstAndShowsItInItsPlace(t *testing.T) {
+	todayDir := benchtest.BinDir(t, "etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "kwok-stages.yaml")
+	opts := runner.Options{Quick: true, TodayDir: todayDir, OriginalDir: benchtest.BinDir(t, original.Binaries...)}
+	r, _ := benchtest.Runner(t, opts, &benchtest.Runs{})
+	p, err := BuildPlan(r.Opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(it runner.Item) string {
+		var ns []string
+		for _, v := range it.Variants {
+			ns = append(ns, v.Name)
+		}
+		return it.Scenario.Name + " " + it.Size.Label + ": " + strings.Join(ns, ",")
+	}
+	first, last := names(p.Items[0]), names(p.Items[len(p.Items)-1])
+	if want := "scale-up N=1000: legacy,modern-unthrottled"; first != want {
+		t.Errorf("the sweep starts with %q, want %q", first, want)
+	}
+	if want := "scale-up N=1000: stack-original-parity,stack-today-unthrottled"; last != want {
+		t.Errorf("the sweep ends with %q, want %q", last, want)
+	}
+	for _, it := range p.Items {
+		if it.Scenario.Name == "idle" && strings.Contains(names(it), "stack-") {
+			t.Errorf("%s: a whole stack of its own in idle", names(it))
+		}
+	}
+	if notes := strings.Join(p.Notes, "\n"); !strings.Contains(notes, "stack-original-parity, stack-today-unthrottled ran scale-up only") {
+		t.Errorf("notes %q do not say the whole stacks ran scale-up only", notes)
+	}
+
+	_, sum, err := Run(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := sum.Scenario("scale-up")
+	var got []string
+	for _, sz := range sc.Sizes {
+		got = append(got, fmt.Sprintf("%s:%d", sz.Label, len(sz.Variants)))
+	}
+	if want := "N=100:4 N=300:4 N=1000:4"; strings.Join(got, " ") != want {
+		t.Errorf("scale-up's sizes in the summary: %s, want %s", strings.Join(got, " "), want)
 	}
 }
