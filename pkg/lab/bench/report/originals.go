@@ -211,9 +211,13 @@ func departureIn(list []departure, original, scenarioName, figure string) (depar
 
 // departsAs names, for an original, another whose reasons hold for it too
 // where it has none of its own: stack-original runs legacy-original's
-// controller-manager, and upstream-unthrottled is upstream's binary with
-// the client's rate limit off, as modern-unthrottled is modern's.
-var departsAs = map[string]string{"stack-original": "legacy-original", "upstream-unthrottled": "upstream", "stack-today-unthrottled": "stack-today"}
+// controller-manager, stack-original-parity is stack-original with the
+// fair fight's nodes and kubelets (its codec, its read-back, its etcd
+// front and the meter go with it), and upstream-unthrottled is
+// upstream's binary with the client's rate limit off, as
+// modern-unthrottled is modern's.
+var departsAs = map[string]string{"stack-original": "legacy-original", "stack-original-parity": "stack-original",
+	"upstream-unthrottled": "upstream", "stack-today-unthrottled": "stack-today"}
 
 // originalPairs returns each variant that ran beside the port it checks,
 // as [port, original], in the order of scenario.Variants.

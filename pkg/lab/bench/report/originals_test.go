@@ -129,13 +129,21 @@ func TestATimeOfOneRunEachIsNotJudgedButKeepsItsReason(t *testing.T) {
 // variant running another's binary is explained by that one's reasons
 // where it has none of its own.
 func TestAnOriginalRunDifferentlyTakesTheReasonsOfTheOneItRuns(t *testing.T) {
-	for original, as := range map[string]string{"upstream-unthrottled": "upstream", "stack-original": "legacy-original"} {
+	for original, as := range map[string]string{"upstream-unthrottled": "upstream", "stack-original": "legacy-original", "stack-original-parity": "stack-original"} {
 		for _, figure := range []string{"peak_rss", "peak_goroutines"} {
 			want, ok := departureFor(as, "scale-up", figure)
 			got, found := departureFor(original, "scale-up", figure)
 			if !ok || !found || got.why != want.why {
 				t.Errorf("%s scale-up %s: reason %q, want %s's (%q)", original, figure, got.why, as, want.why)
 			}
+		}
+	}
+	// v0.4's binaries at parity are priced against our port by the
+	// reasons of v0.4's whole stack: its apiserver's codec and read-back.
+	for _, figure := range []string{"time_to_running", "apiserver_cpu"} {
+		want, _ := departureFor("stack-original", "scale-up", figure)
+		if got, found := departureFor("stack-original-parity", "scale-up", figure); !found || got.why != want.why {
+			t.Errorf("stack-original-parity scale-up %s: reason %q, want stack-original's (%q)", figure, got.why, want.why)
 		}
 	}
 }
