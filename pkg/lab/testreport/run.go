@@ -8,10 +8,8 @@ package testreport
 // go test -c writes a binary to a path it names and, when the binary
 // there already has the build ID the sources and flags give, leaves it as
 // it is; so Run builds every package's binary into a folder that stays,
-// and runs each through test2json in its package's folder, as go test
-// does. As go test does too, a package's tests start as soon as its binary
-// is built, while the binaries after it build: a fresh clone links every
-// binary, and most of the tests' time is waiting for clusters, not work.
+// then runs each through test2json in its package's folder, as go test
+// does.
 
 import (
 	"bufio"
@@ -57,10 +55,9 @@ type RunOptions struct {
 type testPackage struct {
 	ImportPath, Dir string
 	// binary is its test binary's path once it is built; build its
-	// failure. built is closed once either is set.
+	// failure.
 	binary string
 	build  []byte
-	built  chan struct{}
 }
 
 // SplitFlags sorts go test's command line into RunOptions: its build
@@ -113,17 +110,17 @@ func SplitFlags(args []string) (o RunOptions, err error) {
 }
 
 // Run builds the test binaries of the packages that have tests, keeping
-// them in o.Bin, and runs them o.P at a time in the packages' order, each
-// in its package's folder once its binary is built, and writes their go
-// test -json events to o.Out. A package that does not build fails, with
-// the build's words as its output, as go test reports it. Run's error
-// says only whether anything failed.
+// them in o.Bin, then runs them o.P at a time in the packages' order,
+// each in its package's folder, and writes their go test -json events to
+// o.Out. A package that does not build fails, with the build's words as
+// its output, as go test reports it. Run's error says only whether
+// anything failed.
 func Run(ctx context.Context, o RunOptions) error {
 	pkgs, err := listTestPackages(ctx, o)
 	if err != nil {
 		return err
 	}
-	go buildAll(ctx, o, pkgs)
+	buildAll(ctx, o, pkgs)
 	var (
 		mu     sync.Mutex
 		failed []string
@@ -136,7 +133,6 @@ func Run(ctx context.Context, o RunOptions) error {
 		wg.Add(1)
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			<-p.built
 			if !runPackage(ctx, o, p, out) {
 				mu.Lock()
 				failed = append(failed, p.ImportPath)
@@ -170,7 +166,7 @@ func listTestPackages(ctx context.Context, o RunOptions) ([]*testPackage, error)
 	for _, line := range strings.Split(strings.TrimSpace(string(stdout)), "\n") {
 		f := strings.Split(line, "\t")
 		if len(f) == 3 && f[2] == "tests" {
-			pkgs = append(pkgs, &testPackage{ImportPath: f[0], Dir: f[1], built: make(chan struct{})})
+			pkgs = append(pkgs, &testPackage{ImportPath: f[0], Dir: f[1]})
 		}
 	}
 	return pkgs, nil
@@ -197,83 +193,38 @@ func batches(pkgs []*testPackage) [][]*testPackage {
 	return groups
 }
 
-// builds splits pkgs, in the order they run, into the go commands that
-// build them: consecutive packages of one batch, whose folder they are
-// kept in from run to run, first <first> of them and each next build
-// twice as many as the last full one. So the first tests start once a few
-// binaries are linked, the rest build while they run, and the packages
-// take a handful of go commands, each of which loads their imports anew.
-func builds(pkgs []*testPackage, first int) []testBuild {
-	batch := map[*testPackage]int{}
-	for k, group := range batches(pkgs) {
-		for _, p := range group {
-			batch[p] = k
-		}
-	}
-	var out []testBuild
-	size := max(first, 1)
-	for _, p := range pkgs {
-		n := len(out)
-		full := n > 0 && len(out[n-1].pkgs) >= size
-		if full {
-			size *= 2
-		}
-		if n == 0 || full || out[n-1].batch != batch[p] {
-			out = append(out, testBuild{batch: batch[p]})
-		}
-		out[len(out)-1].pkgs = append(out[len(out)-1].pkgs, p)
-	}
-	return out
-}
-
-// testBuild is one go command's share of the test binaries: packages of
-// one batch, into its folder.
-type testBuild struct {
-	batch int
-	pkgs  []*testPackage
-}
-
-// buildAll builds every package's test binary into o.Bin, a few at a time
-// in the order they run (builds), and closes each package's built when it
-// has its binary or its failure; go leaves a binary that is up to date as
-// it is. When a build fails, each of its packages is built alone to find
-// which failed and why.
+// buildAll builds every package's test binary into o.Bin, a group at a
+// time (batches); go leaves a binary that is up to date as it is. When a
+// group's build fails, each of its packages is built alone to find which
+// failed and why.
 func buildAll(ctx context.Context, o RunOptions, pkgs []*testPackage) {
-	for _, b := range builds(pkgs, o.P) {
-		buildGroup(ctx, o, filepath.Join(o.Bin, strconv.Itoa(b.batch)), b.pkgs)
-		for _, p := range b.pkgs {
-			close(p.built)
-		}
-	}
-}
-
-// buildGroup builds group's test binaries into dir, with one go command,
-// or where that fails one package at a time.
-func buildGroup(ctx context.Context, o RunOptions, dir string, group []*testPackage) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		for _, p := range group {
-			p.build = []byte(err.Error())
-		}
-		return
-	}
-	paths := make([]string, len(group))
-	for i, p := range group {
-		paths[i] = p.ImportPath
-	}
-	if _, err := goTestC(ctx, o, dir+string(filepath.Separator), paths...); err == nil {
-		for _, p := range group {
-			p.binary = filepath.Join(dir, path.Base(p.ImportPath)+".test")
-		}
-		return
-	}
-	for _, p := range group {
-		bin := filepath.Join(dir, path.Base(p.ImportPath)+".test")
-		if out, err := goTestC(ctx, o, bin, p.ImportPath); err != nil {
-			os.Remove(bin)
-			p.build = append(out, []byte(err.Error()+"\n")...)
+	for k, group := range batches(pkgs) {
+		dir := filepath.Join(o.Bin, strconv.Itoa(k))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			for _, p := range group {
+				p.build = []byte(err.Error())
+			}
 			continue
 		}
-		p.binary = bin
+		paths := make([]string, len(group))
+		for i, p := range group {
+			paths[i] = p.ImportPath
+		}
+		if _, err := goTestC(ctx, o, dir+string(filepath.Separator), paths...); err == nil {
+			for _, p := range group {
+				p.binary = filepath.Join(dir, path.Base(p.ImportPath)+".test")
+			}
+			continue
+		}
+		for _, p := range group {
+			bin := filepath.Join(dir, path.Base(p.ImportPath)+".test")
+			if out, err := goTestC(ctx, o, bin, p.ImportPath); err != nil {
+				os.Remove(bin)
+				p.build = append(out, []byte(err.Error()+"\n")...)
+				continue
+			}
+			p.binary = bin
+		}
 	}
 }
 

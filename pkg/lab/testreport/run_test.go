@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
-	"os/exec"
-	"path"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -146,72 +143,5 @@ func TestTheRunnerRunsWhatTheSourcesSayNotWhatItKept(t *testing.T) {
 	}
 	if err == nil {
 		t.Error("second run: no error where a and d/x failed")
-	}
-}
-
-// The binaries build in the order their tests run, a few first and then
-// twice as many each time, and never two named alike in one go command.
-func TestBinariesBuildInTheOrderTheyRunFewFirst(t *testing.T) {
-	var pkgs []*testPackage
-	for _, p := range []string{"m/a", "m/b", "m/c", "m/d/x", "m/e", "m/f", "m/g", "m/h/x", "m/i", "m/j", "m/k"} {
-		pkgs = append(pkgs, &testPackage{ImportPath: p})
-	}
-	var got []string
-	for _, b := range builds(pkgs, 2) {
-		var names []string
-		for _, p := range b.pkgs {
-			names = append(names, path.Base(p.ImportPath))
-		}
-		got = append(got, fmt.Sprintf("%d:%s", b.batch, strings.Join(names, ",")))
-	}
-	want := []string{"0:a,b", "0:c,x,e,f", "0:g", "1:x", "0:i,j,k"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("builds = %v, want %v", got, want)
-	}
-}
-
-// A package's tests start once its binary is built, while the binaries
-// after it still build: the go command given to the runner holds the last
-// package's build until the first package's test has run (it gives up
-// after a minute, and the test fails).
-func TestTestsStartWhileLaterBinariesBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a scratch module")
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	dir := t.TempDir()
-	mark, held := filepath.Join(dir, "first-test-ran"), filepath.Join(dir, "held-in-vain")
-	t.Setenv("KUBE_REWIND_TEST_MARK", mark)
-	wrapper := filepath.Join(dir, "go")
-	writeFile(t, wrapper, fmt.Sprintf(`#!/bin/sh
-case " $* " in
-*" test -c "*" scratch/z "*)
-	i=0
-	while [ ! -e %q ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
-	[ -e %q ] || touch %q ;;
-esac
-exec %q "$@"
-`, mark, mark, held, goBin))
-	if err := os.Chmod(wrapper, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	pass := "package %s\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) {}\n"
-	root := scratchModule(t, map[string]string{
-		"a/a_test.go": "package a\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestA(t *testing.T) {\n" +
-			"\tif err := os.WriteFile(os.Getenv(\"KUBE_REWIND_TEST_MARK\"), nil, 0o644); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n",
-		"b/b_test.go": strings.ReplaceAll(pass, "%s", "b"),
-		"z/z_test.go": strings.ReplaceAll(pass, "%s", "z"),
-	})
-	var out bytes.Buffer
-	err = Run(context.Background(), RunOptions{Go: wrapper, Dir: root, Bin: filepath.Join(dir, "bin"), Test: []string{"-test.count=1"},
-		Packages: []string{"./..."}, P: 1, Out: &out})
-	if err != nil {
-		t.Fatalf("run: %v\n%s", err, out.String())
-	}
-	if _, err := os.Stat(held); err == nil {
-		t.Error("the last package's binary was built before the first package's test ran")
 	}
 }
