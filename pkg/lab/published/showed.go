@@ -32,7 +32,8 @@ var showed = map[string]string{
 		" too many, two of today's " + cite("bench | two-managers N=20: extra pods (pods) | modern") +
 		". The apiserver creates " + cite("bench | calibrated ceiling | verdict") + " at 64 clients, " +
 		cite("bench | calibrated ceiling | verdict | #3") + " of raw etcd, and the laboratory's learner costs it " +
-		cite("bench | after The laboratory's learner costs the bare apiserver") + " of them.",
+		cite("bench | after The laboratory's learner costs the bare apiserver") + " of them; its reader of the write-ahead log, " +
+		"which the runs read through, keeps " + cite("bench | after The laboratory's reader of the write-ahead log keeps") + " of them.",
 	"originals": "scaling up 100 pods, our 2014 port took " +
 		cite("originals | scale-up N=100: time to all running (s) | legacy") + " and the apiserver " +
 		cite("originals | scale-up N=100: apiserver CPU from the controller's creation (CPU s) | legacy") +
