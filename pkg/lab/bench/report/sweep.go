@@ -286,9 +286,9 @@ func sweepSection(d *document, sum *results.Summary, chart *charts.Chart) {
 	}
 	d.list(items...)
 	if slices.ContainsFunc(sum.VariantsRan(), func(v scenario.Variant) bool { return !v.OnToday() && !v.OnOurAPIServer() }) {
-		d.p("v0.4's own binaries run scale-up only, with the fair fight's nodes and kubelets (make publish PAGES=fairfight), " +
-			"so that the sweep finds the largest size they reach and why they break; idle's start, its pods before the " +
-			"manager, is made for our apiserver.")
+		d.p("v0.4's own binaries run scale-up only, so that the sweep finds the largest size they reach and why they " +
+			"break; idle's start, its pods before the manager, is made for our apiserver. At parity (stack-original-parity) " +
+			"they have the fair fight's nodes and kubelets, as on its page (make publish PAGES=fairfight).")
 	}
 	if slices.ContainsFunc(sum.VariantsRan(), scenario.Variant.OnToday) {
 		d.p(fmt.Sprintf("Today's stack runs scale-up only (idle's pods come before the manager, which it cannot start so yet), "+
