@@ -124,7 +124,7 @@ func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	// v0.4's own apiserver serves no profiles (and takes none of our
 	// flags): with the original stack only the hollow nodes and the
 	// laboratory's reader are profiled.
-	profileAPIServer := opts.Profile && v.Original != stack.OriginalStack
+	profileAPIServer := opts.Profile && !v.OwnV04APIServer()
 	if profileAPIServer {
 		var port int
 		st, port, err = stack.StartWithPort(cfg, profilingArgs)

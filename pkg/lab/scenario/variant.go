@@ -304,11 +304,15 @@ var External = Variant{Name: "cluster", Design: "modern", Launcher: ExternalClus
 // today's stack without its meter (NotMetered).
 func (v Variant) CountsRequests() bool { return v.launcher().Counts && !v.Unmetered }
 
+// OwnV04APIServer says whether the variant runs v0.4's own apiserver
+// (stack-original), with its own etcd, rather than ours.
+func (v Variant) OwnV04APIServer() bool { return v.Original == stack.OriginalStack }
+
 // OnOurAPIServer says whether the variant's managers run against our
 // apiserver on our etcd: not today's stack, an external cluster, or v0.4's
-// own apiserver (stack-original), which take no pods-first start and no
-// etcd cluster of ours.
-func (v Variant) OnOurAPIServer() bool { return !v.OnToday() && v.Original != stack.OriginalStack }
+// own apiserver, which take no pods-first start and no etcd cluster of
+// ours.
+func (v Variant) OnOurAPIServer() bool { return !v.OnToday() && !v.OwnV04APIServer() }
 
 // Ours says whether the variant runs our manager on today's stack.
 func (v Variant) Ours() bool { return v.Runs(TodayStack) && v.Manager == "" }
@@ -425,7 +429,7 @@ func readingVariant(name, base, reader string) (Variant, error) {
 	if !slices.Contains(readers, reader) {
 		return Variant{}, fmt.Errorf("variant %q: the laboratory reads pods by %s, not %q", name, strings.Join(readers, ", "), reader)
 	}
-	if !v.launcher().ReadsEtcd || v.Original == stack.OriginalStack || v.LabReader != "" {
+	if !v.launcher().ReadsEtcd || v.OwnV04APIServer() || v.LabReader != "" {
 		return Variant{}, fmt.Errorf("variant %q: only a variant on our stack's etcd can choose how the laboratory reads it, and %s is not one", name, base)
 	}
 	v.Name, v.LabReader, v.WholeStack = name, reader, ""

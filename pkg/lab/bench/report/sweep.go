@@ -285,7 +285,7 @@ func sweepSection(d *document, sum *results.Summary, chart *charts.Chart) {
 		items = append(items, fmt.Sprintf("%s: breaking point %s.", v, BreakingPoint(sum, v)))
 	}
 	d.list(items...)
-	if slices.ContainsFunc(sum.VariantsRan(), func(v scenario.Variant) bool { return !v.OnToday() && !v.OnOurAPIServer() }) {
+	if slices.ContainsFunc(sum.VariantsRan(), scenario.Variant.OwnV04APIServer) {
 		d.p("v0.4's own binaries run scale-up only, so that the sweep finds the largest size they reach and why they " +
 			"break; idle's start, its pods before the manager, is made for our apiserver. At parity (stack-original-parity) " +
 			"they have the fair fight's nodes and kubelets, as on its page (make publish PAGES=fairfight).")
