@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // DefaultDir is where make original puts the binaries, from the top of
@@ -32,4 +33,12 @@ func Available(dir string) error {
 // make build put its binaries in binDir (_output/bin beside _output/v0.4).
 func DirBeside(binDir string) string {
 	return filepath.Join(filepath.Dir(binDir), filepath.Base(DefaultDir))
+}
+
+// HasEdit reports whether the binaries in dir were built with the edit
+// named name (fixes.go), as their BuildInfoFile lists it: binaries built
+// before an edit was added lack it until make original runs again.
+func HasEdit(dir, name string) bool {
+	info, err := os.ReadFile(filepath.Join(dir, BuildInfoFile))
+	return err == nil && strings.Contains(string(info), "\n  "+name+": ")
 }

@@ -2,9 +2,9 @@ package original
 
 // The edits make applies to the exported v0.4 tree before building it.
 // Three are fixes without which today's Go cannot build the binaries or
-// run them through a scale-up; the last adds a measurement page and
-// changes nothing the binary does. Each is our own code written into a
-// new file of the scratch copy, plus, for two of them, one call renamed in
+// run them through a scale-up; the last two add measurement pages and
+// change nothing the binaries do. Each is our own code written into a new
+// file of the scratch copy, plus, for three of them, one call renamed in
 // place; no upstream text is kept here.
 
 import (
@@ -131,7 +131,51 @@ func init() {
 	})
 }
 `,
+}, {
+	name: ProfilesFix,
+	why: "measurement only, not a fix: with -profiling_address the apiserver also serves Go's profiles " +
+		"(net/http/pprof) on that address, so that the benchmark profiles it as it profiles ours; its API keeps a mux " +
+		"of its own, so nothing it serves changes, and without the flag nothing listens",
+	file: "cmd/apiserver/kube_rewind_profiling.go",
+	text: `package main
+
+// Added by kube-rewind's make original, to profile this binary as ours is
+// profiled: -profiling_address serves Go's profiles there, from the default
+// mux, which the API (on a mux of its own) does not use.
+
+import (
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	_ "net/http/pprof"
+	"os"
+)
+
+var profilingAddress = flag.String("profiling_address", "", "kube-rewind: serve Go's profiles (/debug/pprof) on this address; empty serves none")
+
+// parseFlagsAndServeProfiles parses the flags, then listens on
+// -profiling_address if it names one; an address taken ends the process,
+// as a taken -port does.
+func parseFlagsAndServeProfiles() {
+	flag.Parse()
+	if *profilingAddress == "" {
+		return
+	}
+	l, err := net.Listen("tcp", *profilingAddress)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "-profiling_address: %v\n", err)
+		os.Exit(1)
+	}
+	go http.Serve(l, nil)
+}
+`,
+	replace: &replacement{path: "cmd/apiserver/apiserver.go", old: "flag.Parse()", new: "parseFlagsAndServeProfiles()"},
 }}
+
+// ProfilesFix names the edit that lets the apiserver serve its profiles:
+// binaries built before it take no -profiling_address (HasEdit).
+const ProfilesFix = "apiserver profiles page"
 
 // applyFixes makes every edit in the tree rooted at root.
 func applyFixes(root string) error {

@@ -3,6 +3,8 @@ package original_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
+	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
@@ -221,5 +224,53 @@ func TestTheKubecfgsDriveEachOthersApiservers(t *testing.T) {
 				t.Errorf("web is still listed after kubecfg rm:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestTheV04APIServerServesItsProfilesAndRunsWithoutTheMeter: built with
+// make original's edits, v0.4's apiserver serves Go's profiles on
+// -profiling_address, as ours does; with NoMeter, as at parity, its
+// clients reach it directly and nothing counts its requests.
+func TestTheV04APIServerServesItsProfilesAndRunsWithoutTheMeter(t *testing.T) {
+	dir := v04(t)
+	if !original.HasEdit(dir, original.ProfilesFix) {
+		t.Fatalf("%s lists no %q edit", filepath.Join(dir, original.BuildInfoFile), original.ProfilesFix)
+	}
+	logs := t.TempDir()
+	cfg := stack.Config{BinDir: stacktest.BinDir(t), Dir: logs, Nodes: 2, Original: stack.OriginalStack, OriginalDir: dir, NoMeter: true}
+	st, port, err := stack.StartWithPort(cfg, func(port int) []string {
+		return []string{fmt.Sprintf("%s127.0.0.1:%d", stack.ProfilingFlag, port)}
+	})
+	if err != nil {
+		stacktest.DumpLogs(t, logs)
+		t.Fatal(err)
+	}
+	defer st.Stop()
+	if st.Metered() || st.CountsRequests() {
+		t.Errorf("without the meter: metered %t, counts requests %t", st.Metered(), st.CountsRequests())
+	}
+	// The meter would answer /metrics with its counts; v0.4 has none.
+	if resp, err := http.Get(st.APIURL + "/metrics"); err == nil {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if strings.Contains(string(body), "apiserver_request_total") {
+			t.Errorf("clients reach %s, which counts requests: a meter, not v0.4's apiserver", st.APIURL)
+		}
+	}
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/debug/pprof/cmdline", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), stack.ProfilingFlag) {
+		t.Errorf("the profiles' page answered %d %q, want the apiserver's command line", resp.StatusCode, body)
+	}
+	c, err := client.New(&client.Config{Host: st.APIURL, Sync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ListPods(api.NewDefaultContext(), labels.Everything()); err != nil {
+		t.Errorf("the API, unmetered: %v", err)
 	}
 }

@@ -67,7 +67,7 @@ const originalVariants = "legacy,legacy-original,stack-original,modern,upstream,
 const fairFightVariants = "stack-original-parity,legacy-parity,stack-today-unthrottled,stack-today-parity," +
 	"stack-today-parity-with-meter,stack-today-parity-with-kwok-default-writers,stack-today-parity-with-priority-and-fairness," +
 	"stack-today-parity-with-lab-watch,stack-today-parity-with-sparse-nodes,stack-today-parity-with-direct-binding," +
-	"stack-original-parity-with-serial-binding"
+	"stack-original-parity-with-meter,stack-original-parity-with-sparse-nodes,stack-original-parity-with-serial-binding"
 
 // Pages are the published pages, in the order make publish runs them:
 // the deck last, after the recordings it plays.

@@ -82,7 +82,12 @@ type walReader interface {
 
 func (o ours) WALReaderURL() string { return o.st.WALReaderURL() }
 
-func (o ours) RequestsURL() string { return o.st.APIURL + "/metrics" }
+func (o ours) RequestsURL() string {
+	if !o.st.CountsRequests() {
+		return ""
+	}
+	return o.st.APIURL + "/metrics"
+}
 
 func (o ours) APIServer() (int, []int) {
 	pid := 0

@@ -40,8 +40,11 @@ import (
 //     inflight limits turned off, as kwokctl's --disable-qps-limits
 //     does. v0.4's apiserver has none to turn off.
 //
-//   - The meter: off on today's side, whose requests are then counted by
-//     kube-apiserver's own metrics; 2014's side has none.
+//   - The meter: off on both sides. Today's requests are then counted by
+//     kube-apiserver's own metrics and our port's by our apiserver's;
+//     v0.4's apiserver has no metrics, so nothing counts its requests
+//     at parity, and a control run with the meter counts them
+//     (stack-original-parity-with-meter).
 //
 //   - The laboratory's reader: on both sides the member's write-ahead
 //     log, read by a process that joins nothing (pkg/lab/walpods), the
@@ -62,8 +65,21 @@ const (
 var parityAPIServerArgs = []string{"--enable-priority-and-fairness=false", "--max-requests-inflight=0", "--max-mutating-requests-inflight=0"}
 
 // ParityNodes is how many nodes both stacks get for sc at sz.
-func ParityNodes(sc *Scenario, sz Size) int {
-	return max(sc.Cluster.Nodes, (podsOf(sz)+ParityPodsPerNode-1)/ParityPodsPerNode)
+func ParityNodes(sc *Scenario, sz Size) int { return nodesFor(sc, sz, ParityPodsPerNode) }
+
+// nodesFor is one node per perNode pods of sz, and at least sc's own.
+func nodesFor(sc *Scenario, sz Size, perNode int) int {
+	return max(sc.Cluster.Nodes, (podsOf(sz)+perNode-1)/perNode)
+}
+
+// parityNodes is how many nodes a run of parity variant v gets:
+// ParityNodes, or with the sparse-nodes ablation one per
+// SparsePodsPerNode pods.
+func (v Variant) parityNodes(sc *Scenario, sz Size) int {
+	if v.Ablated(AblateSparseNodes) {
+		return nodesFor(sc, sz, SparsePodsPerNode)
+	}
+	return ParityNodes(sc, sz)
 }
 
 // podsOf is the pods of a size: its replicas, times its controllers

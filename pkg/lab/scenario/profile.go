@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
 // With Options.Profile the apiserver and the hollow nodes are profiled for
@@ -46,7 +47,7 @@ type profiler struct {
 // profilingArgs returns the apiserver flag that serves its profiles on
 // port, a free loopback port (stack.StartWithPort picks it).
 func profilingArgs(port int) []string {
-	return []string{fmt.Sprintf("-profiling_address=127.0.0.1:%d", port)}
+	return []string{fmt.Sprintf("%s127.0.0.1:%d", stack.ProfilingFlag, port)}
 }
 
 // startProfiler profiles each of targets (process name → base URL) until

@@ -92,6 +92,9 @@ func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	cfg.Design = v.Design
 	cfg.ManagerBinary = v.Manager
 	cfg.Original, cfg.OriginalDir = v.Original, opts.OriginalDir
+	// v0.4's apiserver has no metrics: without the meter nothing counts
+	// its requests.
+	cfg.NoMeter = v.OwnV04APIServer() && v.Unmetered
 	if len(opts.EtcdServers) > 0 {
 		cfg.EtcdServers = opts.EtcdServers
 	}
@@ -108,7 +111,7 @@ func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	if v.Parity {
 		// The fair fight's work (parity.go): as many nodes as today's
 		// side, and its kubelets' writers and delay. Later flags win.
-		cfg.Nodes = ParityNodes(sc, sz)
+		cfg.Nodes = v.parityNodes(sc, sz)
 		writers := ParityStatusWriters
 		if v.Ablated(AblateSerialBinds) {
 			// v0.4's kubelets write nothing when they start a pod
@@ -121,10 +124,9 @@ func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	var profiling string
 	var st *stack.Stack
 	var err error
-	// v0.4's own apiserver serves no profiles (and takes none of our
-	// flags): with the original stack only the hollow nodes and the
-	// laboratory's reader are profiled.
-	profileAPIServer := opts.Profile && !v.OwnV04APIServer()
+	// v0.4's own apiserver serves its profiles on the same flag as ours,
+	// which make original adds to it (original.ProfilesFix).
+	profileAPIServer := opts.Profile
 	if profileAPIServer {
 		var port int
 		st, port, err = stack.StartWithPort(cfg, profilingArgs)

@@ -85,9 +85,7 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		if !v.Ablated(AblateKWOKWriters) {
 			podWriters = ParityStatusWriters
 		}
-		if v.Ablated(AblateSparseNodes) {
-			nodes = max(sc.Cluster.Nodes, (podsOf(sz)+SparsePodsPerNode-1)/SparsePodsPerNode)
-		}
+		nodes = v.parityNodes(sc, sz)
 	}
 	ours := ""
 	if v.Ours() {

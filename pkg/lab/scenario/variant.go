@@ -70,9 +70,10 @@ type Variant struct {
 	// Unmetered, on today's stack, runs it without the laboratory's meter
 	// in front of kube-apiserver (today.Config.Meter): a control run of
 	// the meter, "<variant>-unmetered", which prices the hop every
-	// client's requests take through it. Nothing counts the requests
-	// then, and the run leaves out the figures the meter counts
-	// (NotMetered).
+	// client's requests take through it. On v0.4's own apiserver it
+	// leaves out the meter that counts its requests (stack.Config.NoMeter),
+	// as parity does. Nothing counts the managers' requests then, and the
+	// run leaves out the figures the meter counts (NotMetered).
 	Unmetered bool
 	// Parity gives the variant's stack the fair fight's work (parity.go):
 	// the same nodes, simulated kubelets and lack of limits on both
@@ -261,7 +262,7 @@ var (
 	LegacyParity = Variant{Name: "legacy-parity", Design: "legacy", WholeStack: Stack2014, Parity: true, LabReader: stack.LabWAL,
 		Color: "#D55E00", Heading: "2014, our port, at parity", Sub: "our port of v0.4 with the fair fight's nodes and kubelets", Short: "2014 at parity"}
 	StackOriginalParity = Variant{Name: "stack-original-parity", Design: "legacy", Launcher: Originals, WholeStack: Stack2014, Original: stack.OriginalStack,
-		Build: original.BuildHint, Checks: LegacyParity.Name, Parity: true,
+		Build: original.BuildHint, Checks: LegacyParity.Name, Parity: true, Unmetered: true,
 		Color: "#000000", Heading: "2014, its own binaries, at parity", Sub: "v0.4's own apiserver and controller-manager with the fair fight's nodes and kubelets", Short: "v0.4 at parity"}
 	StackTodayParity = Variant{Name: "stack-today-parity", Design: "modern", Launcher: TodayStack, WholeStack: StackOfToday, Manager: today.ControllerManager, Build: "make today",
 		ManagerArgs: StackTodayUnthrottled.ManagerArgs, SchedulerArgs: schedulerUnthrottled, Unmetered: true, Parity: true, LabReader: stack.LabWAL,
@@ -343,7 +344,7 @@ func Help() string {
 	return strings.Join(names, "; ") + "; or a control run of one: <variant>-without-<change>[+<change>…] (our port of today's design with " +
 		"changes of pkg/history switched off), <variant>-unmetered (today's stack without the laboratory's meter), " +
 		"<variant>-reading-<" + strings.Join(readers, "|") + "> (our stack, the laboratory reading pods that way), " +
-		"<variant>-with-<" + strings.Join(ablationKeys(), "|") + "> (a parity variant of today's stack with one thing set as before parity or built otherwise)"
+		"<variant>-with-<" + strings.Join(ablationKeys(), "|") + "> (a parity variant of today's stack or of v0.4's binaries with one thing set as before parity or built otherwise)"
 }
 
 // VariantByName returns the variant of Variants called name, or a control
@@ -404,11 +405,13 @@ func VariantByName(name string) (Variant, error) {
 		"or of the laboratory's reader: <variant>-reading-<%s>)", name, strings.Join(names, ", "), strings.Join(readers, "|"))
 }
 
-// ablationKeys are the ablations' keys, for messages.
+// ablationKeys are the ablations' keys, each once, for messages.
 func ablationKeys() []string {
 	var keys []string
 	for _, a := range Ablations {
-		keys = append(keys, a.Key)
+		if !slices.Contains(keys, a.Key) {
+			keys = append(keys, a.Key)
+		}
 	}
 	return keys
 }

@@ -17,7 +17,8 @@ package stack
 // register theirs through the API, as on our apiserver. The stand-in
 // scheduler binds pods through v0.4's /bindings, as its scheduler did. A
 // meter in front of the apiserver (meter.go) counts the requests, which
-// v0.4 did not, and the apiserver reaches etcd through a front
+// v0.4 did not (unless Config.NoMeter leaves it out, and nothing counts
+// them), and the apiserver reaches etcd through a front
 // (etcdfront.go) that keeps its requests within what etcd 3.4 accepts.
 //
 // Ours: the apiserver runs with -health_check_minions=false. v0.4 checked
@@ -82,8 +83,29 @@ func (s *Stack) checkOriginal() error {
 	if len(s.cfg.ControllerManagerArgs) > 0 {
 		return fmt.Errorf("the v0.4 controller-manager has none of the flags %s", strings.Join(s.cfg.ControllerManagerArgs, " "))
 	}
-	if what == OriginalStack && len(s.cfg.APIServerArgs) > 0 {
-		return fmt.Errorf("the v0.4 apiserver has none of our flags %s", strings.Join(s.cfg.APIServerArgs, " "))
+	if what == OriginalStack {
+		return checkOriginalAPIServerArgs(s.cfg.OriginalDir, s.cfg.APIServerArgs)
+	}
+	return nil
+}
+
+// ProfilingFlag is where an apiserver serves Go's profiles: ours, and
+// v0.4's, whose one flag of ours it is, added by make original's edit
+// original.ProfilesFix.
+const ProfilingFlag = "-profiling_address="
+
+// checkOriginalAPIServerArgs refuses any flag of ours but
+// ProfilingFlag, and that one where the binaries in dir were
+// built before make original added it.
+func checkOriginalAPIServerArgs(dir string, args []string) error {
+	for _, a := range args {
+		if !strings.HasPrefix(a, ProfilingFlag) {
+			return fmt.Errorf("the v0.4 apiserver has none of our flags %s", strings.Join(args, " "))
+		}
+		if !original.HasEdit(dir, original.ProfilesFix) {
+			return fmt.Errorf("the v0.4 apiserver in %s was built before make original let it serve its profiles (%s): build it again with %s",
+				dir, original.ProfilesFix, original.BuildHint)
+		}
 	}
 	return nil
 }
@@ -163,31 +185,35 @@ func (s *Stack) startOriginalAPIServer() error {
 		s.kubeletPort = port
 	}
 	p, port, err := s.start("apiserver", filepath.Join(s.cfg.OriginalDir, "apiserver"), s.cfg.APIPort, false, func(port int) []string {
-		return []string{
+		return append([]string{
 			"-logtostderr",
 			"-address=127.0.0.1",
 			"-port=" + itoa(port),
 			"-etcd_servers=" + strings.Join(fronts, ","),
 			"-minion_port=" + itoa(s.kubeletPort),
 			"-health_check_minions=false",
-		}
+		}, s.cfg.APIServerArgs...)
 	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.APIServer = p
+	s.cfg.APIPort = port
+	if s.cfg.NoMeter {
+		s.APIURL = fmt.Sprintf("http://127.0.0.1:%d", port)
+		return nil
+	}
 	if s.meter == nil {
 		if s.meter, err = StartMeter(fmt.Sprintf("http://127.0.0.1:%d", port)); err != nil {
 			p.Kill(syscall.SIGKILL, 0)
 			return err
 		}
 	}
-	s.APIServer = p
 	// Every client goes through the meter; the apiserver keeps its port
 	// across restarts, so the meter's target stays right.
 	s.APIURL = s.meter.URL
-	s.cfg.APIPort = port
 	return nil
 }
 

@@ -59,6 +59,10 @@ type Config struct {
 	// OriginalManager or OriginalStack, from OriginalDir (make original
 	// fills _output/v0.4; see original.go).
 	Original, OriginalDir string
+	// NoMeter, with OriginalStack, leaves out the meter that counts the
+	// v0.4 apiserver's requests (it has no metrics of its own): its
+	// clients reach it directly and nothing counts them (CountsRequests).
+	NoMeter bool
 	// EtcdMembers, when set and EtcdServers is not, starts an external
 	// etcd cluster of that many members for the apiserver (see Etcd).
 	EtcdMembers int
@@ -601,6 +605,13 @@ func (s *Stack) HasLearner() bool {
 // LabReaderName says how the laboratory reads the cluster's pods
 // (Config.LabReader: learner, learner-nice, members or none).
 func (s *Stack) LabReaderName() string { return s.cfg.LabReader }
+
+// CountsRequests says something counts the apiserver's requests: our
+// apiserver's own metrics, or for v0.4's the meter, unless NoMeter left
+// it out.
+func (s *Stack) CountsRequests() bool {
+	return s.cfg.Original != OriginalStack || s.Metered()
+}
 
 // Metered says the laboratory's meter stands in front of the apiserver:
 // stack-original's, which counts the requests v0.4's apiserver has no

@@ -53,6 +53,11 @@ func AblationRuns(sum *results.Summary) []AblationRun {
 	var out []AblationRun
 	for _, a := range scenario.Ablations {
 		for _, pair := range controlPairs(sum, "-with-"+a.Key) {
+			// A key names one ablation for each launcher: this one's
+			// runs are those of its launcher's parity variant.
+			if _, of, ok := scenario.AblationOf(pair.control.Variant); !ok || of != a {
+				continue
+			}
 			with, ok1 := pair.control.Figure(timeFigure)
 			without, ok2 := pair.variant.Figure(timeFigure)
 			if !ok1 || !ok2 || without.Median <= 0 {
@@ -87,8 +92,8 @@ func AblationFinding(runs []AblationRun) (results.Finding, bool) {
 	if len(runs) == 0 {
 		return results.Finding{}, false
 	}
-	f := results.Finding{Topic: "what each ablation of today's stack at parity costs",
-		Expect: "each ablation sets one thing on today's side otherwise than parity does and predicts, before it runs, its " +
+	f := results.Finding{Topic: "what each ablation of a stack at parity costs",
+		Expect: "each ablation sets one thing on one side (today's stack, or v0.4's binaries) otherwise than parity does and predicts, before it runs, its " +
 			"time to all running over the parity run's: " + ablationPredictions() + "."}
 	var c checks
 	var parts, held []string

@@ -21,7 +21,7 @@ func fairFight(ablations map[string][]float64) *results.Summary {
 		run(scenario.StackTodayUnthrottled.Name, 9.8, 10.0, 10.2),
 	}}
 	for _, a := range scenario.Ablations {
-		if times, ok := ablations[a.Key]; ok {
+		if times, ok := ablations[a.Key]; ok && a.On == nil {
 			sz.Variants = append(sz.Variants, run(scenario.StackTodayParity.Name+"-with-"+a.Key, times...))
 		}
 	}
@@ -67,6 +67,35 @@ func TestEachAblationIsJudgedByItsOwnPrediction(t *testing.T) {
 	}
 	if !strings.Contains(f.Why, "NOT EXPLAINED") || !strings.Contains(f.Why, "priority and fairness") || strings.Contains(f.Why, "meter in front") {
 		t.Errorf("the finding names the wrong ablation: %s", f.Why)
+	}
+}
+
+// TestAKeyOfBothStacksIsJudgedByItsOwnStacksPrediction: the meter put
+// back on v0.4's binaries at parity is judged by the prediction for
+// them, not by today's, and stays out of today's waterfall.
+func TestAKeyOfBothStacksIsJudgedByItsOwnStacksPrediction(t *testing.T) {
+	sum := fairFight(nil)
+	sz := &sum.Scenarios[0].Sizes[0]
+	for name, times := range map[string][]float64{
+		scenario.StackOriginalParity.Name:                                   {17.0, 17.5, 18.0},
+		scenario.StackOriginalParity.Name + "-with-" + scenario.AblateMeter: {18.5, 18.9, 19.3}, // 1.08 ×
+	} {
+		sz.Variants = append(sz.Variants, results.VariantSummary{Variant: name, Runs: len(times), Figures: []results.Figure{fig(timeFigure, times...)}})
+	}
+	runs := AblationRuns(sum)
+	if len(runs) != 1 || runs[0].Parity != scenario.StackOriginalParity.Name {
+		t.Fatalf("%d ablations found, want v0.4's meter: %+v", len(runs), runs)
+	}
+	// 1.08 × is inside v0.4's meter's prediction and under today's.
+	if a := runs[0].Ablation; !runs[0].Judgement.Holds || a.On != scenario.Originals || a.Key != scenario.AblateMeter {
+		t.Errorf("v0.4's meter judged by %+v: %+v", a, runs[0].Judgement)
+	}
+	for _, w := range Waterfalls(sum, runs) {
+		for _, s := range w.Steps {
+			if s.Short == scenario.AblateMeter {
+				t.Errorf("v0.4's meter entered the waterfall to today's stack: %+v", w)
+			}
+		}
 	}
 }
 

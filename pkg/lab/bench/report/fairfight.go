@@ -25,9 +25,9 @@ func fairFightSection(d *document, sum *results.Summary) {
 		"%d concurrent status writers in the simulated kubelets and no delay from binding to running, no limit on "+
 		"requests in flight, no meter, and the laboratory reading both from their etcd member's write-ahead log (v0.4's "+
 		"binaries excepted: their apiserver stores in an etcd of its own, read through a learner). Each ablation is a control run of today's stack at parity, "+
-		"`%s-with-<ablation>`, that sets one thing otherwise and predicted its effect on the time to all running "+
+		"`%s-with-<ablation>`, or of v0.4's binaries at parity, `%s-with-<ablation>`, that sets one thing otherwise and predicted its effect on the time to all running "+
 		"before it ran. A difference inside the two runs' spread counts as none.",
-		scenario.ParityPodsPerNode, scenario.ParityStatusWriters, scenario.StackTodayParity.Name))
+		scenario.ParityPodsPerNode, scenario.ParityStatusWriters, scenario.StackTodayParity.Name, scenario.StackOriginalParity.Name))
 	if len(runs) > 0 {
 		t := table{header: []string{"where", "ablation", "predicted", "with it (s)", "at parity (s)", "measured", "held"},
 			numeric: []bool{false, false, false, true, true, false, false}}
@@ -89,12 +89,12 @@ func fairFightSection(d *document, sum *results.Summary) {
 	}
 }
 
-// whereTheCPUWent names, from the apiserver profiles of 2014's port and
-// today's stack at parity at where ("scale-up N=1000"), what each spent
+// whereTheCPUWent names, from the apiserver profiles of v0.4's binaries,
+// 2014's port and today's stack at parity at where ("scale-up N=1000"), what each spent
 // its CPU on, by activity: what the ablations leave, named.
 func whereTheCPUWent(profiles []results.ProfileSummary, where string) string {
 	var parts []string
-	for _, v := range []string{scenario.LegacyParity.Name, scenario.StackTodayParity.Name} {
+	for _, v := range []string{scenario.StackOriginalParity.Name, scenario.LegacyParity.Name, scenario.StackTodayParity.Name} {
 		for _, p := range profiles {
 			if p.Scenario+" "+p.Size != where || p.Variant != v || p.Process != sampler.ProcessAPIServer || p.CPU <= 0 {
 				continue

@@ -165,6 +165,11 @@ var activityOf = []struct{ activity, in string }{
 	{"encoding and decoding", ").Unmarshal"},
 	{"encoding and decoding", "github.com/go-json-experiment"},
 	{"encoding and decoding", "github.com/kube-rewind/kube-rewind/pkg/api."},
+	// v0.4's own apiserver (make original): a YAML parser decodes every
+	// object, and its scheme converts it by reflection.
+	{"encoding and decoding", "gopkg.in/v1/yaml"},
+	{"encoding and decoding", "github.com/GoogleCloudPlatform/kubernetes/pkg/runtime"},
+	{"conversion and defaulting", "github.com/GoogleCloudPlatform/kubernetes/pkg/conversion"},
 	{"etcd's client", "go.etcd.io/etcd/client"},
 	{"etcd's client", "github.com/coreos/go-etcd"},
 	{"etcd's client", "google.golang.org/grpc"},
