@@ -9,6 +9,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
 	"github.com/kube-rewind/kube-rewind/pkg/watch"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -100,7 +101,7 @@ func stateOf(pod *api.Pod) string {
 func (p *PodCounter) Run(stopCh <-chan struct{}) {
 	if p.readStatus {
 		done := make(chan struct{})
-		go func() { defer close(done); p.readWaiting(stopCh) }()
+		stack.GoAs(stack.PartStatusReads, func() { defer close(done); p.readWaiting(stopCh) })
 		defer func() { <-done }()
 	}
 	// A list and a new watch 200 ms after a watch ends.

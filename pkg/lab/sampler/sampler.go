@@ -214,10 +214,11 @@ func NewOf(c client.Interface, cl Cluster, selector labels.Selector, iv Interval
 // Start begins sampling and returns once the pod counter has its first list.
 func (s *Sampler) Start() error {
 	s.wg.Add(4)
-	go func() { defer s.wg.Done(); s.Pods.Run(s.stopCh) }()
-	go s.every(s.intervals.Pods, s.samplePods)
-	go s.every(s.intervals.APIServer, s.sampleAPIServer)
-	go s.every(s.intervals.Managers, s.sampleManagers)
+	// Labelled by job, for a profile of the laboratory's process.
+	stack.GoAs(stack.PartPodReader, func() { defer s.wg.Done(); s.Pods.Run(s.stopCh) })
+	stack.GoAs(stack.PartScrapes, func() { s.every(s.intervals.Pods, s.samplePods) })
+	stack.GoAs(stack.PartScrapes, func() { s.every(s.intervals.APIServer, s.sampleAPIServer) })
+	stack.GoAs(stack.PartScrapes, func() { s.every(s.intervals.Managers, s.sampleManagers) })
 	err := wait.PollUntilContextTimeout(context.Background(), 20*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
 		return s.Pods.Synced(), nil
 	})

@@ -3,7 +3,9 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
+	httppprof "net/http/pprof"
 	"os"
 	"path/filepath"
 	"sync"
@@ -13,8 +15,8 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
-// With Options.Profile the apiserver and the hollow nodes are profiled for
-// the whole run, in back-to-back CPU profiles of ProfileChunk each, kept
+// With Options.Profile the apiserver, the hollow nodes, the laboratory's
+// reader and the laboratory's own process are profiled for the whole run, in back-to-back CPU profiles of ProfileChunk each, kept
 // in <Dir>/profiles with the time each began; the benchmark merges those
 // of the span it measures (idle's window, a scale-up's creation to
 // convergence). Go's profiler samples 100 times a second and costs the
@@ -42,6 +44,33 @@ type profiler struct {
 
 	mu    sync.Mutex
 	taken []Profile
+}
+
+// selfProfiles serves this process's CPU profile on loopback, started once
+// (selfProfilesURL), so that the profiler takes the laboratory's own
+// profiles as it takes the others': its jobs are labelled
+// (stack.PartLabel), and the report splits its CPU by them.
+var (
+	selfOnce sync.Once
+	selfURL  string
+	selfErr  error
+)
+
+// selfProfilesURL returns the base URL of this process's profiles.
+func selfProfilesURL() (string, error) {
+	selfOnce.Do(func() {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			selfErr = err
+			return
+		}
+		mux := http.NewServeMux()
+		mux.HandleFunc("/debug/pprof/profile", httppprof.Profile)
+		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go srv.Serve(l)
+		selfURL = "http://" + l.Addr().String()
+	})
+	return selfURL, selfErr
 }
 
 // profilingArgs returns the apiserver flag that serves its profiles on

@@ -33,7 +33,7 @@ type etcdFront struct{ *loopbackProxy }
 
 // startEtcdFront listens on a free loopback port and forwards to target.
 func startEtcdFront(target string) (*etcdFront, error) {
-	p, err := startProxy(target, func(proxy *httputil.ReverseProxy) http.Handler {
+	p, err := startProxy(PartEtcdFront, target, func(proxy *httputil.ReverseProxy) http.Handler {
 		forward := proxy.Director
 		proxy.Director = func(req *http.Request) {
 			forward(req)

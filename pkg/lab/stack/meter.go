@@ -105,7 +105,7 @@ func StartMeterWith(target string, o MeterOptions) (*Meter, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(m.requests, m.requestBytes, m.responseBytes, m.watchErrors)
 	var err error
-	m.loopbackProxy, err = startProxyWith(target, o.Transport, o.TLS, func(proxy *httputil.ReverseProxy) http.Handler {
+	m.loopbackProxy, err = startProxyWith(PartMeter, target, o.Transport, o.TLS, func(proxy *httputil.ReverseProxy) http.Handler {
 		m.proxy = proxy
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))

@@ -23,13 +23,14 @@ type loopbackProxy struct {
 // serve makes of a reverse proxy to target (http://host:port). The proxy
 // passes a streamed answer on as it comes, so watch events are not held
 // back, and logs nothing: a stream cut when the stack stops is no news.
-func startProxy(target string, serve func(*httputil.ReverseProxy) http.Handler) (*loopbackProxy, error) {
-	return startProxyWith(target, nil, nil, serve)
+func startProxy(part, target string, serve func(*httputil.ReverseProxy) http.Handler) (*loopbackProxy, error) {
+	return startProxyWith(part, target, nil, nil, serve)
 }
 
 // startProxyWith is startProxy reaching target through transport (nil:
 // http.DefaultTransport) and, with tlsConfig, serving https and HTTP/2.
-func startProxyWith(target string, transport http.RoundTripper, tlsConfig *tls.Config, serve func(*httputil.ReverseProxy) http.Handler) (*loopbackProxy, error) {
+// Its goroutines carry part's label (GoAs).
+func startProxyWith(part, target string, transport http.RoundTripper, tlsConfig *tls.Config, serve func(*httputil.ReverseProxy) http.Handler) (*loopbackProxy, error) {
 	u, err := url.Parse(target)
 	if err != nil {
 		return nil, err
@@ -48,10 +49,10 @@ func startProxyWith(target string, transport http.RoundTripper, tlsConfig *tls.C
 		// their requests and watches multiplexed on one connection.
 		p.URL = "https://" + l.Addr().String()
 		p.server.TLSConfig = tlsConfig.Clone()
-		go p.server.ServeTLS(l, "", "")
+		GoAs(part, func() { p.server.ServeTLS(l, "", "") })
 		return p, nil
 	}
-	go p.server.Serve(l)
+	GoAs(part, func() { p.server.Serve(l) })
 	return p, nil
 }
 

@@ -86,7 +86,36 @@ func fairFightSection(d *document, sum *results.Summary) {
 		if text := whereTheCPUWent(sum.Profiles, w.Where); text != "" {
 			d.p(text)
 		}
+		if text := theLaboratorysJobs(sum.Profiles, w.Where); text != "" {
+			d.p(text)
+		}
 	}
+}
+
+// theLaboratorysJobs names, from the profiles of the laboratory's own
+// process beside each stack at parity at where, what it spent its CPU on,
+// by job: its share of each corner, the etcd front and v0.4's status reads
+// in 2014's.
+func theLaboratorysJobs(profiles []results.ProfileSummary, where string) string {
+	var parts []string
+	for _, v := range []string{scenario.StackOriginalParity.Name, scenario.LegacyParity.Name, scenario.StackTodayParity.Name} {
+		for _, p := range profiles {
+			if p.Scenario+" "+p.Size != where || p.Variant != v || p.Process != sampler.ProcessSelf || p.CPU <= 0 || len(p.Parts) == 0 {
+				continue
+			}
+			var jobs []string
+			for _, a := range p.Parts {
+				jobs = append(jobs, fmt.Sprintf("%s %s CPU s", a.Function, results.FormatNumber(a.Flat)))
+			}
+			parts = append(parts, fmt.Sprintf("beside %s (run %d) it sampled %s CPU s: %s", v, p.Run, results.FormatNumber(p.CPU), strings.Join(jobs, ", ")))
+			break
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "The laboratory's own process (rcbench), by job (the profiles section has each run's): " + strings.Join(parts, "; ") +
+		". Its CPU shares the two cores with the stack it measures, so a job of it is a cost of that corner the stack's own figures leave out."
 }
 
 // whereTheCPUWent names, from the apiserver profiles of v0.4's binaries,

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
 // TestTheFairFightSectionDrawsItsWaterfallAndJudgesEachAblation: with a
@@ -53,5 +55,45 @@ func TestTheFairFightSectionDrawsItsWaterfallAndJudgesEachAblation(t *testing.T)
 	if pf := page.figures(); len(pf) != 1 || !strings.Contains(md.String(), "charts/"+pf[0].Name+".svg") ||
 		!strings.Contains(md.String(), "The fair fight: the gap, cause by cause") {
 		t.Errorf("the results page lacks the fair fight or its waterfall (%d figures):\n%s", len(pf), md.String())
+	}
+}
+
+// TestTheFairFightNamesWhereEachApiserverAndTheLaboratorySpentTheirCPU:
+// beside the waterfall, the apiservers' profiles by activity, v0.4's
+// included, and the laboratory's own profile by job in each corner.
+func TestTheFairFightNamesWhereEachApiserverAndTheLaboratorySpentTheirCPU(t *testing.T) {
+	row := func(name string, v float64) results.ProfileRow { return results.ProfileRow{Function: name, Flat: v} }
+	profiles := []results.ProfileSummary{
+		{Scenario: "scale-up", Size: "N=1000", Variant: scenario.StackOriginalParity.Name, Run: 1, Process: sampler.ProcessAPIServer, CPU: 20,
+			Activities: []results.ProfileRow{row("encoding and decoding", 9), row("conversion and defaulting", 4)}},
+		{Scenario: "scale-up", Size: "N=1000", Variant: scenario.StackOriginalParity.Name, Run: 1, Process: sampler.ProcessSelf, CPU: 7,
+			Parts: []results.ProfileRow{row(stack.PartEtcdFront, 4), row(stack.PartStatusReads, 2), row(results.PartsRest, 1)}},
+		{Scenario: "scale-up", Size: "N=1000", Variant: scenario.LegacyParity.Name, Run: 2, Process: sampler.ProcessSelf, CPU: 1.5,
+			Parts: []results.ProfileRow{row(stack.PartPodReader, 1), row(results.PartsRest, 0.5)}},
+		{Scenario: "scale-up", Size: "N=10000", Variant: scenario.LegacyParity.Name, Run: 1, Process: sampler.ProcessSelf, CPU: 9,
+			Parts: []results.ProfileRow{row(stack.PartPodReader, 9)}},
+	}
+	cpu := whereTheCPUWent(profiles, "scale-up N=1000")
+	if !strings.Contains(cpu, "stack-original-parity's apiserver (run 1) sampled 20 CPU s: encoding and decoding 45.0 %") {
+		t.Errorf("v0.4's apiserver left out: %s", cpu)
+	}
+	jobs := theLaboratorysJobs(profiles, "scale-up N=1000")
+	for _, want := range []string{"beside stack-original-parity (run 1) it sampled 7 CPU s: the etcd front 4 CPU s, v0.4's pod status reads 2 CPU s",
+		"beside legacy-parity (run 2) it sampled 1.50 CPU s: the pod reader 1 CPU s"} {
+		if !strings.Contains(jobs, want) {
+			t.Errorf("the laboratory's jobs lack %q: %s", want, jobs)
+		}
+	}
+	if strings.Contains(jobs, "9 CPU s") {
+		t.Errorf("another size's profile read: %s", jobs)
+	}
+	d := &document{}
+	profilesSection(d, profiles[1:2])
+	var md bytes.Buffer
+	if err := writeMarkdown(&md, d); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "| the etcd front | 4 s | 57.1 % |") {
+		t.Errorf("the profiles section gives no table of the laboratory's jobs:\n%s", md.String())
 	}
 }

@@ -33,6 +33,15 @@ func profilesSection(d *document, profiles []results.ProfileSummary) {
 			}
 			d.table(at)
 		}
+		if len(p.Parts) > 0 {
+			d.p("By the laboratory's job: each sample counts for the job its goroutine was started for (a profiler label, " +
+				"pkg/lab/stack's parts.go), whatever it was doing.")
+			pt := table{header: []string{"job", "CPU", "share"}, numeric: []bool{false, true, true}}
+			for _, a := range p.Parts {
+				pt.rows = append(pt.rows, []string{a.Function, results.FormatNumber(a.Flat) + " s", percent(a.Flat, p.CPU)})
+			}
+			d.table(pt)
+		}
 		t := table{header: []string{"function", "flat", "flat %", "cum", "cum %"}, numeric: []bool{false, true, true, true, true}}
 		for _, r := range p.Top {
 			t.rows = append(t.rows, []string{"`" + shortFunction(r.Function) + "`", results.FormatNumber(r.Flat) + " s", percent(r.Flat, p.CPU),

@@ -27,7 +27,15 @@ type ProfileSummary struct {
 	// the runtime's own frames passed over (Flat holds the seconds,
 	// Function the activity).
 	Activities []ProfileRow `json:"activities,omitempty"`
+	// Parts, for the laboratory's own process, are its CPU by job (the
+	// etcd front, the meter, the pod reader, v0.4's status reads, the
+	// scrapes), from the profiler label each job's goroutines carry
+	// (stack.PartLabel); the samples of no job count as "the rest".
+	Parts []ProfileRow `json:"parts,omitempty"`
 }
+
+// PartsRest names, among a profile's Parts, the samples of no job.
+const PartsRest = "the rest (the scenario, the runner, the runtime)"
 
 // ProfileRow is one function: the CPU seconds spent in it (flat) and in
 // it and what it called (cum).

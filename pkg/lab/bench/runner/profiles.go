@@ -10,6 +10,7 @@ import (
 	"github.com/google/pprof/profile"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
 // With -profile every run profiles the apiserver and the hollow nodes
@@ -86,7 +87,7 @@ func summarizeProfiles(rec results.RunRecord, o *scenario.Outcome, reportDir str
 		out = append(out, results.ProfileSummary{Scenario: rec.Scenario, Size: rec.Size.Label, Variant: rec.Variant.Name, Run: rec.Index + 1,
 			Process: process, Span: span, From: covered[process][0], To: covered[process][1],
 			Profiled: covered[process][1] - covered[process][0], CPU: cpu, Path: path, Top: top,
-			Activities: activities(merged)})
+			Activities: activities(merged), Parts: parts(merged)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Process < out[j].Process })
 	return out, nil
@@ -223,6 +224,38 @@ func activities(p *profile.Profile) []results.ProfileRow {
 	rows := make([]results.ProfileRow, 0, len(by))
 	for a, v := range by {
 		rows = append(rows, results.ProfileRow{Function: a, Flat: v})
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].Flat != rows[j].Flat {
+			return rows[i].Flat > rows[j].Flat
+		}
+		return rows[i].Function < rows[j].Function
+	})
+	return rows
+}
+
+// parts sums a profile's CPU by the laboratory's job each sample's
+// goroutine carried (stack.PartLabel), largest first; nil where no
+// sample carries one: a process other than the laboratory's own.
+func parts(p *profile.Profile) []results.ProfileRow {
+	index := cpuIndex(p)
+	if index < 0 {
+		return nil
+	}
+	by, labelled := map[string]float64{}, false
+	for _, s := range p.Sample {
+		part := results.PartsRest
+		if v := s.Label[stack.PartLabel]; len(v) > 0 {
+			part, labelled = v[0], true
+		}
+		by[part] += float64(s.Value[index]) / 1e9
+	}
+	if !labelled {
+		return nil
+	}
+	rows := make([]results.ProfileRow, 0, len(by))
+	for part, v := range by {
+		rows = append(rows, results.ProfileRow{Function: part, Flat: v})
 	}
 	sort.Slice(rows, func(i, j int) bool {
 		if rows[i].Flat != rows[j].Flat {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
 // spin keeps a core busy until it has had d of CPU time, in a function a
@@ -92,6 +93,46 @@ func TestTheProfilesOfTheMeasuredSpanAreMergedAndSummarized(t *testing.T) {
 	}
 	if s.CPU <= 0 || !found {
 		t.Errorf("%v CPU s, top %+v: the spinning function is not named", s.CPU, s.Top)
+	}
+	if s.Parts != nil {
+		t.Errorf("a process with no labelled jobs split by job: %+v", s.Parts)
+	}
+}
+
+// TestTheLaboratorysProfileIsSplitByJob: a goroutine started by one
+// that stack.GoAs labelled carries the job's label into the profile, and
+// the samples of no job count as the rest.
+func TestTheLaboratorysProfileIsSplitByJob(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rcbench.pb.gz")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		t.Skipf("cannot profile here: %v", err)
+	}
+	done := make(chan struct{})
+	stack.GoAs(stack.PartEtcdFront, func() {
+		// A goroutine the job's goroutine starts, as a server starts
+		// one for each connection.
+		go func() { spin(300 * time.Millisecond); close(done) }()
+	})
+	spin(300 * time.Millisecond)
+	<-done
+	pprof.StopCPUProfile()
+	f.Close()
+	out := &scenario.Outcome{Profiles: []scenario.Profile{{Process: "rcbench", From: 0, To: 10, Path: path}}, Marks: map[string]float64{"created": 1, "converged": 5}}
+	sums, err := summarizeProfiles(results.RunRecord{Scenario: "scale-up", Size: scenario.Size{Label: "x"}, Variant: scenario.Legacy}, out, dir)
+	if err != nil || len(sums) != 1 {
+		t.Fatalf("%v, %d summaries", err, len(sums))
+	}
+	got := map[string]float64{}
+	for _, r := range sums[0].Parts {
+		got[r.Function] = r.Flat
+	}
+	if got[stack.PartEtcdFront] <= 0 || got[results.PartsRest] <= 0 || len(got) != 2 {
+		t.Errorf("jobs %+v, want CPU for the etcd front (a goroutine its goroutine started) and for the rest", sums[0].Parts)
 	}
 }
 
