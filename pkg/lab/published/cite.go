@@ -2,6 +2,7 @@ package published
 
 import (
 	"fmt"
+	"slices"
 	"regexp"
 	"strconv"
 	"strings"
@@ -294,7 +295,7 @@ func Group(fig string) string {
 // the figure.
 func (s *Sheet) marks(t Table, row []string, column string) []string {
 	var out []string
-	if s.unexplained(row[0], column) {
+	if s.unexplained(t, row, column) {
 		out = append(out, "NOT EXPLAINED on its page")
 	}
 	cell := row[t.column(column)]
@@ -321,10 +322,21 @@ func namesWord(text, word string) bool {
 	return re.MatchString(text)
 }
 
-func (s *Sheet) unexplained(first, column string) bool {
+// unexplained says the page calls the cited row's figure in column NOT
+// EXPLAINED: in the row itself, or in another table's row of the same
+// first cell (the originals' check of a headline figure) that names the
+// column.
+func (s *Sheet) unexplained(in Table, cited []string, column string) bool {
+	first := cited[0]
 	for _, t := range s.Tables {
 		for _, row := range t.Rows {
 			if row[0] != first {
+				continue
+			}
+			// In the cited row's own table another row with the same
+			// first cell (the fair fight's ablations, all at one size)
+			// says nothing of the cited one.
+			if t.Line == in.Line && !slices.Equal(row, cited) {
 				continue
 			}
 			text := strings.Join(row, " | ")
