@@ -3,6 +3,7 @@ package testreport
 import (
 	"bytes"
 	"context"
+	"debug/elf"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -143,5 +144,30 @@ func TestTheRunnerRunsWhatTheSourcesSayNotWhatItKept(t *testing.T) {
 	}
 	if err == nil {
 		t.Error("second run: no error where a and d/x failed")
+	}
+}
+
+// TestTheTestBinariesAreLinkedWithoutDWARF: linkFlags reach the linker,
+// and a binary so linked still names its functions when it panics.
+func TestTheTestBinariesAreLinkedWithoutDWARF(t *testing.T) {
+	root := scratchModule(t, map[string]string{
+		"p/p_test.go": "package p\n\nimport \"testing\"\n\nfunc TestPanics(t *testing.T) { panicHere() }\n\nfunc panicHere() { panic(\"planted\") }\n",
+	})
+	bin := t.TempDir()
+	_, output, err := runEvents(t, root, bin)
+	if err == nil || !strings.Contains(output["scratch/p"], "scratch/p.panicHere") || !strings.Contains(output["scratch/p"], "p_test.go:7") {
+		t.Errorf("the planted panic: %v, output %q; want a failure whose trace names panicHere and its line", err, output["scratch/p"])
+	}
+	binaries, _ := filepath.Glob(filepath.Join(bin, "*", "p.test"))
+	if len(binaries) != 1 {
+		t.Fatalf("binaries %v, want one p.test", binaries)
+	}
+	f, err := elf.Open(binaries[0])
+	if err != nil {
+		t.Skipf("not an ELF binary here: %v", err)
+	}
+	defer f.Close()
+	if f.Section(".debug_info") != nil {
+		t.Errorf("%s carries DWARF (.debug_info): linked without %s", binaries[0], linkFlags)
 	}
 }
