@@ -2,8 +2,8 @@ package published
 
 import (
 	"fmt"
-	"slices"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )

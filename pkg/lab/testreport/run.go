@@ -232,7 +232,7 @@ func buildAll(ctx context.Context, o RunOptions, pkgs []*testPackage) {
 // (a panic's trace and a profile's names come from the symbol table,
 // which stays), and on two cores make test links some hundred and thirty
 // binaries from a fresh clone, each in about three quarters of the CPU
-// without it (pkg/lab/bench's: 6.2 CPU s against 8.1).
+// without it (pkg/lab/bench's, measured once and not published).
 const linkFlags = "-ldflags=-w"
 
 // goTestC runs go test -c -o out for packages.
