@@ -221,17 +221,7 @@ func activities(p *profile.Profile) []results.ProfileRow {
 		}
 		by[activityOfSample(names)] += v
 	}
-	rows := make([]results.ProfileRow, 0, len(by))
-	for a, v := range by {
-		rows = append(rows, results.ProfileRow{Function: a, Flat: v})
-	}
-	sort.Slice(rows, func(i, j int) bool {
-		if rows[i].Flat != rows[j].Flat {
-			return rows[i].Flat > rows[j].Flat
-		}
-		return rows[i].Function < rows[j].Function
-	})
-	return rows
+	return largestFirst(by)
 }
 
 // parts sums a profile's CPU by the laboratory's job each sample's
@@ -253,9 +243,15 @@ func parts(p *profile.Profile) []results.ProfileRow {
 	if !labelled {
 		return nil
 	}
+	return largestFirst(by)
+}
+
+// largestFirst makes rows of CPU seconds by name, the largest first and
+// names alike in the alphabet's order.
+func largestFirst(by map[string]float64) []results.ProfileRow {
 	rows := make([]results.ProfileRow, 0, len(by))
-	for part, v := range by {
-		rows = append(rows, results.ProfileRow{Function: part, Flat: v})
+	for name, v := range by {
+		rows = append(rows, results.ProfileRow{Function: name, Flat: v})
 	}
 	sort.Slice(rows, func(i, j int) bool {
 		if rows[i].Flat != rows[j].Flat {
