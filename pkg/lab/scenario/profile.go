@@ -16,8 +16,9 @@ import (
 )
 
 // With Options.Profile the apiserver, the hollow nodes, the laboratory's
-// reader and the laboratory's own process are profiled for the whole run, in back-to-back CPU profiles of ProfileChunk each, kept
-// in <Dir>/profiles with the time each began; the benchmark merges those
+// reader and the laboratory's own process are profiled for the whole run,
+// in back-to-back CPU profiles of ProfileChunk each, kept in
+// <Dir>/profiles with the time each began; the benchmark merges those
 // of the span it measures (idle's window, a scale-up's creation to
 // convergence). Go's profiler samples 100 times a second and costs the
 // profiled process a few per cent of its CPU.
@@ -98,10 +99,17 @@ type profileTarget struct {
 	token  string
 }
 
+// startProfilerOf profiles each of targets, and the laboratory's own
+// process beside them, until stop.
 func startProfilerOf(dir string, start time.Time, targets map[string]profileTarget) (*profiler, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	self, err := selfProfilesURL()
+	if err != nil {
+		return nil, err
+	}
+	targets[sampler.ProcessSelf] = profileTarget{base: self, client: http.DefaultClient}
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &profiler{dir: dir, start: start, cancel: cancel}
 	for name, t := range targets {

@@ -161,12 +161,6 @@ func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		if url := st.WALReaderURL(); url != "" {
 			targets[sampler.ProcessLearner] = url
 		}
-		self, err := selfProfilesURL()
-		if err != nil {
-			e.Close()
-			return nil, err
-		}
-		targets[sampler.ProcessSelf] = self
 		if e.profiler, err = startProfiler(filepath.Join(opts.Dir, "profiles"), e.Sampler.Rec.Start(), targets); err != nil {
 			e.Close()
 			return nil, err

@@ -160,12 +160,6 @@ func startToday(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 		// few seconds, before a profile's chunk is taken.
 		client := &http.Client{Transport: st.HTTPClient().Transport}
 		targets := map[string]profileTarget{sampler.ProcessAPIServer: {base: st.DirectURL, client: client, token: st.Token("admin")}}
-		self, err := selfProfilesURL()
-		if err != nil {
-			e.Close()
-			return nil, err
-		}
-		targets[sampler.ProcessSelf] = profileTarget{base: self, client: http.DefaultClient}
 		if e.profiler, err = startProfilerOf(filepath.Join(opts.Dir, "profiles"), e.Sampler.Rec.Start(), targets); err != nil {
 			e.Close()
 			return nil, err
