@@ -246,8 +246,8 @@ func TestTheV04APIServerServesItsProfilesAndRunsWithoutTheMeter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Stop()
-	if st.Metered() || st.CountsRequests() {
-		t.Errorf("without the meter: metered %t, counts requests %t", st.Metered(), st.CountsRequests())
+	if st.Metered() || st.CountsRequests() || st.OwnMetrics() {
+		t.Errorf("without the meter: metered %t, counts requests %t, metrics of its own %t", st.Metered(), st.CountsRequests(), st.OwnMetrics())
 	}
 	// The meter would answer /metrics with its counts; v0.4 has none.
 	if resp, err := http.Get(st.APIURL + "/metrics"); err == nil {

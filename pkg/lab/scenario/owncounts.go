@@ -62,9 +62,7 @@ func (e *Env) OwnCounts(ctx context.Context) (c OwnCounts, ok bool, err error) {
 	var api, etcd sampler.Metrics
 	switch cl := e.Cluster.(type) {
 	case ourCluster:
-		// v0.4's own apiserver serves no metrics, with the meter in front
-		// of it or without.
-		if cl.st.Metered() || !cl.st.CountsRequests() || len(cl.st.EtcdURLs()) == 0 {
+		if !cl.st.OwnMetrics() || len(cl.st.EtcdURLs()) == 0 {
 			return c, false, nil
 		}
 		if api, err = sampler.ScrapeWith(http.DefaultClient, cl.st.APIURL+"/metrics"); err != nil {

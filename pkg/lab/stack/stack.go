@@ -606,12 +606,13 @@ func (s *Stack) HasLearner() bool {
 // (Config.LabReader: learner, learner-nice, members or none).
 func (s *Stack) LabReaderName() string { return s.cfg.LabReader }
 
-// CountsRequests says something counts the apiserver's requests: our
-// apiserver's own metrics, or for v0.4's the meter, unless NoMeter left
-// it out.
-func (s *Stack) CountsRequests() bool {
-	return s.cfg.Original != OriginalStack || s.Metered()
-}
+// OwnMetrics says the apiserver serves metrics of its own: ours does,
+// v0.4's has none.
+func (s *Stack) OwnMetrics() bool { return s.cfg.Original != OriginalStack }
+
+// CountsRequests says something counts the apiserver's requests: its own
+// metrics, or for v0.4's the meter, unless NoMeter left it out.
+func (s *Stack) CountsRequests() bool { return s.OwnMetrics() || s.Metered() }
 
 // Metered says the laboratory's meter stands in front of the apiserver:
 // stack-original's, which counts the requests v0.4's apiserver has no
