@@ -97,20 +97,16 @@ func fairFightSection(d *document, sum *results.Summary) {
 // by job: its share of each corner, the etcd front and v0.4's status reads
 // in 2014's.
 func theLaboratorysJobs(profiles []results.ProfileSummary, where string) string {
-	var parts []string
-	for _, v := range []string{scenario.StackOriginalParity.Name, scenario.LegacyParity.Name, scenario.StackTodayParity.Name} {
-		for _, p := range profiles {
-			if p.Scenario+" "+p.Size != where || p.Variant != v || p.Process != sampler.ProcessSelf || p.CPU <= 0 || len(p.Parts) == 0 {
-				continue
-			}
-			var jobs []string
-			for _, a := range p.Parts {
-				jobs = append(jobs, fmt.Sprintf("%s %s CPU s", a.Function, results.FormatNumber(a.Flat)))
-			}
-			parts = append(parts, fmt.Sprintf("beside %s (run %d) it sampled %s CPU s: %s", v, p.Run, results.FormatNumber(p.CPU), strings.Join(jobs, ", ")))
-			break
+	parts := eachParityProfile(profiles, where, sampler.ProcessSelf, func(v string, p results.ProfileSummary) string {
+		if len(p.Parts) == 0 {
+			return ""
 		}
-	}
+		var jobs []string
+		for _, a := range p.Parts {
+			jobs = append(jobs, fmt.Sprintf("%s %s CPU s", a.Function, results.FormatNumber(a.Flat)))
+		}
+		return fmt.Sprintf("beside %s (run %d) it sampled %s CPU s: %s", v, p.Run, results.FormatNumber(p.CPU), strings.Join(jobs, ", "))
+	})
 	if len(parts) == 0 {
 		return ""
 	}
@@ -122,25 +118,38 @@ func theLaboratorysJobs(profiles []results.ProfileSummary, where string) string 
 // 2014's port and today's stack at parity at where ("scale-up N=1000"), what each spent
 // its CPU on, by activity: what the ablations leave, named.
 func whereTheCPUWent(profiles []results.ProfileSummary, where string) string {
-	var parts []string
-	for _, v := range []string{scenario.StackOriginalParity.Name, scenario.LegacyParity.Name, scenario.StackTodayParity.Name} {
-		for _, p := range profiles {
-			if p.Scenario+" "+p.Size != where || p.Variant != v || p.Process != sampler.ProcessAPIServer || p.CPU <= 0 {
-				continue
+	parts := eachParityProfile(profiles, where, sampler.ProcessAPIServer, func(v string, p results.ProfileSummary) string {
+		var top []string
+		for i, a := range p.Activities {
+			if i == 5 {
+				break
 			}
-			var top []string
-			for i, a := range p.Activities {
-				if i == 5 {
-					break
-				}
-				top = append(top, fmt.Sprintf("%s %s", a.Function, percent(a.Flat, p.CPU)))
-			}
-			parts = append(parts, fmt.Sprintf("%s's apiserver (run %d) sampled %s CPU s: %s", v, p.Run, results.FormatNumber(p.CPU), strings.Join(top, ", ")))
-			break
+			top = append(top, fmt.Sprintf("%s %s", a.Function, percent(a.Flat, p.CPU)))
 		}
-	}
+		return fmt.Sprintf("%s's apiserver (run %d) sampled %s CPU s: %s", v, p.Run, results.FormatNumber(p.CPU), strings.Join(top, ", "))
+	})
 	if len(parts) == 0 {
 		return ""
 	}
 	return "Where the apiservers' CPU went, by activity (the profiles section has the functions): " + strings.Join(parts, "; ") + "."
+}
+
+// eachParityProfile says, for v0.4's binaries, our port and today's
+// stack at parity in that order, what say makes of the first profile of
+// process at where that sampled any CPU, leaving out a stack it has none
+// of or whose profile say makes nothing of.
+func eachParityProfile(profiles []results.ProfileSummary, where, process string, say func(variant string, p results.ProfileSummary) string) []string {
+	var out []string
+	for _, v := range []string{scenario.StackOriginalParity.Name, scenario.LegacyParity.Name, scenario.StackTodayParity.Name} {
+		for _, p := range profiles {
+			if p.Scenario+" "+p.Size != where || p.Variant != v || p.Process != process || p.CPU <= 0 {
+				continue
+			}
+			if text := say(v, p); text != "" {
+				out = append(out, text)
+				break
+			}
+		}
+	}
+	return out
 }
