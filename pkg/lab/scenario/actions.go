@@ -56,11 +56,19 @@ func (e *Env) Resize(ctx context.Context, id string, replicas int) error {
 }
 
 // WaitRunning waits until exactly n pods are active and all of them run.
+// If they never do, the error says where the pods stood besides the
+// laboratory's count (whereThePodsStand).
 func (e *Env) WaitRunning(ctx context.Context, n int, limit time.Duration) error {
-	return WaitFor(ctx, limit, fmt.Sprintf("%d running pods", n), func() (bool, string) {
+	err := WaitFor(ctx, limit, fmt.Sprintf("%d running pods", n), func() (bool, string) {
 		c := e.Sampler.Pods.Counts()
 		return c.Active == n && c.Running == n, fmt.Sprintf("%d active, %d running", c.Active, c.Running)
 	})
+	if err != nil && ctx.Err() == nil {
+		if where := e.whereThePodsStand(ctx); where != "" {
+			return fmt.Errorf("%w; %s", err, where)
+		}
+	}
+	return err
 }
 
 // WaitActive waits until exactly n pods are active, whatever their state.
