@@ -23,7 +23,8 @@ import (
 // The two sides must agree. The pair without parity, legacy beside
 // stack-today-unthrottled read through kube-apiserver, is the planted fault: the same reading must
 // find them different. It runs in one build: the build changes no code
-// it starts.
+// it starts. v0.4's side (stack-original-parity) is read against the same
+// values in pkg/lab/original's tests, which build its binaries.
 func TestAParityRunGivesBothStacksTheSameWork(t *testing.T) {
 	todayBin := todayBinOrSkip(t, "starts both stacks twice")
 	sc, err := scripts.Get("scale-up")

@@ -18,6 +18,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
 	"github.com/kube-rewind/kube-rewind/pkg/labels"
@@ -272,5 +273,39 @@ func TestTheV04APIServerServesItsProfilesAndRunsWithoutTheMeter(t *testing.T) {
 	}
 	if _, err := c.ListPods(api.NewDefaultContext(), labels.Everything()); err != nil {
 		t.Errorf("the API, unmetered: %v", err)
+	}
+}
+
+// TestV04sParityRunGetsTheWorkEveryParityRunGets reads, from the
+// processes of a stack-original-parity run, what they got: the nodes, the
+// hollow nodes' status writers and start delay, the apiserver's limits and
+// the meter are those parity.go gives every parity run, which pkg/lab/bench's
+// parity test reads from our port's and today's stacks. The reader is the
+// one difference: v0.4's apiserver stores in an etcd of its own, which the
+// laboratory reads through a learner.
+func TestV04sParityRunGetsTheWorkEveryParityRunGets(t *testing.T) {
+	dir := v04(t)
+	sc, err := scripts.Get("scale-up")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sz := scenario.Size{Label: "N=1500", Replicas: 1500, Period: 10 * time.Second}
+	logs := t.TempDir()
+	e, err := scenario.Start(sc, scenario.StackOriginalParity, sz, scenario.Options{BinDir: stacktest.BinDir(t), Dir: logs, OriginalDir: dir})
+	if err != nil {
+		stacktest.DumpLogs(t, logs)
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	got, err := e.Parity(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s got %+v", scenario.StackOriginalParity.Name, got)
+	want := scenario.ParityGot{Nodes: 15, StatusWriters: scenario.ParityStatusWriters, StartDelay: scenario.ParityStartDelay, Limits: "none", Reader: stack.LabLearner}
+	if d := got.Differs(want); len(d) > 0 {
+		t.Errorf("v0.4's side at parity is not what parity.go says: %s", strings.Join(d, "; "))
 	}
 }
