@@ -22,7 +22,7 @@ SHELL   := bash
 GO      ?= go
 BIN     := _output/bin
 DESIGN  ?= legacy
-CMDS    := apiserver controller-manager hollow-node kubecfg local-up local-up-today rcbench
+CMDS    := apiserver controller-manager etcd hollow-node kubecfg local-up local-up-today rcbench
 TODAY   := _output/today
 
 # Tests find the binaries here instead of building their own, and today's

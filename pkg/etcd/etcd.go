@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -68,6 +69,19 @@ type Config struct {
 	// Handlers are served on the client listener beside the v2 API, by
 	// path (etcd's UserHandlers).
 	Handlers map[string]http.Handler
+	// V2Port, when not 0, is the loopback port of one more client
+	// listener, which serves the v2 API alone over plain HTTP/1
+	// (Server.V2URL); -1 lets the kernel pick a free one.
+	//
+	// Ours: etcd 3.5 serves its client API behind a connection
+	// multiplexer that reads at most 4 KB of a new connection to tell
+	// HTTP/1 from gRPC, and drops one whose first request line is longer.
+	// v0.4's etcd client sends a compare-and-swap's old value in the URL,
+	// and v0.4 swaps a minion's whole list of manifests at each bind, so
+	// its request lines pass 4 KB once a minion holds about five pods.
+	// etcd 0.4, which v0.4 ran on, served HTTP alone and had no such
+	// limit; this listener has none either.
+	V2Port int
 }
 
 // walKeptBytes is how much of its write-ahead log a member with
@@ -83,6 +97,9 @@ type Server struct {
 	lists     *listHandler
 	inProcess *inProcess
 	clientURL string
+	// v2 serves Config.V2Port, at v2URL; nil without it.
+	v2    *http.Server
+	v2URL string
 }
 
 // Start runs an etcd member with the v2 API enabled, listening on loopback
@@ -177,8 +194,19 @@ func serve(ec *embed.Config, lists *listHandler, cfg Config) (*Server, error) {
 	lists.etcd.Store(&v2)
 	// The advertised URL still says port 0 when the kernel picked the
 	// port, so the address comes from the listener itself.
-	return &Server{etcd: e, lists: lists, inProcess: serveInProcess(lists),
-		clientURL: "http://" + e.Clients[0].Addr().String()}, nil
+	srv := &Server{etcd: e, lists: lists, inProcess: serveInProcess(lists),
+		clientURL: "http://" + e.Clients[0].Addr().String()}
+	if cfg.V2Port != 0 {
+		l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(max(cfg.V2Port, 0))))
+		if err != nil {
+			srv.Close()
+			return nil, fmt.Errorf("etcd: the v2 API's own listener: %v", err)
+		}
+		srv.v2URL = "http://" + l.Addr().String()
+		srv.v2 = &http.Server{Handler: lists}
+		go srv.v2.Serve(l)
+	}
+	return srv, nil
 }
 
 func loopbackURL(port int) url.URL {
@@ -191,12 +219,21 @@ func (s *Server) ClientURL() string {
 	return s.clientURL
 }
 
+// V2URL returns the URL of the listener that serves the v2 API alone
+// (Config.V2Port), or "" without one.
+func (s *Server) V2URL() string {
+	return s.v2URL
+}
+
 // Close stops the member and releases its listeners; its data stays on
 // disk. It waits for every client connection to end, and etcd's listener
 // never times out a connection on which no request was sent, so close the
 // idle connections of this member's clients first
 // (tools.CloseIdleConnections): otherwise Close waits until they time out.
 func (s *Server) Close() {
+	if s.v2 != nil {
+		s.v2.Close()
+	}
 	s.inProcess.close()
 	s.etcd.Close()
 }

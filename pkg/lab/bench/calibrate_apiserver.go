@@ -21,7 +21,7 @@ const apiserverSetup = "the stack's own apiserver process (embedded etcd, same f
 	"client POSTs fresh pods without ids, as the manager does, through the project's " +
 	"Go client with sync=true, so every answer means the pod is in etcd. A fresh apiserver and data directory per level. " +
 	"One more level, apiserver+learner at 64 clients, is the same with the laboratory's learner joined and nothing reading it: " +
-	"the learner's price, which a run reading through it pays (-lab_reader=learner, and v0.4's stack). The pairs after it " +
+	"the learner's price, which a run reading through it pays (-lab_reader=learner, and an apiserver on members started apart). The pairs after it " +
 	"price the reader of the write-ahead log the same way, each on fresh storage."
 
 // calibrationPod returns the pod a replication manager would create for

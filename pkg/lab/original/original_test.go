@@ -278,11 +278,10 @@ func TestTheV04APIServerServesItsProfilesAndRunsWithoutTheMeter(t *testing.T) {
 
 // TestV04sParityRunGetsTheWorkEveryParityRunGets reads, from the
 // processes of a stack-original-parity run, what they got: the nodes, the
-// hollow nodes' status writers and start delay, the apiserver's limits and
-// the meter are those parity.go gives every parity run, which pkg/lab/bench's
-// parity test reads from our port's and today's stacks. The reader is the
-// one difference: v0.4's apiserver stores in an etcd of its own, which the
-// laboratory reads through a learner.
+// hollow nodes' status writers and start delay, the apiserver's limits,
+// the meter and the laboratory's reader are those parity.go gives every
+// parity run, which pkg/lab/bench's parity test reads from our port's and
+// today's stacks.
 func TestV04sParityRunGetsTheWorkEveryParityRunGets(t *testing.T) {
 	dir := v04(t)
 	sc, err := scripts.Get("scale-up")
@@ -304,7 +303,7 @@ func TestV04sParityRunGetsTheWorkEveryParityRunGets(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%s got %+v", scenario.StackOriginalParity.Name, got)
-	want := scenario.ParityGot{Nodes: 15, StatusWriters: scenario.ParityStatusWriters, StartDelay: scenario.ParityStartDelay, Limits: "none", Reader: stack.LabLearner}
+	want := scenario.ParityGot{Nodes: 15, StatusWriters: scenario.ParityStatusWriters, StartDelay: scenario.ParityStartDelay, Limits: "none", Reader: stack.LabWAL}
 	if d := got.Differs(want); len(d) > 0 {
 		t.Errorf("v0.4's side at parity is not what parity.go says: %s", strings.Join(d, "; "))
 	}

@@ -46,13 +46,12 @@ import (
 //     at parity, and a control run with the meter counts them
 //     (stack-original-parity-with-meter).
 //
-//   - The laboratory's reader: on both sides the member's write-ahead
+//   - The laboratory's reader: on every side the member's write-ahead
 //     log, read by a process that joins nothing (pkg/lab/walpods), the
-//     default of both stacks (stack.DefaultLabReader) which the parity
+//     default of every stack (stack.DefaultLabReader) which the parity
 //     variants also name, so that no -lab_reader makes them unequal.
-//     v0.4's own apiserver stores in an etcd of its own, whose log the
-//     laboratory does not read: its parity variant keeps the benchmark's
-//     reader, the learner by default, and says so (ParityGot.Reader).
+//     v0.4's apiserver stores in a member of its own, in a process of its
+//     own, and the laboratory reads that member's log the same way.
 const (
 	ParityPodsPerNode   = 100
 	ParityStatusWriters = 32

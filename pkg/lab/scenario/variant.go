@@ -262,7 +262,7 @@ var (
 	LegacyParity = Variant{Name: "legacy-parity", Design: "legacy", WholeStack: Stack2014, Parity: true, LabReader: stack.LabWAL,
 		Color: "#D55E00", Heading: "2014, our port, at parity", Sub: "our port of v0.4 with the fair fight's nodes and kubelets", Short: "2014 at parity"}
 	StackOriginalParity = Variant{Name: "stack-original-parity", Design: "legacy", Launcher: Originals, WholeStack: Stack2014, Original: stack.OriginalStack,
-		Build: original.BuildHint, Checks: LegacyParity.Name, Parity: true, Unmetered: true,
+		Build: original.BuildHint, Checks: LegacyParity.Name, Parity: true, Unmetered: true, LabReader: stack.LabWAL,
 		Color: "#000000", Heading: "2014, its own binaries, at parity", Sub: "v0.4's own apiserver and controller-manager with the fair fight's nodes and kubelets", Short: "v0.4 at parity"}
 	StackTodayParity = Variant{Name: "stack-today-parity", Design: "modern", Launcher: TodayStack, WholeStack: StackOfToday, Manager: today.ControllerManager, Build: "make today",
 		ManagerArgs: StackTodayUnthrottled.ManagerArgs, SchedulerArgs: schedulerUnthrottled, Unmetered: true, Parity: true, LabReader: stack.LabWAL,

@@ -8,8 +8,9 @@ package stack
 // changes.
 //
 // OriginalStack (the variant stack-original) runs the original apiserver
-// and controller-manager on an etcd member of its own (etcd 3.4 with
-// --enable-v2, as the -etcd3 sweep starts them), with our hollow nodes
+// and controller-manager on an etcd member of its own (ours, cmd/etcd:
+// etcd 3.5 with the v2 API on, in a process of its own; see
+// startOriginalMember), with our hollow nodes
 // acting as v0.4's kubelets toward it (pkg/lab/hollownode, kubelet.go):
 // the minions are named by loopback addresses and answer the apiserver's
 // /podInfo on a port of the stack's own, its -minion_port. v0.4 learned
@@ -18,7 +19,8 @@ package stack
 // scheduler binds pods through v0.4's /bindings, as its scheduler did. A
 // meter in front of the apiserver (meter.go) counts the requests, which
 // v0.4 did not (unless Config.NoMeter leaves it out, and nothing counts
-// them), and the apiserver reaches etcd through a front
+// them). Given members of etcd 3.4 instead (EtcdServers, as the -etcd3
+// sweep starts them), the apiserver reaches them through a front
 // (etcdfront.go) that keeps its requests within what etcd 3.4 accepts.
 //
 // Ours: the apiserver runs with -health_check_minions=false. v0.4 checked
@@ -33,12 +35,13 @@ package stack
 import (
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/hollownode"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 )
@@ -135,47 +138,81 @@ func (s *Stack) KubeletPort() int {
 func (s *Stack) EtcdPids() []int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.etcd == nil {
+	if s.member == nil {
 		return nil
 	}
-	return s.etcd.Pids()
+	return []int{s.member.Pid()}
+}
+
+// ProcessEtcd is the name of stack-original's etcd member among the
+// stack's processes.
+const ProcessEtcd = "etcd"
+
+// startOriginalMember starts the original apiserver's etcd member: ours
+// (cmd/etcd: etcd 3.5 with the v2 API on, the member our apiserver
+// embeds), in a process of its own, as v0.4 ran etcd. v0.4's apiserver
+// reaches it on the listener that serves the v2 API alone (-v2_port),
+// where its longest request lines fit; its client listener serves the
+// learner, which joins over gRPC. With LabWAL its log is cut in the
+// segments the laboratory's reader reads, as our apiserver's member's is.
+//
+// Ours: v0.4 ran on etcd 0.4. Both of 2014's corners now store in the
+// same etcd, and the laboratory reads both the same way; the port and
+// v0.4's binaries differ in their own code only.
+func (s *Stack) startOriginalMember() error {
+	dataDir := filepath.Join(s.cfg.Dir, "etcd")
+	var client int
+	p, port, err := s.start(ProcessEtcd, "etcd", 0, false, func(port int) []string {
+		// A fresh member each attempt: a member's data names its peer
+		// URL.
+		os.RemoveAll(dataDir)
+		client, _ = FreePort()
+		peer, _ := FreePort()
+		args := []string{"-data_dir=" + dataDir, "-client_port=" + itoa(client), "-peer_port=" + itoa(peer), "-v2_port=" + itoa(port)}
+		if s.cfg.LabReader == LabWAL {
+			args = append(args, "-wal_segment_bytes="+strconv.FormatInt(WALSegmentBytes, 10))
+		}
+		return args
+	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/health", port) })
+	if err != nil {
+		return fmt.Errorf("the original apiserver's etcd member: %v", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.member = p
+	s.memberURL = fmt.Sprintf("http://127.0.0.1:%d", client)
+	s.memberV2URL = fmt.Sprintf("http://127.0.0.1:%d", port)
+	return nil
 }
 
 // startOriginalAPIServer starts, the first time, an etcd member (unless
-// EtcdServers names one), picks the kubelets' port and starts the meter;
-// then, every time, the original apiserver behind the meter.
+// EtcdServers names members, which it reaches through fronts), picks the
+// kubelets' port and starts the meter; then, every time, the original
+// apiserver behind the meter.
 func (s *Stack) startOriginalAPIServer() error {
-	servers := s.cfg.EtcdServers
-	if len(servers) == 0 {
-		if s.etcd == nil {
-			bin, reason := etcdtest.Binary()
-			if bin == "" {
-				return fmt.Errorf("the original apiserver: %s", reason)
+	var servers []string
+	if external := s.cfg.EtcdServers; len(external) > 0 {
+		if s.etcdFronts == nil {
+			for _, url := range external {
+				f, err := startEtcdFront(url)
+				if err != nil {
+					return err
+				}
+				s.mu.Lock()
+				s.etcdFronts = append(s.etcdFronts, f)
+				s.mu.Unlock()
 			}
-			c, err := etcdtest.NewCluster(bin, filepath.Join(s.cfg.Dir, "etcd"), 1)
-			if err != nil {
-				return fmt.Errorf("the original apiserver: starting an etcd member: %v", err)
-			}
-			s.mu.Lock()
-			s.etcd = c
-			s.mu.Unlock()
 		}
-		servers = s.etcd.ClientURLs()
-	}
-	if s.etcdFronts == nil {
-		for _, url := range servers {
-			f, err := startEtcdFront(url)
-			if err != nil {
+		for _, f := range s.etcdFronts {
+			servers = append(servers, f.URL)
+		}
+	} else {
+		if s.member == nil {
+			if err := s.startOriginalMember(); err != nil {
 				return err
 			}
-			s.mu.Lock()
-			s.etcdFronts = append(s.etcdFronts, f)
-			s.mu.Unlock()
 		}
-	}
-	var fronts []string
-	for _, f := range s.etcdFronts {
-		fronts = append(fronts, f.URL)
+		servers = []string{s.memberV2URL}
 	}
 	if s.kubeletPort == 0 {
 		port, err := freeKubeletPort(s.cfg.Nodes)
@@ -189,7 +226,7 @@ func (s *Stack) startOriginalAPIServer() error {
 			"-logtostderr",
 			"-address=127.0.0.1",
 			"-port=" + itoa(port),
-			"-etcd_servers=" + strings.Join(fronts, ","),
+			"-etcd_servers=" + strings.Join(servers, ","),
 			"-minion_port=" + itoa(s.kubeletPort),
 			"-health_check_minions=false",
 		}, s.cfg.APIServerArgs...)
@@ -229,7 +266,7 @@ func (s *Stack) originalHollowNodeArgs() []string {
 // stopOriginal stops the meter and the etcd member, after the processes.
 func (s *Stack) stopOriginal() {
 	s.mu.Lock()
-	m, c, fronts := s.meter, s.etcd, s.etcdFronts
+	m, member, fronts := s.meter, s.member, s.etcdFronts
 	s.mu.Unlock()
 	if m != nil {
 		m.Close()
@@ -237,8 +274,8 @@ func (s *Stack) stopOriginal() {
 	for _, f := range fronts {
 		f.Close()
 	}
-	if c != nil {
-		c.Close()
+	if member != nil {
+		member.Kill(syscall.SIGTERM, 10*time.Second)
 	}
 }
 

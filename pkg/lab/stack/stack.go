@@ -120,12 +120,13 @@ var LabReaders = []string{LabWAL, LabLearner, LabLearnerNice, LabMembers, LabAPI
 
 // DefaultLabReader is how the laboratory reads the pods of a stack cfg
 // describes when cfg names no way: LabWAL, the observer that joins
-// nothing and costs the member nothing, where our apiserver stores in
-// its embedded member; LabLearner where the apiserver stores in members
-// of their own (EtcdServers, EtcdMembers, or the original v0.4
-// apiserver's), whose log the reader does not read yet.
+// nothing and costs the member nothing, where the stack runs the member
+// the apiserver stores in (our apiserver's embedded one, or the one it
+// starts for the original v0.4 apiserver); LabLearner where the
+// apiserver stores in members started apart (EtcdServers, EtcdMembers),
+// whose logs the reader does not read yet.
 func DefaultLabReader(cfg Config) string {
-	if len(externalEtcdOf(cfg)) > 0 || cfg.EtcdMembers > 0 || cfg.Original == OriginalStack {
+	if len(externalEtcdOf(cfg)) > 0 || cfg.EtcdMembers > 0 {
 		return LabLearner
 	}
 	return LabWAL
@@ -163,8 +164,13 @@ type Stack struct {
 	sv *Supervisor
 	*ManagerSet
 
-	// What a stack-original runs besides its processes (original.go).
-	etcd        *etcdtest.Cluster
+	// What a stack-original runs besides its apiserver and manager
+	// (original.go): its etcd member, with its client URL and that of
+	// its v2 API's own listener, or fronts to the members EtcdServers
+	// names.
+	member      *Process
+	memberURL   string
+	memberV2URL string
 	etcdFronts  []*etcdFront
 	meter       *Meter
 	kubeletPort int
@@ -496,9 +502,9 @@ func (s *Stack) EtcdURLs() []string {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.etcd != nil {
+	if s.member != nil {
 		// The original apiserver's own member (original.go).
-		return s.etcd.ClientURLs()
+		return []string{s.memberURL}
 	}
 	return []string{fmt.Sprintf("http://127.0.0.1:%d", s.etcdPort)}
 }
@@ -568,11 +574,12 @@ func (s *Stack) WALReaderURL() string {
 	return s.learnerURL
 }
 
-// startWALReader starts the laboratory's reader of the embedded member's
-// write-ahead log (LabWAL), in the hollow-node binary's -wal_of mode.
+// startWALReader starts the laboratory's reader of the write-ahead log
+// (LabWAL) of the member the apiserver stores in, which the stack runs
+// with its data in Dir/etcd, in the hollow-node binary's -wal_of mode.
 func (s *Stack) startWALReader() error {
-	if len(s.externalEtcd()) > 0 || s.etcd != nil {
-		return fmt.Errorf("the laboratory reads the write-ahead log of the apiserver's embedded member only: this stack's apiserver stores in another etcd")
+	if len(s.externalEtcd()) > 0 {
+		return fmt.Errorf("the laboratory reads the write-ahead log of a member the stack runs only (our apiserver's embedded one, or the original apiserver's): this stack's apiserver stores in another etcd")
 	}
 	dir := filepath.Join(s.cfg.Dir, "etcd")
 	p, port, err := s.start(ProcessLearner, "hollow-node", 0, false, func(port int) []string {

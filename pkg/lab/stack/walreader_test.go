@@ -71,9 +71,9 @@ func TestTheReaderOfTheWriteAheadLogServesTheHollowNodesAndTheBenchmark(t *testi
 	}
 }
 
-// The default reader is the log's where the reader can read it, the
-// apiserver's embedded member, and the learner where the apiserver
-// stores in members of their own.
+// The default reader is the log's where the reader can read it, a member
+// the stack runs (our apiserver's embedded one, v0.4's apiserver's own),
+// and the learner where the apiserver stores in members started apart.
 func TestTheDefaultReaderIsTheLogsWhereItCanReadIt(t *testing.T) {
 	for _, c := range []struct {
 		what string
@@ -84,7 +84,8 @@ func TestTheDefaultReaderIsTheLogsWhereItCanReadIt(t *testing.T) {
 		{"external members by address", stack.Config{EtcdServers: []string{"http://127.0.0.1:4001"}}, stack.LabLearner},
 		{"external members started for it", stack.Config{EtcdMembers: 3}, stack.LabLearner},
 		{"external members by the apiserver's flag", stack.Config{APIServerArgs: []string{"-etcd_servers=http://127.0.0.1:4001"}}, stack.LabLearner},
-		{"v0.4's apiserver", stack.Config{Original: stack.OriginalStack}, stack.LabLearner},
+		{"v0.4's apiserver, its own member", stack.Config{Original: stack.OriginalStack}, stack.LabWAL},
+		{"v0.4's apiserver on external members", stack.Config{Original: stack.OriginalStack, EtcdServers: []string{"http://127.0.0.1:4001"}}, stack.LabLearner},
 	} {
 		if got := stack.DefaultLabReader(c.cfg); got != c.want {
 			t.Errorf("%s: the default reader is %q, want %q", c.what, got, c.want)

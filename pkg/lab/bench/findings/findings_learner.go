@@ -129,7 +129,7 @@ func readerPairs(sum *results.Summary) []controlPair {
 // the bare apiserver.
 func LearnerPriceText(price float64, with, without results.Level) string {
 	return fmt.Sprintf("costs the bare apiserver %.0f %% of its creates at %d clients (%s pods/s with it, %s without), "+
-		"and a run reading pods through it (-lab_reader=learner, and v0.4's stack) includes that share in its apiserver's CPU and times",
+		"and a run reading pods through it (-lab_reader=learner, and an apiserver on members started apart) includes that share in its apiserver's CPU and times",
 		100*price, results.FloorClients, results.FormatNumber(with.PerSecond), results.FormatNumber(without.PerSecond))
 }
 

@@ -94,8 +94,9 @@ func fairFightSection(d *document, sum *results.Summary) {
 
 // theLaboratorysJobs names, from the profiles of the laboratory's own
 // process beside each stack at parity at where, what it spent its CPU on,
-// by job: its share of each corner, the etcd front and v0.4's status reads
-// in 2014's.
+// by job: its share of each corner, v0.4's status reads in 2014's, and in
+// runs made before v0.4's member served its v2 API on a listener of its
+// own, the etcd front.
 func theLaboratorysJobs(profiles []results.ProfileSummary, where string) string {
 	parts := eachParityProfile(profiles, where, sampler.ProcessSelf, func(v string, p results.ProfileSummary) string {
 		if len(p.Parts) == 0 {

@@ -126,8 +126,8 @@ var departures = []departure{
 		predict: results.Ratio("CPU s", 1, 1.6)},
 	{original: "stack-original", scenario: "scale-up", figure: "time_to_running", why: "v0.4's apiserver decodes every " +
 		"object with a YAML parser twice and converts it by reflection, many times our codec's CPU a pod (measured once, not published; Ours: in " +
-		"pkg/api/codec.go), reads each created pod back (Ours: in pkg/registry/pod/rest.go), reaches etcd over HTTP through " +
-		"the etcd front, and is reached through the meter (two loopback hops more, pkg/lab/stack). It says Running only " +
+		"pkg/api/codec.go), reads each created pod back (Ours: in pkg/registry/pod/rest.go), reaches its etcd member, a " +
+		"process of its own, over HTTP, and is reached through the meter (a loopback hop more, pkg/lab/stack). It says Running only " +
 		"when a pod is read; the benchmark learns it from the pod's kubelet, as that apiserver did, at no cost to it " +
 		"(pkg/lab/sampler, pods_read.go)",
 		predict: results.Ratio("s", 1.5, 4)},
@@ -187,8 +187,8 @@ var v04AtParity = "at parity a node holds 100 pods, where the originals page's h
 	"every manifest already on the host with v0.4's codec, a YAML parse and a reflective conversion (Ours: in pkg/api/codec.go); " +
 	"our port binds the same way with a codec many times cheaper. So a v0.4 bind costs more the fuller its host, and " +
 	"a profile of v0.4's apiserver in one control run at parity (not published; the page's profiles section has its own) " +
-	"put 58 % of its CPU under that AtomicUpdate. Neither side has the meter at parity; v0.4's apiserver still reaches " +
-	"its etcd through the etcd front, and reads each created pod back (Ours: in pkg/registry/pod/rest.go). The originals " +
+	"put 58 % of its CPU under that AtomicUpdate. Neither side has the meter at parity; v0.4's apiserver reaches " +
+	"its etcd member, a process of its own, over loopback HTTP, where our port reaches its embedded one in memory, and reads each created pod back (Ours: in pkg/registry/pod/rest.go). The originals " +
 	"page, at 10 pods a node, measured " +
 	published.Evident("550d3e4", "originals | scale-up N=100: apiserver CPU from the controller's creation (CPU s) | stack-original", "1.19 CPU s") +
 	" against " + published.Evident("550d3e4", "originals | scale-up N=100: apiserver CPU from the controller's creation (CPU s) | legacy", "0.21 CPU s")

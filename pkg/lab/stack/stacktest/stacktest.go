@@ -20,7 +20,7 @@ var (
 	buildErr  error
 )
 
-var commands = []string{"apiserver", "controller-manager", "hollow-node", "kubecfg"}
+var commands = []string{"apiserver", "controller-manager", "etcd", "hollow-node", "kubecfg"}
 
 // BinDir returns a directory holding every binary a stack needs. It uses
 // $KUBE_REWIND_BIN when that holds them all; otherwise it builds them once
