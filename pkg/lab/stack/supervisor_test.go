@@ -278,6 +278,13 @@ func TestAKillOrRestartDuringAStartByItselfWins(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			sv, self := newTestSupervisor(t, time.Minute)
 			gate := make(chan struct{})
+			// atGate closes when the supervisor's start after the exit
+			// has begun: only then is the kill or restart asked for
+			// during it. Asked for before, the kill marks the process
+			// killed before the supervisor reads it, and no start after
+			// the exit begins at all.
+			atGate := make(chan struct{})
+			var reached sync.Once
 			var mu sync.Mutex
 			var started []*Process
 			m := NewManagerSet(sv, func(i int) (*Process, string, error) {
@@ -287,6 +294,7 @@ func TestAKillOrRestartDuringAStartByItselfWins(t *testing.T) {
 				if again {
 					// The supervisor's start after the exit waits here
 					// until the test has asked for its kill or restart.
+					reached.Do(func() { close(atGate) })
 					<-gate
 				}
 				p, port, err := sv.Start(fmt.Sprintf("manager-%d", i), self, 0, false, helperArgs("serve"), healthURL)
@@ -312,7 +320,11 @@ func TestAKillOrRestartDuringAStartByItselfWins(t *testing.T) {
 			if err := syscall.Kill(first.Pid(), syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}
-			eventually(t, "manager 0 seen to exit by itself", func() bool { exited, _ := first.Exited(); return exited })
+			select {
+			case <-atGate:
+			case <-time.After(time.Minute):
+				t.Fatal("the supervisor began no start of manager 0 after it exited by itself")
+			}
 			done := make(chan error, 1)
 			if restart {
 				go func() { done <- m.RestartManager(0) }()
