@@ -85,9 +85,9 @@ func stacksSection(d *document, sum *results.Summary) {
 		"apiserver is kube-apiserver with the etcd member it stores in, as ours is counted with its embedded etcd.",
 		"– marks a figure not measured the same way on that stack, and so left out: hollow_node_cpu on today's stack, which has "+
 			"no hollow nodes; kwok_cpu and scheduler_cpu on 2014's, which has neither (its hollow nodes do both jobs).",
-		"The laboratory reads the pods of both stacks from the write-ahead log of the etcd member their apiserver stores in, "+
+		"The laboratory reads the pods of every stack from the write-ahead log of the etcd member their apiserver stores in, "+
 			"in a process of its own (the laboratory's share names it), unless a variant or -lab_reader says otherwise; v0.4's "+
-			"own apiserver stores in an etcd of its own, which the laboratory reads through a learner.",
+			"own apiserver stores in a member of its own, etcd 3.5 as the others, in a process of its own, read the same way.",
 		"A pod counts as running when KWOK has written phase Running, which it does as soon as the pod is bound; our hollow nodes "+
 			"start a pod 200 ms after binding it, except at parity, where both sides get the same delay (below).",
 	)
