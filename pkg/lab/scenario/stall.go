@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -15,12 +16,13 @@ import (
 
 // whereThePodsStand says, after a wait for running pods that timed out,
 // where the pods stood for the apiserver and for the hollow nodes, beside
-// what the laboratory's reader counted (the wait's own message): a stall
-// then names its stage. Pods unbound in the apiserver's list stalled at
-// the binds, bound and waiting at the starts; running there but not in
-// the laboratory's count, in the laboratory's reading. The hollow nodes'
-// counts say whether their writes failed or wait in their queues. Empty
-// on today's stack, whose kubelets are KWOK's.
+// what the laboratory's reader counted (the wait's own message), and
+// whether that reader still reads: a stall then names its stage. Pods
+// unbound in the apiserver's list stalled at the binds, bound and waiting
+// at the starts; running there but not in the laboratory's count, in the
+// laboratory's reading. The hollow nodes' counts say whether their writes
+// failed or wait in their queues. Empty on today's stack, whose kubelets
+// are KWOK's.
 func (e *Env) whereThePodsStand(ctx context.Context) string {
 	if e.Stack == nil || e.Client == nil {
 		return ""
@@ -33,12 +35,35 @@ func (e *Env) whereThePodsStand(ctx context.Context) string {
 	} else {
 		parts = append(parts, "the apiserver lists "+podStages(list))
 	}
+	if url := e.Stack.WALReaderURL(); url != "" {
+		parts = append(parts, "the laboratory's reader of the log "+readerHealth(ctx, url))
+	}
 	if state, err := hollowState(ctx, e.Stack.HollowURL); err != nil {
 		parts = append(parts, fmt.Sprintf("the hollow nodes' state could not be read: %v", err))
 	} else if state != nil {
 		parts = append(parts, "the hollow nodes "+hollowSummary(*state))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// readerHealth is what the laboratory's reader of the log at url says of
+// itself: a reader that stopped (the log lost an entry it needed, or an
+// entry it could not apply) serves what it had and says why here.
+func readerHealth(ctx context.Context, url string) string {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/healthz", nil)
+	if err != nil {
+		return err.Error()
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Sprintf("did not answer: %v", err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Sprintf("has stopped: %s", strings.TrimSpace(string(body)))
+	}
+	return "reads on"
 }
 
 // podStages counts a list of pods by stage: unbound, bound and waiting,

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -50,5 +51,21 @@ func TestAStalledWaitSaysWhereThePodsStood(t *testing.T) {
 	// Today's stack has neither: nothing is added.
 	if got := (&Env{}).whereThePodsStand(context.Background()); got != "" {
 		t.Errorf("on today's stack the stall says %q; want nothing", got)
+	}
+}
+
+// A reader of the log that stopped says why, in the stall's message.
+func TestAStalledWaitSaysWhetherTheReaderStopped(t *testing.T) {
+	stopped := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "walpods: etcd could not apply entry 12", http.StatusServiceUnavailable)
+	}))
+	defer stopped.Close()
+	reading := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
+	defer reading.Close()
+	if got := readerHealth(context.Background(), stopped.URL); got != "has stopped: walpods: etcd could not apply entry 12" {
+		t.Errorf("a stopped reader: %q", got)
+	}
+	if got := readerHealth(context.Background(), reading.URL); got != "reads on" {
+		t.Errorf("a reader that reads on: %q", got)
 	}
 }

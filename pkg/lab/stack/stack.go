@@ -418,7 +418,7 @@ func (s *Stack) RestartAPIServer(sig syscall.Signal) error {
 func (s *Stack) Died() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, p := range append([]*Process{s.APIServer, s.HollowNode, s.learner}, s.Managers...) {
+	for _, p := range append([]*Process{s.member, s.APIServer, s.HollowNode, s.learner}, s.Managers...) {
 		if p == nil {
 			continue
 		}
@@ -434,7 +434,7 @@ func (s *Stack) Processes() []*Process {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []*Process
-	for _, p := range append([]*Process{s.APIServer, s.HollowNode, s.learner}, s.Managers...) {
+	for _, p := range append([]*Process{s.member, s.APIServer, s.HollowNode, s.learner}, s.Managers...) {
 		if p != nil {
 			out = append(out, p)
 		}
