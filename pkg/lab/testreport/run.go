@@ -8,8 +8,8 @@ package testreport
 // go test -c writes a binary to a path it names and, when the binary
 // there already has the build ID the sources and flags give, leaves it as
 // it is; so Run builds every package's binary into a folder that stays,
-// and runs each, once built, through test2json in its package's folder,
-// as go test does.
+// then runs each through test2json in its package's folder, as go test
+// does.
 
 import (
 	"bufio"
@@ -110,19 +110,17 @@ func SplitFlags(args []string) (o RunOptions, err error) {
 }
 
 // Run builds the test binaries of the packages that have tests, keeping
-// them in o.Bin, and runs them o.P at a time in the packages' order, each
-// in its package's folder, once its binary is built: the builds go on,
-// a few packages at a time in the same order, while the first binaries
-// run (buildInOrder). It writes their go test -json events to o.Out. A
-// package that does not build fails, with the build's words as its
-// output, as go test reports it. Run's error says only whether anything
-// failed.
+// them in o.Bin, then runs them o.P at a time in the packages' order,
+// each in its package's folder, and writes their go test -json events to
+// o.Out. A package that does not build fails, with the build's words as
+// its output, as go test reports it. Run's error says only whether
+// anything failed.
 func Run(ctx context.Context, o RunOptions) error {
 	pkgs, err := listTestPackages(ctx, o)
 	if err != nil {
 		return err
 	}
-	built := buildInOrder(ctx, o, pkgs)
+	buildAll(ctx, o, pkgs)
 	var (
 		mu     sync.Mutex
 		failed []string
@@ -130,8 +128,7 @@ func Run(ctx context.Context, o RunOptions) error {
 		slots  = make(chan struct{}, max(o.P, 1))
 	)
 	out := &lineWriter{w: o.Out}
-	for i, p := range pkgs {
-		<-built[i]
+	for _, p := range pkgs {
 		slots <- struct{}{}
 		wg.Add(1)
 		go func() {
@@ -196,75 +193,38 @@ func batches(pkgs []*testPackage) [][]*testPackage {
 	return groups
 }
 
-// buildChunk is how many packages one go test -c builds at most: it
-// links them in parallel, and the first of them can run once it is done.
-// Linking every binary before running any left the tests of a fresh
-// clone waiting for some hundred and thirty links, and the links' cores
-// idle while the tests then waited on their clusters.
-const buildChunk = 4
-
-// buildInOrder builds every package's test binary into o.Bin, in the
-// background and in the packages' order, a few at a time (buildChunk),
-// and returns, for each package, a channel closed once its build has
-// ended, with p.binary or p.build set. Each binary is kept in the folder
-// of its group (batches), so that go leaves one that is up to date as it
-// is. When a build of several packages fails, each is built alone to find
-// which failed and why.
-func buildInOrder(ctx context.Context, o RunOptions, pkgs []*testPackage) []chan struct{} {
-	dirOf := map[*testPackage]string{}
+// buildAll builds every package's test binary into o.Bin, a group at a
+// time (batches); go leaves a binary that is up to date as it is. When a
+// group's build fails, each of its packages is built alone to find which
+// failed and why.
+func buildAll(ctx context.Context, o RunOptions, pkgs []*testPackage) {
 	for k, group := range batches(pkgs) {
-		for _, p := range group {
-			dirOf[p] = filepath.Join(o.Bin, strconv.Itoa(k))
-		}
-	}
-	built := make([]chan struct{}, len(pkgs))
-	for i := range built {
-		built[i] = make(chan struct{})
-	}
-	go func() {
-		for start := 0; start < len(pkgs); {
-			// A chunk is consecutive packages kept in one folder.
-			end := start + 1
-			for end < len(pkgs) && end-start < buildChunk && dirOf[pkgs[end]] == dirOf[pkgs[start]] {
-				end++
+		dir := filepath.Join(o.Bin, strconv.Itoa(k))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			for _, p := range group {
+				p.build = []byte(err.Error())
 			}
-			buildChunkInto(ctx, o, dirOf[pkgs[start]], pkgs[start:end])
-			for i := start; i < end; i++ {
-				close(built[i])
-			}
-			start = end
-		}
-	}()
-	return built
-}
-
-// buildChunkInto builds the test binaries of chunk into dir with one go
-// test -c, or each alone where that fails.
-func buildChunkInto(ctx context.Context, o RunOptions, dir string, chunk []*testPackage) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		for _, p := range chunk {
-			p.build = []byte(err.Error())
-		}
-		return
-	}
-	paths := make([]string, len(chunk))
-	for i, p := range chunk {
-		paths[i] = p.ImportPath
-	}
-	if _, err := goTestC(ctx, o, dir+string(filepath.Separator), paths...); err == nil {
-		for _, p := range chunk {
-			p.binary = filepath.Join(dir, path.Base(p.ImportPath)+".test")
-		}
-		return
-	}
-	for _, p := range chunk {
-		bin := filepath.Join(dir, path.Base(p.ImportPath)+".test")
-		if out, err := goTestC(ctx, o, bin, p.ImportPath); err != nil {
-			os.Remove(bin)
-			p.build = append(out, []byte(err.Error()+"\n")...)
 			continue
 		}
-		p.binary = bin
+		paths := make([]string, len(group))
+		for i, p := range group {
+			paths[i] = p.ImportPath
+		}
+		if _, err := goTestC(ctx, o, dir+string(filepath.Separator), paths...); err == nil {
+			for _, p := range group {
+				p.binary = filepath.Join(dir, path.Base(p.ImportPath)+".test")
+			}
+			continue
+		}
+		for _, p := range group {
+			bin := filepath.Join(dir, path.Base(p.ImportPath)+".test")
+			if out, err := goTestC(ctx, o, bin, p.ImportPath); err != nil {
+				os.Remove(bin)
+				p.build = append(out, []byte(err.Error()+"\n")...)
+				continue
+			}
+			p.binary = bin
+		}
 	}
 }
 
@@ -275,12 +235,8 @@ func buildChunkInto(ctx context.Context, o RunOptions, dir string, chunk []*test
 // without it (pkg/lab/bench's, measured once and not published).
 const linkFlags = "-ldflags=-w"
 
-// goTestC runs go test -c -o out for packages (goTestCmd); a test puts
-// itself in between.
-var goTestC = goTestCmd
-
-// goTestCmd runs go test -c -o out for packages.
-func goTestCmd(ctx context.Context, o RunOptions, out string, packages ...string) ([]byte, error) {
+// goTestC runs go test -c -o out for packages.
+func goTestC(ctx context.Context, o RunOptions, out string, packages ...string) ([]byte, error) {
 	args := append([]string{"test", "-c", linkFlags, "-o", out}, o.Build...)
 	cmd := exec.CommandContext(ctx, o.Go, append(args, packages...)...)
 	cmd.Dir = o.Dir

@@ -8,11 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 )
 
 func TestGoTestsFlagsAreSortedForTheBinaries(t *testing.T) {
@@ -172,51 +169,5 @@ func TestTheTestBinariesAreLinkedWithoutDWARF(t *testing.T) {
 	defer f.Close()
 	if f.Section(".debug_info") != nil {
 		t.Errorf("%s carries DWARF (.debug_info): linked without %s", binaries[0], linkFlags)
-	}
-}
-
-// The first packages' tests run while the last ones' binaries are still
-// being built: the build of the last chunk waits until the first
-// package's test has run, which a runner that built every binary first
-// would never let happen.
-func TestTheFirstBinariesRunWhileTheLastAreBuilt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a scratch module")
-	}
-	files := map[string]string{}
-	names := []string{"p1", "p2", "p3", "p4", "p5", "p6"}
-	for _, n := range names {
-		body := "func TestOK(t *testing.T) {}\n"
-		if n == "p1" {
-			// It says it ran in a file beside the module's packages.
-			body = "func TestOK(t *testing.T) {\n\tif err := os.WriteFile(\"../p1.ran\", nil, 0o644); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n"
-			files[n+"/"+n+"_test.go"] = "package " + n + "\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\n" + body
-			continue
-		}
-		files[n+"/"+n+"_test.go"] = "package " + n + "\n\nimport \"testing\"\n\n" + body
-	}
-	root := scratchModule(t, files)
-	ran := filepath.Join(root, "p1.ran")
-	var sawRun atomic.Bool
-	defer func() { goTestC = goTestCmd }()
-	goTestC = func(ctx context.Context, o RunOptions, out string, packages ...string) ([]byte, error) {
-		if slices.Contains(packages, "scratch/p6") {
-			deadline := time.Now().Add(time.Minute)
-			for time.Now().Before(deadline) {
-				if _, err := os.Stat(ran); err == nil {
-					sawRun.Store(true)
-					break
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
-		}
-		return goTestCmd(ctx, o, out, packages...)
-	}
-	actions, _, err := runEvents(t, root, filepath.Join(t.TempDir(), "bin"))
-	if err != nil || len(actions) != len(names) {
-		t.Fatalf("the run: %v, %v", actions, err)
-	}
-	if !sawRun.Load() {
-		t.Errorf("p6's binary was built before p1's test ran: the runner built every binary before running any")
 	}
 }
