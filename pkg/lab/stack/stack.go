@@ -416,12 +416,7 @@ func (s *Stack) RestartAPIServer(sig syscall.Signal) error {
 
 // Died returns the name of a component that has exited, or "".
 func (s *Stack) Died() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, p := range append([]*Process{s.member, s.APIServer, s.HollowNode, s.learner}, s.Managers...) {
-		if p == nil {
-			continue
-		}
+	for _, p := range s.Processes() {
 		if exited, _ := p.Exited(); exited {
 			return p.Name
 		}
