@@ -148,6 +148,18 @@ func (s *Stack) EtcdPids() []int {
 // stack's processes.
 const ProcessEtcd = "etcd"
 
+// MemberArgs are the flags of cmd/etcd, the member a stack runs in a
+// process of its own (today's, and v0.4's apiserver's): its data
+// directory, its client and peer ports, and with walReader the segments
+// the laboratory's reader of the log reads (WALSegmentBytes).
+func MemberArgs(dataDir string, client, peer int, walReader bool) []string {
+	args := []string{"-data_dir=" + dataDir, "-client_port=" + itoa(client), "-peer_port=" + itoa(peer)}
+	if walReader {
+		args = append(args, "-wal_segment_bytes="+strconv.FormatInt(WALSegmentBytes, 10))
+	}
+	return args
+}
+
 // startOriginalMember starts the original apiserver's etcd member: ours
 // (cmd/etcd: etcd 3.5 with the v2 API on, the member our apiserver
 // embeds), in a process of its own, as v0.4 ran etcd. v0.4's apiserver
@@ -168,11 +180,7 @@ func (s *Stack) startOriginalMember() error {
 		os.RemoveAll(dataDir)
 		client, _ = FreePort()
 		peer, _ := FreePort()
-		args := []string{"-data_dir=" + dataDir, "-client_port=" + itoa(client), "-peer_port=" + itoa(peer), "-v2_port=" + itoa(port)}
-		if s.cfg.LabReader == LabWAL {
-			args = append(args, "-wal_segment_bytes="+strconv.FormatInt(WALSegmentBytes, 10))
-		}
-		return args
+		return append(MemberArgs(dataDir, client, peer, s.cfg.LabReader == LabWAL), "-v2_port="+itoa(port))
 	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/health", port) })
 	if err != nil {
 		return fmt.Errorf("the original apiserver's etcd member: %v", err)

@@ -100,11 +100,7 @@ func (s *Stack) startEtcd() error {
 	p, url, err := s.start(Etcd, Etcd, "http", "/health", func(port int) []string {
 		// No other member joins it: any free peer port will do.
 		peer, _ := stack.FreePort()
-		args := []string{"-data_dir=" + dataDir, "-client_port=" + strconv.Itoa(port), "-peer_port=" + strconv.Itoa(peer)}
-		if s.cfg.WALReader != "" {
-			args = append(args, "-wal_segment_bytes="+strconv.FormatInt(stack.WALSegmentBytes, 10))
-		}
-		return append(args, s.cfg.EtcdArgs...)
+		return append(stack.MemberArgs(dataDir, port, peer, s.cfg.WALReader != ""), s.cfg.EtcdArgs...)
 	})
 	if err != nil {
 		return err
