@@ -19,7 +19,7 @@ func TestAReadOfARecordBeingWrittenIsTriedAgain(t *testing.T) {
 	midWrite := errors.New("proto: Record: illegal tag 0 (wire type 0)")
 	calls := 0
 	r := &walReader{dir: oneSegment(t)}
-	r.readAllOnce = func() ([]raftpb.Entry, raftpb.HardState, error) {
+	r.readAllFunc = func() ([]raftpb.Entry, raftpb.HardState, error) {
 		calls++
 		if calls == 1 {
 			return nil, raftpb.HardState{}, midWrite
@@ -33,7 +33,7 @@ func TestAReadOfARecordBeingWrittenIsTriedAgain(t *testing.T) {
 
 	calls = 0
 	r = &walReader{dir: oneSegment(t)}
-	r.readAllOnce = func() ([]raftpb.Entry, raftpb.HardState, error) {
+	r.readAllFunc = func() ([]raftpb.Entry, raftpb.HardState, error) {
 		calls++
 		return nil, raftpb.HardState{}, midWrite
 	}

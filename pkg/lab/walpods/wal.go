@@ -61,8 +61,8 @@ type walReader struct {
 	// index and term are those of the last entry passed on; 0 before the
 	// first.
 	index, term uint64
-	// readAllOnce, when set, stands in for readAll: a test's.
-	readAllOnce func() ([]raftpb.Entry, raftpb.HardState, error)
+	// readAllFunc, when set, stands in for readAll: a test's.
+	readAllFunc func() ([]raftpb.Entry, raftpb.HardState, error)
 }
 
 // read returns the committed entries after the last one read before.
@@ -76,14 +76,14 @@ func (r *walReader) read() ([]raftpb.Entry, Cost, error) {
 		return nil, cost, err
 	}
 	cost.Segments = segments
+	readAll := r.readAll
+	if r.readAllFunc != nil {
+		readAll = r.readAllFunc
+	}
 	var ents []raftpb.Entry
 	var st raftpb.HardState
 	for attempt := 0; ; attempt++ {
-		if r.readAllOnce != nil {
-			ents, st, err = r.readAllOnce()
-		} else {
-			ents, st, err = r.readAll()
-		}
+		ents, st, err = readAll()
 		// The member may be writing the record the decoder reads: a
 		// record it has begun and not finished reads as a torn tail
 		// (io.ErrUnexpectedEOF, which ReadAll accepts in read mode), but
@@ -122,8 +122,8 @@ func (r *walReader) read() ([]raftpb.Entry, Cost, error) {
 	return out, cost, nil
 }
 
-// retryAfter is how long a read that failed waits before its one retry:
-// long enough for the member to finish the write under way.
+// retryAfter is how long a read that failed waits before its one retry,
+// a moment for the member to finish the write under way.
 const retryAfter = 5 * time.Millisecond
 
 // readAll opens the WAL read-only at the last entry read and reads what
