@@ -50,20 +50,29 @@ func (e *Env) whereThePodsStand(ctx context.Context) string {
 // itself: a reader that stopped (the log lost an entry it needed, or an
 // entry it could not apply) serves what it had and says why here.
 func readerHealth(ctx context.Context, url string) string {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/healthz", nil)
-	if err != nil {
-		return err.Error()
-	}
-	resp, err := http.DefaultClient.Do(req)
+	code, body, err := get(ctx, url+"/healthz")
 	if err != nil {
 		return fmt.Sprintf("did not answer: %v", err)
 	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
-	if resp.StatusCode != http.StatusOK {
+	if code != http.StatusOK {
 		return fmt.Sprintf("has stopped: %s", strings.TrimSpace(string(body)))
 	}
 	return "reads on"
+}
+
+// get returns the status and the body (its first MB) of a GET of url.
+func get(ctx context.Context, url string) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return resp.StatusCode, body, err
 }
 
 // podStages counts a list of pods by stage: unbound, bound and waiting,
@@ -91,20 +100,15 @@ func hollowState(ctx context.Context, url string) (*hollownode.State, error) {
 	if url == "" {
 		return nil, nil
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/admin", nil)
+	code, body, err := get(ctx, url+"/admin")
 	if err != nil {
 		return nil, err
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s/admin: %s", url, resp.Status)
+	if code != http.StatusOK {
+		return nil, fmt.Errorf("GET %s/admin: %d %s", url, code, strings.TrimSpace(string(body)))
 	}
 	var s hollownode.State
-	if err := json.NewDecoder(resp.Body).Decode(&s); err != nil {
+	if err := json.Unmarshal(body, &s); err != nil {
 		return nil, fmt.Errorf("GET %s/admin: %v", url, err)
 	}
 	return &s, nil
