@@ -10,15 +10,23 @@
 // nothing: it opens the member's WAL files read-only, takes no lock,
 // writes nothing, and is no member of raft. It costs only its own process.
 //
-// What it reads: the member's data directory (member/wal in it), with
-// etcd's own packages. Each poll opens the WAL again with wal.OpenForRead
-// at the last entry read (its index and term) and calls ReadAll, which
-// reads the segment holding that entry from its start and every segment
-// after it; a record the member has not finished writing reads as a torn
-// tail, and the poll returns what precedes it. Only the entries up to the
-// hard state's commit index are passed on; the rest are read again by the
-// next poll. The poll's cost (segments opened, bytes read, time) is
-// returned with its events.
+// What it reads: the member's data directory (member/wal in it). Each
+// poll goes on where the last one stopped: the segment, the offset after
+// the last whole record, and the CRC chain's value there (resume.go). It
+// reads the records appended since with etcd's record type and CRC and
+// raft's entries and hard states, and frames them itself (the 8-byte
+// length word before each record), since etcd 3.5 exports no decoder
+// that goes on from an offset (3.6 does). The first poll, and any that
+// meets what it does not expect, reads instead as etcd's tools do:
+// wal.OpenForRead at the last entry passed on (its index and term) and
+// ReadAll, which reads the segment holding that entry from its start and
+// every segment after it. A record the member has not finished writing
+// ends a poll before it; the next poll looks again, and if it stops at
+// the same record, ReadAll decides (a torn tail is no error to it). Only
+// the entries up to the last hard state's commit index are passed on;
+// the rest wait for the next poll. The poll's cost (segments opened,
+// bytes read, time, whether it read from a segment's start or fell back
+// to ReadAll) is returned with its events.
 //
 // What a pod event is: a committed entry is not yet a successful write. A
 // compare-and-swap, which the apiserver sends for every update with the
@@ -85,11 +93,12 @@
 //     vote or a new term): the last entries of a burst reach the reader
 //     with the member's next write. A member alone, as the tests run it,
 //     saves the commit with the entries.
-//   - Each poll decodes the segment it starts in from its beginning, so
-//     its cost grows with the segment's fill; the WAL package has no way
-//     to resume a read where the last one ended. The laboratory's
-//     members write smaller segments for it (stack.WALSegmentBytes) and
-//     keep more of them (pkg/etcd's walKeptBytes).
+//   - The first poll, and one after a fallback to ReadAll, decodes the
+//     segment it starts in from its beginning, so its cost grows with the
+//     segment's fill. The laboratory's members write smaller segments
+//     (stack.WALSegmentBytes) and keep more of them (pkg/etcd's
+//     walKeptBytes), which every poll read again before polls went on
+//     where the last one stopped.
 //   - Keys expired by a TTL in the v2 store are applied (so the index
 //     stays the member's) but not reported; the apiserver gives pods no
 //     TTL. (In the v3 store an expired lease is revoked through the log,

@@ -313,8 +313,8 @@ func checkV3(t *testing.T, out *runV3, wantRollover, wantSnapshot bool) {
 			n++
 		}
 	}
-	t.Logf("%d polls in %.1f s: %.1f MB read, %.0f ms of wall time, %.0f ms of the reading thread's CPU (%.1f µs per pod event)",
-		polls, out.duration.Seconds(), mb(total.Bytes), ms(total.Wall), ms(total.CPU), float64(total.CPU.Microseconds())/float64(max(1, len(out.events))))
+	t.Logf("%d polls in %.1f s: %.1f MB read, %.0f ms of wall time, %.0f ms of the reading thread's CPU (%.1f µs per pod event); %s",
+		polls, out.duration.Seconds(), mb(total.Bytes), ms(total.Wall), ms(total.CPU), float64(total.CPU.Microseconds())/float64(max(1, len(out.events))), resumes(total))
 	if n > 0 {
 		t.Logf("the last %d polls that found entries: %.0f KB, %.2f ms wall, %.2f ms CPU, %.1f segments, %.0f entries decoded, %.0f committed, per poll",
 			n, kb(end.Bytes)/float64(n), ms(end.Wall)/float64(n), ms(end.CPU)/float64(n), float64(end.Segments)/float64(n), float64(end.Entries)/float64(n), float64(end.Committed)/float64(n))

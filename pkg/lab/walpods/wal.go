@@ -35,6 +35,15 @@ type Cost struct {
 	Entries int
 	// Committed is how many of those were committed and so passed on.
 	Committed int
+	// FromStarts is 1 for a read that decoded its first segment from
+	// the start (the first read, and the first after one that fell
+	// back), 0 for one that went on where the last one stopped; a total
+	// sums them.
+	FromStarts int
+	// FellBacks is 1 for a read that went back to etcd's ReadAll, which
+	// decodes the segment holding the last entry read from its start
+	// (resume.go says when); a total sums them.
+	FellBacks int
 	// Wall is the time the read and the apply took.
 	Wall time.Duration
 	// CPU is the reading thread's CPU time over the read and the apply
@@ -49,6 +58,8 @@ func (c *Cost) add(c2 Cost) {
 	c.Bytes += c2.Bytes
 	c.Entries += c2.Entries
 	c.Committed += c2.Committed
+	c.FromStarts += c2.FromStarts
+	c.FellBacks += c2.FellBacks
 	c.Wall += c2.Wall
 	c.CPU += c2.CPU
 }
@@ -61,16 +72,39 @@ type walReader struct {
 	// index and term are those of the last entry passed on; 0 before the
 	// first.
 	index, term uint64
+	// at is where the last read stopped, for the next to go on from
+	// (resume.go); nil before the first read and after one that fell
+	// back to etcd's ReadAll.
+	at *position
 	// readAllFunc, when set, stands in for readAll: a test's.
 	readAllFunc func() ([]raftpb.Entry, raftpb.HardState, error)
+	// onlyReadAll makes every read etcd's ReadAll: a test's reference.
+	onlyReadAll bool
+	// plantSkip is a test's planted fault: a read that goes on passes
+	// on the entries it found committed but the first.
+	plantSkip bool
 }
 
-// read returns the committed entries after the last one read before.
-// Each call opens the WAL again at that entry, which etcd's package
-// finds by the segments' names: it reads the segment holding that entry
-// from its start, and every segment after it.
+// read returns the committed entries after the last one read before. It
+// goes on from where the last read stopped (readOn), and falls back to
+// readWhole where that meets what it does not expect.
 func (r *walReader) read() ([]raftpb.Entry, Cost, error) {
 	var cost Cost
+	if !r.onlyReadAll && r.readAllFunc == nil {
+		if out, ok := r.readOn(&cost); ok {
+			cost.Committed = len(out)
+			return out, cost, nil
+		}
+		cost = Cost{FromStarts: cost.FromStarts, FellBacks: 1}
+	}
+	return r.readWhole(cost)
+}
+
+// readWhole reads with etcd's package: it opens the WAL again at the
+// last entry read, which the package finds by the segments' names, and
+// reads the segment holding that entry from its start, and every segment
+// after it.
+func (r *walReader) readWhole(cost Cost) ([]raftpb.Entry, Cost, error) {
 	segments, err := segmentsFrom(r.dir, r.index)
 	if err != nil {
 		return nil, cost, err

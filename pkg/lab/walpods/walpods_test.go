@@ -263,14 +263,20 @@ func logCosts(t *testing.T, out *run) {
 	if err != nil || len(idle) > 0 {
 		t.Fatalf("a poll after the run: %d events, %v", len(idle), err)
 	}
-	t.Logf("%d polls in %.1f s: %.1f MB read, %.0f ms of wall time, %.0f ms of the reading thread's CPU (%.1f µs per successful pod write, %.1f %% of the process's %.1f s of CPU, which includes the member and the writers)",
+	t.Logf("%d polls in %.1f s: %.1f MB read, %.0f ms of wall time, %.0f ms of the reading thread's CPU (%.1f µs per successful pod write, %.1f %% of the process's %.1f s of CPU, which includes the member and the writers); %s",
 		polls, out.duration.Seconds(), mb(total.Bytes), ms(total.Wall), ms(total.CPU), float64(total.CPU.Microseconds())/float64(len(out.work.writes)),
-		100*total.CPU.Seconds()/out.processCPU.Seconds(), out.processCPU.Seconds())
+		100*total.CPU.Seconds()/out.processCPU.Seconds(), out.processCPU.Seconds(), resumes(total))
 	if n > 0 {
 		t.Logf("the last %d polls that found entries: %.0f KB, %.2f ms wall, %.2f ms CPU, %.1f segments, %.0f entries decoded, %.0f committed, per poll",
 			n, kb(end.Bytes)/float64(n), ms(end.Wall)/float64(n), ms(end.CPU)/float64(n), float64(end.Segments)/float64(n), float64(end.Entries)/float64(n), float64(end.Committed)/float64(n))
 	}
 	t.Logf("a poll after the run, which finds nothing new: %.0f KB, %.2f ms wall, %.2f ms CPU, %d segments", kb(last.Bytes), ms(last.Wall), ms(last.CPU), last.Segments)
+}
+
+// resumes says how the polls read: how many went on where the last one
+// stopped, and how many fell back to etcd's ReadAll.
+func resumes(total Cost) string {
+	return fmt.Sprintf("%d polls read from a segment's start, %d fell back to ReadAll", total.FromStarts, total.FellBacks)
 }
 
 func mb(b int64) float64         { return float64(b) / 1e6 }
