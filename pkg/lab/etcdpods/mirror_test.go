@@ -22,7 +22,7 @@ import (
 func TestTodaysPodsAreReadAsOursAreThroughTheMirror(t *testing.T) {
 	m := NewV1Mirror("default")
 	var mu sync.RWMutex
-	srv, err := ServeFedStore(m.Store(), &mu, 0, nil)
+	srv, err := ServeFedStore(m.Store(), &mu, 0, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

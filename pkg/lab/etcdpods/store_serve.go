@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.etcd.io/etcd/server/v3/etcdserver"
 	"go.etcd.io/etcd/server/v3/etcdserver/api/v2error"
@@ -47,19 +48,21 @@ func ServeStore(store v2store.Store, mu *sync.RWMutex, port int, health func() e
 	if err != nil {
 		return nil, err
 	}
-	return serveStore(store, mu, port, health, t)
+	return serveStore(store, mu, port, health, nil, t)
 }
 
 // ServeFedStore is ServeStore for an owner that hands the server every
 // event of a pod it applies to the store (Feed), in index order, rather
 // than have the tail watch the store: a tail that watches keeps watchers
 // waiting on the store for the indexes ahead of it, which every write
-// then walks.
-func ServeFedStore(store v2store.Store, mu *sync.RWMutex, port int, health func() error) (*StoreServer, error) {
+// then walks. metrics, when set, is served at /metrics: the owner's own,
+// and only those, since the benchmark scrapes them during its runs and
+// every metric served is the owner's CPU.
+func ServeFedStore(store v2store.Store, mu *sync.RWMutex, port int, health func() error, metrics prometheus.Gatherer) (*StoreServer, error) {
 	mu.RLock()
 	index := store.Index()
 	mu.RUnlock()
-	return serveStore(store, mu, port, health, fedTail(index))
+	return serveStore(store, mu, port, health, metrics, fedTail(index))
 }
 
 // Feed hands a fed server's tail the events of pods the owner applied, in
@@ -72,7 +75,7 @@ func (s *StoreServer) Feed(events []*v2store.Event) {
 	}
 }
 
-func serveStore(store v2store.Store, mu *sync.RWMutex, port int, health func() error, t *tail) (*StoreServer, error) {
+func serveStore(store v2store.Store, mu *sync.RWMutex, port int, health func() error, metrics prometheus.Gatherer, t *tail) (*StoreServer, error) {
 	l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 	if err != nil {
 		t.Close()
@@ -88,7 +91,9 @@ func serveStore(store v2store.Store, mu *sync.RWMutex, port int, health func() e
 	// that stands in for the learner spends its time.
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	// The owner's own metrics (the reader of the write-ahead log's lag).
-	mux.Handle("/metrics", promhttp.Handler())
+	if metrics != nil {
+		mux.Handle("/metrics", promhttp.HandlerFor(metrics, promhttp.HandlerOpts{}))
+	}
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		if health != nil {
 			if err := health(); err != nil {

@@ -40,7 +40,9 @@ func readAStoreOfOurOwn(t *testing.T, fed bool) {
 	set(Prefix+"/a-1", podJSON("a-1", "web"))
 	serve := ServeStore
 	if fed {
-		serve = ServeFedStore
+		serve = func(store v2store.Store, mu *sync.RWMutex, port int, health func() error) (*StoreServer, error) {
+			return ServeFedStore(store, mu, port, health, nil)
+		}
 	}
 	srv, err := serve(st, &mu, 0, nil)
 	if err != nil {
