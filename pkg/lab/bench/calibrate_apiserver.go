@@ -3,13 +3,18 @@ package bench
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
@@ -59,10 +64,104 @@ func calibrateAPIServer(ctx context.Context, binDir, dir, reader string, clients
 		return results.Level{}, err
 	}
 	pod := calibrationPod()
+	watch := watchReader(st, reader)
+	var last atomic.Uint64
 	l := load(ctx, "apiserver", clients, warmup, d, func(ctx context.Context, worker, i int) error {
 		p := *pod
-		_, err := c.CreatePod(api.WithNamespace(ctx, api.NamespaceDefault), &p)
+		made, err := c.CreatePod(api.WithNamespace(ctx, api.NamespaceDefault), &p)
+		if err == nil {
+			for v := made.ResourceVersion; ; {
+				seen := last.Load()
+				if v <= seen || last.CompareAndSwap(seen, v) {
+					break
+				}
+			}
+		}
 		return err
 	})
+	l.Reader = watch.caughtUp(ctx, last.Load())
 	return l, nil
+}
+
+// readerWatch follows the laboratory's reader of the write-ahead log over
+// one level: its CPU from the start of the load, and when it holds the
+// last pod created.
+type readerWatch struct {
+	url   string
+	pid   int
+	cpu0  float64
+	start time.Time
+	// read0 and apply0 are its polls' CPU counters at the start.
+	read0, apply0 float64
+}
+
+// pollCPU is what the reader at url says its polls spent reading the log
+// and applying it, in CPU seconds since it started.
+func pollCPU(url string) (read, apply float64) {
+	m, err := sampler.ScrapeWith(http.DefaultClient, url+"/metrics")
+	if err != nil {
+		return 0, 0
+	}
+	return m.Sum("walpods_read_cpu_seconds_total", nil), m.Sum("walpods_apply_cpu_seconds_total", nil)
+}
+
+// watchReader begins to follow st's reader of the log, if reader is
+// stack.LabWAL; nil otherwise.
+func watchReader(st *stack.Stack, reader string) *readerWatch {
+	if reader != stack.LabWAL {
+		return nil
+	}
+	for _, p := range st.Processes() {
+		if p.Name == stack.ProcessLearner {
+			w := &readerWatch{url: st.WALReaderURL(), pid: p.Pid(), start: time.Now()}
+			w.read0, w.apply0 = pollCPU(w.url)
+			w.cpu0, _ = sampler.ProcessCPU(w.pid)
+			return w
+		}
+	}
+	return nil
+}
+
+// caughtUp waits, at most results.ReaderWait, until the reader's store is
+// at index last or beyond (the resourceVersion of the last pod created),
+// and says what the reader cost until then.
+func (w *readerWatch) caughtUp(ctx context.Context, last uint64) *results.ReaderCost {
+	if w == nil {
+		return nil
+	}
+	end := time.Now()
+	rc := &results.ReaderCost{}
+	ctx, cancel := context.WithTimeout(ctx, results.ReaderWait)
+	defer cancel()
+	for {
+		if index, err := storeIndex(ctx, w.url); err == nil && index >= last {
+			rc.CaughtUp, rc.CatchUp = true, time.Since(end).Seconds()
+			break
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cpu, _ := sampler.ProcessCPU(w.pid)
+	rc.CPU, rc.Seconds = cpu-w.cpu0, time.Since(w.start).Seconds()
+	read, apply := pollCPU(w.url)
+	rc.ReadCPU, rc.ApplyCPU = read-w.read0, apply-w.apply0
+	return rc
+}
+
+// storeIndex is the index of the store that the reader at url serves: the
+// X-Etcd-Index of a read of a key that is not there, as etcd answers it.
+func storeIndex(ctx context.Context, url string) (uint64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/v2/keys/kube-rewind-calibration-index", nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return strconv.ParseUint(resp.Header.Get("X-Etcd-Index"), 10, 64)
 }

@@ -13,18 +13,21 @@ import (
 type meter struct {
 	start time.Time
 	rchar int64
-	cpu   time.Duration
+	cpu0  time.Duration
 }
 
 func startMeter() meter {
-	return meter{start: time.Now(), rchar: threadRchar(), cpu: threadCPU()}
+	return meter{start: time.Now(), rchar: threadRchar(), cpu0: threadCPU()}
 }
+
+// cpu is the thread's CPU since startMeter.
+func (m meter) cpu() time.Duration { return threadCPU() - m.cpu0 }
 
 // stop writes what was spent since startMeter into c. Bytes counts the
 // few hundred bytes of reading the thread's own counter at the end too.
 func (m meter) stop(c *Cost) {
 	c.Wall = time.Since(m.start)
-	c.CPU = threadCPU() - m.cpu
+	c.CPU = m.cpu()
 	c.Bytes = -1
 	if end := threadRchar(); m.rchar >= 0 && end >= 0 {
 		c.Bytes = end - m.rchar

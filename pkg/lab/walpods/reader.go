@@ -61,6 +61,7 @@ func (r *Reader) Poll() ([]Event, Cost, error) {
 	defer runtime.UnlockOSThread()
 	m := startMeter()
 	ents, cost, err := r.wal.read()
+	readCPU := m.cpu()
 	var events []Event
 	if err == nil {
 		for _, e := range ents {
@@ -82,6 +83,7 @@ func (r *Reader) Poll() ([]Event, Cost, error) {
 		r.err = err
 	}
 	m.stop(&cost)
+	cost.ReadCPU = readCPU
 	r.total.add(cost)
 	r.polls++
 	return events, cost, err

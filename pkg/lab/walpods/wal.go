@@ -50,6 +50,9 @@ type Cost struct {
 	// (CLOCK_THREAD_CPUTIME_ID); the garbage collector's share, on other
 	// threads, is not in it. Zero where it cannot be measured.
 	CPU time.Duration
+	// ReadCPU is the part of CPU spent reading the log (its system
+	// calls and the decoding); the rest of CPU is the applying.
+	ReadCPU time.Duration
 }
 
 // add adds c2 to c.
@@ -62,6 +65,7 @@ func (c *Cost) add(c2 Cost) {
 	c.FellBacks += c2.FellBacks
 	c.Wall += c2.Wall
 	c.CPU += c2.CPU
+	c.ReadCPU += c2.ReadCPU
 }
 
 // walReader reads the committed entries of a WAL directory, each once,

@@ -115,6 +115,17 @@ func ceilingResults(d *document, cal *results.Calibration) {
 		parts = append(parts, fmt.Sprintf("The laboratory's reader of the write-ahead log keeps %.0f %% of the bare apiserver's creates at %d "+
 			"clients (the median of %d alternating pairs, the lowest %.0f %%): %s the %.0f %% it must keep.",
 			100*median, results.FloorClients, len(cal.WALPairs), 100*lowest, verdict, 100*results.WALKeepsAtLeast))
+		if core, latest, behind, n, ok := cal.WALReader(); ok {
+			caught := fmt.Sprintf("held the last pod created at most %.0f ms after each load ended", 1000*latest)
+			if behind > 0 {
+				caught = fmt.Sprintf("**did not hold the last pod created %s after %d of its %d loads**", results.ReaderWait, behind, n)
+			}
+			spent := ""
+			if read, apply, rest, ok := cal.WALReaderSplit(); ok {
+				spent = fmt.Sprintf(": %.0f %% of that reading the log (its system calls and decoding), %.0f %% applying it to its own store, and %.0f %% the rest (serving, garbage collection, the runtime)", 100*read, 100*apply, 100*rest)
+			}
+			parts = append(parts, fmt.Sprintf("Over each load with it, from its start until it had caught up, the reader used a median %.0f %% of one core (its process's CPU)%s; it %s.", 100*core, spent, caught))
+		}
 	}
 	if cal.CreateRate > 0 {
 		parts = append(parts, fmt.Sprintf("Create floor: N pods take at least N / %s s (1 000 pods: %s s).", results.FormatNumber(cal.CreateRate), results.FormatNumber(cal.Floor(1000))))

@@ -114,3 +114,33 @@ func TestTheCeilingPricesTheWriteAheadLogsReaderByItsPairs(t *testing.T) {
 		t.Errorf("a pair at 90 %% passes:\n%s", short)
 	}
 }
+
+// The pairs also say what the reader of the log did over each load with
+// it: its CPU as a share of a core, the latest it caught up, and, loudly,
+// any load after which it never held the last pod.
+func TestTheCeilingSaysWhatTheReaderDidInItsPairs(t *testing.T) {
+	pair := func(cpu, catchUp float64, caughtUp bool) results.Pair {
+		return results.Pair{
+			Without: results.Level{PerSecond: 4000},
+			With:    results.Level{PerSecond: 3900, Reader: &results.ReaderCost{CPU: cpu, Seconds: 2.5, CaughtUp: caughtUp, CatchUp: catchUp, ReadCPU: cpu / 4, ApplyCPU: cpu / 2}},
+		}
+	}
+	page := func(pairs ...results.Pair) string {
+		t.Helper()
+		d := &document{title: "ceiling"}
+		ceilingResults(d, &results.Calibration{WALPairs: pairs})
+		var md bytes.Buffer
+		if err := writeMarkdown(&md, d); err != nil {
+			t.Fatal(err)
+		}
+		return md.String()
+	}
+	kept := page(pair(0.25, 0.02, true), pair(0.5, 0.08, true), pair(0.3, 0.01, true))
+	if want := "the reader used a median 12 % of one core (its process's CPU): 25 % of that reading the log (its system calls and decoding), 50 % applying it to its own store, and 25 % the rest (serving, garbage collection, the runtime); it held the last pod created at most 80 ms after each load ended"; !strings.Contains(kept, want) {
+		t.Errorf("the ceiling does not say %q:\n%s", want, kept)
+	}
+	behind := page(pair(0.25, 0.02, true), pair(0.5, 0, false))
+	if want := "**did not hold the last pod created 10s after 1 of its 2 loads**"; !strings.Contains(behind, want) {
+		t.Errorf("the ceiling does not say %q:\n%s", want, behind)
+	}
+}

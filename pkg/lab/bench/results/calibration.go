@@ -2,6 +2,8 @@ package results
 
 import (
 	"fmt"
+	"math"
+	"time"
 )
 
 // FloorClients is the level whose pod-create rate sets the create floor.
@@ -65,6 +67,56 @@ func (c *Calibration) WALKept() (median, lowest float64, ok bool) {
 	return st.Median, st.Min, true
 }
 
+// WALReader is what the reader of the write-ahead log did over the pairs'
+// levels with it: the median of its CPU as a share of one core, the
+// latest it held the last pod created after a load ended (seconds), and
+// how many of n levels it failed to catch up within ReaderWait; ok is
+// false where no level measured it.
+func (c *Calibration) WALReader() (core, latest float64, behind, n int, ok bool) {
+	if c == nil {
+		return 0, 0, 0, 0, false
+	}
+	var shares []float64
+	for _, p := range c.WALPairs {
+		r := p.With.Reader
+		if r == nil || r.Seconds <= 0 {
+			continue
+		}
+		n++
+		shares = append(shares, r.CPU/r.Seconds)
+		if !r.CaughtUp {
+			behind++
+		} else if r.CatchUp > latest {
+			latest = r.CatchUp
+		}
+	}
+	if n == 0 {
+		return 0, 0, 0, 0, false
+	}
+	return Summarize(shares).Median, latest, behind, n, true
+}
+
+// WALReaderSplit is where the reader of the write-ahead log spent its CPU
+// over the pairs' levels with it, as shares of that CPU: reading the log
+// (system calls and decoding), applying it, and the rest (serving, the
+// garbage collector, the runtime); ok is false where no level measured
+// it.
+func (c *Calibration) WALReaderSplit() (read, apply, rest float64, ok bool) {
+	if c == nil {
+		return 0, 0, 0, false
+	}
+	var cpu, r, a float64
+	for _, p := range c.WALPairs {
+		if rc := p.With.Reader; rc != nil {
+			cpu, r, a = cpu+rc.CPU, r+rc.ReadCPU, a+rc.ApplyCPU
+		}
+	}
+	if cpu <= 0 {
+		return 0, 0, 0, false
+	}
+	return r / cpu, a / cpu, math.Max(0, 1-(r+a)/cpu), true
+}
+
 // Level is one target at one concurrency.
 type Level struct {
 	// Target is TargetEtcd, TargetAPIServer or TargetLearner.
@@ -79,7 +131,35 @@ type Level struct {
 	P99Ms     float64 `json:"p99Ms"`
 	// FirstError is the first failure, if any.
 	FirstError string `json:"firstError,omitempty"`
+	// Reader is what the laboratory's reader of the write-ahead log
+	// did over a level measured with it; nil for one without.
+	Reader *ReaderCost `json:"reader,omitempty"`
 }
+
+// ReaderCost is what the laboratory's reader of the write-ahead log cost
+// and how far it kept up, over one calibration level measured with it.
+type ReaderCost struct {
+	// CPU is the reader process's CPU seconds from the start of the
+	// level's load (its warm-up included) until the reader held the last
+	// pod created, or until the wait for it ended; Seconds is that span.
+	CPU     float64 `json:"cpu"`
+	Seconds float64 `json:"seconds"`
+	// ReadCPU and ApplyCPU are the parts of CPU its polls spent reading
+	// the log (system calls and decoding) and applying it to its store,
+	// as its polling thread measured them; the rest is its serving, its
+	// garbage collector and the runtime.
+	ReadCPU  float64 `json:"readCPU"`
+	ApplyCPU float64 `json:"applyCPU"`
+	// CaughtUp says the reader held the last pod created within
+	// ReaderWait of the load's end, and CatchUp how long after the end
+	// that was (0: at once).
+	CaughtUp bool    `json:"caughtUp"`
+	CatchUp  float64 `json:"catchUp"`
+}
+
+// ReaderWait is how long a calibration level waits after its load for the
+// reader of the write-ahead log to hold the last pod created.
+const ReaderWait = 10 * time.Second
 
 // The calibration's targets (Level.Target).
 const (
@@ -132,6 +212,14 @@ func (l Level) String() string {
 	s := fmt.Sprintf("%-17s %3d clients: %7.0f writes/s, p50 %6.1f ms, p90 %6.1f ms", l.Target, l.Clients, l.PerSecond, l.P50Ms, l.P90Ms)
 	if l.Errors > 0 {
 		s += fmt.Sprintf(", %d errors (%s)", l.Errors, l.FirstError)
+	}
+	if r := l.Reader; r != nil {
+		s += fmt.Sprintf("; the reader of the log used %.2f CPU s in %.1f s (%.0f %% of a core)", r.CPU, r.Seconds, 100*r.CPU/math.Max(r.Seconds, 1e-9))
+		if r.CaughtUp {
+			s += fmt.Sprintf(" and held the last pod %.0f ms after the load", 1000*r.CatchUp)
+		} else {
+			s += fmt.Sprintf(" and did not hold the last pod %s after the load", ReaderWait)
+		}
 	}
 	return s
 }
