@@ -184,6 +184,8 @@ type Sampler struct {
 	// SampleNow's); readings holds each manager's last, by its URL.
 	readMu   sync.Mutex
 	readings map[string]*managerReading
+	// sockets counts the managers' sockets.
+	sockets socketCounter
 }
 
 // New returns a sampler of st that follows the pods matching selector
@@ -559,7 +561,7 @@ func (s *Sampler) readManager(ep Endpoint) *managerReading {
 		r.cpu = m.Sum("process_cpu_seconds_total", nil)
 	}
 	if pid > 0 {
-		if n := OpenSockets(pid); n >= 0 {
+		if n := s.sockets.count(pid, time.Now()); n >= 0 {
 			r.sockets = float64(n)
 		}
 	}
