@@ -4,6 +4,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -30,7 +31,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/etcdserver/api/v2store"
+	"go.uber.org/zap"
 )
 
 var (
@@ -50,6 +53,7 @@ var (
 	learnerDir   = flag.String("learner_dir", "", "With -learner_of: the learner's data directory (new).")
 	learnerPeer  = flag.Int("learner_peer_port", 0, "With -learner_of: the learner's peer port on loopback (required: the cluster must know it before the learner starts).")
 	walOf        = flag.String("wal_of", "", "Run no hollow nodes: read the pods from the write-ahead log of the etcd member whose data directory this is, read-only (pkg/lab/walpods), the laboratory's reader that costs the member nothing, in this process, so that its CPU is counted apart; serve what it read as a learner's client listener does, on -port: its tail, the v2 API's reads of keys, /healthz.")
+	walCommit    = flag.String("wal_commit_from", "", "With -wal_of: the client URL of the member whose log it reads, in a cluster of several, to ask for its commit index (etcd's Status) where the log has not yet said that the entries it holds are committed: a member of several saves the commit of a burst's last entries only with its next write.")
 	walV3        = flag.Bool("wal_v3", false, "With -wal_of: the member is today's, which kube-apiserver writes through etcd's v3 API; its pods of the default namespace are served as 2014's pods, each as our apiserver would store the pod the laboratory sees in it (pkg/lab/etcdpods, V1Mirror), so that the laboratory reads today's stack as it reads 2014's.")
 	walEvery     = flag.Duration("wal_every", 50*time.Millisecond, "With -wal_of: how often to look at the log for entries it did not have; a look that finds the log as it was costs a stat.")
 	kubeletPort  = flag.Int("kubelet_port", 0, "Act as v0.4's kubelets, for an apiserver that asks them for pod status (the original v0.4 apiserver, with this as its -minion_port): name the minions 127.0.0.2 and up, serve /healthz and /podInfo on each of those addresses at this port, and write no pod status (0: write it, as our apiserver expects).")
@@ -160,6 +164,9 @@ func serveWAL() {
 		mirror = etcdpods.NewV1Mirror("default")
 		store = mirror.Store()
 	}
+	if *walCommit != "" {
+		r.AskCommit(memberCommit(*walCommit))
+	}
 	var mu sync.RWMutex
 	var failed atomic.Pointer[error]
 	first := make(chan struct{})
@@ -192,7 +199,7 @@ func serveWAL() {
 		case <-tick.C:
 		}
 		now, err := walpods.StateOf(*walOf)
-		if err == nil && now == seen {
+		if err == nil && now == seen && !(*walCommit != "" && r.Waiting()) {
 			continue
 		}
 		mu.Lock()
@@ -237,6 +244,26 @@ func serveWAL() {
 		default:
 			close(first)
 		}
+	}
+}
+
+// memberCommit asks the member at url for its commit index and term, for
+// walpods' AskCommit, with a client of its own.
+func memberCommit(url string) func() (uint64, uint64, error) {
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{url}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		glog.Fatalf("-wal_commit_from=%s: %v", url, err)
+	}
+	return func() (uint64, uint64, error) {
+		// The poll holds the store's lock meanwhile: a member that is
+		// down must not hold its readers long.
+		ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
+		defer cancel()
+		st, err := cli.Status(ctx, url)
+		if err != nil {
+			return 0, 0, err
+		}
+		return st.RaftIndex, st.Header.RaftTerm, nil
 	}
 }
 

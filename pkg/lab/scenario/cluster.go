@@ -71,6 +71,10 @@ func (o ourCluster) Desired(ctx context.Context) (int, error) {
 
 func (o ourCluster) Stop() { o.st.Stop() }
 
+// WALReaderOf says whose log the laboratory's reader reads, "" without
+// one.
+func (o ourCluster) WALReaderOf() string { return o.st.WALReaderOf() }
+
 func (o ourCluster) Processes() []*stack.Process { return o.st.Processes() }
 
 // conflictBackoff spaces the writes of a Resize that keeps conflicting:

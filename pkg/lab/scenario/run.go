@@ -26,6 +26,9 @@ type Options struct {
 	// node a pod lands on, which pod churn kills), so that repeated runs
 	// make the same ones.
 	Seed int64
+	// ReadMember, with EtcdServers, is the member whose write-ahead log
+	// the laboratory reads (stack.Config's ReadMember).
+	ReadMember stack.ReadMember
 	// EtcdServers, when set, point the apiserver at an external etcd
 	// cluster instead of its embedded member.
 	EtcdServers []string
@@ -96,7 +99,7 @@ func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 	// its requests.
 	cfg.NoMeter = v.OwnV04APIServer() && v.Unmetered
 	if len(opts.EtcdServers) > 0 {
-		cfg.EtcdServers = opts.EtcdServers
+		cfg.EtcdServers, cfg.ReadMember = opts.EtcdServers, opts.ReadMember
 	}
 	if opts.LabReader != "" {
 		cfg.LabReader = opts.LabReader
@@ -183,6 +186,9 @@ type Outcome struct {
 	Duration time.Duration
 	// Profiles are the CPU profiles taken with Options.Profile.
 	Profiles []Profile
+	// ReaderOf says whose log the laboratory's reader of the write-ahead
+	// log read, where one did: "" otherwise.
+	ReaderOf string
 }
 
 // Run starts a cluster for sc, runs every step, computes the results and
@@ -206,6 +212,7 @@ func Run(ctx context.Context, sc *Scenario, v Variant, sz Size, opts Options) (*
 			Marks:    e.marksSeconds(),
 			Duration: time.Since(began),
 			Profiles: e.profiles,
+			ReaderOf: readerOf(e.Cluster),
 		}
 	}
 	before, counted := e.readOwnCounts(ctx)
@@ -250,4 +257,13 @@ func (e *Env) marksSeconds() map[string]float64 {
 		out[n] = e.At(n)
 	}
 	return out
+}
+
+// readerOf says whose log the cluster's reader of the write-ahead log
+// reads, where the cluster says.
+func readerOf(c Cluster) string {
+	if r, ok := c.(interface{ WALReaderOf() string }); ok {
+		return r.WALReaderOf()
+	}
+	return ""
 }

@@ -266,6 +266,15 @@ func (t todayCluster) StatusOnRead() bool { return false }
 // serves, or "" when it reads through kube-apiserver.
 func (t todayCluster) WALReaderURL() string { return t.st.ReaderURL }
 
+// WALReaderOf says whose log the laboratory's reader reads, "" without
+// one.
+func (t todayCluster) WALReaderOf() string {
+	if t.st.ReaderURL == "" {
+		return ""
+	}
+	return "the member kube-apiserver stores in"
+}
+
 func (t todayCluster) RequestsURL() string { return t.st.MetricsURL() }
 
 func (t todayCluster) APIServer() (int, []int) {

@@ -66,14 +66,19 @@ type Config struct {
 	// EtcdMembers, when set and EtcdServers is not, starts an external
 	// etcd cluster of that many members for the apiserver (see Etcd).
 	EtcdMembers int
+	// ReadMember, when its Dir is set, is the member of EtcdServers whose
+	// write-ahead log the laboratory reads (LabWAL). With EtcdMembers the
+	// stack picks it: the last member, which the crash scenarios never
+	// leave dead.
+	ReadMember ReadMember
 	// RecordWrites puts a WriteRecorder between the apiserver and every
 	// client; APIURL is then the recorder's.
 	RecordWrites bool
 	// LabReader is how the laboratory (the hollow nodes, the benchmark's
 	// pod count) reads the cluster's pods: LabWAL, LabLearner,
 	// LabLearnerNice, LabMembers or LabNone. Empty is DefaultLabReader's
-	// choice: the write-ahead log where the apiserver stores in its
-	// embedded member, the learner elsewhere.
+	// choice: the write-ahead log where the laboratory knows a member's
+	// data directory, the learner elsewhere.
 	LabReader string
 }
 
@@ -120,16 +125,42 @@ var LabReaders = []string{LabWAL, LabLearner, LabLearnerNice, LabMembers, LabAPI
 
 // DefaultLabReader is how the laboratory reads the pods of a stack cfg
 // describes when cfg names no way: LabWAL, the observer that joins
-// nothing and costs the member nothing, where the stack runs the member
-// the apiserver stores in (our apiserver's embedded one, or the one it
-// starts for the original v0.4 apiserver); LabLearner where the
-// apiserver stores in members started apart (EtcdServers, EtcdMembers),
-// whose logs the reader does not read yet.
+// nothing and costs the member nothing, where the laboratory knows the
+// data directory of a member the apiserver stores in (our apiserver's
+// embedded one, the one the stack starts for the original v0.4
+// apiserver, the last of the members it starts for EtcdMembers, or
+// ReadMember); LabLearner where the apiserver stores in members started
+// apart that it knows by address only (EtcdServers alone).
 func DefaultLabReader(cfg Config) string {
-	if len(externalEtcdOf(cfg)) > 0 || cfg.EtcdMembers > 0 {
+	switch {
+	case len(externalEtcdOf(cfg)) > 0:
+		if cfg.ReadMember.Dir != "" {
+			return LabWAL
+		}
 		return LabLearner
+	default:
+		// The stack's own member, or a cluster the stack starts
+		// (EtcdMembers), one of whose members it reads.
+		return LabWAL
 	}
-	return LabWAL
+}
+
+// ReadMember is one member of a cluster of several, whose write-ahead log
+// the laboratory reads: its name, its data directory and its client URL,
+// where the reader asks it for its commit index (walpods' AskCommit): a
+// member of several saves the commit of a burst's last entries to its log
+// only with its next write.
+type ReadMember struct {
+	Name, Dir, ClientURL string
+	// Of is how many members the cluster has.
+	Of int
+}
+
+// ReadMemberOf is the member of c the laboratory reads: the last, which
+// the crash scenarios never leave dead (etcd-member kills the first).
+func ReadMemberOf(c *etcdtest.Cluster) ReadMember {
+	m := c.Members[len(c.Members)-1]
+	return ReadMember{Name: m.Name, Dir: m.Dir, ClientURL: m.ClientURL, Of: len(c.Members)}
 }
 
 // Stack is a running cluster.
@@ -228,6 +259,7 @@ func Start(cfg Config) (*Stack, error) {
 		}
 		s.Etcd = c
 		s.cfg.EtcdServers = c.ClientURLs()
+		s.cfg.ReadMember = ReadMemberOf(c)
 	}
 	if err := s.startAPIServer(); err != nil {
 		s.Stop()
@@ -557,6 +589,18 @@ func (s *Stack) readFrom(p *Process, port int) {
 // walKeptBytes) for little more. The calibration's pairs price it.
 const WALSegmentBytes = 1 << 20
 
+// WALReaderOf says whose log the laboratory's reader reads, for a page:
+// "" without one.
+func (s *Stack) WALReaderOf() string {
+	if s.cfg.LabReader != LabWAL {
+		return ""
+	}
+	if m := s.cfg.ReadMember; m.Dir != "" && len(s.externalEtcd()) > 0 {
+		return fmt.Sprintf("member %s of the %d the apiserver stores in, which it asks for its commit index", m.Name, m.Of)
+	}
+	return "the member the apiserver stores in"
+}
+
 // WALReaderURL is the base URL of the laboratory's reader of the
 // write-ahead log (LabWAL), or "": where it serves its lag (/metrics) and
 // its CPU profile, which the learner does not.
@@ -573,12 +617,17 @@ func (s *Stack) WALReaderURL() string {
 // (LabWAL) of the member the apiserver stores in, which the stack runs
 // with its data in Dir/etcd, in the hollow-node binary's -wal_of mode.
 func (s *Stack) startWALReader() error {
-	if len(s.externalEtcd()) > 0 {
-		return fmt.Errorf("the laboratory reads the write-ahead log of a member the stack runs only (our apiserver's embedded one, or the original apiserver's): this stack's apiserver stores in another etcd")
-	}
 	dir := filepath.Join(s.cfg.Dir, "etcd")
+	var ask []string
+	if len(s.externalEtcd()) > 0 {
+		m := s.cfg.ReadMember
+		if m.Dir == "" {
+			return fmt.Errorf("the laboratory reads the write-ahead log of a member whose data directory it knows: this stack's apiserver stores in members started apart, and none is named (ReadMember)")
+		}
+		dir, ask = m.Dir, []string{"-wal_commit_from=" + m.ClientURL}
+	}
 	p, port, err := s.start(ProcessLearner, "hollow-node", 0, false, func(port int) []string {
-		return []string{"-logtostderr", "-wal_of=" + dir, "-port=" + itoa(port)}
+		return append([]string{"-logtostderr", "-wal_of=" + dir, "-port=" + itoa(port)}, ask...)
 	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
 		return fmt.Errorf("the laboratory's reader of the write-ahead log: %v", err)

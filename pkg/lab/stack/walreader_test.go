@@ -71,9 +71,12 @@ func TestTheReaderOfTheWriteAheadLogServesTheHollowNodesAndTheBenchmark(t *testi
 	}
 }
 
-// The default reader is the log's where the reader can read it, a member
+// The default reader is the log's where the reader can read it: a member
 // the stack runs (our apiserver's embedded one, v0.4's apiserver's own),
-// and the learner where the apiserver stores in members started apart.
+// one of the members it starts for the apiserver, or a member of those
+// started apart whose data directory it is given; and the learner where
+// the apiserver stores in members started apart that it knows by address
+// only.
 func TestTheDefaultReaderIsTheLogsWhereItCanReadIt(t *testing.T) {
 	for _, c := range []struct {
 		what string
@@ -82,7 +85,8 @@ func TestTheDefaultReaderIsTheLogsWhereItCanReadIt(t *testing.T) {
 	}{
 		{"our apiserver, its embedded member", stack.Config{}, stack.LabWAL},
 		{"external members by address", stack.Config{EtcdServers: []string{"http://127.0.0.1:4001"}}, stack.LabLearner},
-		{"external members started for it", stack.Config{EtcdMembers: 3}, stack.LabLearner},
+		{"external members started for it", stack.Config{EtcdMembers: 3}, stack.LabWAL},
+		{"external members with one to read", stack.Config{EtcdServers: []string{"http://127.0.0.1:4001"}, ReadMember: stack.ReadMember{Name: "m2", Dir: "/tmp/m2", ClientURL: "http://127.0.0.1:4001", Of: 3}}, stack.LabWAL},
 		{"external members by the apiserver's flag", stack.Config{APIServerArgs: []string{"-etcd_servers=http://127.0.0.1:4001"}}, stack.LabLearner},
 		{"v0.4's apiserver, its own member", stack.Config{Original: stack.OriginalStack}, stack.LabWAL},
 		{"v0.4's apiserver on external members", stack.Config{Original: stack.OriginalStack, EtcdServers: []string{"http://127.0.0.1:4001"}}, stack.LabLearner},

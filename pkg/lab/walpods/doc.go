@@ -90,9 +90,14 @@
 //   - In a cluster of several members the leader commits an entry after
 //     the followers have it, and a save that only moves the commit index
 //     is not flushed to the file (etcd's WAL syncs for new entries, a new
-//     vote or a new term): the last entries of a burst reach the reader
-//     with the member's next write. A member alone, as the tests run it,
-//     saves the commit with the entries.
+//     vote or a new term): the last entries of a burst would reach the
+//     reader with the member's next write. A reader given AskCommit asks
+//     its member for its commit index and term (etcd's Status) when the
+//     first entry it holds has waited one poll, and passes on the
+//     entries up to that index and up to the last of that term (resume.go
+//     says why no leader replaces them). TestFollowsAMemberOfThree reads
+//     each member of three of Debian's etcd 3.4. A member alone, as the
+//     other tests run it, saves the commit with the entries.
 //   - The first poll, and one after a fallback to ReadAll, decodes the
 //     segment it starts in from its beginning, so its cost grows with the
 //     segment's fill. The laboratory's members write smaller segments

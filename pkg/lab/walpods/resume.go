@@ -79,6 +79,8 @@ type position struct {
 	// stuck says the last read stopped at a record it could not decode,
 	// at off in the newest segment.
 	stuck bool
+	// waiting is the first pending entry at the end of the last read.
+	waiting uint64
 }
 
 // errAnomaly is what makes a read go back to etcd's ReadAll.
@@ -150,6 +152,7 @@ func (r *walReader) readOn(cost *Cost) (out []raftpb.Entry, ok bool) {
 		i++
 		p.seg, p.off = next, 0
 	}
+	r.askCommit(p)
 	// Pass on the entries the last hard state committed.
 	k := 0
 	for ; k < len(p.pending) && p.pending[k].Index <= p.commit; k++ {
@@ -272,4 +275,47 @@ func (r *walReader) take(p *position, e raftpb.Entry) error {
 	}
 	p.pending = append(p.pending[:up], e)
 	return nil
+}
+
+// askCommit asks the member for its commit index where the log has not
+// said it: the first entry pending was already pending at the last read.
+//
+// A member of a cluster of several learns that an entry is committed
+// after it has logged it (the leader once a quorum has it, a follower
+// from the leader's next message), and saves that commit in a hard state
+// with no entries, which etcd's WAL does not flush to its file until its
+// next write that needs syncing. So the last entries of a burst would
+// wait for the cluster's next write, which may never come. The member
+// says its commit index and term (commitOf, a Status call); of the
+// entries pending, those up to that index and up to the last of the
+// member's current term are committed: an entry of the current term was
+// written by that term's leader, and every entry before it in the log
+// matches the leader's log, so none of them is one a leader will replace.
+func (r *walReader) askCommit(p *position) {
+	if r.commitOf == nil || len(p.pending) == 0 {
+		return
+	}
+	first := p.pending[0].Index
+	if first > p.commit && first != p.waiting {
+		p.waiting = first
+		return
+	}
+	p.waiting = first
+	if first <= p.commit {
+		return
+	}
+	commit, term, err := r.commitOf()
+	if err != nil {
+		return
+	}
+	for i := len(p.pending) - 1; i >= 0; i-- {
+		e := p.pending[i]
+		if e.Index <= commit && e.Term == term {
+			if e.Index > p.commit {
+				p.commit = e.Index
+				r.commitsAsked++
+			}
+			return
+		}
+	}
 }

@@ -87,6 +87,11 @@ type walReader struct {
 	// plantSkip is a test's planted fault: a read that goes on passes
 	// on the entries it found committed but the first.
 	plantSkip bool
+	// commitOf, when set, asks the member its commit index and term
+	// (askCommit says when); commitsAsked counts the answers that
+	// committed entries the log had not.
+	commitOf     func() (commit, term uint64, err error)
+	commitsAsked int
 }
 
 // read returns the committed entries after the last one read before. It

@@ -18,6 +18,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/original"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"golang.org/x/net/html"
 )
 
@@ -252,12 +253,12 @@ func Runner(t *testing.T, opts runner.Options, f *Runs) (*runner.Runner, *bytes.
 	clock := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	r := &runner.Runner{Opts: opts, Log: &log, Scenarios: f, Calibrate: Calibration,
 		Now: func() time.Time { clock = clock.Add(1500 * time.Millisecond); return clock },
-		EtcdCluster: func(dir string, members int) ([]string, func(), error) {
+		EtcdCluster: func(dir string, members int) ([]string, stack.ReadMember, func(), error) {
 			var urls []string
 			for i := 0; i < members; i++ {
 				urls = append(urls, fmt.Sprintf("http://127.0.0.1:%d", 40000+i))
 			}
-			return urls, func() {}, nil
+			return urls, stack.ReadMember{}, func() {}, nil
 		}}
 	return r, &log
 }

@@ -116,7 +116,11 @@ func learnerCell(l results.LabShare) string {
 		cell += fmt.Sprintf(", %.1f %% of all", 100*share)
 	}
 	if l.Reader == results.ReaderWAL {
-		cell += fmt.Sprintf("; the write-ahead log's reader, at most %s s behind the member", results.FormatNumber(l.ReaderLag))
+		of := ""
+		if l.ReaderOf != "" {
+			of = " of " + l.ReaderOf
+		}
+		cell += fmt.Sprintf("; the write-ahead log's reader%s, at most %s s behind the member", of, results.FormatNumber(l.ReaderLag))
 	}
 	return cell
 }

@@ -40,6 +40,8 @@ type LabShare struct {
 	// of the pods lagged the member's last write of its log, at a poll
 	// that read entries.
 	ReaderLag float64 `json:"readerLag,omitempty"`
+	// ReaderOf, with ReaderWAL, says whose log it read.
+	ReaderOf string `json:"readerOf,omitempty"`
 	// LearnerCPU is the CPU seconds the learner's process used over the
 	// run, LearnerBusy the share of the run it used 90 % of a core or
 	// more. The apiserver CPU the learner adds (its embedded member

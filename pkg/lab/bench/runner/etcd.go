@@ -7,13 +7,14 @@ import (
 )
 
 // startEtcdCluster starts an external etcd cluster of members with its
-// data under dir; stop kills it and deletes the data.
-func startEtcdCluster(dir string, members int) ([]string, func(), error) {
+// data under dir, and names the member whose log the laboratory reads;
+// stop kills it and deletes the data.
+func startEtcdCluster(dir string, members int) ([]string, stack.ReadMember, func(), error) {
 	c, err := stack.StartEtcdCluster(dir, members)
 	if err != nil {
-		return nil, nil, err
+		return nil, stack.ReadMember{}, nil, err
 	}
-	return c.ClientURLs(), func() {
+	return c.ClientURLs(), stack.ReadMemberOf(c), func() {
 		c.Close()
 		os.RemoveAll(dir)
 	}, nil

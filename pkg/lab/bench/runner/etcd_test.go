@@ -4,10 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/scripts"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack/stacktest"
@@ -33,7 +35,7 @@ func TestAScaleUpOnThreeExternalEtcdMembersConvergesAndLeavesNoData(t *testing.T
 	bin := stacktest.BinDir(t)
 	runDir := filepath.Join(t.TempDir(), "run")
 	r := New(Options{BinDir: bin}, nil)
-	urls, stop, err := r.externalEtcd(runDir, 3)
+	urls, read, stop, err := r.externalEtcd(runDir, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,9 +50,17 @@ func TestAScaleUpOnThreeExternalEtcdMembersConvergesAndLeavesNoData(t *testing.T
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	sz := scenario.Size{Label: "N=100,etcd3", Replicas: 100, Period: 10 * time.Second}
-	out, err := scenario.Run(ctx, sc, scenario.Legacy, sz, scenario.Options{BinDir: bin, Dir: runDir, EtcdServers: urls})
+	out, err := scenario.Run(ctx, sc, scenario.Legacy, sz, scenario.Options{BinDir: bin, Dir: runDir, EtcdServers: urls, ReadMember: read})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The laboratory read the last member's log, asking it for its
+	// commit index, and says so.
+	if want := "member " + read.Name + " of the 3"; !strings.HasPrefix(out.ReaderOf, want) {
+		t.Errorf("the laboratory read %q, want %s's log", out.ReaderOf, want)
+	}
+	if lab := labShare(out); lab.Reader != results.ReaderWAL {
+		t.Errorf("the laboratory read pods with %q, want the log's reader", lab.Reader)
 	}
 	if res := scenario.ResultMap(out.Results); res["manager_bytes"] <= 0 {
 		t.Errorf("the manager's bytes were not counted: %v", res["manager_bytes"])

@@ -54,7 +54,7 @@ func labShare(o *scenario.Outcome) *results.LabShare {
 	}
 	// A reader of the write-ahead log serves its lag, on either stack.
 	if lag := rec.Series(sampler.ReaderLagMax); len(lag) > 0 {
-		l.Reader, l.ReaderLag = results.ReaderWAL, rec.Max(sampler.ReaderLagMax)
+		l.Reader, l.ReaderLag, l.ReaderOf = results.ReaderWAL, rec.Max(sampler.ReaderLagMax), o.ReaderOf
 	}
 	// After the nodes' CPU is known, KWOK's and kube-scheduler's on
 	// today's stack.

@@ -16,6 +16,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 )
 
 // exhaustionSigns are what a process logs when it runs out of file
@@ -75,12 +76,12 @@ func exhaustion(runDir string) string {
 // externalEtcd starts the external etcd cluster an item asks for in the
 // run's directory; stop kills it and deletes its data. With no members
 // asked for it starts nothing.
-func (r *Runner) externalEtcd(runDir string, members int) (urls []string, stop func(), err error) {
+func (r *Runner) externalEtcd(runDir string, members int) (urls []string, read stack.ReadMember, stop func(), err error) {
 	if members == 0 {
-		return nil, func() {}, nil
+		return nil, stack.ReadMember{}, func() {}, nil
 	}
 	if r.EtcdCluster == nil {
-		return nil, nil, fmt.Errorf("no way to start an external etcd cluster")
+		return nil, stack.ReadMember{}, nil, fmt.Errorf("no way to start an external etcd cluster")
 	}
 	return r.EtcdCluster(filepath.Join(runDir, "etcd3"), members)
 }
@@ -110,9 +111,9 @@ func (r *Runner) runOne(ctx context.Context, dir string, it Item, v scenario.Var
 	sopts.TodayDir = r.Opts.todayDir()
 	sopts.Kubeconfig, sopts.Namespace = r.Opts.Kubeconfig, r.Opts.Namespace
 	var out *scenario.Outcome
-	urls, stopEtcd, err := r.externalEtcd(runDir, it.EtcdMembers)
+	urls, read, stopEtcd, err := r.externalEtcd(runDir, it.EtcdMembers)
 	if err == nil {
-		sopts.EtcdServers = urls
+		sopts.EtcdServers, sopts.ReadMember = urls, read
 		out, err = r.Scenarios.Run(runCtx, it.Scenario, v, it.Size, sopts)
 		stopEtcd()
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/report"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
 	"github.com/kube-rewind/kube-rewind/pkg/version"
 )
 
@@ -33,7 +34,7 @@ type Runner struct {
 	Now func() time.Time
 	// EtcdCluster starts an external etcd cluster of members under dir
 	// for one run and returns its client URLs and how to stop it.
-	EtcdCluster func(dir string, members int) (urls []string, stop func(), err error)
+	EtcdCluster func(dir string, members int) (urls []string, read stack.ReadMember, stop func(), err error)
 }
 
 // ScenarioRunner runs one scenario of a variant at a size on a fresh
