@@ -74,19 +74,11 @@ func TestFollowsAMemberOfThree(t *testing.T) {
 		w, err = write(ctx, c.Members[0].ClientURL, 200, 8)
 		written <- err
 	}()
-	for done := false; !done; {
-		select {
-		case err := <-written:
-			if err != nil {
-				t.Fatal(err)
-			}
-			done = true
-		case <-time.After(20 * time.Millisecond):
-		}
+	untilWritten(t, written, func() {
 		for _, f := range all {
 			poll(f)
 		}
-	}
+	})
 	// Nothing writes from here on. The cluster's last committed entry,
 	// as its members know it once they all have it.
 	var target uint64

@@ -56,20 +56,12 @@ func TestAReadThatGoesOnReadsWhatReadAllReads(t *testing.T) {
 		}
 	}
 	polls := 0
-	for done := false; !done; {
-		select {
-		case err := <-written:
-			if err != nil {
-				t.Fatal(err)
-			}
-			done = true
-		case <-time.After(20 * time.Millisecond):
-		}
+	untilWritten(t, written, func() {
 		poll(on, &got, &onCost)
 		poll(whole, &want, &wholeCost)
 		poll(planted, &faulty, nil)
 		polls++
-	}
+	})
 	// All three catch up with the member.
 	committed := m.etcd.Server.CommittedIndex()
 	for _, r := range []struct {
@@ -192,4 +184,22 @@ func compareEntries(want, got []raftpb.Entry) []string {
 		problems = append(problems, fmt.Sprintf("%d entries after ReadAll's last, from entry %d", len(got)-j, got[j].Index))
 	}
 	return problems
+}
+
+// untilWritten calls poll every 20 ms, and once more after the writers
+// are done: once written has their outcome, which fails t if it is an
+// error.
+func untilWritten(t *testing.T, written <-chan error, poll func()) {
+	t.Helper()
+	for done := false; !done; {
+		select {
+		case err := <-written:
+			if err != nil {
+				t.Fatal(err)
+			}
+			done = true
+		case <-time.After(20 * time.Millisecond):
+		}
+		poll()
+	}
 }

@@ -96,16 +96,7 @@ func TestTheCeilingPricesTheWriteAheadLogsReaderByItsPairs(t *testing.T) {
 	pair := func(without, with float64) results.Pair {
 		return results.Pair{Without: results.Level{PerSecond: without}, With: results.Level{PerSecond: with}}
 	}
-	page := func(pairs ...results.Pair) string {
-		t.Helper()
-		d := &document{title: "ceiling"}
-		ceilingResults(d, &results.Calibration{WALPairs: pairs})
-		var md bytes.Buffer
-		if err := writeMarkdown(&md, d); err != nil {
-			t.Fatal(err)
-		}
-		return md.String()
-	}
+	page := func(pairs ...results.Pair) string { return ceilingOfPairs(t, pairs) }
 	kept := page(pair(4000, 3960), pair(4000, 3880), pair(4000, 4000))
 	if want := "keeps 99 % of the bare apiserver's creates at 64 clients (the median of 3 alternating pairs, the lowest 97 %): at least the 95 %"; !strings.Contains(kept, want) {
 		t.Errorf("the ceiling does not say %q:\n%s", want, kept)
@@ -125,16 +116,7 @@ func TestTheCeilingSaysWhatTheReaderDidInItsPairs(t *testing.T) {
 			With:    results.Level{PerSecond: 3900, Reader: &results.ReaderCost{CPU: cpu, Seconds: 2.5, CaughtUp: caughtUp, CatchUp: catchUp, ReadCPU: cpu / 4, ApplyCPU: cpu / 2}},
 		}
 	}
-	page := func(pairs ...results.Pair) string {
-		t.Helper()
-		d := &document{title: "ceiling"}
-		ceilingResults(d, &results.Calibration{WALPairs: pairs})
-		var md bytes.Buffer
-		if err := writeMarkdown(&md, d); err != nil {
-			t.Fatal(err)
-		}
-		return md.String()
-	}
+	page := func(pairs ...results.Pair) string { return ceilingOfPairs(t, pairs) }
 	kept := page(pair(0.25, 0.02, true), pair(0.5, 0.08, true), pair(0.3, 0.01, true))
 	if want := "the reader used a median 12 % of one core (its process's CPU): 25 % of that reading the log (its system calls and decoding), 50 % applying it to its own store, and 25 % the rest (serving, garbage collection, the runtime); it held the last pod created at most 80 ms after each load ended"; !strings.Contains(kept, want) {
 		t.Errorf("the ceiling does not say %q:\n%s", want, kept)
@@ -143,4 +125,17 @@ func TestTheCeilingSaysWhatTheReaderDidInItsPairs(t *testing.T) {
 	if want := "**did not hold the last pod created 10s after 1 of its 2 loads**"; !strings.Contains(behind, want) {
 		t.Errorf("the ceiling does not say %q:\n%s", want, behind)
 	}
+}
+
+// ceilingOfPairs is the ceiling's Markdown for a calibration of the
+// reader's pairs alone.
+func ceilingOfPairs(t *testing.T, pairs []results.Pair) string {
+	t.Helper()
+	d := &document{title: "ceiling"}
+	ceilingResults(d, &results.Calibration{WALPairs: pairs})
+	var md bytes.Buffer
+	if err := writeMarkdown(&md, d); err != nil {
+		t.Fatal(err)
+	}
+	return md.String()
 }
