@@ -53,7 +53,7 @@ var (
 	learnerDir   = flag.String("learner_dir", "", "With -learner_of: the learner's data directory (new).")
 	learnerPeer  = flag.Int("learner_peer_port", 0, "With -learner_of: the learner's peer port on loopback (required: the cluster must know it before the learner starts).")
 	walOf        = flag.String("wal_of", "", "Run no hollow nodes: read the pods from the write-ahead log of the etcd member whose data directory this is, read-only (pkg/lab/walpods), the laboratory's reader that costs the member nothing, in this process, so that its CPU is counted apart; serve what it read as a learner's client listener does, on -port: its tail, the v2 API's reads of keys, /healthz.")
-	walCommit    = flag.String("wal_commit_from", "", "With -wal_of: the client URL of the member whose log it reads, in a cluster of several, to ask for its commit index (etcd's Status) where the log has not yet said that the entries it holds are committed: a member of several saves the commit of a burst's last entries only with its next write.")
+	walCommit    = flag.String("wal_commit_from", "", "With -wal_of: the client URL of the member whose log it reads, in a cluster of several, to ask what it has applied (etcd's Status) where the log has not yet said that the entries it holds are committed: a member of several saves the commit of a burst's last entries only with its next write.")
 	walV3        = flag.Bool("wal_v3", false, "With -wal_of: the member is today's, which kube-apiserver writes through etcd's v3 API; its pods of the default namespace are served as 2014's pods, each as our apiserver would store the pod the laboratory sees in it (pkg/lab/etcdpods, V1Mirror), so that the laboratory reads today's stack as it reads 2014's.")
 	walEvery     = flag.Duration("wal_every", 50*time.Millisecond, "With -wal_of: how often to look at the log for entries it did not have; a look that finds the log as it was costs a stat.")
 	kubeletPort  = flag.Int("kubelet_port", 0, "Act as v0.4's kubelets, for an apiserver that asks them for pod status (the original v0.4 apiserver, with this as its -minion_port): name the minions 127.0.0.2 and up, serve /healthz and /podInfo on each of those addresses at this port, and write no pod status (0: write it, as our apiserver expects).")
@@ -210,6 +210,9 @@ func serveWAL() {
 			readBytes.Add(float64(cost.Bytes))
 		}
 		fellBacks.Add(float64(cost.FellBacks))
+		if cost.FellBacks > 0 {
+			glog.Infof("a poll of the write-ahead log read with etcd's ReadAll: %v", r.FellBackFor())
+		}
 		fed := make([]*v2store.Event, 0, len(events))
 		for _, e := range events {
 			if mirror != nil {
@@ -247,23 +250,46 @@ func serveWAL() {
 	}
 }
 
-// memberCommit asks the member at url for its commit index and term, for
-// walpods' AskCommit, with a client of its own.
+// memberCommit asks the member at url what it has applied (its applied
+// index and the term of the entry there), for walpods' AskCommit. The
+// poll that asks holds the store's lock, which the tail's readers wait
+// for, so it never waits for the member: each call returns the answer
+// fetched since the last one, or an error if none came, and starts the
+// next fetch, on a client of its own.
 func memberCommit(url string) func() (uint64, uint64, error) {
 	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{url}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
 	if err != nil {
 		glog.Fatalf("-wal_commit_from=%s: %v", url, err)
 	}
+	var (
+		mu             sync.Mutex
+		fresh          bool
+		applied, term  uint64
+		busy           atomic.Bool
+		errNoAnswerYet = errors.New("no answer from the member since the last poll")
+	)
 	return func() (uint64, uint64, error) {
-		// The poll holds the store's lock meanwhile: a member that is
-		// down must not hold its readers long.
-		ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
-		defer cancel()
-		st, err := cli.Status(ctx, url)
-		if err != nil {
-			return 0, 0, err
+		if busy.CompareAndSwap(false, true) {
+			go func() {
+				defer busy.Store(false)
+				ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+				defer cancel()
+				st, err := cli.Status(ctx, url)
+				if err != nil {
+					return
+				}
+				mu.Lock()
+				fresh, applied, term = true, st.RaftAppliedIndex, st.Header.RaftTerm
+				mu.Unlock()
+			}()
 		}
-		return st.RaftIndex, st.Header.RaftTerm, nil
+		mu.Lock()
+		defer mu.Unlock()
+		if !fresh {
+			return 0, 0, errNoAnswerYet
+		}
+		fresh = false
+		return applied, term, nil
 	}
 }
 

@@ -147,7 +147,7 @@ func DefaultLabReader(cfg Config) string {
 
 // ReadMember is one member of a cluster of several, whose write-ahead log
 // the laboratory reads: its name, its data directory and its client URL,
-// where the reader asks it for its commit index (walpods' AskCommit): a
+// where the reader asks it what it has applied (walpods' AskCommit): a
 // member of several saves the commit of a burst's last entries to its log
 // only with its next write.
 type ReadMember struct {
@@ -596,7 +596,7 @@ func (s *Stack) WALReaderOf() string {
 		return ""
 	}
 	if m := s.cfg.ReadMember; m.Dir != "" && len(s.externalEtcd()) > 0 {
-		return fmt.Sprintf("member %s of the %d the apiserver stores in, which it asks for its commit index", m.Name, m.Of)
+		return fmt.Sprintf("member %s of the %d the apiserver stores in, which it asks what it has applied", m.Name, m.Of)
 	}
 	return "the member the apiserver stores in"
 }

@@ -11,8 +11,9 @@ import (
 	"go.uber.org/zap"
 )
 
-// statusOf asks the member at url for its commit index and term, as the
-// laboratory's reader does (cmd/hollow-node's -wal_commit_from).
+// statusOf asks the member at url what it has applied (its applied index
+// and the term of the entry there), as the laboratory's reader does
+// (cmd/hollow-node's -wal_commit_from).
 func statusOf(t *testing.T, url string) func() (uint64, uint64, error) {
 	t.Helper()
 	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{url}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
@@ -27,7 +28,7 @@ func statusOf(t *testing.T, url string) func() (uint64, uint64, error) {
 		if err != nil {
 			return 0, 0, err
 		}
-		return st.RaftIndex, st.Header.RaftTerm, nil
+		return st.RaftAppliedIndex, st.Header.RaftTerm, nil
 	}
 }
 
@@ -35,7 +36,7 @@ func statusOf(t *testing.T, url string) func() (uint64, uint64, error) {
 // (Debian's etcd 3.4, as the laboratory's external clusters are) through
 // pod writes sent to one of them, a reader on each member's log. In a
 // cluster a member saves the commit of the last entries of a burst only
-// with its next write; the readers ask their member for its commit index
+// with its next write; the readers ask their member what it has applied
 // where the log has not said it, and so each reaches the cluster's last
 // committed entry with no write after the burst, with every acknowledged
 // write once and in order. Planted: a reader that does not ask stops
@@ -83,11 +84,11 @@ func TestFollowsAMemberOfThree(t *testing.T) {
 	// as its members know it once they all have it.
 	var target uint64
 	for _, m := range c.Members {
-		commit, _, err := statusOf(t, m.ClientURL)()
+		applied, _, err := statusOf(t, m.ClientURL)()
 		if err != nil {
 			t.Fatal(err)
 		}
-		target = max(target, commit)
+		target = max(target, applied)
 	}
 	for _, f := range fs {
 		for f.r.Index() < target {

@@ -16,8 +16,9 @@
 // reads the records appended since with etcd's record type and CRC and
 // raft's entries and hard states, and frames them itself (the 8-byte
 // length word before each record), since etcd 3.5 exports no decoder
-// that goes on from an offset (3.6 does). The first poll, and any that
-// meets what it does not expect, reads instead as etcd's tools do:
+// that goes on from an offset (3.6 does). The first poll decodes from
+// the start of the segment etcd's OpenForRead would pick. A poll that
+// meets what it does not expect reads instead as etcd's tools do:
 // wal.OpenForRead at the last entry passed on (its index and term) and
 // ReadAll, which reads the segment holding that entry from its start and
 // every segment after it. A record the member has not finished writing
@@ -92,11 +93,14 @@
 //     is not flushed to the file (etcd's WAL syncs for new entries, a new
 //     vote or a new term): the last entries of a burst would reach the
 //     reader with the member's next write. A reader given AskCommit asks
-//     its member for its commit index and term (etcd's Status) when the
-//     first entry it holds has waited one poll, and passes on the
-//     entries up to that index and up to the last of that term (resume.go
-//     says why no leader replaces them). TestFollowsAMemberOfThree reads
-//     each member of three of Debian's etcd 3.4. A member alone, as the
+//     its member what it has applied (etcd's Status: its applied index
+//     and the term of the entry there) when the first entry it holds has
+//     waited one poll, and passes on the entries up to the one it holds
+//     at that index with that term, once two answers in a row agree
+//     (resume.go says why that entry is the one applied).
+//     TestFollowsAMemberOfThree reads each member of three of Debian's
+//     etcd 3.4; TestAskingTheMemberPassesOnOnlyWhatItApplied writes a
+//     log whose entries a new leader replaces. A member alone, as the
 //     other tests run it, saves the commit with the entries.
 //   - The first poll, and one after a fallback to ReadAll, decodes the
 //     segment it starts in from its beginning, so its cost grows with the

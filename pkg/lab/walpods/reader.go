@@ -108,23 +108,34 @@ func (r *Reader) StoreIndex() uint64 {
 // there were.
 func (r *Reader) Total() (Cost, int) { return r.total, r.polls }
 
-// AskCommit has the reader ask the member for its commit index, with
-// commitOf, where the log has not yet said that the entries it holds are
-// committed: a member of a cluster of several saves the commit of a
-// burst's last entries only with its next write (resume.go's askCommit).
-// commitOf returns the member's commit index and its current term (etcd's
-// Status: RaftIndex and the header's RaftTerm), of the member whose log
-// the reader reads.
-func (r *Reader) AskCommit(commitOf func() (commit, term uint64, err error)) {
+// AskCommit has the reader ask the member which entries it has applied,
+// with commitOf, where the log has not yet said that the entries it
+// holds are committed: a member of a cluster of several saves the commit
+// of a burst's last entries only with its next write (resume.go's
+// askCommit). commitOf returns the member's applied index and the term of
+// the entry it applied there (etcd's Status: RaftAppliedIndex and the
+// header's RaftTerm), of the member whose log the reader reads.
+func (r *Reader) AskCommit(commitOf func() (applied, term uint64, err error)) {
 	r.wal.commitOf = commitOf
 }
 
-// Waiting says the reader holds entries of the log not yet known to be
-// committed: a poll may pass them on though the log has not changed.
+// Waiting says the reader, given AskCommit, holds entries of the log not
+// yet known to be committed: a poll may pass them on though the log has
+// not changed.
 func (r *Reader) Waiting() bool {
-	return r.wal.at != nil && len(r.wal.at.pending) > 0
+	if r.wal.commitOf == nil {
+		return false
+	}
+	if at := r.wal.at; at != nil {
+		return len(at.pending) > 0
+	}
+	return r.wal.wholeWaiting
 }
 
 // CommitsAsked is how many times the member's answer committed entries
 // that the log had not yet said were.
 func (r *Reader) CommitsAsked() int { return r.wal.commitsAsked }
+
+// FellBackFor says why the last poll that read with etcd's ReadAll did:
+// what it met that a read going on does not expect.
+func (r *Reader) FellBackFor() error { return r.wal.fellBackFor }

@@ -34,13 +34,17 @@ import (
 // etcd's (walpb.Record's Unmarshal and Validate), its CRC etcd's (the
 // crc package, Castagnoli, chained from one record to the next and
 // carried across segments by each segment's first record), and the
-// entries and hard states raft's. etcd's ReadAll stays the authority: the
-// first read, and any read that meets what it does not expect (a record
-// that does not decode, or fails its CRC, anywhere but at the end of the
-// newest segment; a segment gone, or one missing in the sequence; an
-// entry that leaves a gap), goes back to it, as every read did before,
-// and the next read starts again from the start of the segment that
-// holds the last entry passed on.
+// entries and hard states raft's. The first read decodes from the start
+// of the segment etcd's OpenForRead would pick, as does the first read
+// after a fallback. etcd's ReadAll stays the authority where the log is
+// not as expected: a read that meets a record that does not decode, or
+// fails its CRC, anywhere but at the end of the newest segment, a segment
+// gone or one missing in the sequence, or an entry that leaves a gap,
+// reads with ReadAll instead, as every read did before, and the next
+// read starts again from a segment's start. ReadAll's checks of the
+// metadata records and of the snapshot record it was opened at run only
+// then: the reader opens at no snapshot, and the metadata names the
+// member, which the reader does not use.
 //
 // A record at the end of the newest segment that does not decode is
 // taken for one the member is still writing: the read stops before it,
@@ -79,22 +83,27 @@ type position struct {
 	// stuck says the last read stopped at a record it could not decode,
 	// at off in the newest segment.
 	stuck bool
-	// waiting is the first pending entry at the end of the last read.
+	// waiting is the first pending entry at the end of the last read;
+	// answer the member's last answer since it was (askCommit).
 	waiting uint64
+	answer  memberAnswer
 }
 
-// errAnomaly is what makes a read go back to etcd's ReadAll.
+// errAnomaly is a record that makes a read go back to etcd's ReadAll
+// even at the end of the newest segment.
 var errAnomaly = errors.New("walpods: the log is not as a read that goes on expects it")
 
 // readOn reads what the log committed after the last entry passed on,
-// from where the last read stopped. ok false means it met an anomaly and
-// read nothing: the caller reads with etcd's ReadAll instead.
-func (r *walReader) readOn(cost *Cost) (out []raftpb.Entry, ok bool) {
+// from where the last read stopped. An error means it met what it does
+// not expect and passed nothing on: the caller reads with etcd's ReadAll
+// instead, and the error says why.
+func (r *walReader) readOn(cost *Cost) ([]raftpb.Entry, error) {
 	segs, err := segmentNames(r.dir)
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	p := r.at
+	r.at = nil
 	i := -1
 	if p == nil {
 		// Where etcd's OpenForRead would start: the last segment whose
@@ -106,7 +115,7 @@ func (r *walReader) readOn(cost *Cost) (out []raftpb.Entry, ok bool) {
 			}
 		}
 		if i < 0 {
-			return nil, false
+			return nil, fmt.Errorf("no segment holds entry %d", r.index+1)
 		}
 		p = &position{seg: segs[i]}
 		cost.FromStarts = 1
@@ -118,11 +127,9 @@ func (r *walReader) readOn(cost *Cost) (out []raftpb.Entry, ok bool) {
 			}
 		}
 		if i < 0 {
-			r.at = nil
-			return nil, false
+			return nil, fmt.Errorf("segment %s is gone", p.seg.name)
 		}
 	}
-	r.at = nil
 	for {
 		newest := i == len(segs)-1
 		at := p.off
@@ -130,8 +137,13 @@ func (r *walReader) readOn(cost *Cost) (out []raftpb.Entry, ok bool) {
 		cost.Segments++
 		cost.Entries += n
 		if err != nil {
-			if !newest || (p.stuck && p.off == at) || errors.Is(err, errAnomaly) {
-				return nil, false
+			switch {
+			case !newest:
+				return nil, fmt.Errorf("%s, not the newest segment, at byte %d: %w", p.seg.name, p.off, err)
+			case p.stuck && p.off == at:
+				return nil, fmt.Errorf("%s stops twice at byte %d: %w", p.seg.name, p.off, err)
+			case errors.Is(err, errAnomaly):
+				return nil, err
 			}
 			// A record the member is still writing, perhaps: the
 			// next read looks again.
@@ -147,13 +159,15 @@ func (r *walReader) readOn(cost *Cost) (out []raftpb.Entry, ok bool) {
 		// on the chain.
 		next := segs[i+1]
 		if next.seq != p.seg.seq+1 {
-			return nil, false
+			return nil, fmt.Errorf("segment %s follows %s", next.name, p.seg.name)
 		}
 		i++
 		p.seg, p.off = next, 0
 	}
 	r.askCommit(p)
-	// Pass on the entries the last hard state committed.
+	// Pass on the entries committed: by the last hard state, or by the
+	// member's answer (askCommit).
+	var out []raftpb.Entry
 	k := 0
 	for ; k < len(p.pending) && p.pending[k].Index <= p.commit; k++ {
 		e := p.pending[k]
@@ -164,7 +178,7 @@ func (r *walReader) readOn(cost *Cost) (out []raftpb.Entry, ok bool) {
 	}
 	p.pending = append(p.pending[:0], p.pending[k:]...)
 	r.at = p
-	return out, true
+	return out, nil
 }
 
 // decodeSegment decodes seg's records from p.off to the end of what is
@@ -223,8 +237,8 @@ func (r *walReader) decodeSegment(p *position) (int, error) {
 		if rec.Type == crcRecord {
 			// A segment's first record carries the chain's value at
 			// the end of the one before.
-			if p.chained && rec.Validate(p.crc) != nil {
-				return entries, fmt.Errorf("%w: %s begins with CRC %x, the segment before ended at %x", errAnomaly, p.seg.name, rec.Crc, p.crc)
+			if begins := rec.Crc; p.chained && rec.Validate(p.crc) != nil {
+				return entries, fmt.Errorf("%w: %s begins with CRC %x, the segment before ended at %x", errAnomaly, p.seg.name, begins, p.crc)
 			}
 			sum = rec.Crc
 		} else {
@@ -277,45 +291,62 @@ func (r *walReader) take(p *position, e raftpb.Entry) error {
 	return nil
 }
 
-// askCommit asks the member for its commit index where the log has not
-// said it: the first entry pending was already pending at the last read.
+// askCommit asks the member which entries it has applied where the log
+// has not said that the entries pending are committed: the first of them
+// was already pending at the last read.
 //
 // A member of a cluster of several learns that an entry is committed
 // after it has logged it (the leader once a quorum has it, a follower
 // from the leader's next message), and saves that commit in a hard state
 // with no entries, which etcd's WAL does not flush to its file until its
 // next write that needs syncing. So the last entries of a burst would
-// wait for the cluster's next write, which may never come. The member
-// says its commit index and term (commitOf, a Status call); of the
-// entries pending, those up to that index and up to the last of the
-// member's current term are committed: an entry of the current term was
-// written by that term's leader, and every entry before it in the log
-// matches the leader's log, so none of them is one a leader will replace.
+// wait for the cluster's next write, which may never come.
+//
+// The member says (commitOf, etcd's Status) its applied index and the
+// term of the last entry it applied (the header's RaftTerm, which etcd
+// sets as it applies each entry: not raft's current term). An applied
+// entry is committed. If the reader holds an entry at that index with
+// that term, it is the entry the member applied (two entries with the
+// same index and term are the same, and so are the logs before them), so
+// it and every entry before it are committed. The member's commit index
+// is no use here: it runs ahead of the entries the member has logged,
+// and its log may still hold an entry a new leader is replacing. etcd
+// sets the applied index and the term one after the other, so one answer
+// could pair an entry's index with the term of the one before it: only
+// an answer the same as the one before it counts.
 func (r *walReader) askCommit(p *position) {
 	if r.commitOf == nil || len(p.pending) == 0 {
 		return
 	}
 	first := p.pending[0].Index
-	if first > p.commit && first != p.waiting {
-		p.waiting = first
-		return
-	}
-	p.waiting = first
 	if first <= p.commit {
 		return
 	}
-	commit, term, err := r.commitOf()
+	if first != p.waiting {
+		p.waiting, p.answer = first, memberAnswer{}
+		return
+	}
+	applied, term, err := r.commitOf()
 	if err != nil {
 		return
 	}
-	for i := len(p.pending) - 1; i >= 0; i-- {
-		e := p.pending[i]
-		if e.Index <= commit && e.Term == term {
-			if e.Index > p.commit {
-				p.commit = e.Index
-				r.commitsAsked++
-			}
+	answer := memberAnswer{applied: applied, term: term, ok: true}
+	same := answer == p.answer
+	p.answer = answer
+	if !same && !r.plantTrustCommit {
+		return
+	}
+	for _, e := range p.pending {
+		if e.Index == applied && (e.Term == term || r.plantTrustCommit) && e.Index > p.commit {
+			p.commit = e.Index
+			r.commitsAsked++
 			return
 		}
 	}
+}
+
+// memberAnswer is one answer of the member to askCommit.
+type memberAnswer struct {
+	applied, term uint64
+	ok            bool
 }

@@ -83,8 +83,10 @@ func TestAReadThatGoesOnReadsWhatReadAllReads(t *testing.T) {
 	}
 	t.Logf("%d polls: both readers passed on the same %d entries, up to index %d; the read that goes on read %.1f MB (%d polls from a segment's start, %d fell back to ReadAll), ReadAll %.1f MB",
 		polls, len(got), on.index, mb(onCost.Bytes), onCost.FromStarts, onCost.FellBacks, mb(wholeCost.Bytes))
-	if onCost.FromStarts != 1+onCost.FellBacks {
-		t.Errorf("%d reads started from a segment's start; only the first and the %d after a fallback should", onCost.FromStarts, onCost.FellBacks)
+	// A read from a segment's start is the first, or one after a
+	// fallback (and a read that falls back may have begun there).
+	if onCost.FromStarts > 1+onCost.FellBacks {
+		t.Errorf("%d reads started from a segment's start; only the first and those after the %d fallbacks should", onCost.FromStarts, onCost.FellBacks)
 	}
 	// A fallback is a record caught while the member wrote it, twice
 	// running: seldom. ReadAll reads the current segment again at every
@@ -158,8 +160,9 @@ func caughtWhileWritten(t *testing.T, dataDir string, want []raftpb.Entry) {
 	t.Logf("the last record cut: the first read stopped before it, the second fell back to ReadAll, and the read once it was whole (from a segment's start: %d) passed on the rest; %d entries, as ReadAll", cost.FromStarts, len(got))
 }
 
-// compareEntries names each way got differs from want: an entry missing,
-// one passed on twice or out of order, or one whose term or data differ.
+// compareEntries names each way got differs from want, the reference: an
+// entry missing, one passed on twice or out of order, or one whose term or
+// data differ.
 func compareEntries(want, got []raftpb.Entry) []string {
 	var problems []string
 	j := 0
@@ -176,7 +179,7 @@ func compareEntries(want, got []raftpb.Entry) []string {
 		case g.Index < w.Index:
 			problems = append(problems, fmt.Sprintf("entry %d passed on again, or out of order, where entry %d was due", g.Index, w.Index))
 		case g.Term != w.Term || g.Type != w.Type || string(g.Data) != string(w.Data):
-			problems = append(problems, fmt.Sprintf("entry %d differs: term %d, %d bytes; ReadAll's: term %d, %d bytes", w.Index, g.Term, len(g.Data), w.Term, len(w.Data)))
+			problems = append(problems, fmt.Sprintf("entry %d differs: term %d, %d bytes; the reference's: term %d, %d bytes", w.Index, g.Term, len(g.Data), w.Term, len(w.Data)))
 		}
 		j++
 	}

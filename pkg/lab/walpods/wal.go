@@ -87,11 +87,18 @@ type walReader struct {
 	// plantSkip is a test's planted fault: a read that goes on passes
 	// on the entries it found committed but the first.
 	plantSkip bool
-	// commitOf, when set, asks the member its commit index and term
-	// (askCommit says when); commitsAsked counts the answers that
-	// committed entries the log had not.
-	commitOf     func() (commit, term uint64, err error)
+	// commitOf, when set, asks the member its applied index and the
+	// term of the entry there (askCommit says when); commitsAsked counts
+	// the answers that committed entries the log had not.
+	commitOf     func() (applied, term uint64, err error)
 	commitsAsked int
+	// plantTrustCommit is a test's planted fault: askCommit takes one
+	// answer, and the entry at the applied index whatever its term.
+	plantTrustCommit bool
+	// fellBackFor is why the last read that fell back did; wholeWaiting
+	// says the last read with ReadAll left entries not yet committed.
+	fellBackFor  error
+	wholeWaiting bool
 }
 
 // read returns the committed entries after the last one read before. It
@@ -100,10 +107,12 @@ type walReader struct {
 func (r *walReader) read() ([]raftpb.Entry, Cost, error) {
 	var cost Cost
 	if !r.onlyReadAll && r.readAllFunc == nil {
-		if out, ok := r.readOn(&cost); ok {
+		out, err := r.readOn(&cost)
+		if err == nil {
 			cost.Committed = len(out)
 			return out, cost, nil
 		}
+		r.fellBackFor = err
 		cost = Cost{FromStarts: cost.FromStarts, FellBacks: 1}
 	}
 	return r.readWhole(cost)
@@ -148,6 +157,7 @@ func (r *walReader) readWhole(cost Cost) ([]raftpb.Entry, Cost, error) {
 	// Only the entries up to the hard state's commit index are decided;
 	// those after it are read again next time.
 	var out []raftpb.Entry
+	r.wholeWaiting = len(ents) > 0 && ents[len(ents)-1].Index > st.Commit
 	for _, e := range ents {
 		if e.Index <= r.index {
 			continue
