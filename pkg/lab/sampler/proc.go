@@ -66,9 +66,10 @@ func openDescriptors(pid int) int {
 // every look (the managers, every 25 ms by default), without reading
 // every descriptor's link each time. The 2014 manager holds one socket
 // per request in flight, thousands in a scale-up, and reading each of
-// their links 40 times a second took rcbench about 8 CPU s in a scale-up
-// of 10 000 pods, on the cores the stack under test runs on (rcbench's
-// profile on the laboratory's share). So it reads every link (an exact
+// their links 40 times a second was most of rcbench's own CPU in a
+// scale-up of 10 000 pods, on the cores the stack under test runs on (a
+// run with -profile shows rcbench's profile by job, "the scrapes", on
+// its page's laboratory share). So it reads every link (an exact
 // count) only where that is cheap, at most fullAfter after the last such
 // read, or where the count of descriptors cannot be had; in between, a
 // process's sockets are its descriptors, from one stat, less the other
