@@ -1,0 +1,186 @@
+package walpods
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"go.etcd.io/etcd/raft/v3/raftpb"
+	"go.etcd.io/etcd/server/v3/wal"
+	"go.uber.org/zap"
+)
+
+// handLog is a WAL written by a test with etcd's WAL package, each save
+// committing what it writes, as a member alone does.
+type handLog struct {
+	t    *testing.T
+	dir  string
+	w    *wal.WAL
+	next uint64
+}
+
+// newHandLog creates a WAL whose segments are cut at segmentBytes.
+func newHandLog(t *testing.T, segmentBytes int64) *handLog {
+	t.Helper()
+	old := wal.SegmentSizeBytes
+	wal.SegmentSizeBytes = segmentBytes
+	t.Cleanup(func() { wal.SegmentSizeBytes = old })
+	dir := walDir(t.TempDir())
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	w, err := wal.Create(zap.NewNop(), dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return &handLog{t: t, dir: dir, w: w, next: 1}
+}
+
+// save writes n entries of size bytes each, committed.
+func (l *handLog) save(n, size int) {
+	l.t.Helper()
+	var ents []raftpb.Entry
+	for i := 0; i < n; i++ {
+		data := make([]byte, size)
+		copy(data, fmt.Sprintf("entry %d", l.next))
+		ents = append(ents, raftpb.Entry{Index: l.next, Term: 1, Type: raftpb.EntryNormal, Data: data})
+		l.next++
+	}
+	if err := l.w.Save(raftpb.HardState{Term: 1, Commit: l.next - 1}, ents); err != nil {
+		l.t.Fatal(err)
+	}
+}
+
+// saveEach saves n entries of size bytes one at a time: etcd's WAL cuts a
+// new segment at a save that finds the segment full.
+func (l *handLog) saveEach(n, size int) {
+	l.t.Helper()
+	for i := 0; i < n; i++ {
+		l.save(1, size)
+	}
+}
+
+func (l *handLog) reader() *walReader { return &walReader{dir: l.dir, lg: zap.NewNop()} }
+
+// read reads once and returns what r passed on and whether it fell back.
+func read(t *testing.T, r *walReader) ([]raftpb.Entry, Cost, error) {
+	t.Helper()
+	return r.read()
+}
+
+// A read that goes on meets, in a log written by hand, what a member
+// leaves only when something went wrong, and in each case goes back to
+// etcd's ReadAll, whose verdict the poll returns: a record whose length
+// word is written and whose data is still zeros at the end of the log (a
+// torn tail to ReadAll, no error, once the read that goes on has waited
+// for it once); a segment whose first record does not carry on the CRC
+// chain (ReadAll's CRC mismatch); a segment missing in the middle (etcd
+// 3.5's ReadAll reads on into the one after it and finds the chain
+// broken there too).
+func TestAReadThatGoesOnFallsBackWhereTheLogIsNotAsExpected(t *testing.T) {
+	t.Run("a record written as far as its length", func(t *testing.T) {
+		l := newHandLog(t, 1<<20)
+		l.save(3, 100)
+		r := l.reader()
+		if ents, _, err := read(t, r); err != nil || len(ents) != 3 {
+			t.Fatalf("the first read: %d entries, %v", len(ents), err)
+		}
+		start := r.at.off
+		l.save(1, 2000)
+		probe := l.reader()
+		if _, _, err := read(t, probe); err != nil {
+			t.Fatal(err)
+		}
+		end := probe.at.off
+		seg := filepath.Join(l.dir, r.at.seg.name)
+		whole, err := os.ReadFile(seg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		torn := append([]byte(nil), whole...)
+		for i := start + 8; i < end; i++ {
+			torn[i] = 0
+		}
+		if err := os.WriteFile(seg, torn, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for i, wantBack := range []int{0, 1} {
+			ents, cost, err := read(t, r)
+			if err != nil || len(ents) > 0 || cost.FellBacks != wantBack {
+				t.Fatalf("read %d of a record written as far as its length: %d entries, %d fallbacks, %v; want none, %d, no error", i+1, len(ents), cost.FellBacks, err, wantBack)
+			}
+		}
+		if err := os.WriteFile(seg, whole, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if ents, _, err := read(t, r); err != nil || len(ents) != 1 || ents[0].Index != 4 {
+			t.Fatalf("once the record is whole: %v, %v; want entry 4", ents, err)
+		}
+	})
+	t.Run("a segment that does not carry on the chain", func(t *testing.T) {
+		l := newHandLog(t, 16<<10)
+		l.saveEach(10, 1000)
+		r := l.reader()
+		if _, _, err := read(t, r); err != nil {
+			t.Fatal(err)
+		}
+		at := r.index
+		l.saveEach(40, 1000)
+		segs, err := segmentNames(l.dir)
+		if err != nil || len(segs) < 3 {
+			t.Fatalf("%d segments, %v; want at least 3", len(segs), err)
+		}
+		// The segment after the reader's begins with its crc record:
+		// type 4, then its CRC as a varint from the record's fourth
+		// byte.
+		if r.at.seg.name != segs[0].name {
+			t.Fatalf("the reader is in %s, not the first segment", r.at.seg.name)
+		}
+		next := filepath.Join(l.dir, segs[1].name)
+		b, err := os.ReadFile(next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b[8] != 0x08 || b[9] != 0x04 || b[10] != 0x10 {
+			t.Fatalf("the segment begins % x, not a crc record", b[:12])
+		}
+		b[11] ^= 0x01
+		if err := os.WriteFile(next, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		ents, cost, err := read(t, r)
+		if err == nil || !errors.Is(err, wal.ErrCRCMismatch) || cost.FellBacks != 1 {
+			t.Fatalf("across a segment whose chain is broken: %d entries, %d fallbacks, %v; want ReadAll's CRC mismatch", len(ents), cost.FellBacks, err)
+		}
+		if r.index != at {
+			t.Errorf("the reader moved from entry %d to %d", at, r.index)
+		}
+		t.Logf("a broken chain: %v (why the read fell back: %v)", err, r.fellBackFor)
+	})
+	t.Run("a segment missing", func(t *testing.T) {
+		l := newHandLog(t, 16<<10)
+		l.saveEach(10, 1000)
+		r := l.reader()
+		if _, _, err := read(t, r); err != nil {
+			t.Fatal(err)
+		}
+		l.saveEach(40, 1000)
+		segs, err := segmentNames(l.dir)
+		if err != nil || len(segs) < 3 || r.at.seg.name != segs[0].name {
+			t.Fatalf("%d segments, %v, the reader in %s; want at least 3, the reader in the first", len(segs), err, r.at.seg.name)
+		}
+		// The one after the reader's, with one after it.
+		if err := os.Remove(filepath.Join(l.dir, segs[1].name)); err != nil {
+			t.Fatal(err)
+		}
+		at := r.index
+		ents, cost, err := read(t, r)
+		if err == nil || len(ents) > 0 || cost.FellBacks != 1 || r.index != at {
+			t.Fatalf("with a segment missing: %d entries, %d fallbacks, at entry %d, %v; want none, ReadAll's error, and the reader still at entry %d", len(ents), cost.FellBacks, r.index, err, at)
+		}
+		t.Logf("a segment missing: %v (why the read fell back: %v)", err, r.fellBackFor)
+	})
+}
