@@ -2,8 +2,6 @@ package walpods
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"go.etcd.io/etcd/raft/v3/raftpb"
@@ -22,16 +20,8 @@ import (
 // whatever the term of the entry it holds there, passes on the stale
 // entry, and the test names it.
 func TestAskingTheMemberPassesOnOnlyWhatItApplied(t *testing.T) {
-	dataDir := t.TempDir()
-	dir := walDir(dataDir)
-	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	w, err := wal.Create(zap.NewNop(), dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	l := newHandLog(t, wal.SegmentSizeBytes)
+	dir, w := l.dir, l.w
 	entry := func(index, term uint64) raftpb.Entry {
 		return raftpb.Entry{Index: index, Term: term, Type: raftpb.EntryNormal, Data: []byte(fmt.Sprintf("entry %d of term %d", index, term))}
 	}
