@@ -3,17 +3,16 @@ package bench
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
@@ -88,6 +87,7 @@ func calibrateAPIServer(ctx context.Context, binDir, dir, reader string, clients
 // last pod created.
 type readerWatch struct {
 	url   string
+	store *etcdpods.Source
 	pid   int
 	cpu0  float64
 	start time.Time
@@ -113,7 +113,7 @@ func watchReader(st *stack.Stack, reader string) *readerWatch {
 	}
 	for _, p := range st.Processes() {
 		if p.Name == stack.ProcessLearner {
-			w := &readerWatch{url: st.WALReaderURL(), pid: p.Pid(), start: time.Now()}
+			w := &readerWatch{url: st.WALReaderURL(), store: etcdpods.New([]string{st.WALReaderURL()}), pid: p.Pid(), start: time.Now()}
 			w.read0, w.apply0 = pollCPU(w.url)
 			w.cpu0, _ = sampler.ProcessCPU(w.pid)
 			return w
@@ -134,7 +134,7 @@ func (w *readerWatch) caughtUp(ctx context.Context, last uint64) *results.Reader
 	ctx, cancel := context.WithTimeout(ctx, results.ReaderWait)
 	defer cancel()
 	for {
-		if index, err := storeIndex(ctx, w.url); err == nil && index >= last {
+		if index, err := w.store.Index(); err == nil && index >= last {
 			rc.CaughtUp, rc.CatchUp = true, time.Since(end).Seconds()
 			break
 		}
@@ -148,20 +148,4 @@ func (w *readerWatch) caughtUp(ctx context.Context, last uint64) *results.Reader
 	read, apply := pollCPU(w.url)
 	rc.ReadCPU, rc.ApplyCPU = read-w.read0, apply-w.apply0
 	return rc
-}
-
-// storeIndex is the index of the store that the reader at url serves: the
-// X-Etcd-Index of a read of a key that is not there, as etcd answers it.
-func storeIndex(ctx context.Context, url string) (uint64, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/v2/keys/kube-rewind-calibration-index", nil)
-	if err != nil {
-		return 0, err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return strconv.ParseUint(resp.Header.Get("X-Etcd-Index"), 10, 64)
 }

@@ -489,7 +489,7 @@ func ListAndWatch(ctx api.Context, src Pods, selector labels.Selector) (*api.Pod
 // again whenever listing every pod takes longer than 1000 writes, and
 // after its first fall in a storm of writes it lists for ever.
 func (s *Source) ListAndWatch(ctx api.Context, selector labels.Selector) (*api.PodList, watch.Interface, error) {
-	now, err := s.index()
+	now, err := s.Index()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -511,9 +511,10 @@ func (s *Source) ListAndWatch(ctx api.Context, selector labels.Selector) (*api.P
 	return list, b, nil
 }
 
-// index returns etcd's current index, from the answer to a read of a key
-// that does not exist.
-func (s *Source) index() (uint64, error) {
+// Index returns etcd's current index, from the answer to a read of a key
+// that does not exist (a learner's, or a reader of the log's, is its
+// store's).
+func (s *Source) Index() (uint64, error) {
 	var lastErr error
 	for range s.servers {
 		member := s.current()
