@@ -65,12 +65,6 @@ func (l *handLog) saveEach(n, size int) {
 
 func (l *handLog) reader() *walReader { return &walReader{dir: l.dir, lg: zap.NewNop()} }
 
-// read reads once and returns what r passed on and whether it fell back.
-func read(t *testing.T, r *walReader) ([]raftpb.Entry, Cost, error) {
-	t.Helper()
-	return r.read()
-}
-
 // A read that goes on meets, in a log written by hand, what a member
 // leaves only when something went wrong, and in each case goes back to
 // etcd's ReadAll, whose verdict the poll returns: a record whose length
@@ -85,13 +79,13 @@ func TestAReadThatGoesOnFallsBackWhereTheLogIsNotAsExpected(t *testing.T) {
 		l := newHandLog(t, 1<<20)
 		l.save(3, 100)
 		r := l.reader()
-		if ents, _, err := read(t, r); err != nil || len(ents) != 3 {
+		if ents, _, err := r.read(); err != nil || len(ents) != 3 {
 			t.Fatalf("the first read: %d entries, %v", len(ents), err)
 		}
 		start := r.at.off
 		l.save(1, 2000)
 		probe := l.reader()
-		if _, _, err := read(t, probe); err != nil {
+		if _, _, err := probe.read(); err != nil {
 			t.Fatal(err)
 		}
 		end := probe.at.off
@@ -108,7 +102,7 @@ func TestAReadThatGoesOnFallsBackWhereTheLogIsNotAsExpected(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, wantBack := range []int{0, 1} {
-			ents, cost, err := read(t, r)
+			ents, cost, err := r.read()
 			if err != nil || len(ents) > 0 || cost.FellBacks != wantBack {
 				t.Fatalf("read %d of a record written as far as its length: %d entries, %d fallbacks, %v; want none, %d, no error", i+1, len(ents), cost.FellBacks, err, wantBack)
 			}
@@ -116,7 +110,7 @@ func TestAReadThatGoesOnFallsBackWhereTheLogIsNotAsExpected(t *testing.T) {
 		if err := os.WriteFile(seg, whole, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if ents, _, err := read(t, r); err != nil || len(ents) != 1 || ents[0].Index != 4 {
+		if ents, _, err := r.read(); err != nil || len(ents) != 1 || ents[0].Index != 4 {
 			t.Fatalf("once the record is whole: %v, %v; want entry 4", ents, err)
 		}
 	})
@@ -124,7 +118,7 @@ func TestAReadThatGoesOnFallsBackWhereTheLogIsNotAsExpected(t *testing.T) {
 		l := newHandLog(t, 16<<10)
 		l.saveEach(10, 1000)
 		r := l.reader()
-		if _, _, err := read(t, r); err != nil {
+		if _, _, err := r.read(); err != nil {
 			t.Fatal(err)
 		}
 		at := r.index
@@ -151,7 +145,7 @@ func TestAReadThatGoesOnFallsBackWhereTheLogIsNotAsExpected(t *testing.T) {
 		if err := os.WriteFile(next, b, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		ents, cost, err := read(t, r)
+		ents, cost, err := r.read()
 		if err == nil || !errors.Is(err, wal.ErrCRCMismatch) || cost.FellBacks != 1 {
 			t.Fatalf("across a segment whose chain is broken: %d entries, %d fallbacks, %v; want ReadAll's CRC mismatch", len(ents), cost.FellBacks, err)
 		}
@@ -164,7 +158,7 @@ func TestAReadThatGoesOnFallsBackWhereTheLogIsNotAsExpected(t *testing.T) {
 		l := newHandLog(t, 16<<10)
 		l.saveEach(10, 1000)
 		r := l.reader()
-		if _, _, err := read(t, r); err != nil {
+		if _, _, err := r.read(); err != nil {
 			t.Fatal(err)
 		}
 		l.saveEach(40, 1000)
@@ -177,7 +171,7 @@ func TestAReadThatGoesOnFallsBackWhereTheLogIsNotAsExpected(t *testing.T) {
 			t.Fatal(err)
 		}
 		at := r.index
-		ents, cost, err := read(t, r)
+		ents, cost, err := r.read()
 		if err == nil || len(ents) > 0 || cost.FellBacks != 1 || r.index != at {
 			t.Fatalf("with a segment missing: %d entries, %d fallbacks, at entry %d, %v; want none, ReadAll's error, and the reader still at entry %d", len(ents), cost.FellBacks, r.index, err, at)
 		}
