@@ -46,6 +46,7 @@ var (
 	etcdPeerPort    = flag.Int("etcd_peer_port", 0, "The loopback port of the embedded etcd's peer listener (0: any free one, which no other member can reach); the laboratory's learner joins there.")
 	maxRequestBytes = flag.Int64("max_request_bytes", apiserver.DefaultMaxRequestBytes, "The largest request body accepted.")
 	closeWatches    = flag.Duration("close_watches_every", 0, "Fault: close every watch stream this often (0: never).")
+	faultSeed       = flag.Uint64("fault_seed", 0, "Fault: the seed of -fail's random choices, so that a run sees the same sequence of failures; 0 takes one from the clock.")
 	failRules       faults.FailRules
 	latencyRules    faults.LatencyRules
 )
@@ -102,7 +103,11 @@ func main() {
 	// Ours: the laboratory's fault switch wraps every resource's storage
 	// and answers at /admin/faults; without rules it passes every call
 	// through untouched.
-	fs := faults.New(uint64(time.Now().UnixNano()))
+	seed := *faultSeed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	fs := faults.New(seed)
 	registry := apiserver.NewRegistry()
 	stopWatches := make(chan struct{})
 	mux := http.NewServeMux()

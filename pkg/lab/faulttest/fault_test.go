@@ -9,6 +9,7 @@ import (
 
 	"github.com/kube-rewind/kube-rewind/pkg/api"
 	"github.com/kube-rewind/kube-rewind/pkg/etcd/etcdtest"
+	"github.com/kube-rewind/kube-rewind/pkg/lab/faults"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/scenario/acked"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/stack"
@@ -110,12 +111,40 @@ func TestAScaleUpEndsExactWhenEveryWatchIsCutEverySecond(t *testing.T) {
 
 func TestAScaleUpEndsExactWhenOnePodCreateInTenFails(t *testing.T) {
 	t.Parallel()
-	fc := startFaultCluster(t, stack.Config{APIServerArgs: fastEtcd("-fail=POST:pods:0.1:500")})
+	rule := faults.FailRule{Verb: "POST", Resource: "pods", Fraction: 0.1, Code: 500}
+	seed := seedFailingEarly(t, rule, 3)
+	fc := startFaultCluster(t, stack.Config{APIServerArgs: fastEtcd(
+		fmt.Sprintf("-fail=%s:%s:%v:%d", rule.Verb, rule.Resource, rule.Fraction, rule.Code),
+		fmt.Sprintf("-fault_seed=%d", seed))})
 	fc.resize(scaleUp)
 	fc.waitExact(deadline)
 	fc.checkCreations("10% of pod POSTs failing", false)
 	fc.checkInjected(map[string]string{"kind": "fail", "verb": "POST", "resource": "pods"})
 	fc.checkAcknowledged()
+}
+
+// seedFailingEarly returns the first seed of the apiserver's fault switch
+// whose rule fails one of the first within requests it matches. With a
+// seed from the clock, none of a scale-up's 50 pod POSTs failed about one
+// run in 200 (0.9 to the 50th), and the test failed on checkInjected; the
+// switch draws once for each matching request, in the order they come, so
+// with this seed the third pod POST at the latest fails, whatever the
+// timing.
+func seedFailingEarly(t *testing.T, rule faults.FailRule, within int) uint64 {
+	t.Helper()
+	for seed := uint64(1); seed < 1000; seed++ {
+		f := faults.New(seed)
+		if err := f.Set(faults.Config{Fail: []faults.FailRule{rule}}); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < within; i++ {
+			if _, fail := f.Fail(rule.Verb, rule.Resource); fail {
+				return seed
+			}
+		}
+	}
+	t.Fatalf("no seed below 1000 fails one of the first %d requests of %+v", within, rule)
+	return 0
 }
 
 // checkInjected fails the test unless the apiserver's fault switch did
