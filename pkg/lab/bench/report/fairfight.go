@@ -24,7 +24,7 @@ func fairFightSection(d *document, sum *results.Summary) {
 	d.p(fmt.Sprintf("At parity both stacks get the same work: as many nodes (one per %d pods, at least the scenario's own), "+
 		"%d concurrent status writers in the simulated kubelets and no delay from binding to running, no limit on "+
 		"requests in flight, no meter, and the laboratory reading both from their etcd member's write-ahead log (v0.4's "+
-		"binaries excepted: their apiserver stores in an etcd of its own, read through a learner). Each ablation is a control run of today's stack at parity, "+
+		"binaries too: their apiserver stores in an etcd member of its own, whose log is read as the others' are). Each ablation is a control run of today's stack at parity, "+
 		"`%s-with-<ablation>`, or of v0.4's binaries at parity, `%s-with-<ablation>`, that sets one thing otherwise and predicted its effect on the time to all running "+
 		"before it ran. A difference inside the two runs' spread counts as none.",
 		scenario.ParityPodsPerNode, scenario.ParityStatusWriters, scenario.StackTodayParity.Name, scenario.StackOriginalParity.Name))
