@@ -30,7 +30,7 @@ TODAY   := _output/today
 export KUBE_REWIND_BIN := $(abspath $(BIN))
 export KUBE_REWIND_TODAY := $(abspath $(TODAY))
 
-.PHONY: all build run bench history test test-run test-vet vet unit unit-2014 unit-modern race testrunner clean docs demo upstream vet-upstream test-upstream original mutate today publish
+.PHONY: all build run bench history test test-run test-vet vet unit unit-2014 unit-modern race link-2014 link-modern testrunner clean docs demo upstream vet-upstream test-upstream original mutate today publish
 
 all: build
 
@@ -264,9 +264,16 @@ test: test-run
 	@$(if $(wildcard $(TEST_OUT)/FAILED),$(error make test FAILED (go test -json in $(TEST_OUT)): $(shell cat $(TEST_OUT)/FAILED)))
 	@echo "make test: every run passed (go test -json in $(TEST_OUT))"
 
+# test-run links both builds' test binaries first, then runs the tests:
+# run side by side from the start, the modern build's tests took the two
+# cores from the 2014 build's links, and the 2014 build's tests, the
+# longest, began only once its last link ended. A link that fails is left
+# to the run after it, which reports the package's build failure as go
+# test does.
 test-run: build
 	@mkdir -p $(TEST_OUT) && rm -rf $(TEST_OUT)/previous && mkdir $(TEST_OUT)/previous && \
 	  find $(TEST_OUT) -maxdepth 1 -type f -exec mv {} $(TEST_OUT)/previous/ \;
+	-@$(MAKE) --no-print-directory -j2 -k link-2014 link-modern
 	@$(MAKE) --no-print-directory -j5 -k test-vet unit-2014 unit-modern race test-upstream; status=$$?; \
 	  for run in 2014 modern upstream; do \
 	    echo "== the ten slowest tests of the $$run build"; \
@@ -306,6 +313,16 @@ unit-2014: testrunner
 
 unit-modern: testrunner
 	@pkgs=$$(GO=$(GO) .ci/modern-packages) && $(call gotestsum,[modern],$(TEST_OUT)/modern.json,$(TESTS) -tags=modern -skip=$(UPSTREAM_TESTS) $$pkgs)
+
+# link-2014 and link-modern link the test binaries unit-2014 and
+# unit-modern run, into the same folders, and run none (testreport build).
+TESTLINK := $(abspath $(BIN))/testreport build -bin=$(abspath $(TEST_OUT))/bin
+
+link-2014: testrunner
+	@$(TESTLINK)/2014 $(TESTS) $(TEST_FIRST_2014) ./...
+
+link-modern: testrunner
+	@pkgs=$$(GO=$(GO) .ci/modern-packages) && $(TESTLINK)/modern $(TESTS) -tags=modern -skip=$(UPSTREAM_TESTS) $$pkgs
 
 race: testrunner
 	@$(call gotestsum,[race]  ,$(TEST_OUT)/race.json,-count=1 -timeout=$(TEST_TIMEOUT) -race ./pkg/controller/... ./pkg/service/...)

@@ -9,7 +9,8 @@
 // just before its last line). `testreport run -bin=DIR [go test flags]
 // packages...` runs tests as `go test -json` does, keeping each package's
 // test binary in DIR so that the next run links only what changed (make
-// test runs its builds so).
+// test runs its builds so); `testreport build` with the same arguments
+// only links them (make test does that first, for both builds).
 //
 // Ours: not part of 2014.
 package main
@@ -31,7 +32,7 @@ import (
 
 func usage() {
 	fmt.Fprintf(os.Stderr, "usage: testreport skips [-allowed=FILE] FILE.json...\n       testreport failures FILE.json...\n       testreport mutate [flags] (testreport mutate -h lists them)\n"+
-		"       testreport run -bin=DIR [go test flags] [packages]\n")
+		"       testreport run -bin=DIR [go test flags] [packages]\n       testreport build -bin=DIR [go test flags] [packages]\n")
 	os.Exit(2)
 }
 
@@ -46,8 +47,8 @@ func main() {
 		os.Exit(failures(os.Args[2:]))
 	case "mutate":
 		os.Exit(mutate(os.Args[2:]))
-	case "run":
-		os.Exit(run(os.Args[2:]))
+	case "run", "build":
+		os.Exit(run(os.Args[1], os.Args[2:]))
 	default:
 		usage()
 	}
@@ -116,13 +117,14 @@ func failures(files []string) int {
 
 // run runs tests as go test -json does, the test binaries kept in -bin
 // (testreport.Run): its first argument is -bin=DIR, the rest go test's.
-func run(args []string) int {
+// With build, it only builds them (testreport.Build).
+func run(name string, args []string) int {
 	if len(args) == 0 || !strings.HasPrefix(args[0], "-bin=") {
 		usage()
 	}
 	o, err := testreport.SplitFlags(args[1:])
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "testreport run: %v\n", err)
+		fmt.Fprintf(os.Stderr, "testreport %s: %v\n", name, err)
 		return 2
 	}
 	o.Bin, o.Go, o.Out = strings.TrimPrefix(args[0], "-bin="), "go", os.Stdout
@@ -131,8 +133,12 @@ func run(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := testreport.Run(ctx, o); err != nil {
-		fmt.Fprintf(os.Stderr, "testreport run: %v\n", err)
+	do := testreport.Run
+	if name == "build" {
+		do = testreport.Build
+	}
+	if err := do(ctx, o); err != nil {
+		fmt.Fprintf(os.Stderr, "testreport %s: %v\n", name, err)
 		return 1
 	}
 	return 0

@@ -147,6 +147,64 @@ func TestTheRunnerRunsWhatTheSourcesSayNotWhatItKept(t *testing.T) {
 	}
 }
 
+// Build links what Run would and runs nothing; the Run after it links
+// nothing again and reports as it would have alone. Build's error names
+// a package that did not build.
+func TestBuildLinksAndTheRunAfterItLinksNothingAgain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a scratch module")
+	}
+	pass := "package %s\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) {}\n"
+	root := scratchModule(t, map[string]string{
+		"a/a_test.go": strings.ReplaceAll(pass, "%s", "a"),
+		"b/b_test.go": strings.ReplaceAll(pass, "%s", "b"),
+	})
+	bin := filepath.Join(t.TempDir(), "bin")
+	build := func() error {
+		var out bytes.Buffer
+		err := Build(context.Background(), RunOptions{Go: "go", Dir: root, Bin: bin, Packages: []string{"./..."}, P: 2, Out: &out})
+		if out.Len() > 0 {
+			t.Errorf("Build wrote events, where it runs nothing: %q", out.String())
+		}
+		return err
+	}
+	if err := build(); err != nil {
+		t.Fatal(err)
+	}
+	linked := map[string]os.FileInfo{}
+	for _, name := range []string{"a", "b"} {
+		binaries, _ := filepath.Glob(filepath.Join(bin, "*", name+".test"))
+		if len(binaries) != 1 {
+			t.Fatalf("Build left %d binaries of %s, want 1", len(binaries), name)
+		}
+		fi, err := os.Stat(binaries[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		linked[binaries[0]] = fi
+	}
+	actions, _, err := runEvents(t, root, bin)
+	if want := map[string]string{"scratch/a": "pass", "scratch/b": "pass"}; err != nil || !reflect.DeepEqual(actions, want) {
+		t.Errorf("the run after Build: %v (%v), want %v", actions, err, want)
+	}
+	for path, before := range linked {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// go touches a binary that is up to date (its time moves);
+		// a binary linked again is written anew and renamed into place.
+		if !os.SameFile(fi, before) {
+			t.Errorf("the run after Build linked %s again", path)
+		}
+	}
+
+	writeFile(t, filepath.Join(root, "c/c_test.go"), "package c\n\nimport \"testing\"\n\nfunc TestC(t *testing.T) { undefined() }\n")
+	if err := build(); err == nil || !strings.Contains(err.Error(), "scratch/c") || strings.Contains(err.Error(), "scratch/a") {
+		t.Errorf("Build's error %v names not c alone", err)
+	}
+}
+
 // TestTheTestBinariesAreLinkedWithoutDWARF: linkFlags reach the linker,
 // and a binary so linked still names its functions when it panics.
 func TestTheTestBinariesAreLinkedWithoutDWARF(t *testing.T) {
