@@ -308,21 +308,27 @@ unit:
 # all at once put the load at 120 and made make test longer.
 TEST_FIRST_2014 := ./pkg/lab/stack/today ./pkg/lab/original
 
+# Each build's go test arguments, for its run and its links alike; the
+# modern build's packages follow them from .ci/modern-packages.
+ARGS_2014   := $(TESTS) $(TEST_FIRST_2014) ./...
+ARGS_MODERN := $(TESTS) -tags=modern -skip=$(UPSTREAM_TESTS)
+
 unit-2014: testrunner
-	@$(call gotestsum,[2014]  ,$(TEST_OUT)/2014.json,$(TESTS) $(TEST_FIRST_2014) ./...)
+	@$(call gotestsum,[2014]  ,$(TEST_OUT)/2014.json,$(ARGS_2014))
 
 unit-modern: testrunner
-	@pkgs=$$(GO=$(GO) .ci/modern-packages) && $(call gotestsum,[modern],$(TEST_OUT)/modern.json,$(TESTS) -tags=modern -skip=$(UPSTREAM_TESTS) $$pkgs)
+	@pkgs=$$(GO=$(GO) .ci/modern-packages) && $(call gotestsum,[modern],$(TEST_OUT)/modern.json,$(ARGS_MODERN) $$pkgs)
 
 # link-2014 and link-modern link the test binaries unit-2014 and
-# unit-modern run, into the same folders, and run none (testreport build).
+# unit-modern run, into the folders gotestsum names for them, and run none
+# (testreport build).
 TESTLINK := $(abspath $(BIN))/testreport build -bin=$(abspath $(TEST_OUT))/bin
 
 link-2014: testrunner
-	@$(TESTLINK)/2014 $(TESTS) $(TEST_FIRST_2014) ./...
+	@$(TESTLINK)/2014 $(ARGS_2014)
 
 link-modern: testrunner
-	@pkgs=$$(GO=$(GO) .ci/modern-packages) && $(TESTLINK)/modern $(TESTS) -tags=modern -skip=$(UPSTREAM_TESTS) $$pkgs
+	@pkgs=$$(GO=$(GO) .ci/modern-packages) && $(TESTLINK)/modern $(ARGS_MODERN) $$pkgs
 
 race: testrunner
 	@$(call gotestsum,[race]  ,$(TEST_OUT)/race.json,-count=1 -timeout=$(TEST_TIMEOUT) -race ./pkg/controller/... ./pkg/service/...)
