@@ -114,7 +114,7 @@ func TestAScaleUpEndsExactWhenOnePodCreateInTenFails(t *testing.T) {
 	rule := faults.FailRule{Verb: "POST", Resource: "pods", Fraction: 0.1, Code: 500}
 	seed := seedFailingEarly(t, rule, 3)
 	fc := startFaultCluster(t, stack.Config{APIServerArgs: fastEtcd(
-		fmt.Sprintf("-fail=%s:%s:%v:%d", rule.Verb, rule.Resource, rule.Fraction, rule.Code),
+		"-fail="+(&faults.FailRules{rule}).String(),
 		fmt.Sprintf("-fault_seed=%d", seed))})
 	fc.resize(scaleUp)
 	fc.waitExact(deadline)
