@@ -65,6 +65,24 @@ func (l *handLog) saveEach(n, size int) {
 
 func (l *handLog) reader() *walReader { return &walReader{dir: l.dir, lg: zap.NewNop()} }
 
+// readerInTheFirstOfThree writes ten entries, reads them, then writes
+// forty more, and returns the reader, still in the log's first segment,
+// with the log's segments, at least three.
+func (l *handLog) readerInTheFirstOfThree() (*walReader, []segment) {
+	l.t.Helper()
+	l.saveEach(10, 1000)
+	r := l.reader()
+	if _, _, err := r.read(); err != nil {
+		l.t.Fatal(err)
+	}
+	l.saveEach(40, 1000)
+	segs, err := segmentNames(l.dir)
+	if err != nil || len(segs) < 3 || r.at.seg.name != segs[0].name {
+		l.t.Fatalf("%d segments, %v, the reader in %s; want at least 3, the reader in the first", len(segs), err, r.at.seg.name)
+	}
+	return r, segs
+}
+
 // A read that goes on meets, in a log written by hand, what a member
 // leaves only when something went wrong, and in each case goes back to
 // etcd's ReadAll, whose verdict the poll returns: a record whose length
@@ -116,23 +134,11 @@ func TestAReadThatGoesOnFallsBackWhereTheLogIsNotAsExpected(t *testing.T) {
 	})
 	t.Run("a segment that does not carry on the chain", func(t *testing.T) {
 		l := newHandLog(t, 16<<10)
-		l.saveEach(10, 1000)
-		r := l.reader()
-		if _, _, err := r.read(); err != nil {
-			t.Fatal(err)
-		}
+		r, segs := l.readerInTheFirstOfThree()
 		at := r.index
-		l.saveEach(40, 1000)
-		segs, err := segmentNames(l.dir)
-		if err != nil || len(segs) < 3 {
-			t.Fatalf("%d segments, %v; want at least 3", len(segs), err)
-		}
 		// The segment after the reader's begins with its crc record:
 		// type 4, then its CRC as a varint from the record's fourth
 		// byte.
-		if r.at.seg.name != segs[0].name {
-			t.Fatalf("the reader is in %s, not the first segment", r.at.seg.name)
-		}
 		next := filepath.Join(l.dir, segs[1].name)
 		b, err := os.ReadFile(next)
 		if err != nil {
@@ -156,16 +162,7 @@ func TestAReadThatGoesOnFallsBackWhereTheLogIsNotAsExpected(t *testing.T) {
 	})
 	t.Run("a segment missing", func(t *testing.T) {
 		l := newHandLog(t, 16<<10)
-		l.saveEach(10, 1000)
-		r := l.reader()
-		if _, _, err := r.read(); err != nil {
-			t.Fatal(err)
-		}
-		l.saveEach(40, 1000)
-		segs, err := segmentNames(l.dir)
-		if err != nil || len(segs) < 3 || r.at.seg.name != segs[0].name {
-			t.Fatalf("%d segments, %v, the reader in %s; want at least 3, the reader in the first", len(segs), err, r.at.seg.name)
-		}
+		r, segs := l.readerInTheFirstOfThree()
 		// The one after the reader's, with one after it.
 		if err := os.Remove(filepath.Join(l.dir, segs[1].name)); err != nil {
 			t.Fatal(err)
