@@ -149,13 +149,10 @@ func Run(ctx context.Context, o RunOptions) error {
 }
 
 // Build builds the test binaries of o.Packages into o.Bin as Run does
-// before it runs any, and runs none. make test links both builds' binaries
-// so before it runs either build's tests: run side by side from the
-// start, one build's tests took the cores from the other's links, and the
-// 2014 build's tests, the longest, began only when the last of its links
-// ended. A Run after Build finds each binary up to date and links nothing
-// again. Build's error names the packages that did not build; Run, which
-// builds them again, reports why.
+// before it runs any, and runs none: make test links both builds so
+// before it runs either (its test-run says why). A Run after Build finds
+// each binary up to date and links nothing again. Build's error names the
+// packages that did not build; Run, which builds them again, reports why.
 func Build(ctx context.Context, o RunOptions) error {
 	pkgs, err := listTestPackages(ctx, o)
 	if err != nil {
