@@ -66,25 +66,16 @@ func calibrateStack(ctx context.Context, r *runner.Runner, dir string, p *runner
 		r.Say("  %s", l)
 		cal.Levels = append(cal.Levels, l)
 	}
-	if reader == stack.LabNone && slices.Contains(clients, results.FloorClients) && ctx.Err() == nil {
-		// The reader of the write-ahead log's price, in alternating
-		// pairs: the bare apiserver, then the same with the reader.
-		for i := 0; i < p.WALPairs && ctx.Err() == nil; i++ {
-			var pair results.Pair
-			for j, with := range []string{stack.LabNone, stack.LabWAL} {
-				l, err := calibrateAPIServer(ctx, r.Opts.BinDir, filepath.Join(dir, fmt.Sprintf("apiserver-wal-%d-%d", i, j)), with, results.FloorClients, calibrationWarmup, d)
-				if err != nil {
-					return cal, err
-				}
-				if with == stack.LabWAL {
-					pair.With = l
-				} else {
-					pair.Without = l
-				}
-			}
+	if reader == stack.LabNone && p.WALPairs > 0 && slices.Contains(clients, results.FloorClients) && ctx.Err() == nil {
+		pairs, err := readerPairs(ctx, r.Opts.BinDir, dir, p.WALPairs, results.FloorClients, calibrationWarmup, d)
+		for i, pair := range pairs {
 			r.Say("  the write-ahead log's reader, pair %d: %s pods/s without, %s with", i+1,
 				results.FormatNumber(pair.Without.PerSecond), results.FormatNumber(pair.With.PerSecond))
-			cal.WALPairs = append(cal.WALPairs, pair)
+		}
+		cal.WALPairs, cal.WALPairsInOneLife = pairs, true
+		cal.APIServerSetup += " " + readerPairsSetup
+		if err != nil {
+			return cal, err
 		}
 	}
 	if p.ReferenceReplicas > 0 && ctx.Err() == nil {

@@ -25,8 +25,7 @@ const apiserverSetup = "the stack's own apiserver process (embedded etcd, same f
 	"client POSTs fresh pods without ids, as the manager does, through the project's " +
 	"Go client with sync=true, so every answer means the pod is in etcd. A fresh apiserver and data directory per level. " +
 	"One more level, apiserver+learner at 64 clients, is the same with the laboratory's learner joined and nothing reading it: " +
-	"the learner's price, which a run reading through it pays (-lab_reader=learner, and an apiserver on members started apart). The pairs after it " +
-	"price the reader of the write-ahead log the same way, each on fresh storage."
+	"the learner's price, which a run reading through it pays (-lab_reader=learner, and an apiserver on members started apart)."
 
 // calibrationPod returns the pod a replication manager would create for
 // the scenarios' controllers: the same template, no id.
@@ -62,8 +61,17 @@ func calibrateAPIServer(ctx context.Context, binDir, dir, reader string, clients
 	if err != nil {
 		return results.Level{}, err
 	}
-	pod := calibrationPod()
 	watch := watchReader(st, reader)
+	l, last := createLoad(ctx, c, clients, warmup, d)
+	l.Reader = watch.caughtUp(ctx, last)
+	return l, nil
+}
+
+// createLoad POSTs the calibration's pod from clients at once through c
+// (load) and returns the level with the resourceVersion of the last pod
+// created.
+func createLoad(ctx context.Context, c *client.Client, clients int, warmup, d time.Duration) (results.Level, uint64) {
+	pod := calibrationPod()
 	var last atomic.Uint64
 	l := load(ctx, "apiserver", clients, warmup, d, func(ctx context.Context, worker, i int) error {
 		p := *pod
@@ -78,8 +86,7 @@ func calibrateAPIServer(ctx context.Context, binDir, dir, reader string, clients
 		}
 		return err
 	})
-	l.Reader = watch.caughtUp(ctx, last.Load())
-	return l, nil
+	return l, last.Load()
 }
 
 // readerWatch follows the laboratory's reader of the write-ahead log over

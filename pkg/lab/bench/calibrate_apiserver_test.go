@@ -50,3 +50,35 @@ func TestTheCalibrationsApiserverHasNoLearnerInItsCluster(t *testing.T) {
 		t.Errorf("the calibration's etcd cluster has %d members, want the apiserver's own alone", len(members.Members))
 	}
 }
+
+// The reader's pairs share one apiserver: the reader's process stands
+// stopped through each level without it and reads through each level with
+// it, caught up at the end, and the order alternates.
+func TestTheReadersPairsStopItForTheLevelsWithoutIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts an apiserver")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	pairs, err := readerPairs(ctx, stacktest.BinDir(t), t.TempDir(), 2, 8, 200*time.Millisecond, 500*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pairs) != 2 || pairs[0].WithFirst || !pairs[1].WithFirst {
+		t.Fatalf("%d pairs, the first with the reader first %v, the second %v; want 2, without first then with first", len(pairs), len(pairs) > 0 && pairs[0].WithFirst, len(pairs) > 1 && pairs[1].WithFirst)
+	}
+	for i, p := range pairs {
+		if p.Without.Requests == 0 || p.With.Requests == 0 {
+			t.Errorf("pair %d: %d pods created without the reader and %d with it, want some of each", i+1, p.Without.Requests, p.With.Requests)
+		}
+		if p.ReaderCPUWithout > 0.005 {
+			t.Errorf("pair %d: the reader's process used %.3f CPU s over the level without it, where it stood stopped", i+1, p.ReaderCPUWithout)
+		}
+		if r := p.With.Reader; r == nil || !r.CaughtUp || r.CPU <= 0 {
+			t.Errorf("pair %d: the level with the reader says of it %+v, want it caught up, with CPU of its own", i+1, r)
+		}
+		if p.Without.Reader != nil {
+			t.Errorf("pair %d: the level without the reader says what the reader did", i+1)
+		}
+	}
+}

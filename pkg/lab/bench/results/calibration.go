@@ -29,9 +29,13 @@ type Calibration struct {
 	ListCosts []ListCost `json:"listCosts,omitempty"`
 	ListSetup string     `json:"listSetup,omitempty"`
 	// WALPairs price the laboratory's reader of the write-ahead log: the
-	// bare apiserver at FloorClients without it and with it, in
-	// alternating pairs, each on fresh storage.
+	// bare apiserver at FloorClients without it and with it, in pairs of
+	// alternating order inside one apiserver's life (before that page
+	// format, each level on fresh storage).
 	WALPairs []Pair `json:"walPairs,omitempty"`
+	// WALPairsInOneLife says the pairs were measured inside one
+	// apiserver's life, the reader stopped for each level without it.
+	WALPairsInOneLife bool `json:"walPairsInOneLife,omitempty"`
 }
 
 // WALPairs is how many alternating pairs price the reader of the
@@ -42,17 +46,23 @@ const WALPairs = 5
 // reader must keep to cost the stack nothing worth counting.
 const WALKeepsAtLeast = 0.95
 
-// Pair is one level measured without and then with one thing.
+// Pair is one level measured without one thing and one with it.
 type Pair struct {
 	Without, With Level
+	// WithFirst says the level with it was measured first.
+	WithFirst bool `json:"withFirst,omitempty"`
+	// ReaderCPUWithout is the reader's process's CPU seconds over the
+	// level without it, where it ran and was stopped: none, if the level
+	// was measured without it.
+	ReaderCPUWithout float64 `json:"readerCPUWithout,omitempty"`
 }
 
 // WALKept is the share of the bare apiserver's creates the reader of the
-// write-ahead log keeps (with ÷ without, over the pairs): its median and
-// its lowest; ok is false with no pairs.
-func (c *Calibration) WALKept() (median, lowest float64, ok bool) {
+// write-ahead log keeps (with ÷ without, over the pairs): its median, its
+// lowest and its highest; ok is false with no pairs.
+func (c *Calibration) WALKept() (median, lowest, highest float64, ok bool) {
 	if c == nil {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	var kept []float64
 	for _, p := range c.WALPairs {
@@ -61,10 +71,29 @@ func (c *Calibration) WALKept() (median, lowest float64, ok bool) {
 		}
 	}
 	if len(kept) == 0 {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	st := Summarize(kept)
-	return st.Median, st.Min, true
+	return st.Median, st.Min, st.Max, true
+}
+
+// RangeHoldsMedian is the confidence with which the lowest and highest of
+// n independent pairs bracket their ratio's true median: each pair falls
+// on either side of it with even odds, so the range misses it only when
+// all n fall on one side, with probability 2^(1−n). It assumes only that,
+// no distribution.
+func RangeHoldsMedian(n int) float64 {
+	return 1 - 2*math.Pow(0.5, float64(n))
+}
+
+// WALReaderStoppedCPU is the most CPU the reader's process used over one
+// level without it, where it ran stopped (WALPairsInOneLife).
+func (c *Calibration) WALReaderStoppedCPU() float64 {
+	most := 0.0
+	for _, p := range c.WALPairs {
+		most = math.Max(most, p.ReaderCPUWithout)
+	}
+	return most
 }
 
 // WALReader is what the reader of the write-ahead log did over the pairs'
