@@ -119,7 +119,7 @@ func watchReader(st *stack.Stack, reader string) *readerWatch {
 		return nil
 	}
 	for _, p := range st.Processes() {
-		if p.Name == stack.ProcessLearner {
+		if p.Name == stack.ProcessLabReader {
 			w := &readerWatch{url: st.WALReaderURL(), store: etcdpods.New([]string{st.WALReaderURL()}), pid: p.Pid(), start: time.Now()}
 			w.read0, w.apply0 = pollCPU(w.url)
 			w.cpu0, _ = sampler.ProcessCPU(w.pid)

@@ -124,7 +124,7 @@ func (o ours) Managers() []Endpoint {
 // process of its own: its CPU is the learner.cpu_seconds series.
 func (o ours) Others() map[string]int {
 	for _, p := range o.st.Processes() {
-		if p.Name == stack.ProcessLearner && p.Pid() > 0 {
+		if p.Name == stack.ProcessLabReader && p.Pid() > 0 {
 			return map[string]int{strings.TrimSuffix(LearnerCPU, "cpu_seconds"): p.Pid()}
 		}
 	}

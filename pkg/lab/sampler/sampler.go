@@ -101,9 +101,11 @@ const (
 	// watch was behind their own writes, at most, so far.
 	HollowWatchLag = "hollow.watch_lag_max"
 
-	// The laboratory's etcd learner, in a process of its own
-	// (stack.ProcessLearner): applying every write the members commit,
-	// and serving its tail to the hollow nodes and the benchmark.
+	// The laboratory's reader of pods, in a process of its own
+	// (stack.ProcessLabReader): the reader of the write-ahead log or the
+	// etcd learner, applying every write the members commit, and serving
+	// its tail to the hollow nodes and the benchmark. The key keeps the
+	// learner's name, which the published results use.
 	LearnerCPU = "learner.cpu_seconds"
 	// ReaderLagMax is, where the laboratory reads the member's write-ahead
 	// log, the most seconds its view of the pods lagged the member's last
@@ -146,7 +148,7 @@ const (
 	ProcessManager    = "controller-manager"
 	ProcessHollowNode = "hollow-node"
 	ProcessSelf       = "rcbench"
-	ProcessLearner    = stack.ProcessLearner
+	ProcessLabReader  = stack.ProcessLabReader
 )
 
 // Verbs are the apiserver's request verbs, as its metrics name them.

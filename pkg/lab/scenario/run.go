@@ -162,7 +162,7 @@ func startOurs(sc *Scenario, v Variant, sz Size, opts Options) (*Env, error) {
 			targets[sampler.ProcessHollowNode] = st.HollowURL
 		}
 		if url := st.WALReaderURL(); url != "" {
-			targets[sampler.ProcessLearner] = url
+			targets[sampler.ProcessLabReader] = url
 		}
 		if e.profiler, err = startProfiler(filepath.Join(opts.Dir, "profiles"), e.Sampler.Rec.Start(), targets); err != nil {
 			e.Close()

@@ -324,7 +324,7 @@ func (t todayCluster) Others() map[string]int {
 			out[strings.TrimSuffix(SchedulerCPU, "cpu_seconds")] = c.Pid()
 		case today.OthersName:
 			out[strings.TrimSuffix(OthersCPU, "cpu_seconds")] = c.Pid()
-		case stack.ProcessLearner:
+		case stack.ProcessLabReader:
 			out[strings.TrimSuffix(sampler.LearnerCPU, "cpu_seconds")] = c.Pid()
 		}
 	}

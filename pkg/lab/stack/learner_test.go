@@ -33,7 +33,7 @@ func TestTheLaboratorysLearnerIsAProcessOfItsOwnThatSeesEveryPod(t *testing.T) {
 	}
 	found := false
 	for _, p := range st.Processes() {
-		if p.Name == stack.ProcessLearner {
+		if p.Name == stack.ProcessLabReader {
 			found = true
 		}
 	}
@@ -100,7 +100,7 @@ func TestALearnerAtALowerPriorityIsNiced(t *testing.T) {
 	}
 	defer st.Stop()
 	for _, p := range st.Processes() {
-		if p.Name != stack.ProcessLearner {
+		if p.Name != stack.ProcessLabReader {
 			continue
 		}
 		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.Pid()))

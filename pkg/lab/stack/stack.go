@@ -104,7 +104,7 @@ const (
 	// binary's -wal_of; pkg/lab/walpods): it joins nothing, and the
 	// member pays nothing for it. It serves what it read as the learner
 	// does, so the hollow nodes and the benchmark read it the same way.
-	// Its process is the laboratory's reader, ProcessLearner, so its CPU
+	// Its process is the laboratory's reader, ProcessLabReader, so its CPU
 	// counts where the learner's does.
 	LabWAL = "wal"
 	// LabAPIWatch reads today's stack through a watch of kube-apiserver,
@@ -553,7 +553,7 @@ func (s *Stack) startLearner() error {
 		}
 		binary, prefix = nice, []string{"-n", itoa(learnerNice), filepath.Join(s.cfg.BinDir, "hollow-node")}
 	}
-	p, port, err := s.start(ProcessLearner, binary, 0, false, func(port int) []string {
+	p, port, err := s.start(ProcessLabReader, binary, 0, false, func(port int) []string {
 		// A fresh directory and peer port each attempt: the cluster
 		// knows a learner by its peer URL.
 		os.RemoveAll(dir)
@@ -626,7 +626,7 @@ func (s *Stack) startWALReader() error {
 		}
 		dir, ask = m.Dir, []string{"-wal_commit_from=" + m.ClientURL}
 	}
-	p, port, err := s.start(ProcessLearner, "hollow-node", 0, false, func(port int) []string {
+	p, port, err := s.start(ProcessLabReader, "hollow-node", 0, false, func(port int) []string {
 		return append([]string{"-logtostderr", "-wal_of=" + dir, "-port=" + itoa(port)}, ask...)
 	}, func(port int) string { return fmt.Sprintf("http://127.0.0.1:%d/healthz", port) })
 	if err != nil {
@@ -640,9 +640,11 @@ func (s *Stack) startWALReader() error {
 // LabLearnerNice.
 const learnerNice = 10
 
-// ProcessLearner is the name of the laboratory's learner among a stack's
-// processes.
-const ProcessLearner = "lab-learner"
+// ProcessLabReader is the name among a stack's processes of the
+// laboratory's reader of pods, whichever way it reads (the reader of the
+// write-ahead log or a learner), and so of its log and its profile. Pages
+// published before this name read "lab-learner".
+const ProcessLabReader = "lab-reader"
 
 // HasLearner reports whether the laboratory's learner runs: whether the
 // members the apiserver stores in replicate to it.

@@ -116,7 +116,7 @@ func (s *Stack) startEtcd() error {
 // stack, whose place it takes.
 func (s *Stack) startWALReader() error {
 	dataDir := filepath.Join(s.cfg.Dir, "etcd")
-	p, url, err := s.start(stack.ProcessLearner, s.cfg.WALReader, "http", "/healthz", func(port int) []string {
+	p, url, err := s.start(stack.ProcessLabReader, s.cfg.WALReader, "http", "/healthz", func(port int) []string {
 		return []string{"-logtostderr", "-wal_of=" + dataDir, "-wal_v3", "-port=" + strconv.Itoa(port)}
 	})
 	if err != nil {
