@@ -90,6 +90,7 @@ func TestTheDefaultReaderIsTheLogsWhereItCanReadIt(t *testing.T) {
 		{"external members by the apiserver's flag", stack.Config{APIServerArgs: []string{"-etcd_servers=http://127.0.0.1:4001"}}, stack.LabLearner},
 		{"v0.4's apiserver, its own member", stack.Config{Original: stack.OriginalStack}, stack.LabWAL},
 		{"v0.4's apiserver on external members", stack.Config{Original: stack.OriginalStack, EtcdServers: []string{"http://127.0.0.1:4001"}}, stack.LabLearner},
+		{"v0.4's apiserver on external members with one to read (the sweep's -etcd3)", stack.Config{Original: stack.OriginalStack, EtcdServers: []string{"http://127.0.0.1:4001"}, ReadMember: stack.ReadMember{Name: "m2", Dir: "/tmp/m2", ClientURL: "http://127.0.0.1:4001", Of: 3}}, stack.LabWAL},
 	} {
 		if got := stack.DefaultLabReader(c.cfg); got != c.want {
 			t.Errorf("%s: the default reader is %q, want %q", c.what, got, c.want)
