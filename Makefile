@@ -224,7 +224,11 @@ vet:
 # build, the race detector's and test-upstream side by side: most of the tests' time is
 # end-to-end tests waiting for clusters of real processes to converge, not
 # work, so each run also takes TEST_P packages and TEST_PARALLEL tests of a
-# package at once. Each run's lines start with its name; its go test -json
+# package at once. TEST_P is 3, not more: both builds' runs share the
+# two cores, the packages that take longest start clusters of real
+# processes that want them, and from a fresh clone more packages at once
+# made make test longer, fewer shorter (the commit that set it says by
+# how much). Each run's lines start with its name; its go test -json
 # lands in _output/test/, and the ten slowest tests of each build are
 # printed at the end (and of the tests that run upstream's manager), so
 # that the next slowdown shows. A run that fails ends on one line naming
@@ -236,7 +240,7 @@ vet:
 # beyond what a loaded machine needs. TEST_FLAGS go to
 # every go test (e.g. TEST_FLAGS='-run=Idle').
 TEST_OUT      := _output/test
-TEST_P        ?= 4
+TEST_P        ?= 3
 TEST_PARALLEL ?= 8
 TEST_FLAGS    ?=
 TEST_TIMEOUT  ?= 45m
