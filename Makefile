@@ -226,9 +226,9 @@ vet:
 # work, so each run also takes TEST_P packages and TEST_PARALLEL tests of a
 # package at once. TEST_P is 3, not more: both builds' runs share the
 # two cores, the packages that take longest start clusters of real
-# processes that want them, and from a fresh clone more packages at once
-# made make test longer, fewer shorter (the commit that set it says by
-# how much). Each run's lines start with its name; its go test -json
+# processes that want them, and from a fresh clone six at once made make
+# test far longer than four; three and four differed by less than one
+# run's noise, and three loads the machine less. Each run's lines start with its name; its go test -json
 # lands in _output/test/, and the ten slowest tests of each build are
 # printed at the end (and of the tests that run upstream's manager), so
 # that the next slowdown shows. A run that fails ends on one line naming
