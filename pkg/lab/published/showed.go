@@ -71,7 +71,7 @@ var showed = map[string]string{
 		cite("fairfight | scale-up N=1000: time to all running (s) | stack-today-unthrottled") + " as the laboratory ran it before parity); " +
 		"at 10 000 pods our port took " + cite("fairfight | scale-up N=10000: time to all running (s) | legacy-parity") +
 		" and today's stack " + cite("fairfight | scale-up N=10000: time to all running (s) | stack-today-parity") +
-		", and v0.4's binaries broke at " + cite("fairfight | after - stack-original-parity: breaking point scale-up with | unit=pods") +
+		", and v0.4's binaries " + cite("fairfight | scale-up N=10000: time to all running (s) | stack-original-parity") +
 		"; with ten pods a node instead of a hundred, v0.4's binaries took " +
 		cite("fairfight > The fair fight: the gap, cause by cause | scale-up N=1000 & ablation=10 pods a node for v0.4, ten times the nodes | with it (s) | unit=s") +
 		" at 1 000 pods, since each of their binds rewrites its host's whole manifest list; of today's gap to our port at 1 000 pods, no ablation named " +
