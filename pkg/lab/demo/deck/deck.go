@@ -43,12 +43,13 @@ const (
 	slideCode     = "code"
 	slideTalk     = "talk"
 	slideEnd      = "end"
+	slideFall     = "waterfall"
 )
 
 // Slide is one card of a deck, or one recording.
 type Slide struct {
 	// Kind is title, timeline, next (the card before a recording), text,
-	// code, talk (a recording) or end.
+	// code, waterfall, talk (a recording) or end.
 	Kind  string   `json:"kind"`
 	Title string   `json:"title,omitempty"`
 	Lines []string `json:"lines,omitempty"`
@@ -63,6 +64,8 @@ type Slide struct {
 	Rows []Summary `json:"rows,omitempty"`
 	// Code is a code card's excerpt.
 	Code *Code `json:"code,omitempty"`
+	// Bars are a waterfall card's rows (waterfall.go).
+	Bars []Bar `json:"bars,omitempty"`
 	// Rec, on a talk slide, is the recording's index in Recordings.
 	Rec int `json:"rec"`
 	// Notes are what the speaker may say; a note of a step (Step > 0)
@@ -174,6 +177,8 @@ func (o *Outline) Deck(root string) (*Deck, error) {
 			d.Slides = append(d.Slides, Slide{Kind: slideTimeline, Title: s.Heading, Body: s.Body, Changes: timeline(shown), Notes: s.Notes})
 		case "summary":
 			d.Slides = append(d.Slides, Slide{Kind: slideEnd, Title: s.Heading, Body: s.Body, Rows: summaryRows(d.Recordings), Notes: s.Notes})
+		case "waterfall":
+			d.Slides = append(d.Slides, Slide{Kind: slideFall, Title: s.Heading, Body: s.Body, Bars: s.Bars, Notes: s.Notes})
 		case "code":
 			c, err := cutCodeOf(root, s)
 			if err != nil {

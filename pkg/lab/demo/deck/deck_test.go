@@ -71,7 +71,7 @@ func TestTheShippedDeckIsWhatRcbenchDeckMakesOfItsOutline(t *testing.T) {
 			t.Errorf("slide %q has no notes", s.Title)
 		}
 	}
-	if want := "[title timeline next talk next talk code next talk next talk next talk next talk end text]"; fmt.Sprint(kinds) != want {
+	if want := "[title timeline next talk next talk code next talk next talk next talk next talk end text waterfall]"; fmt.Sprint(kinds) != want {
 		t.Errorf("slides %v, want %s", kinds, want)
 	}
 	// The card before idle places it on the timeline: the informers.

@@ -36,6 +36,9 @@ import (
 //	timeline                  the changes of pkg/history, those the deck's
 //	                          recordings show highlighted
 //	summary                   each recording's figure, 2014 against today
+//	waterfall                 the section's first list drawn as bars, from
+//	                          one total to another step by step
+//	                          (waterfall.go)
 //
 // and a section with none of these is a card of text: paragraphs, lists,
 // code. A quote (> ...) anywhere is the speaker's notes for its slide,
@@ -61,7 +64,7 @@ type Outline struct {
 // card and itself.
 type Section struct {
 	Heading string
-	// Kind is text, code, timeline, summary or talk.
+	// Kind is text, code, timeline, summary, waterfall or talk.
 	Kind string
 	// Body is the section's own text as HTML (escaped here), for the card.
 	Body  string
@@ -71,6 +74,8 @@ type Section struct {
 	Rec       *demo.Recording
 	// Code names a code card's excerpt.
 	Code CodeRef
+	// Bars are a waterfall card's rows.
+	Bars []Bar
 }
 
 // outlineMarkdown parses outlines: CommonMark with GitHub's tables and
@@ -78,7 +83,7 @@ type Section struct {
 var outlineMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM))
 
 // directive matches a section's line that says its kind.
-var directive = regexp.MustCompile(`^(recording|code|focus|mark|minutes):\s*(.*)$|^(timeline|summary)$`)
+var directive = regexp.MustCompile(`^(recording|code|focus|mark|minutes):\s*(.*)$|^(timeline|summary|waterfall)$`)
 
 // ReadOutline reads the outline in file, and the recordings it names.
 func ReadOutline(file string) (*Outline, error) {
@@ -152,6 +157,14 @@ func ParseOutline(src []byte) (*Outline, error) {
 				continue
 			}
 		}
+		if l, ok := n.(*ast.List); ok && cur != nil && cur.Kind == "waterfall" && cur.Bars == nil {
+			bars, err := parseBars(l, src)
+			if err != nil {
+				return nil, fmt.Errorf("section %q: %v", cur.Heading, err)
+			}
+			cur.Bars = bars
+			continue
+		}
 		if cur == nil {
 			if _, ok := n.(*ast.Paragraph); !ok {
 				return nil, fmt.Errorf("under the title, only lines of text and notes (>): the title card holds no %s", strings.ToLower(n.Kind().String()))
@@ -172,6 +185,8 @@ func ParseOutline(src []byte) (*Outline, error) {
 			return nil, fmt.Errorf("section %q: code: wants a directory and a declaration, as code: pkg/controller ReplicationManager.syncReplicationController", s.Heading)
 		case s.Kind == "text" && (len(s.Code.Mark) > 0 || s.Code.Focus != ""):
 			return nil, fmt.Errorf("section %q: focus: and mark: belong to a code: section", s.Heading)
+		case s.Kind == "waterfall" && s.Bars == nil:
+			return nil, fmt.Errorf("section %q: waterfall: wants a list after it, one row a line: a label, a colon and a figure", s.Heading)
 		case s.Kind == "talk" && s.Recording == "":
 			return nil, fmt.Errorf("section %q: recording: names no file", s.Heading)
 		}
@@ -235,7 +250,7 @@ var link = regexp.MustCompile(`^\[[^\]]*\]\(([^)\s]+)\)$`)
 
 // set applies one directive to s.
 func (s *Section) set(word, value string) error {
-	kind := map[string]string{"recording": "talk", "code": "code", "timeline": "timeline", "summary": "summary"}[word]
+	kind := map[string]string{"recording": "talk", "code": "code", "timeline": "timeline", "summary": "summary", "waterfall": "waterfall"}[word]
 	if kind != "" {
 		if s.Kind != "text" {
 			return fmt.Errorf("%s: in a section that is already a %s; each ## is one slide", word, s.Kind)

@@ -91,6 +91,14 @@ func TestAnOutlineThatCannotBeADeckIsRefusedByWhatIsWrong(t *testing.T) {
 		{"minutes in a slide", "# T\n\n## C\n\nminutes: 3\n", "belongs under the title"},
 		{"minutes that are not", "# T\n\nminutes: soon\n\n## C\n\ntext\n", "whole minutes"},
 		{"a list on the title card", "# T\n\n- a\n\n## C\n\ntext\n", "the title card holds no"},
+		{"a waterfall without rows", "# T\n\n## W\n\nwaterfall\n\nwords\n", "wants a list after it"},
+		{"a waterfall row without a figure", "# T\n\n## W\n\nwaterfall\n\n- ours: 2.92 s\n- today's\n", "a label, a colon and a figure"},
+		{"a waterfall figure that is no number", "# T\n\n## W\n\nwaterfall\n\n- ours: 2.92 s\n- today's: soon\n", "not a number"},
+		{"a waterfall in two units", "# T\n\n## W\n\nwaterfall\n\n- ours: 2.92 s\n- today's: 10.0 min\n", "one card, one unit"},
+		{"a waterfall from a step", "# T\n\n## W\n\nwaterfall\n\n- a cause: +7.10 s\n- today's: 10.02 s\n", "starts from a total"},
+		// 2.92 + 7.10 is 10.02: a total of 10.05 lies beyond the
+		// rounding of three figures shown to the hundredth.
+		{"a waterfall whose steps miss its total", "# T\n\n## W\n\nwaterfall\n\n- ours: 2.92 s\n- a cause: +7.10 s\n- today's: 10.05 s\n", `"today's" stands at 10.05 s, but the rows before it come to 10.02`},
 	} {
 		if _, err := ParseOutline([]byte(tc.outline)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: ParseOutline = %v, want an error saying %q", tc.name, err, tc.want)
@@ -162,5 +170,30 @@ func TestACitedFigureShowsOnTheCardAsItsValue(t *testing.T) {
 	body := o.Sections[0].Body
 	if !strings.Contains(body, "Today took 8.52 s to all running.") || strings.Contains(body, "cite") {
 		t.Errorf("the card reads %q, want the value alone", body)
+	}
+}
+
+// A waterfall card's list is its rows: totals without a sign, steps with
+// one (a minus sign either way), each total where its steps bring the
+// last one, within the rounding of the figures shown.
+func TestAWaterfallCardReadsItsRowsAndTheirSigns(t *testing.T) {
+	o, err := ParseOutline([]byte("# T\n\n## Where the time goes\n\nFrom ours to today's.\n\nwaterfall\n\n" +
+		"- ours: <!-- cite fairfight > w | ours | seconds | unit=s -->2.92 s<!-- /cite -->\n" +
+		"- the scheduler: -0.00 s\n- today's itself: +7.10 s\n- today's: 10.02 s\n- a handicap, taken away: −1.5 s\n- today's as first run: 8.5 s\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := o.Sections[0]
+	if s.Kind != "waterfall" || !strings.Contains(s.Body, "From ours to today") || strings.Contains(s.Body, "<li>") {
+		t.Errorf("kind %q, body %q: want a waterfall whose body is its text and not its list", s.Kind, s.Body)
+	}
+	var got []string
+	for _, b := range s.Bars {
+		got = append(got, fmt.Sprintf("%s=%g/%v/%s", b.Label, b.Value, b.Step, b.Text))
+	}
+	want := "[ours=2.92/false/2.92 s the scheduler=-0/true/-0.00 s today's itself=7.1/true/+7.10 s today's=10.02/false/10.02 s " +
+		"a handicap, taken away=-1.5/true/−1.5 s today's as first run=8.5/false/8.5 s]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("bars %v,\nwant %s", got, want)
 	}
 }

@@ -32,6 +32,26 @@ function Deck(deck, opts) {
     h.push("</div>");
     return h.join("");
   }
+  // A waterfall card's rows (deck/waterfall.go): a total stands on the
+  // axis; a step runs from the total so far to the total with it. The
+  // bars take the track's left 70 %, their figures the rest.
+  function fall(bars) {
+    var run = 0, top = 0, spans = bars.map(function (b) {
+      var from = b.step ? run : 0, to = b.step ? run + b.value : b.value;
+      run = to;
+      top = Math.max(top, from, to);
+      return [Math.max(0, Math.min(from, to)), Math.max(0, from, to)];
+    });
+    var x = function (v) { return (70 * v / (top || 1)).toFixed(2) + "%"; };
+    var h = ['<div class="fall">'];
+    bars.forEach(function (b, i) {
+      var kind = !b.step ? "total" : b.value > 0 ? "up" : b.value < 0 ? "down" : "none";
+      h.push('<div class="unit row ' + kind + '"><span class="lab">' + esc(b.label) + '</span><span class="track"><span class="b" style="left:' + x(spans[i][0]) +
+        ";width:" + x(spans[i][1] - spans[i][0]) + '"></span><span class="v" style="left:calc(' + x(spans[i][1]) + ' + .4rem)">' + esc(b.text) + "</span></span></div>");
+    });
+    h.push("</div>");
+    return h.join("");
+  }
   function card(s) {
     var h = ["<h1>" + esc(s.title) + "</h1>"];
     (s.lines || []).forEach(function (l) { h.push('<div class="sub">' + esc(l) + "</div>"); });
@@ -59,6 +79,7 @@ function Deck(deck, opts) {
       });
       h.push("</div>");
     }
+    if (s.bars) h.push(fall(s.bars));
     if (s.rows) {
       h.push('<table class="sum"><thead><tr><th>scenario</th><th>figure</th><th class="legacy">' + esc(designs[0].heading) + '</th><th class="modern">' +
         esc(designs[1].heading) + "</th><th>unit</th></tr></thead><tbody>");
