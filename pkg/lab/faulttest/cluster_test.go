@@ -37,6 +37,20 @@ type faultCluster struct {
 	want map[string]int
 	// uids holds the uid of every controller and service, by kind/id.
 	uids map[string]string
+	// marks are the moments a test struck, for the account of a failed
+	// check of creations.
+	marks []mark
+}
+
+// mark is one moment of a test: what happened, and when.
+type mark struct {
+	what string
+	at   time.Time
+}
+
+// mark notes that what happened now.
+func (fc *faultCluster) mark(what string) {
+	fc.marks = append(fc.marks, mark{what, time.Now()})
 }
 
 // The two controllers and their services: "web" and "db", each selecting
@@ -275,7 +289,51 @@ func (fc *faultCluster) checkCreations(fault string, answersLost bool) {
 	if designtest.Design == "modern" && created > want+allowed {
 		fc.t.Errorf("the modern manager created %d pods for %d replicas: %d extra (allowed: %d, its creates that failed while answers could be lost)",
 			created, want, created-want, allowed)
+		fc.explainCreations()
 	}
+}
+
+// explainCreations logs what a failed check of creations needs to be told
+// apart: what each running manager counted (a manager killed earlier has
+// taken its counts with it), the pods a DELETE was sent for, and every pod
+// the counter saw come and go, in order, beside the test's own marks. An
+// extra pod created where one was missed looks unlike a pod deleted and
+// replaced.
+func (fc *faultCluster) explainCreations() {
+	fc.t.Helper()
+	counters := []string{"replication_manager_pod_creates_total", "replication_manager_pod_create_errors_total",
+		"replication_manager_pod_deletes_total", "garbage_collector_pod_deletes_total"}
+	for i, url := range fc.st.ManagerURLList() {
+		m, err := sampler.Scrape(url + "/metrics")
+		if err != nil {
+			fc.t.Logf("manager %d: scraping %s: %v", i, url, err)
+			continue
+		}
+		var b strings.Builder
+		for _, name := range counters {
+			fmt.Fprintf(&b, " %s=%g", strings.TrimSuffix(name, "_total"), m.Sum(name, nil))
+		}
+		for _, cause := range []string{"watch", "tick", "controller", "pod", "resync", "retry", "later", "unknown"} {
+			if n := m.Sum("replication_manager_sync_pod_creates_total", map[string]string{"cause": cause}); n > 0 {
+				fmt.Fprintf(&b, " creates_after_a_%s_sync=%g", cause, n)
+			}
+		}
+		fc.t.Logf("manager %d (running at the check):%s", i, b.String())
+	}
+	_, _, deleted := fc.st.Recorder.Acknowledged()
+	var pods []string
+	for k := range deleted {
+		if id, ok := strings.CutPrefix(k, "pods/"); ok {
+			pods = append(pods, id)
+		}
+	}
+	sort.Strings(pods)
+	fc.t.Logf("DELETEs sent for %d pods: %v", len(pods), pods)
+	// A create answered 202 (the write still running at the end of the
+	// client's sync timeout) is sent and never acknowledged: the modern
+	// client does not poll for it, and its pod lands later.
+	fc.t.Logf("creates sent %d, answered 202 and never polled to their end %d", fc.st.Recorder.Sent(), fc.st.Recorder.Unpolled())
+	fc.t.Logf("the pods as the counter saw them, from its start:\n%s", fc.created.timeline(fc.marks))
 }
 
 // managerCreateErrors sums the pod creates that failed, as the running
@@ -317,9 +375,21 @@ func (fc *faultCluster) waitCounted() {
 // resourceVersion. The watch resumes after each interruption (an apiserver
 // restart, a watch the apiserver cut) from the last event it saw.
 type podCounter struct {
-	mu   sync.Mutex
-	ids  map[string]bool
+	mu    sync.Mutex
+	start time.Time
+	ids   map[string]bool
+	// seen holds when each pod was added and, once a watch saw it go,
+	// deleted, in the order the watch saw them; a pod the first list
+	// found is added at zero.
+	seen []podSeen
 	lost error
+}
+
+// podSeen is one pod's life as the counter saw it.
+type podSeen struct {
+	id, app        string
+	added, deleted time.Duration
+	wasDeleted     bool
 }
 
 // startPodCounter lists the pods and returns once the counter has its
@@ -333,7 +403,7 @@ type podCounter struct {
 // busy machine the first pod was at times created, bound and set running
 // before that read, arrived as MODIFIED and was never counted.
 func startPodCounter(t *testing.T, c *client.Client) *podCounter {
-	pc := &podCounter{ids: map[string]bool{}}
+	pc := &podCounter{ids: map[string]bool{}, start: time.Now()}
 	var rv uint64
 	watchtest.Within(t, deadline, "the pod counter's first list", func() (bool, error) {
 		list, err := c.ListPods(api.NewDefaultContext(), labels.Everything())
@@ -341,7 +411,7 @@ func startPodCounter(t *testing.T, c *client.Client) *podCounter {
 			return false, err
 		}
 		for _, p := range list.Items {
-			pc.ids[p.ID] = true
+			pc.add(p.ID, p.Labels["app"])
 		}
 		rv = list.ResourceVersion
 		return true, nil
@@ -383,10 +453,15 @@ func startPodCounter(t *testing.T, c *client.Client) *podCounter {
 				}
 				meta := event.Object.GetTypeMeta()
 				rv = meta.ResourceVersion
-				if event.Type == watch.Added {
-					pc.mu.Lock()
-					pc.ids[meta.ID] = true
-					pc.mu.Unlock()
+				var app string
+				if p, ok := event.Object.(*api.Pod); ok {
+					app = p.Labels["app"]
+				}
+				switch event.Type {
+				case watch.Added:
+					pc.add(meta.ID, app)
+				case watch.Deleted:
+					pc.deleted(meta.ID)
 				}
 			}
 			w.Stop()
@@ -401,6 +476,55 @@ func (pc *podCounter) fail(err error) {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	pc.lost = fmt.Errorf("stopped counting: %v", err)
+}
+
+// add counts the pod id of the controller app, once.
+func (pc *podCounter) add(id, app string) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if pc.ids[id] {
+		return
+	}
+	pc.ids[id] = true
+	pc.seen = append(pc.seen, podSeen{id: id, app: app, added: time.Since(pc.start)})
+}
+
+// deleted notes that the pod id went.
+func (pc *podCounter) deleted(id string) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	for i := range pc.seen {
+		if pc.seen[i].id == id && !pc.seen[i].wasDeleted {
+			pc.seen[i].deleted, pc.seen[i].wasDeleted = time.Since(pc.start), true
+		}
+	}
+}
+
+// timeline writes one line per pod added or deleted and per mark, in the
+// order they happened, with the time since the counter started.
+func (pc *podCounter) timeline(marks []mark) string {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	type line struct {
+		at   time.Duration
+		text string
+	}
+	var lines []line
+	for _, m := range marks {
+		lines = append(lines, line{m.at.Sub(pc.start), "-- " + m.what})
+	}
+	for _, p := range pc.seen {
+		lines = append(lines, line{p.added, fmt.Sprintf("added %s (%s)", p.id, p.app)})
+		if p.wasDeleted {
+			lines = append(lines, line{p.deleted, fmt.Sprintf("deleted %s (%s)", p.id, p.app)})
+		}
+	}
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].at < lines[j].at })
+	var b strings.Builder
+	for _, l := range lines {
+		fmt.Fprintf(&b, "  %8.3fs %s\n", l.at.Seconds(), l.text)
+	}
+	return b.String()
 }
 
 func (pc *podCounter) has(id string) bool {

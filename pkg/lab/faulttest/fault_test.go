@@ -91,9 +91,11 @@ func TestAScaleUpEndsExactWhenTheManagerIsKilledHalfwayAndStartedAgain(t *testin
 	fc.waitCreated(halfway)
 	fc.waitAcknowledged()
 	fc.st.KillManager(0, syscall.SIGKILL)
+	fc.mark("manager killed")
 	if err := fc.st.RestartManager(0); err != nil {
 		t.Fatal(err)
 	}
+	fc.mark("manager started again")
 	fc.waitExact(deadline)
 	fc.checkCreations("manager killed with SIGKILL", false)
 	fc.checkAcknowledged()
