@@ -21,7 +21,7 @@ func TestADeckIsMadeOfAnOutlineAndAnOutlineInErrorIsNamed(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rcbench deck of the shipped outline: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "17 slides, 6 recordings") {
+	if !strings.Contains(string(out), "18 slides, 6 recordings") {
 		t.Errorf("rcbench deck says %q", out)
 	}
 	html, err := os.ReadFile(page)
