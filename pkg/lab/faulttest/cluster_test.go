@@ -313,9 +313,15 @@ func (fc *faultCluster) explainCreations() {
 		for _, name := range counters {
 			fmt.Fprintf(&b, " %s=%g", strings.TrimSuffix(name, "_total"), m.Sum(name, nil))
 		}
-		for _, cause := range []string{"watch", "tick", "controller", "pod", "resync", "retry", "later", "unknown"} {
-			if n := m.Sum("replication_manager_sync_pod_creates_total", map[string]string{"cause": cause}); n > 0 {
-				fmt.Fprintf(&b, " creates_after_a_%s_sync=%g", cause, n)
+		// Each cause the manager labels its creates with, as it labels
+		// them: a list written here would miss a cause added there.
+		if f, ok := m["replication_manager_sync_pod_creates_total"]; ok {
+			for _, metric := range f.GetMetric() {
+				for _, l := range metric.GetLabel() {
+					if l.GetName() == "cause" && metric.GetCounter().GetValue() > 0 {
+						fmt.Fprintf(&b, " creates_after_a_%s_sync=%g", l.GetValue(), metric.GetCounter().GetValue())
+					}
+				}
 			}
 		}
 		fc.t.Logf("manager %d (running at the check):%s", i, b.String())
