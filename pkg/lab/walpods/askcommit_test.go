@@ -1,7 +1,9 @@
 package walpods
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"go.etcd.io/etcd/raft/v3/raftpb"
@@ -18,7 +20,8 @@ import (
 // an entry the reader holds at that index with that term, and only once
 // two answers in a row agree. Planted: a reader that takes one answer,
 // whatever the term of the entry it holds there, passes on the stale
-// entry, and the test names it.
+// entry, and the test names it; when the log then holds the entry that
+// replaced it, that reader ends with ErrReplaced, naming it too.
 func TestAskingTheMemberPassesOnOnlyWhatItApplied(t *testing.T) {
 	l := newHandLog(t, wal.SegmentSizeBytes)
 	dir, w := l.dir, l.w
@@ -47,6 +50,7 @@ func TestAskingTheMemberPassesOnOnlyWhatItApplied(t *testing.T) {
 	}
 	r, planted := newReader(false), newReader(true)
 	var got, faulty []raftpb.Entry
+	var plantedErr error
 	read := func(what string, want ...raftpb.Entry) {
 		t.Helper()
 		ents, _, err := r.read()
@@ -57,10 +61,11 @@ func TestAskingTheMemberPassesOnOnlyWhatItApplied(t *testing.T) {
 		if fmt.Sprint(ents) != fmt.Sprint(want) {
 			t.Errorf("%s: passed on %v, want %v", what, ents, want)
 		}
-		more, _, err := planted.read()
-		if err != nil {
-			t.Fatalf("%s, the planted reader: %v", what, err)
+		if plantedErr != nil {
+			return
 		}
+		more, _, err := planted.read()
+		plantedErr = err
 		faulty = append(faulty, more...)
 	}
 
@@ -101,4 +106,7 @@ func TestAskingTheMemberPassesOnOnlyWhatItApplied(t *testing.T) {
 		t.Fatalf("a reader that takes one answer whatever the term passed on %v, the entries applied", faulty)
 	}
 	t.Logf("planted, a reader that takes one answer whatever the term: %d problems, the first: %s", len(problems), problems[0])
+	if !errors.Is(plantedErr, ErrReplaced) || !strings.Contains(plantedErr.Error(), "entry 5 was passed on at term 2") {
+		t.Errorf("the planted reader, once the log held the entry that replaced the stale one it passed on: %v; want ErrReplaced naming entry 5 of term 2", plantedErr)
+	}
 }

@@ -86,8 +86,10 @@
 //     killed by the system (the tests close an embedded one, which
 //     finishes the requests it has begun, and write the crash into its
 //     log themselves), and a follower's WAL, where entries not yet
-//     committed can be replaced (the reader passes on committed entries
-//     only, and reads again from the last of them).
+//     committed can be replaced, in a real cluster (the reader passes on
+//     committed entries only, and reads again from the last of them; a
+//     log that later replaces an entry it passed on ends it with
+//     ErrReplaced, tested on logs written by hand).
 //   - In a cluster of several members the leader commits an entry after
 //     the followers have it, and a save that only moves the commit index
 //     is not flushed to the file (etcd's WAL syncs for new entries, a new

@@ -1,6 +1,7 @@
 package walpods
 
 import (
+	"errors"
 	"runtime"
 
 	"go.uber.org/zap"
@@ -51,7 +52,7 @@ func NewReaderV3(dataDir string) *Reader {
 // goroutine's thread, which it holds for the time of the poll.
 //
 // An error that ends the reader (the WAL lost the next entry, an entry
-// that cannot be applied) is returned by every later poll. Any other
+// passed on was replaced, an entry that cannot be applied) is returned by every later poll. Any other
 // error leaves the reader where it was: the next poll tries again.
 func (r *Reader) Poll() ([]Event, Cost, error) {
 	if r.err != nil {
@@ -79,7 +80,7 @@ func (r *Reader) Poll() ([]Event, Cost, error) {
 			}
 			events = append(events, evs...)
 		}
-	} else if isLost(err) {
+	} else if isLost(err) || errors.Is(err, ErrReplaced) {
 		r.err = err
 	}
 	m.stop(&cost)

@@ -138,6 +138,8 @@ func (r *walReader) readOn(cost *Cost) ([]raftpb.Entry, error) {
 		cost.Entries += n
 		if err != nil {
 			switch {
+			case errors.Is(err, ErrReplaced):
+				return nil, err
 			case !newest:
 				return nil, fmt.Errorf("%s, not the newest segment, at byte %d: %w", p.seg.name, p.off, err)
 			case p.stuck && p.off == at:
@@ -174,7 +176,7 @@ func (r *walReader) readOn(cost *Cost) ([]raftpb.Entry, error) {
 		if !(r.plantSkip && k == 0) {
 			out = append(out, e)
 		}
-		r.index, r.term = e.Index, e.Term
+		r.pass(e)
 	}
 	p.pending = append(p.pending[:0], p.pending[k:]...)
 	r.at = p
@@ -276,12 +278,13 @@ func (r *walReader) decodeSegment(p *position) (int, error) {
 
 // take adds e to the entries pending, as ReadAll adds an entry to those
 // it returns: an entry at or before the last one passed on is one read
-// again; one at or before the last pending replaces it and those after
+// again, or a stale one, unless it replaces an entry passed on
+// (checkPassed); one at or before the last pending replaces it and those after
 // it (the leader's log overwrote entries not yet committed); one after
 // the next leaves a gap.
 func (r *walReader) take(p *position, e raftpb.Entry) error {
 	if e.Index <= r.index {
-		return nil
+		return r.checkPassed(e)
 	}
 	up := e.Index - r.index - 1
 	if up > uint64(len(p.pending)) {

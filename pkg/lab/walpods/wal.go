@@ -21,6 +21,13 @@ import (
 // them), so the reader cannot go on without a gap.
 var ErrLost = errors.New("walpods: the WAL no longer holds the next entry (its segment was purged)")
 
+// ErrReplaced is the error of a read that finds an entry the reader has
+// passed on replaced in the log by an entry of a later term. raft never
+// replaces a committed entry, so the reader passed on one the member had
+// not committed, and its store and events may hold a write that never
+// happened: the error ends the reader.
+var ErrReplaced = errors.New("walpods: an entry passed on is replaced in the log")
+
 // Cost is what one read of the WAL cost.
 type Cost struct {
 	// Segments is how many WAL files the read opened: the one holding
@@ -76,6 +83,9 @@ type walReader struct {
 	// index and term are those of the last entry passed on; 0 before the
 	// first.
 	index, term uint64
+	// passed holds the term of every entry passed on, as runs: the
+	// first index of each term (checkPassed).
+	passed []termRun
 	// at is where the last read stopped, for the next to go on from
 	// (resume.go); nil before the first read and after one that fell
 	// back to etcd's ReadAll.
@@ -111,6 +121,9 @@ func (r *walReader) read() ([]raftpb.Entry, Cost, error) {
 		if err == nil {
 			cost.Committed = len(out)
 			return out, cost, nil
+		}
+		if errors.Is(err, ErrReplaced) {
+			return nil, cost, err
 		}
 		r.fellBackFor = err
 		cost = Cost{FromStarts: cost.FromStarts, FellBacks: 1}
@@ -160,6 +173,9 @@ func (r *walReader) readWhole(cost Cost) ([]raftpb.Entry, Cost, error) {
 	r.wholeWaiting = len(ents) > 0 && ents[len(ents)-1].Index > st.Commit
 	for _, e := range ents {
 		if e.Index <= r.index {
+			if err := r.checkPassed(e); err != nil {
+				return nil, cost, err
+			}
 			continue
 		}
 		if e.Index > st.Commit {
@@ -169,20 +185,67 @@ func (r *walReader) readWhole(cost Cost) ([]raftpb.Entry, Cost, error) {
 			return nil, cost, fmt.Errorf("walpods: entry %d follows entry %d in %s", e.Index, r.index, r.dir)
 		}
 		out = append(out, e)
-		r.index, r.term = e.Index, e.Term
+		r.pass(e)
 	}
 	cost.Committed = len(out)
 	return out, cost, nil
+}
+
+// termRun is a run of entries passed on with one term, from index first.
+type termRun struct{ first, term uint64 }
+
+// pass notes e as passed on.
+func (r *walReader) pass(e raftpb.Entry) {
+	if n := len(r.passed); n == 0 || r.passed[n-1].term != e.Term {
+		r.passed = append(r.passed, termRun{e.Index, e.Term})
+	}
+	r.index, r.term = e.Index, e.Term
+}
+
+// passedTerm returns the term of the entry passed on at index; false for
+// an index not passed on.
+func (r *walReader) passedTerm(index uint64) (uint64, bool) {
+	if len(r.passed) == 0 || index < r.passed[0].first || index > r.index {
+		return 0, false
+	}
+	i := sort.Search(len(r.passed), func(i int) bool { return r.passed[i].first > index })
+	return r.passed[i-1].term, true
+}
+
+// checkPassed returns ErrReplaced if e, read from the log at an index
+// already passed on, is of a later term than the entry passed on there.
+// Of an earlier term, e is a stale entry logged before the one passed on
+// replaced it, which a read from a segment's start meets first; of the
+// same term, it is the entry passed on (two entries with one index and
+// term are the same). A later term can only have been logged after the
+// entry was passed on, replacing it: raft does that only to an entry
+// not committed.
+func (r *walReader) checkPassed(e raftpb.Entry) error {
+	term, ok := r.passedTerm(e.Index)
+	if !ok || e.Term <= term {
+		return nil
+	}
+	return fmt.Errorf("%w: entry %d was passed on at term %d, and the log in %s now holds it at term %d", ErrReplaced, e.Index, term, r.dir, e.Term)
 }
 
 // retryAfter is how long a read that failed waits before its one retry,
 // a moment for the member to finish the write under way.
 const retryAfter = 5 * time.Millisecond
 
-// readAll opens the WAL read-only at the last entry read and reads what
-// follows it.
+// readAll opens the WAL read-only at the entry before the last one
+// passed on, and reads what follows it: the log's entry at the last one
+// passed on, for checkPassed, and every entry after. Where a segment
+// begins with the last entry passed on, it opens at that entry, as etcd
+// would otherwise open the segment before, which the member may have
+// purged: that read checks nothing.
 func (r *walReader) readAll() ([]raftpb.Entry, raftpb.HardState, error) {
-	w, err := wal.OpenForRead(r.lg, r.dir, walpb.Snapshot{Index: r.index, Term: r.term})
+	at := walpb.Snapshot{Index: r.index, Term: r.term}
+	if r.index > 1 && !segmentBegins(r.dir, r.index) {
+		if term, ok := r.passedTerm(r.index - 1); ok {
+			at = walpb.Snapshot{Index: r.index - 1, Term: term}
+		}
+	}
+	w, err := wal.OpenForRead(r.lg, r.dir, at)
 	if err != nil {
 		if errors.Is(err, wal.ErrFileNotFound) {
 			return nil, raftpb.HardState{}, fmt.Errorf("%w: no segment of %s holds entry %d: %v", ErrLost, r.dir, r.index+1, err)
@@ -254,6 +317,20 @@ func segmentNames(dir string) ([]segment, error) {
 // walDir is the WAL directory of a member's data directory.
 func walDir(dataDir string) string {
 	return filepath.Join(dataDir, "member", "wal")
+}
+
+// segmentBegins says whether a segment of dir begins with entry index.
+func segmentBegins(dir string, index uint64) bool {
+	names, err := segmentNames(dir)
+	if err != nil {
+		return true
+	}
+	for _, s := range names {
+		if s.first == index {
+			return true
+		}
+	}
+	return false
 }
 
 // isLost says whether err is ErrLost.
