@@ -57,3 +57,41 @@ func Percentile(values []float64, p float64) float64 {
 func Median(values []float64) float64 {
 	return Percentile(values, 50)
 }
+
+// MedianInterval returns an interval that holds the true median of the
+// distribution values were drawn from with at least confidence level,
+// where values are independent: the k-th lowest and the k-th highest of
+// them, with k as large as level allows, and the interval's confidence.
+// Each value falls on either side of the true median with even odds, so
+// the interval misses it only when fewer than k fall on one side: with n
+// values its confidence is 1 − 2·P(B ≤ k−1), B binomial of n trials at ½.
+// It assumes nothing of the distribution. Where even the lowest and
+// highest (k = 1, confidence 1 − 2^(1−n)) fall short of level, it returns
+// them with their confidence; no values give zeros.
+func MedianInterval(values []float64, level float64) (lo, hi float64, k int, confidence float64) {
+	n := len(values)
+	if n == 0 {
+		return 0, 0, 0, 0
+	}
+	s := slices.Clone(values)
+	slices.Sort(s)
+	k, confidence = 1, 1-2*binomialHalfCDF(n, 0)
+	for j := 2; 2*j <= n+1; j++ {
+		c := 1 - 2*binomialHalfCDF(n, j-1)
+		if c < level {
+			break
+		}
+		k, confidence = j, c
+	}
+	return s[k-1], s[n-k], k, confidence
+}
+
+// binomialHalfCDF is P(B ≤ m) for B binomial of n trials at ½.
+func binomialHalfCDF(n, m int) float64 {
+	sum, c := 0.0, 1.0
+	for i := 0; i <= m && i <= n; i++ {
+		sum += c
+		c = c * float64(n-i) / float64(i+1)
+	}
+	return sum / math.Pow(2, float64(n))
+}

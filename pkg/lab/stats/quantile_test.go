@@ -81,3 +81,32 @@ func TestPercentileLeavesItsValuesInTheirOrder(t *testing.T) {
 		t.Errorf("values = %v after Percentile, want them as given, %v", values, want)
 	}
 }
+
+func TestMedianIntervalTakesTheOrderStatisticsItsConfidenceAllows(t *testing.T) {
+	one := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(n - i) // descending, to show it sorts
+		}
+		return v
+	}
+	for _, tc := range []struct {
+		name         string
+		values       []float64
+		lo, hi, conf float64
+		k            int
+	}{
+		{name: "no values give zeros", values: nil},
+		{name: "five values: only their range, 1 − 2^−4", values: one(5), lo: 1, hi: 5, k: 1, conf: 0.9375},
+		{name: "six values: the range, 1 − 2^−5", values: one(6), lo: 1, hi: 6, k: 1, conf: 0.96875},
+		{name: "nine values: second lowest to second highest, 1 − 2·10/512", values: one(9), lo: 2, hi: 8, k: 2, conf: 1 - 20.0/512},
+		{name: "fifteen values: fourth lowest to fourth highest, 1 − 2·576/32768", values: one(15), lo: 4, hi: 12, k: 4, conf: 1 - 1152.0/32768},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lo, hi, k, conf := MedianInterval(tc.values, 0.95)
+			if lo != tc.lo || hi != tc.hi || k != tc.k || math.Abs(conf-tc.conf) > 1e-12 {
+				t.Errorf("MedianInterval(%v, 0.95) = %v, %v, k=%d, %v; want %v, %v, k=%d, %v", tc.values, lo, hi, k, conf, tc.lo, tc.hi, tc.k, tc.conf)
+			}
+		})
+	}
+}

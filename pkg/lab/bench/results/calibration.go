@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/stats"
 )
 
 // FloorClients is the level whose pod-create rate sets the create floor.
@@ -39,8 +41,14 @@ type Calibration struct {
 }
 
 // WALPairs is how many alternating pairs price the reader of the
-// write-ahead log.
-const WALPairs = 5
+// write-ahead log: enough that the 4th lowest and the 4th highest of
+// them hold the true median with at least WALConfidence
+// (stats.MedianInterval), an interval narrower than the range that five
+// pairs allowed, which spanned the bar.
+const WALPairs = 15
+
+// WALConfidence is the confidence at which the pairs' verdict holds.
+const WALConfidence = 0.95
 
 // WALKeepsAtLeast is the share of the bare apiserver's creates the
 // reader must keep to cost the stack nothing worth counting.
@@ -61,15 +69,7 @@ type Pair struct {
 // write-ahead log keeps (with ÷ without, over the pairs): its median, its
 // lowest and its highest; ok is false with no pairs.
 func (c *Calibration) WALKept() (median, lowest, highest float64, ok bool) {
-	if c == nil {
-		return 0, 0, 0, false
-	}
-	var kept []float64
-	for _, p := range c.WALPairs {
-		if p.Without.PerSecond > 0 {
-			kept = append(kept, p.With.PerSecond/p.Without.PerSecond)
-		}
-	}
+	kept := c.walKept()
 	if len(kept) == 0 {
 		return 0, 0, 0, false
 	}
@@ -77,13 +77,31 @@ func (c *Calibration) WALKept() (median, lowest, highest float64, ok bool) {
 	return st.Median, st.Min, st.Max, true
 }
 
-// RangeHoldsMedian is the confidence with which the lowest and highest of
-// n independent pairs bracket their ratio's true median: each pair falls
-// on either side of it with even odds, so the range misses it only when
-// all n fall on one side, with probability 2^(1−n). It assumes only that,
-// no distribution.
-func RangeHoldsMedian(n int) float64 {
-	return 1 - 2*math.Pow(0.5, float64(n))
+// WALKeptInterval is the interval that holds the true median of the
+// share the reader keeps with at least WALConfidence where the pairs
+// allow it (stats.MedianInterval): from the k-th lowest pair to the k-th
+// highest, and its confidence; ok is false with no pairs.
+func (c *Calibration) WALKeptInterval() (lo, hi float64, k int, confidence float64, ok bool) {
+	kept := c.walKept()
+	if len(kept) == 0 {
+		return 0, 0, 0, 0, false
+	}
+	lo, hi, k, confidence = stats.MedianInterval(kept, WALConfidence)
+	return lo, hi, k, confidence, true
+}
+
+// walKept is each pair's share: with ÷ without.
+func (c *Calibration) walKept() []float64 {
+	if c == nil {
+		return nil
+	}
+	var kept []float64
+	for _, p := range c.WALPairs {
+		if p.Without.PerSecond > 0 {
+			kept = append(kept, p.With.PerSecond/p.Without.PerSecond)
+		}
+	}
+	return kept
 }
 
 // WALReaderStoppedCPU is the most CPU the reader's process used over one
