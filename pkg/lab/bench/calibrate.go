@@ -73,7 +73,7 @@ func calibrateStack(ctx context.Context, r *runner.Runner, dir string, p *runner
 				results.FormatNumber(pair.Without.PerSecond), results.FormatNumber(pair.With.PerSecond))
 		}
 		cal.WALPairs, cal.WALPairsInOneLife = pairs, true
-		cal.APIServerSetup += fmt.Sprintf(" %s Each level of a pair is measured for %g s.", readerPairsSetup, d.Seconds())
+		cal.APIServerSetup += fmt.Sprintf(" %s Each level of a pair is measured for %g s.", readerPairsSetup(results.FloorClients), d.Seconds())
 		if err != nil {
 			return cal, err
 		}

@@ -46,6 +46,12 @@ func bareAPIServer(binDir, dir, reader string) stack.Config {
 	return stack.Config{BinDir: binDir, Dir: dir, NoHollowNodes: true, LabReader: reader}
 }
 
+// benchClient is the calibration's client of st's apiserver: synchronous
+// writes, under the benchmark's name.
+func benchClient(st *stack.Stack) (*client.Client, error) {
+	return client.New(&client.Config{Host: st.APIURL, Sync: true, UserAgent: "rcbench"})
+}
+
 // calibrateAPIServer measures pod POSTs per second against a bare
 // apiserver at one concurrency level.
 func calibrateAPIServer(ctx context.Context, binDir, dir, reader string, clients int, warmup, d time.Duration) (results.Level, error) {
@@ -57,7 +63,7 @@ func calibrateAPIServer(ctx context.Context, binDir, dir, reader string, clients
 		st.Stop()
 		os.RemoveAll(filepath.Join(dir, "etcd"))
 	}()
-	c, err := client.New(&client.Config{Host: st.APIURL, Sync: true, UserAgent: "rcbench"})
+	c, err := benchClient(st)
 	if err != nil {
 		return results.Level{}, err
 	}
@@ -138,21 +144,28 @@ func (w *readerWatch) caughtUp(ctx context.Context, last uint64) *results.Reader
 	}
 	end := time.Now()
 	rc := &results.ReaderCost{}
-	ctx, cancel := context.WithTimeout(ctx, results.ReaderWait)
-	defer cancel()
-	for {
-		if index, err := w.store.Index(); err == nil && index >= last {
-			rc.CaughtUp, rc.CatchUp = true, time.Since(end).Seconds()
-			break
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
+	if reachIndex(ctx, w.store, last) {
+		rc.CaughtUp, rc.CatchUp = true, time.Since(end).Seconds()
 	}
 	cpu, _ := sampler.ProcessCPU(w.pid)
 	rc.CPU, rc.Seconds = cpu-w.cpu0, time.Since(w.start).Seconds()
 	read, apply := pollCPU(w.url)
 	rc.ReadCPU, rc.ApplyCPU = read-w.read0, apply-w.apply0
 	return rc
+}
+
+// reachIndex waits, at most results.ReaderWait, until the reader's store
+// is at index last or beyond, and says whether it got there.
+func reachIndex(ctx context.Context, store *etcdpods.Source, last uint64) bool {
+	ctx, cancel := context.WithTimeout(ctx, results.ReaderWait)
+	defer cancel()
+	for {
+		if index, err := store.Index(); err == nil && index >= last {
+			return true
+		}
+		if ctx.Err() != nil {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }

@@ -45,7 +45,7 @@ func calibrateList(ctx context.Context, binDir, dir, readPath string, seed int64
 		st.Stop()
 		os.RemoveAll(filepath.Join(dir, "etcd"))
 	}()
-	c, err := client.New(&client.Config{Host: st.APIURL, Sync: true, UserAgent: "rcbench"})
+	c, err := benchClient(st)
 	if err != nil {
 		return results.ListCost{}, err
 	}

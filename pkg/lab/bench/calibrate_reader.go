@@ -8,7 +8,6 @@ import (
 	"time"
 
 	goetcd "github.com/coreos/go-etcd/etcd"
-	"github.com/kube-rewind/kube-rewind/pkg/client"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/bench/results"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/etcdpods"
 	"github.com/kube-rewind/kube-rewind/pkg/lab/sampler"
@@ -18,13 +17,15 @@ import (
 )
 
 // readerPairsSetup says how the pairs price the reader of the write-ahead
-// log, for the page.
-const readerPairsSetup = "The reader of the write-ahead log is priced in pairs of levels at 64 clients inside one apiserver's life, " +
-	"on one data directory, the reader's process started with it: for a level without it the reader is stopped (SIGSTOP: it holds " +
-	"its files open and uses no CPU), for a level with it the reader is let go on (SIGCONT) and waits until it holds every pod " +
-	"created so far before the load begins. After each level one recursive delete empties the pods from etcd, so that every level " +
-	"starts on an empty store, and the order alternates, without then with, then with then without; one unmeasured load warms the " +
-	"apiserver first. Pairs on fresh apiservers spread between starts by more than the price to be measured."
+// log at clients, for the page.
+func readerPairsSetup(clients int) string {
+	return fmt.Sprintf("The reader of the write-ahead log is priced in pairs of levels at %d clients inside one apiserver's life, ", clients) +
+		"on one data directory, the reader's process started with it: for a level without it the reader is stopped (SIGSTOP: it holds " +
+		"its files open and uses no CPU), for a level with it the reader is let go on (SIGCONT) and waits until it holds every pod " +
+		"created so far before the load begins. After each level one recursive delete empties the pods from etcd, so that every level " +
+		"starts on an empty store, and the order alternates, without then with, then with then without; one unmeasured load warms the " +
+		"apiserver first. Pairs on fresh apiservers spread between starts by more than the price to be measured."
+}
 
 // readerPairs prices the laboratory's reader of the write-ahead log on one
 // bare apiserver at clients: n pairs of levels without the reader and with
@@ -46,7 +47,7 @@ func readerPairs(ctx context.Context, binDir, dir string, n, clients int, warmup
 	// Let go of the reader before the stack stops it: a stopped process
 	// holds SIGTERM until it is continued.
 	defer r.resume()
-	c, err := client.New(&client.Config{Host: st.APIURL, Sync: true, UserAgent: "rcbench"})
+	c, err := benchClient(st)
 	if err != nil {
 		return nil, err
 	}
@@ -60,18 +61,18 @@ func readerPairs(ctx context.Context, binDir, dir string, n, clients int, warmup
 	// store was emptied, so that each finds the apiserver as rested: a
 	// level with the reader must first wait for it to catch up, which
 	// would otherwise give only those levels a pause before their load.
-	level := func(with bool) (l results.Level, readerCPU float64, err error) {
+	level := func(with bool) (results.Level, float64, error) {
 		if with {
 			if err := r.resume(); err != nil {
-				return l, 0, err
+				return results.Level{}, 0, err
 			}
 			// Caught up before the load, so that the level prices the
 			// reader reading what the level writes, and no more.
-			if rc := watchReader(st, stack.LabWAL).caughtUp(ctx, index); !rc.CaughtUp {
-				return l, 0, fmt.Errorf("the reader of the log did not reach index %d within %s of being let go on", index, results.ReaderWait)
+			if !reachIndex(ctx, watch.store, index) {
+				return results.Level{}, 0, fmt.Errorf("the reader of the log did not reach index %d within %s of being let go on", index, results.ReaderWait)
 			}
 		} else if err := r.pause(); err != nil {
-			return l, 0, err
+			return results.Level{}, 0, err
 		}
 		time.Sleep(time.Until(emptied.Add(pairSettle)))
 		// Only the process's CPU is read from a stopped reader: it
@@ -85,7 +86,7 @@ func readerPairs(ctx context.Context, binDir, dir string, n, clients int, warmup
 		cpu, _ := sampler.ProcessCPU(r.pid)
 		l.Reader = w.caughtUp(ctx, last)
 		if err := emptyPods(etcd, &index); err != nil {
-			return l, readerCPU, err
+			return l, 0, err
 		}
 		emptied = time.Now()
 		return l, cpu - cpu0, nil
