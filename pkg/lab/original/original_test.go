@@ -139,17 +139,30 @@ func TestTheOriginalVariantsConvergeAndReplaceADeletedPod(t *testing.T) {
 			if err := e.WaitRunning(ctx, n, 2*time.Minute); err != nil {
 				t.Fatal(err)
 			}
-			list, err := e.Client.ListPods(api.NewDefaultContext(), labels.SelectorFromSet(selector))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(list.Items) != n {
-				t.Fatalf("%d pods listed, want exactly %d", len(list.Items), n)
-			}
-			for _, p := range list.Items {
-				if p.CurrentState.Status != api.PodRunning {
-					t.Errorf("pod %s reads %q from the apiserver, want Running", p.ID, p.CurrentState.Status)
+			// The sampler of legacy-original reads the member's log, which
+			// passes a write on once it is committed; the member applies it
+			// to the store the apiserver lists a moment later. So the
+			// apiserver is polled until it agrees; a write the sampler saw
+			// that the store never took fails here, naming the pods.
+			var list *api.PodList
+			if err := scenario.WaitFor(ctx, time.Minute, fmt.Sprintf("the apiserver listing exactly %d pods, all Running", n), func() (bool, string) {
+				l, err := e.Client.ListPods(api.NewDefaultContext(), labels.SelectorFromSet(selector))
+				if err != nil {
+					return false, err.Error()
 				}
+				list = l
+				if len(l.Items) != n {
+					return false, fmt.Sprintf("%d pods listed", len(l.Items))
+				}
+				var waiting []string
+				for _, p := range l.Items {
+					if p.CurrentState.Status != api.PodRunning {
+						waiting = append(waiting, fmt.Sprintf("%s reads %q", p.ID, p.CurrentState.Status))
+					}
+				}
+				return len(waiting) == 0, strings.Join(waiting, ", ")
+			}); err != nil {
+				t.Fatal(err)
 			}
 			victim := list.Items[0].ID
 			if err := e.Client.DeletePod(api.NewDefaultContext(), victim); err != nil {
