@@ -141,7 +141,8 @@ func TestTheOriginalVariantsConvergeAndReplaceADeletedPod(t *testing.T) {
 			}
 			// The sampler of legacy-original reads the member's log, which
 			// passes a write on once it is committed; the member applies it
-			// to the store the apiserver lists a moment later. So the
+			// to the store the apiserver lists on a goroutine of its own, so
+			// the sampler can count a write the store does not hold yet. The
 			// apiserver is polled until it agrees; a write the sampler saw
 			// that the store never took fails here, naming the pods.
 			var list *api.PodList
