@@ -54,6 +54,27 @@ func (l *handLog) save(n, size int) {
 	}
 }
 
+// saveHardState writes ents as they are, with a hard state of term and
+// commit: a log in which the test, not a counter, chooses each entry's
+// index and term, so that a later term can replace an entry.
+func (l *handLog) saveHardState(commit, term uint64, ents ...raftpb.Entry) {
+	l.t.Helper()
+	if err := l.w.Save(raftpb.HardState{Term: term, Commit: commit}, ents); err != nil {
+		l.t.Fatal(err)
+	}
+}
+
+// termEntry is entry index of term; with named, its data names both, so
+// that entries that differ only in term print apart; without, it is the
+// empty entry a new leader commits, which the Reader applies as nothing.
+func termEntry(index, term uint64, named bool) raftpb.Entry {
+	e := raftpb.Entry{Index: index, Term: term, Type: raftpb.EntryNormal}
+	if named {
+		e.Data = []byte(fmt.Sprintf("entry %d of term %d", index, term))
+	}
+	return e
+}
+
 // saveEach saves n entries of size bytes one at a time: etcd's WAL cuts a
 // new segment at a save that finds the segment full.
 func (l *handLog) saveEach(n, size int) {

@@ -24,16 +24,9 @@ import (
 // replaced it, that reader ends with ErrReplaced, naming it too.
 func TestAskingTheMemberPassesOnOnlyWhatItApplied(t *testing.T) {
 	l := newHandLog(t, wal.SegmentSizeBytes)
-	dir, w := l.dir, l.w
-	entry := func(index, term uint64) raftpb.Entry {
-		return raftpb.Entry{Index: index, Term: term, Type: raftpb.EntryNormal, Data: []byte(fmt.Sprintf("entry %d of term %d", index, term))}
-	}
-	save := func(commit, term uint64, ents ...raftpb.Entry) {
-		t.Helper()
-		if err := w.Save(raftpb.HardState{Term: term, Commit: commit}, ents); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := l.dir
+	entry := func(index, term uint64) raftpb.Entry { return termEntry(index, term, true) }
+	save := l.saveHardState
 
 	// The member's answer, the same to every call until the test moves
 	// it; none before the first.

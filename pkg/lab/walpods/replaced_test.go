@@ -24,17 +24,8 @@ import (
 // it still finds nothing wrong.
 func TestAnEntryPassedOnAndThenReplacedEndsTheReader(t *testing.T) {
 	l := newHandLog(t, wal.SegmentSizeBytes)
-	entry := func(index, term uint64) raftpb.Entry {
-		// No data: the empty entry a new leader commits, which the
-		// Reader applies as nothing.
-		return raftpb.Entry{Index: index, Term: term, Type: raftpb.EntryNormal}
-	}
-	save := func(commit, term uint64, ents ...raftpb.Entry) {
-		t.Helper()
-		if err := l.w.Save(raftpb.HardState{Term: term, Commit: commit}, ents); err != nil {
-			t.Fatal(err)
-		}
-	}
+	entry := func(index, term uint64) raftpb.Entry { return termEntry(index, term, false) }
+	save := l.saveHardState
 	ways := []struct {
 		name string
 		r    *walReader
