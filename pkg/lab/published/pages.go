@@ -153,7 +153,7 @@ var Pages = []Page{
 		// The deck plays the recordings, which the talk page stamps, and
 		// cuts its code cards, with pkg/lab/source, from the packages it
 		// names.
-		Inputs: []string{"cmd/rcbench", "pkg/lab/demo", "pkg/lab/published/format.go", "pkg/lab/published/prose.go", "pkg/lab/source", "pkg/history", "pkg/controller", "pkg/service",
+		Inputs: []string{"cmd/rcbench", "pkg/lab/demo", "pkg/lab/published/format.go", "pkg/lab/published/prose.go", "pkg/lab/published/figure.go", "pkg/lab/source", "pkg/history", "pkg/controller", "pkg/service",
 			"examples/talk/20-minutes.md"},
 	},
 }

@@ -197,3 +197,20 @@ func TestAWaterfallCardReadsItsRowsAndTheirSigns(t *testing.T) {
 		t.Errorf("bars %v,\nwant %s", got, want)
 	}
 }
+
+// A citation writes a figure of a thousand or more in groups of three,
+// as the prose does; a waterfall card reads such a figure as its number.
+func TestAWaterfallCardReadsFiguresInGroupsOfThree(t *testing.T) {
+	o, err := ParseOutline([]byte("# T\n\n## In milliseconds\n\nwaterfall\n\n" +
+		"- ours: 2 330 ms\n- today's itself: +5 800 ms\n- today's: 8 130 ms\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []float64
+	for _, b := range o.Sections[0].Bars {
+		got = append(got, b.Value)
+	}
+	if fmt.Sprint(got) != "[2330 5800 8130]" {
+		t.Errorf("bars %v, want [2330 5800 8130]", got)
+	}
+}

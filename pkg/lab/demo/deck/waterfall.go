@@ -3,11 +3,11 @@ package deck
 import (
 	"fmt"
 	"math"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
+
+	"github.com/kube-rewind/kube-rewind/pkg/lab/published"
 )
 
 // A waterfall card draws a list of figures as bars, one row each: a figure
@@ -23,8 +23,9 @@ import (
 //	- today's stack at parity: 10.02 s
 //
 // The figures are the outline's citations of that table, so the card
-// shows what the page measured; the card draws them, it does not add
-// them up. A total that its steps do not reach, within the rounding of
+// shows what the page measured, read as published.ParseFigure reads any
+// figure a citation renders (a thousand and more in groups of three);
+// the card draws them, it does not add them up. A total that its steps do not reach, within the rounding of
 // the figures shown, is refused: the card would draw one bar's end where
 // the next bar stands apart from it.
 
@@ -38,13 +39,12 @@ type Bar struct {
 	// Step marks a row that adds to or takes from the running total; the
 	// others are totals.
 	Step bool `json:"step,omitempty"`
+	// shown is the figure as read, for the digits it shows.
+	shown published.Figure
 }
 
-// barFigure is a row's figure: a sign for a step (-, − or +), a number and
-// the unit after it.
-var barFigure = regexp.MustCompile(`^([+−-]?)([0-9]+(?:\.[0-9]+)?)\s*(\S*)$`)
-
-// parseBars reads a waterfall card's list: each item "label: figure".
+// parseBars reads a waterfall card's list: each item "label: figure",
+// the figure as published.ParseFigure reads it.
 func parseBars(l *ast.List, src []byte) ([]Bar, error) {
 	var bars []Bar
 	unit := ""
@@ -54,23 +54,16 @@ func parseBars(l *ast.List, src []byte) ([]Bar, error) {
 		if at < 0 {
 			return nil, fmt.Errorf("waterfall: %q: want a label, a colon and a figure, as \"today's stack: 10.0 s\"", text)
 		}
-		label, figure := strings.TrimSpace(text[:at]), strings.TrimSpace(text[at+2:])
-		m := barFigure.FindStringSubmatch(figure)
-		if m == nil {
-			return nil, fmt.Errorf("waterfall: %q: its figure %q is not a number with a unit, signed for a step", text, figure)
-		}
-		v, err := strconv.ParseFloat(m[2], 64)
+		label := strings.TrimSpace(text[:at])
+		f, err := published.ParseFigure(text[at+2:])
 		if err != nil {
-			return nil, fmt.Errorf("waterfall: %q: %v", text, err)
+			return nil, fmt.Errorf("waterfall: %q: its figure: %v, signed for a step", text, err)
 		}
-		if m[1] == "-" || m[1] == "−" {
-			v = -v
+		if len(bars) > 0 && f.Unit != unit {
+			return nil, fmt.Errorf("waterfall: %q is in %q where the rows before it are in %q: one card, one unit", text, f.Unit, unit)
 		}
-		if len(bars) > 0 && m[3] != unit {
-			return nil, fmt.Errorf("waterfall: %q is in %q where the rows before it are in %q: one card, one unit", text, m[3], unit)
-		}
-		unit = m[3]
-		bars = append(bars, Bar{Label: label, Text: figure, Value: v, Step: m[1] != ""})
+		unit = f.Unit
+		bars = append(bars, Bar{Label: label, Text: f.Text, Value: f.Value, Step: f.Signed, shown: f})
 	}
 	if err := checkBars(bars); err != nil {
 		return nil, err
@@ -88,34 +81,17 @@ func checkBars(bars []Bar) error {
 	if bars[0].Step {
 		return fmt.Errorf("waterfall: its first row %q is a step (%s): it starts from a total, a figure without a sign", bars[0].Label, bars[0].Text)
 	}
-	run, slack := bars[0].Value, rounding(bars[0].Text)
+	run, slack := bars[0].Value, bars[0].shown.Rounding()
 	for _, b := range bars[1:] {
 		if b.Step {
 			run += b.Value
-			slack += rounding(b.Text)
+			slack += b.shown.Rounding()
 			continue
 		}
-		if math.Abs(b.Value-run) > slack+rounding(b.Text)+1e-9 {
-			return fmt.Errorf("waterfall: %q stands at %s, but the rows before it come to %.*f", b.Label, b.Text, decimals(b.Text), run)
+		if math.Abs(b.Value-run) > slack+b.shown.Rounding()+1e-9 {
+			return fmt.Errorf("waterfall: %q stands at %s, but the rows before it come to %.*f", b.Label, b.Text, b.shown.Decimals, run)
 		}
-		run, slack = b.Value, rounding(b.Text)
+		run, slack = b.Value, b.shown.Rounding()
 	}
 	return nil
-}
-
-// decimals is how many digits a figure shows after its point.
-func decimals(figure string) int {
-	m := barFigure.FindStringSubmatch(figure)
-	if m == nil {
-		return 0
-	}
-	if i := strings.IndexByte(m[2], '.'); i >= 0 {
-		return len(m[2]) - i - 1
-	}
-	return 0
-}
-
-// rounding is how far a figure shown may be from the number it rounds.
-func rounding(figure string) float64 {
-	return 0.5 * math.Pow(10, -float64(decimals(figure)))
 }
