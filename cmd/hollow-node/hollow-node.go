@@ -55,7 +55,7 @@ var (
 	walOf        = flag.String("wal_of", "", "Run no hollow nodes: read the pods from the write-ahead log of the etcd member whose data directory this is, read-only (pkg/lab/walpods), the laboratory's reader that costs the member nothing, in this process, so that its CPU is counted apart; serve what it read as a learner's client listener does, on -port: its tail, the v2 API's reads of keys, /healthz.")
 	walCommit    = flag.String("wal_commit_from", "", "With -wal_of: the client URL of the member whose log it reads, in a cluster of several, to ask what it has applied (etcd's Status) where the log has not yet said that the entries it holds are committed: a member of several saves the commit of a burst's last entries only with its next write.")
 	walV3        = flag.Bool("wal_v3", false, "With -wal_of: the member is today's, which kube-apiserver writes through etcd's v3 API; its pods of the default namespace are served as 2014's pods, each as our apiserver would store the pod the laboratory sees in it (pkg/lab/etcdpods, V1Mirror), so that the laboratory reads today's stack as it reads 2014's.")
-	walEvery     = flag.Duration("wal_every", 50*time.Millisecond, "With -wal_of: how often to look at the log for entries it did not have; a look that finds the log as it was costs a stat.")
+	walEvery     = flag.Duration("wal_every", 50*time.Millisecond, "With -wal_of: how often to look at the log for entries it did not have; a look that finds the log as it was, unchanged for walpods.LogSettle, costs a stat, and one within that of its last change reads what was appended since.")
 	kubeletPort  = flag.Int("kubelet_port", 0, "Act as v0.4's kubelets, for an apiserver that asks them for pod status (the original v0.4 apiserver, with this as its -minion_port): name the minions 127.0.0.2 and up, serve /healthz and /podInfo on each of those addresses at this port, and write no pod status (0: write it, as our apiserver expects).")
 )
 
@@ -199,7 +199,7 @@ func serveWAL() {
 		case <-tick.C:
 		}
 		now, err := walpods.StateOf(*walOf)
-		if err == nil && now == seen && !(*walCommit != "" && r.Waiting()) {
+		if err == nil && walpods.Unchanged(seen, now, time.Now()) && !(*walCommit != "" && r.Waiting()) {
 			continue
 		}
 		mu.Lock()
