@@ -152,7 +152,8 @@ func serveLearner() {
 
 // serveWAL runs the laboratory's reader of the member's write-ahead log
 // until SIGINT or SIGTERM: it applies what the log committed to a v2 store
-// of its own, each time the log's files change, and serves that store as
+// of its own, each time the log's files change and until their last
+// change has settled (walpods.Unchanged), and serves that store as
 // a learner's client listener serves its member (etcdpods.ServeStore), so
 // that the hollow nodes and the benchmark read it as they read a learner.
 func serveWAL() {

@@ -25,7 +25,10 @@
 // ends a poll before it; the next poll looks again, and if it stops at
 // the same record, ReadAll decides (a torn tail is no error to it). Only
 // the entries up to the last hard state's commit index are passed on;
-// the rest wait for the next poll. The poll's cost (segments opened,
+// the rest wait for the next poll. When to poll is the caller's: a look
+// at the log's files (StateOf) says whether anything may have been
+// appended, and only once the log has settled (Unchanged, LogSettle),
+// since a file's time is set as a write begins. The poll's cost (segments opened,
 // bytes read, time, whether it read from a segment's start or fell back
 // to ReadAll) is returned with its events.
 //
