@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // A Figure is one figure as a page and its prose write it (number): a
@@ -45,7 +46,7 @@ func ParseFigure(text string) (Figure, error) {
 	}
 	num := m[1]
 	negative := false
-	if r, size := firstRune(num); r == '+' || r == '-' || r == '−' {
+	if r, size := utf8.DecodeRuneInString(num); r == '+' || r == '-' || r == '−' {
 		f.Signed, negative = true, r != '+'
 		num = num[size:]
 	}
@@ -68,11 +69,4 @@ func ParseFigure(text string) (Figure, error) {
 // it rounds: half a unit of its last digit.
 func (f Figure) Rounding() float64 {
 	return 0.5 * math.Pow(10, -float64(f.Decimals))
-}
-
-func firstRune(s string) (rune, int) {
-	for _, r := range s {
-		return r, len(string(r))
-	}
-	return 0, 0
 }
